@@ -1,0 +1,264 @@
+//! Operating a running instance (spec 8.1 "Operation while running"): a unix
+//! control socket answering `display KIND` requests (what `softosa display`
+//! sends), and Prometheus metrics in the text exposition format on a local
+//! TCP port. Both serve from a [`StatusSource`] the data plane implements.
+//!
+//! Protocol of the control socket: the client writes one line
+//! `display <KIND> [json]`, the server answers with the rendered display and
+//! closes the connection. An unknown kind gets a line starting `error:`.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// One metric sample.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Metric {
+    pub name: String,
+    pub help: &'static str,
+    /// "counter" or "gauge".
+    pub kind: &'static str,
+    pub labels: Vec<(&'static str, String)>,
+    pub value: f64,
+}
+
+/// What the control socket and metrics endpoint read from.
+pub trait StatusSource: Send + Sync + 'static {
+    /// Render display `kind` (text, or JSON if `json`); `Err` names the
+    /// problem (unknown kind).
+    fn display(&self, kind: &str, json: bool) -> Result<String, String>;
+    /// Current metric samples.
+    fn metrics(&self) -> Vec<Metric>;
+}
+
+/// Render samples in the Prometheus text exposition format (version 0.0.4).
+pub fn render_metrics(samples: &[Metric]) -> String {
+    let mut out = String::new();
+    let mut last = "";
+    for m in samples {
+        if m.name != last {
+            out.push_str(&format!("# HELP {} {}\n# TYPE {} {}\n", m.name, m.help, m.name, m.kind));
+            last = &m.name;
+        }
+        out.push_str(&m.name);
+        if !m.labels.is_empty() {
+            let l: Vec<String> = m
+                .labels
+                .iter()
+                .map(|(k, v)| {
+                    let v = v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+                    format!("{k}=\"{v}\"")
+                })
+                .collect();
+            out.push('{');
+            out.push_str(&l.join(","));
+            out.push('}');
+        }
+        out.push_str(&format!(" {}\n", m.value));
+    }
+    out
+}
+
+/// The default control socket path of an instance.
+pub fn socket_path(instance: &str) -> PathBuf {
+    PathBuf::from(format!("/run/softosa/{instance}.sock"))
+}
+
+/// Background servers; stopped and the socket file removed on drop.
+pub struct Servers {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+    socket: Option<PathBuf>,
+    pub metrics_addr: Option<SocketAddr>,
+}
+
+impl Servers {
+    /// Start the control socket at `sock` (if given) and the metrics
+    /// endpoint on `127.0.0.1:<port>` (if given; 0 picks a free port).
+    pub fn start(
+        src: Arc<dyn StatusSource>,
+        sock: Option<&Path>,
+        metrics_port: Option<u16>,
+    ) -> io::Result<Servers> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut s = Servers {
+            stop: stop.clone(),
+            threads: Vec::new(),
+            socket: None,
+            metrics_addr: None,
+        };
+        if let Some(path) = sock {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let _ = std::fs::remove_file(path);
+            let l = UnixListener::bind(path)?;
+            l.set_nonblocking(true)?;
+            s.socket = Some(path.to_path_buf());
+            let (src, stop) = (src.clone(), stop.clone());
+            s.threads.push(
+                std::thread::Builder::new()
+                    .name("sosa-control".into())
+                    .spawn(move || control_loop(l, src, stop))?,
+            );
+        }
+        if let Some(port) = metrics_port {
+            let l = TcpListener::bind(("127.0.0.1", port))?;
+            l.set_nonblocking(true)?;
+            s.metrics_addr = Some(l.local_addr()?);
+            let (src, stop) = (src.clone(), stop.clone());
+            s.threads.push(
+                std::thread::Builder::new()
+                    .name("sosa-metrics".into())
+                    .spawn(move || metrics_loop(l, src, stop))?,
+            );
+        }
+        Ok(s)
+    }
+}
+
+impl Drop for Servers {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+        if let Some(p) = self.socket.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+fn control_loop(l: UnixListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool>) {
+    while !stop.load(Ordering::Relaxed) {
+        match l.accept() {
+            Ok((mut c, _)) => {
+                let _ = c.set_nonblocking(false);
+                let _ = c.set_read_timeout(Some(Duration::from_secs(2)));
+                let mut line = String::new();
+                let mut r = BufReader::new(&c).take(4096);
+                if r.read_line(&mut line).is_err() {
+                    continue;
+                }
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let reply = match words.as_slice() {
+                    ["display", kind, rest @ ..] => {
+                        let json = rest.iter().any(|w| w.eq_ignore_ascii_case("json"));
+                        match src.display(kind, json) {
+                            Ok(t) => t,
+                            Err(e) => format!("error: {e}\n"),
+                        }
+                    }
+                    ["metrics"] => render_metrics(&src.metrics()),
+                    _ => "error: expected `display KIND [json]` or `metrics`\n".to_string(),
+                };
+                let _ = c.write_all(reply.as_bytes());
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+}
+
+fn metrics_loop(l: TcpListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool>) {
+    while !stop.load(Ordering::Relaxed) {
+        match l.accept() {
+            Ok((mut c, _)) => {
+                let _ = c.set_nonblocking(false);
+                let _ = c.set_read_timeout(Some(Duration::from_secs(2)));
+                let mut buf = [0u8; 2048];
+                let _ = c.read(&mut buf);
+                let body = render_metrics(&src.metrics());
+                let head = format!(
+                    "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\n\r\n",
+                    body.len()
+                );
+                let _ = c.write_all(head.as_bytes());
+                let _ = c.write_all(body.as_bytes());
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+}
+
+/// Ask a running instance for a display over its control socket.
+pub fn request(sock: &Path, line: &str) -> io::Result<String> {
+    let mut c = UnixStream::connect(sock)?;
+    c.set_read_timeout(Some(Duration::from_secs(5)))?;
+    c.write_all(line.as_bytes())?;
+    c.write_all(b"\n")?;
+    let mut s = String::new();
+    c.read_to_string(&mut s)?;
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Fake;
+    impl StatusSource for Fake {
+        fn display(&self, kind: &str, json: bool) -> Result<String, String> {
+            match kind {
+                "COUNTERS" if json => Ok("{\"frames\":3}\n".into()),
+                "COUNTERS" => Ok("FRAMES 3\n".into()),
+                _ => Err(format!("unknown display {kind}")),
+            }
+        }
+        fn metrics(&self) -> Vec<Metric> {
+            vec![
+                Metric {
+                    name: "softosa_frames_total".into(),
+                    help: "frames",
+                    kind: "counter",
+                    labels: vec![("port", "P1".into())],
+                    value: 3.0,
+                },
+                Metric {
+                    name: "softosa_frames_total".into(),
+                    help: "frames",
+                    kind: "counter",
+                    labels: vec![("port", "P\"2".into())],
+                    value: 4.0,
+                },
+            ]
+        }
+    }
+
+    #[test]
+    fn exposition_format() {
+        let t = render_metrics(&Fake.metrics());
+        assert_eq!(
+            t,
+            "# HELP softosa_frames_total frames\n# TYPE softosa_frames_total counter\n\
+             softosa_frames_total{port=\"P1\"} 3\nsoftosa_frames_total{port=\"P\\\"2\"} 4\n"
+        );
+    }
+
+    #[test]
+    fn control_socket_and_metrics_endpoint_answer() {
+        let dir = std::env::temp_dir().join(format!("sosa-ctl-{}", std::process::id()));
+        let sock = dir.join("t.sock");
+        let s = Servers::start(Arc::new(Fake), Some(&sock), Some(0)).unwrap();
+        assert_eq!(request(&sock, "display COUNTERS").unwrap(), "FRAMES 3\n");
+        assert_eq!(request(&sock, "display COUNTERS json").unwrap(), "{\"frames\":3}\n");
+        assert!(request(&sock, "display NOPE").unwrap().starts_with("error:"));
+        let addr = s.metrics_addr.unwrap();
+        let mut c = std::net::TcpStream::connect(addr).unwrap();
+        c.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").unwrap();
+        let mut body = String::new();
+        c.read_to_string(&mut body).unwrap();
+        assert!(body.starts_with("HTTP/1.0 200 OK"));
+        assert!(body.contains("softosa_frames_total{port=\"P1\"} 3"));
+        drop(s);
+        assert!(!sock.exists());
+        let _ = std::fs::remove_dir(dir);
+    }
+}

@@ -1,0 +1,304 @@
+//! Lab topology (spec 8.1 "Lab command"): network namespaces, the veth wire
+//! and the stacks' TAP/TUN devices, all named with the `sosa-` prefix and the
+//! owning process id so a crashed run's leftovers can be recognised and
+//! removed, and torn down by [`Topology`]'s `Drop`.
+//!
+//! ```text
+//!  ns sosa-<id>-cli            ns sosa-<id>-osa            ns sosa-<id>-h1 (, -h2)
+//!  [client] sosa-<id>c =veth= sosa-<id>w | softosa | TAP/TUN sosa-<id>t1 [stack 1]
+//! ```
+//! Addresses are from the documentation ranges only (192.0.2.0/24,
+//! 2001:db8::/32). A second, plain veth pair (`-ra`/`-rb` namespaces) is the
+//! speed reference.
+
+use std::io;
+use std::os::fd::OwnedFd;
+use std::process::{Command, Stdio};
+
+use crate::sys::{self, TunKind};
+
+/// Errors building the topology.
+#[derive(Debug, thiserror::Error)]
+pub enum TopoError {
+    #[error("`ip {args}` failed: {stderr}")]
+    Ip { args: String, stderr: String },
+    #[error("{what}: {source}")]
+    Sys {
+        what: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+fn sys_err(what: impl Into<String>) -> impl FnOnce(io::Error) -> TopoError {
+    let what = what.into();
+    move |source| TopoError::Sys { what, source }
+}
+
+/// Run `ip <args>`; error with its stderr on failure.
+pub fn ip(args: &[&str]) -> Result<(), TopoError> {
+    let out = Command::new("ip")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(sys_err("running ip"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(TopoError::Ip {
+            args: args.join(" "),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        })
+    }
+}
+
+/// Base-36 tag of a process id, used in every lab name.
+pub fn tag_for(pid: u32) -> String {
+    const D: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut n = pid;
+    let mut s = Vec::new();
+    loop {
+        s.push(D[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    s.reverse();
+    String::from_utf8_lossy(&s).into_owned()
+}
+
+/// Inverse of [`tag_for`].
+pub fn pid_of_tag(tag: &str) -> Option<u32> {
+    let mut n: u32 = 0;
+    for c in tag.chars() {
+        n = n.checked_mul(36)?.checked_add(c.to_digit(36)?)?;
+    }
+    Some(n)
+}
+
+/// The lab namespace names of one run.
+#[derive(Clone, Debug)]
+pub struct Names {
+    pub tag: String,
+}
+
+impl Names {
+    pub fn new(tag: &str) -> Names {
+        Names {
+            tag: tag.to_string(),
+        }
+    }
+    pub fn ns(&self, role: &str) -> String {
+        format!("sosa-{}-{role}", self.tag)
+    }
+    /// Interface name (at most 15 bytes: `sosa` + tag ≤ 5 + role ≤ 3).
+    pub fn ifname(&self, role: &str) -> String {
+        format!("sosa{}{role}", self.tag)
+    }
+}
+
+/// Remove namespaces left by lab runs whose process is gone (or, with
+/// `all`, every `sosa-` namespace). Returns the names removed.
+pub fn clean_leftovers(all: bool) -> Vec<String> {
+    let mut removed = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/run/netns") else {
+        return removed;
+    };
+    let me = std::process::id();
+    for e in dir.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix("sosa-") else {
+            continue;
+        };
+        let tag = rest.split('-').next().unwrap_or("");
+        let stale = match pid_of_tag(tag) {
+            Some(pid) if pid == me => false,
+            Some(pid) => all || !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            None => all,
+        };
+        if stale && ip(&["netns", "del", &name]).is_ok() {
+            removed.push(name);
+        }
+    }
+    removed
+}
+
+/// One sharing stack's host side.
+pub struct HostSide {
+    pub ns: String,
+    pub ifname: String,
+    /// One fd per device queue (the engine's input queues of the interface).
+    pub queues: Vec<OwnedFd>,
+    pub addr4: String,
+    pub addr6: String,
+}
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct TopoSpec {
+    pub kind: TunKind,
+    /// Per sharing stack: (IPv4 address, IPv6 address, MAC for a TAP, queues).
+    pub stacks: Vec<StackSpec>,
+    pub client4: String,
+    pub client6: String,
+    pub mtu: u32,
+    /// Also build the plain veth reference pair.
+    pub reference: bool,
+}
+
+/// One stack's device parameters.
+#[derive(Clone, Debug)]
+pub struct StackSpec {
+    pub addr4: String,
+    pub addr6: String,
+    pub mac: Option<[u8; 6]>,
+    pub queues: usize,
+}
+
+/// A built lab; dropping it deletes every namespace (and so every device).
+pub struct Topology {
+    pub names: Names,
+    namespaces: Vec<String>,
+    pub client_ns: String,
+    pub osa_ns: String,
+    pub wire_if: String,
+    pub client_if: String,
+    pub hosts: Vec<HostSide>,
+    pub ref_ns: Option<(String, String)>,
+}
+
+fn mac_text(m: [u8; 6]) -> String {
+    m.iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+fn sysctl_in(ns: &str, key: &str, val: &str) -> Result<(), TopoError> {
+    ip(&["netns", "exec", ns, "sysctl", "-qw", &format!("{key}={val}")])
+}
+
+impl Topology {
+    /// Build namespaces, veths and devices for `spec`.
+    pub fn build(names: Names, spec: &TopoSpec) -> Result<Topology, TopoError> {
+        let mut t = Topology {
+            client_ns: names.ns("cli"),
+            osa_ns: names.ns("osa"),
+            wire_if: names.ifname("w"),
+            client_if: names.ifname("c"),
+            names,
+            namespaces: Vec::new(),
+            hosts: Vec::new(),
+            ref_ns: None,
+        };
+        // Any error from here on drops `t`, deleting what was made.
+        for ns in [t.client_ns.clone(), t.osa_ns.clone()] {
+            t.add_ns(&ns)?;
+        }
+        let mtu = spec.mtu.to_string();
+        ip(&[
+            "link", "add", &t.client_if, "netns", &t.client_ns, "mtu", &mtu, "type", "veth",
+            "peer", "name", &t.wire_if, "netns", &t.osa_ns, "mtu", &mtu,
+        ])?;
+        // softosa's wire end carries no addresses and must stay silent.
+        sysctl_in(
+            &t.osa_ns,
+            &format!("net.ipv6.conf.{}.disable_ipv6", t.wire_if),
+            "1",
+        )?;
+        ip(&["-n", &t.osa_ns, "link", "set", &t.wire_if, "up"])?;
+        let c = t.client_ns.clone();
+        ip(&["-n", &c, "addr", "add", &format!("{}/24", spec.client4), "dev", &t.client_if])?;
+        ip(&[
+            "-n", &c, "addr", "add", &format!("{}/64", spec.client6), "dev", &t.client_if,
+            "nodad",
+        ])?;
+        ip(&["-n", &c, "link", "set", &t.client_if, "up"])?;
+        for (i, s) in spec.stacks.iter().enumerate() {
+            let ns = t.names.ns(&format!("h{}", i + 1));
+            t.add_ns(&ns)?;
+            let ifname = t.names.ifname(&format!("t{}", i + 1));
+            let (n2, k, q) = (ifname.clone(), spec.kind, s.queues);
+            let queues = sys::in_netns(&ns, move || sys::open_tun_queues(&n2, k, q))
+                .map_err(sys_err(format!("creating {ifname} in {ns}")))?;
+            if let (TunKind::Tap, Some(m)) = (spec.kind, s.mac) {
+                ip(&["-n", &ns, "link", "set", &ifname, "address", &mac_text(m)])?;
+            }
+            ip(&["-n", &ns, "link", "set", &ifname, "mtu", &mtu])?;
+            ip(&["-n", &ns, "addr", "add", &format!("{}/24", s.addr4), "dev", &ifname])?;
+            ip(&[
+                "-n", &ns, "addr", "add", &format!("{}/64", s.addr6), "dev", &ifname, "nodad",
+            ])?;
+            ip(&["-n", &ns, "link", "set", &ifname, "up"])?;
+            t.hosts.push(HostSide {
+                ns,
+                ifname,
+                queues,
+                addr4: s.addr4.clone(),
+                addr6: s.addr6.clone(),
+            });
+        }
+        if spec.reference {
+            let (a, b) = (t.names.ns("ra"), t.names.ns("rb"));
+            t.add_ns(&a)?;
+            t.add_ns(&b)?;
+            let (ia, ib) = (t.names.ifname("ra"), t.names.ifname("rb"));
+            ip(&[
+                "link", "add", &ia, "netns", &a, "mtu", &mtu, "type", "veth", "peer", "name",
+                &ib, "netns", &b, "mtu", &mtu,
+            ])?;
+            ip(&["-n", &a, "addr", "add", "198.51.100.1/24", "dev", &ia])?;
+            ip(&["-n", &b, "addr", "add", "198.51.100.2/24", "dev", &ib])?;
+            ip(&["-n", &a, "link", "set", &ia, "up"])?;
+            ip(&["-n", &b, "link", "set", &ib, "up"])?;
+            t.ref_ns = Some((a, b));
+        }
+        Ok(t)
+    }
+
+    fn add_ns(&mut self, ns: &str) -> Result<(), TopoError> {
+        ip(&["netns", "add", ns])?;
+        self.namespaces.push(ns.to_string());
+        ip(&["-n", ns, "link", "set", "lo", "up"])
+    }
+
+    /// Namespaces this topology made.
+    pub fn namespaces(&self) -> &[String] {
+        &self.namespaces
+    }
+
+    /// Delete everything now (also done on drop).
+    pub fn teardown(&mut self) {
+        // Close the device queues first so the TAP/TUN devices go away.
+        for h in &mut self.hosts {
+            h.queues.clear();
+        }
+        for ns in self.namespaces.drain(..).rev() {
+            let _ = ip(&["netns", "del", &ns]);
+        }
+    }
+}
+
+impl Drop for Topology {
+    fn drop(&mut self) {
+        self.teardown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_round_trip_and_fit_interface_names() {
+        for pid in [1u32, 35, 36, 4_194_304, 99_999] {
+            let t = tag_for(pid);
+            assert_eq!(pid_of_tag(&t), Some(pid));
+            let n = Names::new(&t);
+            assert!(n.ifname("t2").len() <= 15, "{}", n.ifname("t2"));
+            assert!(n.ifname("ra").len() <= 15);
+        }
+        assert_eq!(pid_of_tag("!"), None);
+    }
+}

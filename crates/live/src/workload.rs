@@ -1,0 +1,276 @@
+//! Real workloads for the lab (spec 8.1 "Lab command"): iperf3 for streams
+//! (STR), sockperf TCP ping-pong for request/response (RR), run inside the
+//! lab's namespaces as child processes, and the parsing of their reports.
+//!
+//! Every child is held by a [`ChildGuard`] that kills and reaps it on drop,
+//! so an error or Ctrl-C never leaves a server running.
+
+use std::io;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A child process killed and reaped when dropped.
+pub struct ChildGuard {
+    child: Option<Child>,
+    pub what: String,
+}
+
+impl ChildGuard {
+    pub fn spawn(mut cmd: Command, what: &str) -> io::Result<ChildGuard> {
+        let child = cmd.spawn()?;
+        Ok(ChildGuard {
+            child: Some(child),
+            what: what.to_string(),
+        })
+    }
+
+    /// Wait for the child to finish within `limit` and collect its stdout.
+    /// Killed (and an error returned) if it overruns.
+    pub fn wait_output(mut self, limit: Duration) -> io::Result<(bool, String, String)> {
+        let Some(mut child) = self.child.take() else {
+            return Err(io::Error::other("child already reaped"));
+        };
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(_st) = child.try_wait()? {
+                let out = child.wait_with_output()?;
+                return Ok((
+                    out.status.success(),
+                    String::from_utf8_lossy(&out.stdout).into_owned(),
+                    String::from_utf8_lossy(&out.stderr).into_owned(),
+                ));
+            }
+            if start.elapsed() > limit || crate::interrupted() {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("{} did not finish in time", self.what),
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// `ip netns exec <ns> <prog> <args...>` with output captured.
+pub fn ns_command(ns: &str, prog: &str, args: &[String]) -> Command {
+    let mut c = Command::new("ip");
+    c.arg("netns").arg("exec").arg(ns).arg(prog).args(args);
+    c.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// Start an iperf3 server (one test, then exit) in `ns`.
+pub fn iperf3_server(ns: &str, addr: &str, port: u16) -> io::Result<ChildGuard> {
+    let args = vec![
+        "-s".into(),
+        "-1".into(),
+        "-B".into(),
+        addr.into(),
+        "-p".into(),
+        port.to_string(),
+    ];
+    let mut c = ns_command(ns, "iperf3", &args);
+    c.stdout(Stdio::null()).stderr(Stdio::null());
+    ChildGuard::spawn(c, "iperf3 server")
+}
+
+/// Start an iperf3 client: `streams` parallel TCP connections for `secs`
+/// seconds, JSON report; `reverse` makes the server send.
+pub fn iperf3_client(
+    ns: &str,
+    addr: &str,
+    port: u16,
+    secs: f64,
+    streams: usize,
+    reverse: bool,
+) -> io::Result<ChildGuard> {
+    let mut args: Vec<String> = vec![
+        "-c".into(),
+        addr.into(),
+        "-p".into(),
+        port.to_string(),
+        "-t".into(),
+        format!("{}", secs.max(1.0).ceil() as u64),
+        "-P".into(),
+        streams.max(1).to_string(),
+        "-J".into(),
+    ];
+    if reverse {
+        args.push("-R".into());
+    }
+    ChildGuard::spawn(ns_command(ns, "iperf3", &args), "iperf3 client")
+}
+
+/// Throughput (bits/s) received, from an iperf3 `-J` report.
+pub fn parse_iperf3(json: &str) -> Option<f64> {
+    let v: serde_json::Value = serde_json::from_str(json).ok()?;
+    v.get("end")?
+        .get("sum_received")?
+        .get("bits_per_second")?
+        .as_f64()
+}
+
+/// Start a sockperf TCP server in `ns`.
+pub fn sockperf_server(ns: &str, addr: &str, port: u16) -> io::Result<ChildGuard> {
+    let args: Vec<String> = vec![
+        "server".into(),
+        "--tcp".into(),
+        "-i".into(),
+        addr.into(),
+        "-p".into(),
+        port.to_string(),
+    ];
+    let mut c = ns_command(ns, "sockperf", &args);
+    c.stdout(Stdio::null()).stderr(Stdio::null());
+    ChildGuard::spawn(c, "sockperf server")
+}
+
+/// Start a sockperf TCP ping-pong client (full round-trip times).
+pub fn sockperf_client(
+    ns: &str,
+    addr: &str,
+    port: u16,
+    secs: f64,
+    msg_size: usize,
+) -> io::Result<ChildGuard> {
+    let args: Vec<String> = vec![
+        "ping-pong".into(),
+        "--tcp".into(),
+        "-i".into(),
+        addr.into(),
+        "-p".into(),
+        port.to_string(),
+        "-t".into(),
+        format!("{}", secs.max(1.0).ceil() as u64),
+        "-m".into(),
+        msg_size.max(14).to_string(),
+        "--full-rtt".into(),
+    ];
+    ChildGuard::spawn(ns_command(ns, "sockperf", &args), "sockperf client")
+}
+
+/// Round-trip statistics from a sockperf report (microseconds).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct RttStats {
+    pub avg: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+    pub observations: u64,
+}
+
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\u{1b}' {
+            for d in it.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Parse `sockperf ping-pong --full-rtt` output.
+pub fn parse_sockperf(text: &str) -> Option<RttStats> {
+    let text = strip_ansi(text);
+    let mut s = RttStats::default();
+    let mut have = 0;
+    let num_after_eq = |l: &str| -> Option<f64> { l.rsplit('=').next()?.trim().parse().ok() };
+    for l in text.lines() {
+        if let Some(i) = l.find("avg-rtt=") {
+            let t = &l[i + 8..];
+            let end = t.find([' ', '(']).unwrap_or(t.len());
+            s.avg = t[..end].trim().parse().ok()?;
+            have |= 1;
+        } else if l.contains("percentile 50.000") {
+            s.p50 = num_after_eq(l)?;
+            have |= 2;
+        } else if l.contains("percentile 90.000") {
+            s.p90 = num_after_eq(l)?;
+        } else if l.contains("percentile 99.000") {
+            s.p99 = num_after_eq(l)?;
+        } else if l.contains("<MAX> observation") {
+            s.max = num_after_eq(l)?;
+        } else if l.contains("observations") && l.contains("Total") {
+            let t = l.split_whitespace().skip_while(|w| *w != "Total").nth(1)?;
+            s.observations = t.parse().ok()?;
+        }
+    }
+    (have == 3).then_some(s)
+}
+
+/// Median of a list (NaN-free input); `None` if empty.
+pub fn median(v: &[f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut w = v.to_vec();
+    w.sort_by(|a, b| a.total_cmp(b));
+    let m = w.len() / 2;
+    Some(if w.len() % 2 == 1 {
+        w[m]
+    } else {
+        (w[m - 1] + w[m]) / 2.0
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOCKPERF: &str = "sockperf: \u{1b}[2;35m====> avg-rtt=59.290 (std-dev=23.784)\u{1b}[0m
+sockperf: Summary: Round trip is 59.290 usec
+sockperf: \u{1b}[2;35mTotal 26129 observations\u{1b}[0m; each percentile contains 261.29 observations
+sockperf: ---> <MAX> observation = 2857.953
+sockperf: ---> percentile 99.000 =   82.022
+sockperf: ---> percentile 90.000 =   69.674
+sockperf: ---> percentile 50.000 =   57.015
+sockperf: ---> <MIN> observation =   12.979
+";
+
+    #[test]
+    fn sockperf_report_parses() {
+        let s = parse_sockperf(SOCKPERF).unwrap();
+        assert_eq!(s.avg, 59.29);
+        assert_eq!(s.p50, 57.015);
+        assert_eq!(s.p99, 82.022);
+        assert_eq!(s.max, 2857.953);
+        assert_eq!(s.observations, 26129);
+        assert!(parse_sockperf("sockperf: connection refused").is_none());
+    }
+
+    #[test]
+    fn iperf3_report_parses() {
+        let j = r#"{"end":{"sum_received":{"bits_per_second":1.5e10}}}"#;
+        assert_eq!(parse_iperf3(j), Some(1.5e10));
+        assert_eq!(parse_iperf3("{}"), None);
+        assert_eq!(parse_iperf3("not json"), None);
+    }
+
+    #[test]
+    fn median_odd_even() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median(&[]), None);
+    }
+}
