@@ -9,6 +9,8 @@
 pub mod sys;
 pub mod vnet;
 pub mod control;
+pub mod dataplane;
+pub mod passthrough;
 pub mod fault;
 pub mod topo;
 pub mod workload;

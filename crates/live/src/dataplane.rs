@@ -1,0 +1,697 @@
+//! The live data plane's threads (spec 8.1): wall clock in, frames between
+//! the wire socket, the engine and the host devices.
+//!
+//! ```text
+//!  wire thread  ── ppoll(packet fd, wake fd, deadline) ── recvmmsg ─┐
+//!     (also the engine's timer)                                    │ lock core:
+//!                                                                  │  handle_wire_frame…, handle_timeout,
+//!  queue thread q ── ppoll(TAP queue fd q, mailbox fd) ──┐         │  poll_presentation → mailboxes,
+//!     writes its presented batches on its own TAP queue,  └────────┤  poll_transmit → sendmmsg
+//!     reads what the host sends on that queue fd ─────────────────┘  handle_host_send…, complete_batch
+//! ```
+//!
+//! **Locking, not a dedicated engine thread.** The engine is one object
+//! behind a `Mutex`. Each engine call is short (microseconds for a batch),
+//! so contention is low, and whichever I/O thread holds the data calls the
+//! engine directly: no extra thread hop (a futex wake of several µs on this
+//! kind of machine) on either path, which is what the round-trip target
+//! needs. Frames are copied out of the engine under the lock into pooled
+//! buffers and written after it is released, so device and socket I/O never
+//! happen under the lock.
+//!
+//! **One thread per input queue.** Each presented batch goes to the mailbox
+//! of the thread owning that input queue, which writes it frame by frame on
+//! its own queue fd of the multi-queue TAP/TUN device and then returns the
+//! buffers (`complete_batch`), so queues are serviced concurrently as on
+//! z/OS. The same thread reads the host's outbound frames from that fd (the
+//! kernel spreads the host's flows over the queues).
+//!
+//! **Sleeping.** The wire thread sleeps in `ppoll` with a nanosecond timeout
+//! computed from the engine's next deadline (timer slack set to 1 ns), and
+//! is woken by an eventfd when another thread's engine call moved the
+//! deadline earlier. An optional busy-poll window spins instead of sleeping
+//! when the deadline is nearer than the window.
+
+use std::collections::VecDeque;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::fault::FaultInjector;
+use crate::sys::{self, EventFd, RecvBatch};
+use crate::vnet::{self, Framing, VnetHdr, VNET_HDR_LEN};
+
+/// Largest frame handled (a 64 KB GSO segment plus headers).
+pub const MAX_FRAME: usize = 65_536 + 256;
+/// Frames received from the wire per `recvmmsg`.
+pub const WIRE_BATCH: usize = 32;
+/// Host frames read per queue-thread wakeup before the engine is called.
+pub const HOST_BATCH: usize = 32;
+
+/// The monotonic clock of a run: nanoseconds since start.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    start: std::time::Instant,
+}
+
+impl Clock {
+    pub fn new() -> Clock {
+        Clock {
+            start: std::time::Instant::now(),
+        }
+    }
+    pub fn now(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock::new()
+    }
+}
+
+/// A presented batch copied out of the core, for one input queue thread.
+#[derive(Debug, Default)]
+pub struct OutBatch {
+    /// Engine interface index.
+    pub iface: usize,
+    /// Input queue index within the interface.
+    pub queue: usize,
+    /// Opaque handle to return with [`Core::complete`].
+    pub handle: u64,
+    pub frames: Vec<Vec<u8>>,
+    pub len: usize,
+}
+
+impl OutBatch {
+    /// Append a frame, reusing pooled buffers.
+    pub fn push(&mut self, data: &[u8]) {
+        if self.len == self.frames.len() {
+            self.frames.push(Vec::with_capacity(data.len()));
+        }
+        let b = &mut self.frames[self.len];
+        b.clear();
+        b.extend_from_slice(data);
+        self.len += 1;
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// What the threads drive: the engine (see `engine_core`) or the plain
+/// passthrough bridge used to measure the plumbing alone.
+pub trait Core: Send + 'static {
+    /// A frame from the LAN on `port`.
+    fn wire_frame(&mut self, now: u64, port: usize, frame: &[u8]);
+    /// A frame the stack behind `iface` sent.
+    fn host_send(&mut self, now: u64, iface: usize, frame: &[u8]);
+    /// Timers due at `now`.
+    fn timeout(&mut self, now: u64);
+    /// When the core next needs [`Core::timeout`].
+    fn deadline(&self) -> Option<u64>;
+    /// Copy the next presented batch into `out`; false if none.
+    fn presentation(&mut self, now: u64, out: &mut OutBatch) -> bool;
+    /// The host has processed batch `handle` of `iface`.
+    fn complete(&mut self, now: u64, iface: usize, handle: u64);
+    /// Copy the next frame to send on `port` into `out`; false if none.
+    fn transmit(&mut self, now: u64, port: usize, out: &mut Vec<u8>) -> bool;
+    /// A frame the driver could not deliver (device or socket error).
+    fn driver_drop(&mut self, reason: DriverDrop);
+}
+
+/// Frames the driver itself lost, by reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DriverDrop {
+    /// Injected frame error (CRC).
+    Crc,
+    /// Writing a presented frame to the host device failed.
+    HostWrite,
+    /// Sending on the wire failed.
+    WireSend,
+    /// A frame larger than the wire MTU that could not be segmented.
+    WireOversize,
+}
+
+/// Driver-side counters (atomics, read by metrics while running).
+#[derive(Debug, Default)]
+pub struct DriverStats {
+    pub wire_rx_frames: AtomicU64,
+    pub wire_rx_bytes: AtomicU64,
+    pub wire_rx_batches: AtomicU64,
+    pub crc_dropped: AtomicU64,
+    pub wire_tx_frames: AtomicU64,
+    pub wire_tx_bytes: AtomicU64,
+    pub wire_tx_errors: AtomicU64,
+    pub wire_tx_segmented: AtomicU64,
+    pub host_rx_frames: AtomicU64,
+    pub host_rx_bytes: AtomicU64,
+    pub host_tx_frames: AtomicU64,
+    pub host_tx_bytes: AtomicU64,
+    pub host_tx_batches: AtomicU64,
+    pub host_tx_errors: AtomicU64,
+    pub wakeups: AtomicU64,
+    pub timer_wakeups: AtomicU64,
+}
+
+impl DriverStats {
+    fn add(c: &AtomicU64, v: u64) {
+        c.fetch_add(v, Ordering::Relaxed);
+    }
+    pub fn get(c: &AtomicU64) -> u64 {
+        c.load(Ordering::Relaxed)
+    }
+}
+
+/// Device queue of one host interface.
+pub struct HostQueue {
+    pub iface: usize,
+    pub queue: usize,
+    pub fd: OwnedFd,
+}
+
+/// What to run.
+pub struct PlaneConfig {
+    /// AF_PACKET socket on the wire veth end (port 0).
+    pub wire: OwnedFd,
+    pub hosts: Vec<HostQueue>,
+    /// Framing of the host devices (TAP: Ethernet, TUN: IP).
+    pub host_framing: Framing,
+    /// IP MTU of the wire and of the host devices.
+    pub mtu: usize,
+    pub fault_rate: f64,
+    pub fault_seed: u64,
+    /// Spin instead of sleeping when the deadline is nearer than this.
+    pub busy_poll: Duration,
+}
+
+struct Mailbox {
+    q: Mutex<VecDeque<OutBatch>>,
+    wake: EventFd,
+    /// Pool of emptied batches to reuse.
+    pool: Mutex<Vec<OutBatch>>,
+}
+
+struct Shared<C: Core> {
+    core: Mutex<C>,
+    stats: DriverStats,
+    stop: AtomicBool,
+    wire_fd: RawFd,
+    wire_wake: EventFd,
+    /// Deadline the wire thread sleeps toward (u64::MAX: none).
+    armed: AtomicU64,
+    clock: Clock,
+    mailboxes: Vec<Mailbox>,
+    /// (iface, queue) -> mailbox index.
+    route: Vec<(usize, usize)>,
+    host_framing: Framing,
+    mtu: usize,
+    fault: Mutex<FaultInjector>,
+    busy_poll: Duration,
+}
+
+/// A running data plane; stopped on drop.
+pub struct Plane<C: Core> {
+    shared: Arc<Shared<C>>,
+    threads: Vec<JoinHandle<()>>,
+    _wire: OwnedFd,
+    _hosts: Vec<OwnedFd>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panicked holder leaves the data usable (counters, queues).
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn set_timer_slack() {
+    // SAFETY: prctl with integer arguments affects only this thread.
+    unsafe {
+        libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0);
+    }
+}
+
+/// `ppoll` on `fds` with a nanosecond timeout (`None`: wait forever).
+fn ppoll(fds: &mut [libc::pollfd], timeout_ns: Option<u64>) {
+    let ts;
+    let tsp = match timeout_ns {
+        Some(ns) => {
+            ts = libc::timespec {
+                tv_sec: (ns / 1_000_000_000) as libc::time_t,
+                tv_nsec: (ns % 1_000_000_000) as libc::c_long,
+            };
+            &ts as *const libc::timespec
+        }
+        None => std::ptr::null(),
+    };
+    // SAFETY: fds and the timespec outlive the call.
+    unsafe {
+        libc::ppoll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, tsp, std::ptr::null());
+    }
+}
+
+impl<C: Core> Plane<C> {
+    /// Start the wire thread and one thread per host device queue.
+    pub fn start(core: C, cfg: PlaneConfig) -> std::io::Result<Plane<C>> {
+        sys::set_nonblocking(cfg.wire.as_raw_fd())?;
+        let mut mailboxes = Vec::new();
+        let mut route = Vec::new();
+        for h in &cfg.hosts {
+            sys::set_nonblocking(h.fd.as_raw_fd())?;
+            mailboxes.push(Mailbox {
+                q: Mutex::new(VecDeque::new()),
+                wake: EventFd::new()?,
+                pool: Mutex::new(Vec::new()),
+            });
+            route.push((h.iface, h.queue));
+        }
+        let shared = Arc::new(Shared {
+            core: Mutex::new(core),
+            stats: DriverStats::default(),
+            stop: AtomicBool::new(false),
+            wire_fd: cfg.wire.as_raw_fd(),
+            wire_wake: EventFd::new()?,
+            armed: AtomicU64::new(u64::MAX),
+            clock: Clock::new(),
+            mailboxes,
+            route,
+            host_framing: cfg.host_framing,
+            mtu: cfg.mtu,
+            fault: Mutex::new(FaultInjector::new(cfg.fault_rate, cfg.fault_seed)),
+            busy_poll: cfg.busy_poll,
+        });
+        let mut threads = Vec::new();
+        let s = shared.clone();
+        threads.push(
+            std::thread::Builder::new()
+                .name("sosa-wire".into())
+                .spawn(move || wire_thread(&s))?,
+        );
+        let mut host_fds = Vec::new();
+        for (i, h) in cfg.hosts.into_iter().enumerate() {
+            let s = shared.clone();
+            let fd = h.fd.as_raw_fd();
+            threads.push(
+                std::thread::Builder::new()
+                    .name(format!("sosa-q{}.{}", h.iface, h.queue))
+                    .spawn(move || queue_thread(&s, i, fd))?,
+            );
+            host_fds.push(h.fd);
+        }
+        Ok(Plane {
+            shared,
+            threads,
+            _wire: cfg.wire,
+            _hosts: host_fds,
+        })
+    }
+
+    /// Driver counters.
+    pub fn stats(&self) -> &DriverStats {
+        &self.shared.stats
+    }
+
+    /// Run `f` with the core locked (displays, counters).
+    pub fn with_core<R>(&self, f: impl FnOnce(&mut C, u64) -> R) -> R {
+        let now = self.shared.clock.now();
+        f(&mut lock(&self.shared.core), now)
+    }
+
+    /// Nanoseconds since the plane started.
+    pub fn now(&self) -> u64 {
+        self.shared.clock.now()
+    }
+
+    /// Frames dropped by the injector.
+    pub fn crc_errors(&self) -> u64 {
+        lock(&self.shared.fault).crc_errors
+    }
+
+    /// Stop all threads and hand back the core.
+    pub fn stop(mut self) -> C
+    where
+        C: Default,
+    {
+        self.halt();
+        std::mem::take(&mut *lock(&self.shared.core))
+    }
+
+    fn halt(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        self.shared.wire_wake.signal();
+        for m in &self.shared.mailboxes {
+            m.wake.signal();
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+impl<C: Core> Drop for Plane<C> {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
+/// Frames copied out for sending on the wire after the lock is released.
+#[derive(Default)]
+struct TxList {
+    frames: Vec<Vec<u8>>,
+    len: usize,
+}
+
+impl TxList {
+    fn slot(&mut self) -> &mut Vec<u8> {
+        if self.len == self.frames.len() {
+            self.frames.push(Vec::with_capacity(2048));
+        }
+        self.len += 1;
+        &mut self.frames[self.len - 1]
+    }
+}
+
+impl<C: Core> Shared<C> {
+    /// With the core locked: run due timers, hand presented batches to the
+    /// queue threads, copy transmits out. Returns mailboxes to wake.
+    /// Returns true if frames to transmit remain (the copy-out is bounded).
+    fn drain(&self, core: &mut C, now: u64, tx: &mut TxList, wake: &mut Vec<usize>) -> bool {
+        if core.deadline().is_some_and(|d| d <= now) {
+            core.timeout(now);
+        }
+        loop {
+            let mut b = self
+                .mailboxes
+                .first()
+                .and_then(|m| lock(&m.pool).pop())
+                .unwrap_or_default();
+            b.clear();
+            if !core.presentation(now, &mut b) {
+                if let Some(m) = self.mailboxes.first() {
+                    lock(&m.pool).push(b);
+                }
+                break;
+            }
+            match self.route.iter().position(|r| *r == (b.iface, b.queue)) {
+                Some(i) => {
+                    lock(&self.mailboxes[i].q).push_back(b);
+                    if !wake.contains(&i) {
+                        wake.push(i);
+                    }
+                }
+                None => {
+                    // No device queue for it: the frames cannot be delivered.
+                    for _ in 0..b.len {
+                        core.driver_drop(DriverDrop::HostWrite);
+                    }
+                    core.complete(now, b.iface, b.handle);
+                }
+            }
+        }
+        tx.len = 0;
+        loop {
+            let slot = tx.slot();
+            slot.clear();
+            if !core.transmit(now, 0, slot) {
+                tx.len -= 1;
+                break;
+            }
+            if tx.len >= 256 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Send the copied-out frames (sendmmsg), segmenting oversize ones.
+    fn send_tx(&self, tx: &mut TxList, drops: &mut Vec<DriverDrop>) {
+        if tx.len == 0 {
+            return;
+        }
+        let mut hdrs: Vec<[u8; VNET_HDR_LEN]> = Vec::with_capacity(tx.len);
+        let mut seg_frames: Vec<Vec<u8>> = Vec::new();
+        let mut direct: Vec<usize> = Vec::with_capacity(tx.len);
+        let max_l2 = self.mtu + 18;
+        for (i, f) in tx.frames[..tx.len].iter().enumerate() {
+            let h = vnet::egress_hdr(f, Framing::Ethernet, self.mtu);
+            if f.len() > max_l2 && h.gso_type == vnet::GSO_NONE {
+                let mut scratch = Vec::new();
+                let mss = self.mtu.saturating_sub(40 + 20).max(536);
+                let r = vnet::segment_tcp(f, Framing::Ethernet, mss, &mut scratch, |s| {
+                    seg_frames.push(s.to_vec())
+                });
+                match r {
+                    Some(n) => DriverStats::add(&self.stats.wire_tx_segmented, n as u64),
+                    None => drops.push(DriverDrop::WireOversize),
+                }
+                continue;
+            }
+            let mut b = [0u8; VNET_HDR_LEN];
+            h.write(&mut b);
+            hdrs.push(b);
+            direct.push(i);
+        }
+        let zero = [0u8; VNET_HDR_LEN];
+        let mut pkts: Vec<(&[u8], &[u8])> = direct
+            .iter()
+            .zip(hdrs.iter())
+            .map(|(&i, h)| (&h[..], &tx.frames[i][..]))
+            .collect();
+        pkts.extend(seg_frames.iter().map(|f| (&zero[..], &f[..])));
+        let bytes: usize = pkts.iter().map(|p| p.1.len()).sum();
+        match sys::send_batch(self.wire_fd, &pkts) {
+            Ok(n) => {
+                DriverStats::add(&self.stats.wire_tx_frames, n as u64);
+                DriverStats::add(&self.stats.wire_tx_bytes, bytes as u64);
+                for _ in n..pkts.len() {
+                    drops.push(DriverDrop::WireSend);
+                }
+            }
+            Err(_) => {
+                for _ in 0..pkts.len() {
+                    drops.push(DriverDrop::WireSend);
+                }
+            }
+        }
+        if !drops.is_empty() {
+            DriverStats::add(&self.stats.wire_tx_errors, drops.len() as u64);
+        }
+    }
+
+    fn wake_all(&self, wake: &[usize]) {
+        for &i in wake {
+            self.mailboxes[i].wake.signal();
+        }
+    }
+
+    /// Tell the wire thread if the core's deadline is now earlier than the
+    /// one it sleeps toward.
+    fn rearm(&self, deadline: Option<u64>) {
+        if let Some(d) = deadline {
+            if d < self.armed.load(Ordering::Acquire) {
+                self.wire_wake.signal();
+            }
+        }
+    }
+}
+
+fn wire_thread<C: Core>(s: &Shared<C>) {
+    set_timer_slack();
+    let mut rx = RecvBatch::new(WIRE_BATCH, MAX_FRAME + VNET_HDR_LEN);
+    let mut tx = TxList::default();
+    let mut wake = Vec::new();
+    let mut drops = Vec::new();
+    let mut pfds = [
+        libc::pollfd {
+            fd: s.wire_fd,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: s.wire_wake.raw(),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
+    let mut deadline: Option<u64> = None;
+    while !s.stop.load(Ordering::Relaxed) {
+        let now = s.clock.now();
+        let wait = deadline.map(|d| d.saturating_sub(now));
+        s.armed.store(deadline.unwrap_or(u64::MAX), Ordering::Release);
+        let spin = wait.is_some_and(|w| w > 0 && w <= s.busy_poll.as_nanos() as u64);
+        if wait != Some(0) && !spin {
+            pfds[0].revents = 0;
+            pfds[1].revents = 0;
+            ppoll(&mut pfds, Some(wait.unwrap_or(100_000_000)));
+            DriverStats::add(&s.stats.wakeups, 1);
+            if pfds[1].revents != 0 {
+                s.wire_wake.drain();
+            }
+        }
+        let n = match rx.recv(s.wire_fd) {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::warn!(error = %e, "wire receive failed");
+                0
+            }
+        };
+        let now = s.clock.now();
+        if n == 0 && deadline.is_none_or(|d| d > now) && pfds[1].revents == 0 && !spin {
+            // Nothing to do yet (spurious wake or idle tick).
+            let core = lock(&s.core);
+            deadline = core.deadline();
+            continue;
+        }
+        if n == 0 && deadline.is_some_and(|d| d <= now) {
+            DriverStats::add(&s.stats.timer_wakeups, 1);
+        }
+        let mut core = lock(&s.core);
+        if n > 0 {
+            DriverStats::add(&s.stats.wire_rx_batches, 1);
+            let mut fault = lock(&s.fault);
+            for i in 0..n {
+                let Some(pkt) = rx.packet_mut(i) else {
+                    continue;
+                };
+                let Some(h) = VnetHdr::parse(pkt) else {
+                    continue;
+                };
+                let frame = &mut pkt[VNET_HDR_LEN..];
+                DriverStats::add(&s.stats.wire_rx_frames, 1);
+                DriverStats::add(&s.stats.wire_rx_bytes, frame.len() as u64);
+                if fault.corrupt() {
+                    DriverStats::add(&s.stats.crc_dropped, 1);
+                    core.driver_drop(DriverDrop::Crc);
+                    continue;
+                }
+                if !vnet::normalize_ingress(frame, &h, Framing::Ethernet) {
+                    core.driver_drop(DriverDrop::Crc);
+                    continue;
+                }
+                core.wire_frame(now, 0, frame);
+            }
+        }
+        wake.clear();
+        let more = s.drain(&mut core, now, &mut tx, &mut wake);
+        deadline = if more { Some(now) } else { core.deadline() };
+        drop(core);
+        s.wake_all(&wake);
+        drops.clear();
+        s.send_tx(&mut tx, &mut drops);
+        if !drops.is_empty() {
+            let mut core = lock(&s.core);
+            for d in &drops {
+                core.driver_drop(*d);
+            }
+        }
+    }
+}
+
+fn queue_thread<C: Core>(s: &Shared<C>, idx: usize, fd: RawFd) {
+    set_timer_slack();
+    let mb = &s.mailboxes[idx];
+    let (iface, _queue) = s.route[idx];
+    let mut buf = vec![0u8; MAX_FRAME + VNET_HDR_LEN];
+    let mut host: Vec<Vec<u8>> = (0..HOST_BATCH).map(|_| Vec::new()).collect();
+    let mut tx = TxList::default();
+    let mut wake = Vec::new();
+    let mut drops = Vec::new();
+    let mut done: Vec<(usize, u64)> = Vec::new();
+    let mut pfds = [
+        libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: mb.wake.raw(),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
+    while !s.stop.load(Ordering::Relaxed) {
+        pfds[0].revents = 0;
+        pfds[1].revents = 0;
+        ppoll(&mut pfds, Some(100_000_000));
+        if pfds[1].revents != 0 {
+            mb.wake.drain();
+        }
+        // 1. Present: write every waiting batch on this queue's fd.
+        done.clear();
+        let mut write_errors = 0u64;
+        loop {
+            let Some(b) = lock(&mb.q).pop_front() else {
+                break;
+            };
+            let mut bytes = 0u64;
+            for f in &b.frames[..b.len] {
+                let h = vnet::egress_hdr(f, s.host_framing, s.mtu);
+                let mut hb = [0u8; VNET_HDR_LEN];
+                h.write(&mut hb);
+                match sys::write2(fd, &hb, f) {
+                    Ok(_) => bytes += f.len() as u64,
+                    Err(_) => write_errors += 1,
+                }
+            }
+            DriverStats::add(&s.stats.host_tx_frames, b.len as u64);
+            DriverStats::add(&s.stats.host_tx_bytes, bytes);
+            DriverStats::add(&s.stats.host_tx_batches, 1);
+            done.push((b.iface, b.handle));
+            lock(&mb.pool).push(b);
+        }
+        // 2. Read what the host sent on this queue.
+        let mut nhost = 0;
+        while nhost < HOST_BATCH {
+            match sys::read(fd, &mut buf) {
+                Ok(n) if n > VNET_HDR_LEN => {
+                    let Some(h) = VnetHdr::parse(&buf) else {
+                        continue;
+                    };
+                    let frame = &mut buf[VNET_HDR_LEN..n];
+                    if !vnet::normalize_ingress(frame, &h, s.host_framing) {
+                        continue;
+                    }
+                    let slot = &mut host[nhost];
+                    slot.clear();
+                    slot.extend_from_slice(frame);
+                    nhost += 1;
+                }
+                Ok(_) => continue,
+                Err(_) => break,
+            }
+        }
+        if done.is_empty() && nhost == 0 && write_errors == 0 {
+            continue;
+        }
+        let now = s.clock.now();
+        let mut core = lock(&s.core);
+        for _ in 0..write_errors {
+            core.driver_drop(DriverDrop::HostWrite);
+        }
+        DriverStats::add(&s.stats.host_tx_errors, write_errors);
+        for &(i, h) in &done {
+            core.complete(now, i, h);
+        }
+        for f in &host[..nhost] {
+            DriverStats::add(&s.stats.host_rx_frames, 1);
+            DriverStats::add(&s.stats.host_rx_bytes, f.len() as u64);
+            core.host_send(now, iface, f);
+        }
+        wake.clear();
+        let more = s.drain(&mut core, now, &mut tx, &mut wake);
+        let dl = if more { Some(now) } else { core.deadline() };
+        drop(core);
+        s.rearm(dl);
+        s.wake_all(&wake);
+        drops.clear();
+        s.send_tx(&mut tx, &mut drops);
+        if !drops.is_empty() {
+            let mut core = lock(&s.core);
+            for d in &drops {
+                core.driver_drop(*d);
+            }
+        }
+    }
+}
