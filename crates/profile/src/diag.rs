@@ -1,0 +1,375 @@
+//! Diagnostics: every error and warning the profile, policy and TRLE readers
+//! produce, with the file, line and column it refers to (spec 5.1: "unknown or
+//! unsupported statements are reported with file, line and column").
+//!
+//! Layer: configuration front end. Nothing here panics; all problems are
+//! collected so that one run reports every mistake in a file, as the z/OS
+//! profile check does.
+
+use std::fmt;
+
+/// A position in a source file: 1-based line and column (columns count
+/// characters, not bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+pub struct Span {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Span {
+    pub const fn new(line: u32, col: u32) -> Self {
+        Span { line, col }
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// A value together with where it was coded.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub const fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+}
+
+/// Errors: the statement (or the whole configuration) cannot be used as coded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    // ---- syntax -------------------------------------------------------
+    #[error("unknown statement {0}")]
+    UnknownStatement(String),
+    #[error("statement {0} is a valid z/OS statement but softosa does not support it")]
+    UnsupportedStatement(String),
+    #[error("{got} is too short an abbreviation of {keyword}: code at least {min}")]
+    AbbreviationTooShort {
+        got: String,
+        keyword: &'static str,
+        min: &'static str,
+    },
+    #[error("unknown parameter {param} on the {stmt} statement")]
+    UnknownParameter { stmt: &'static str, param: String },
+    #[error("parameter {param} is not valid on {context}")]
+    ParameterNotValidHere { param: String, context: String },
+    #[error("{stmt} {param}: a value is missing ({expected})")]
+    MissingValue {
+        stmt: &'static str,
+        param: &'static str,
+        expected: &'static str,
+    },
+    #[error("{stmt} {param}: {value} is not valid ({expected})")]
+    InvalidValue {
+        stmt: &'static str,
+        param: &'static str,
+        value: String,
+        expected: String,
+    },
+    #[error("{stmt}: the required {what} is missing")]
+    MissingRequired { stmt: &'static str, what: String },
+    #[error("{0} without a matching begin statement")]
+    UnmatchedEnd(&'static str),
+    #[error("{begin} block is not closed: {end} is missing")]
+    UnclosedBlock {
+        begin: &'static str,
+        end: &'static str,
+    },
+    #[error("unexpected {0}")]
+    Unexpected(String),
+
+    // ---- rules (spec 5.1 / 1.4 / 2.3 / 2.4 / 3.3) ----------------------
+    #[error("interface {0}: WORKLOADQ requires INBPERF DYNAMIC")]
+    WorkloadqNeedsDynamic(String),
+    #[error("interface {0}: WORKLOADQ requires a VMAC (inbound workload queueing needs a virtual MAC)")]
+    WorkloadqNeedsVmac(String),
+    #[error("LINK {0}: WORKLOADQ is only supported on the INTERFACE statement; convert the DEVICE/LINK/HOME definitions to INTERFACE")]
+    WorkloadqOnLink(String),
+    #[error("LINK {0}: OLM is only supported on the INTERFACE statement; convert the DEVICE/LINK/HOME definitions to INTERFACE")]
+    OlmOnLink(String),
+    #[error("interface {intf}: {param} is not valid for DEFINE {kind}")]
+    NotValidForKind {
+        intf: String,
+        param: &'static str,
+        kind: &'static str,
+    },
+    #[error("VMAC {0}: a virtual MAC address must be exactly 12 hexadecimal digits")]
+    VmacFormat(String),
+    #[error("VMAC {0}: the locally administered bit (X'02' in the first byte) must be on in a user-defined virtual MAC")]
+    VmacNotLocal(String),
+    #[error("VMAC {0}: a multicast MAC address (X'01' bit of the first byte) cannot be a virtual MAC")]
+    VmacMulticast(String),
+    #[error("interface {intf}: refused, OSA port {port} already has {count} interfaces and an interface on it uses OLM (limit 4 per port)")]
+    OlmPortLimit {
+        intf: String,
+        port: String,
+        count: usize,
+    },
+    #[error("interface {intf}: refused, CHPID {chpid:02X} already has {count} interfaces and an interface on it uses OLM (limit 8 per CHPID)")]
+    OlmChpidLimit {
+        intf: String,
+        chpid: u8,
+        count: usize,
+    },
+    #[error("IPCONFIG IQDIOROUTING cannot be enabled while QDIOACCELERATOR is in effect")]
+    IqdioroutingWithAccelerator,
+    #[error("interface {intf}: PORTNAME {port} does not match the PORTNAME of any TRLE")]
+    PortnameNoTrle { intf: String, port: String },
+    #[error("interface {intf}: IPADDR {addr} needs a prefix length, e.g. {addr}/24")]
+    PrefixRequired { intf: String, addr: String },
+    #[error("interface {intf}: VLANID {value} is outside the range 1-4094")]
+    VlanRange { intf: String, value: u32 },
+    #[error("interface {intf}: MTU {value} is outside the range {min}-{max} for {kind}")]
+    MtuRange {
+        intf: String,
+        value: u32,
+        min: u32,
+        max: u32,
+        kind: &'static str,
+    },
+    #[error("{what} {name} is defined more than once (first defined at line {first_line})")]
+    Duplicate {
+        what: &'static str,
+        name: String,
+        first_line: u32,
+    },
+    #[error("HOME refers to link {0}, which no LINK statement defines")]
+    HomeUnknownLink(String),
+    #[error("HOME refers to {0}, which is an INTERFACE; code the address with IPADDR on the INTERFACE statement")]
+    HomeOnInterface(String),
+    #[error("LINK {link} refers to device {device}, which no DEVICE statement defines")]
+    LinkUnknownDevice { link: String, device: String },
+    #[error("START {0}: no DEVICE or INTERFACE of that name is defined")]
+    StartUnknown(String),
+    #[error("VIPADISTRIBUTE {0}: the address is not defined by a VIPADEFINE")]
+    DistributeUndefinedVipa(String),
+    #[error("WLMPRIORITYQ: control value {0} is assigned to more than one IOPRI queue")]
+    WlmDuplicateValue(String),
+    #[error("PriorityTosMapping for TOS {0:08b} is coded more than once")]
+    PolicyDuplicateTos(u8),
+    #[error("{0} is defined more than once in the policy")]
+    PolicyDuplicateBlock(&'static str),
+    #[error("IPADDR {addr} is the address of interface {other} too (first defined at line {first_line})")]
+    DuplicateAddress {
+        addr: String,
+        other: String,
+        first_line: u32,
+    },
+
+    // ---- TRLE -----------------------------------------------------------
+    #[error("TRLE {name}: {operand} is required")]
+    TrleMissingOperand {
+        name: String,
+        operand: &'static str,
+    },
+    #[error("TRLE {name}: {operand}={value} is not supported ({why})")]
+    TrleBadOperand {
+        name: String,
+        operand: String,
+        value: String,
+        why: String,
+    },
+    #[error("VTAM definition statement {0} is not supported (only VBUILD TYPE=TRL and TRLE)")]
+    TrleUnsupportedStatement(String),
+    #[error("TRLE statement has no name in column 1")]
+    TrleNoName,
+    #[error("continuation expected: the previous line ended with a comma but the file ended")]
+    TrleContinuationAtEof,
+
+    // ---- conversion / activation -------------------------------------
+    #[error("LINK {0}: the prefix length of the HOME address is unknown (no route for its subnet); give it with --prefix {0}=NN")]
+    ConvertPrefixUnknown(String),
+    #[error("LINK {0}: no HOME address is coded for this link, so there is nothing to put in IPADDR")]
+    ConvertNoHome(String),
+    #[error("activation: {0}")]
+    Activation(String),
+    #[error("cannot read the file: {0}")]
+    Io(String),
+}
+
+/// Warnings: the statement is accepted, but something is ignored or overridden.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WarningKind {
+    #[error("interface {0}: OLM forces INBPERF DYNAMIC; the INBPERF {1} coded here is ignored")]
+    OlmOverridesInbperf(String, &'static str),
+    #[error("interface {intf}: {role} is ignored because VMAC is coded (a VMAC interface receives its own traffic)")]
+    RouterIgnoredWithVmac { intf: String, role: &'static str },
+    #[error("GLOBALCONFIG ZIIP IQDIOMULTIWRITE is ignored: HiperSockets multiple write (IQDMULTIWRITE) is not enabled")]
+    ZiipWithoutMultiwrite,
+    #[error("{stmt}: {param} is coded more than once; the last value is used")]
+    Repeated {
+        stmt: &'static str,
+        param: &'static str,
+    },
+    #[error("QDIOACCELERATOR is ignored: IPSECURITY is in effect (the accelerator cannot forward with IP security)")]
+    AcceleratorWithIpsecurity,
+    #[error("QDIOACCELERATOR without DATAGRAMFWD: only sysplex distributor traffic can be accelerated")]
+    AcceleratorWithoutForwarding,
+    #[error("PriorityTosMapping {tos:08b}: bits outside SubnetTosMask {mask:08b} are ignored")]
+    PolicyTosOutsideMask { tos: u8, mask: u8 },
+    #[error("interface {0}: the QDIO accelerator does not accelerate traffic to or from an OLM interface")]
+    OlmNotAccelerated(String),
+    #[error("no TRLE files were given, so PORTNAME values were not checked against TRLE definitions")]
+    NoTrleChecked,
+}
+
+/// Error or warning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiagKind {
+    Error(ErrorKind),
+    Warning(WarningKind),
+}
+
+/// Severity, for printing and counting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// One diagnostic: `FILE:LINE:COL: error|warning: message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: String,
+    pub span: Span,
+    pub kind: DiagKind,
+}
+
+impl Diagnostic {
+    pub fn severity(&self) -> Severity {
+        match self.kind {
+            DiagKind::Error(_) => Severity::Error,
+            DiagKind::Warning(_) => Severity::Warning,
+        }
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity() == Severity::Error
+    }
+    pub fn message(&self) -> String {
+        match &self.kind {
+            DiagKind::Error(e) => e.to_string(),
+            DiagKind::Warning(w) => w.to_string(),
+        }
+    }
+    /// The error kind, when this is an error.
+    pub fn error(&self) -> Option<&ErrorKind> {
+        match &self.kind {
+            DiagKind::Error(e) => Some(e),
+            DiagKind::Warning(_) => None,
+        }
+    }
+    /// The warning kind, when this is a warning.
+    pub fn warning(&self) -> Option<&WarningKind> {
+        match &self.kind {
+            DiagKind::Warning(w) => Some(w),
+            DiagKind::Error(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}: {}",
+            self.file,
+            self.span.line,
+            self.span.col,
+            self.severity(),
+            self.message()
+        )
+    }
+}
+
+/// A collector of diagnostics for one or more files. Bounded: after
+/// [`Diagnostics::LIMIT`] entries further ones are only counted.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+    dropped_errors: usize,
+    dropped_warnings: usize,
+}
+
+impl Diagnostics {
+    /// At most this many diagnostics are kept (a garbage file must not make
+    /// memory grow without bound).
+    pub const LIMIT: usize = 1000;
+
+    pub fn new() -> Self {
+        Self::default()
+    }
+    fn push(&mut self, d: Diagnostic) {
+        if self.items.len() >= Self::LIMIT {
+            if d.is_error() {
+                self.dropped_errors += 1;
+            } else {
+                self.dropped_warnings += 1;
+            }
+        } else {
+            self.items.push(d);
+        }
+    }
+    pub fn error(&mut self, file: &str, span: Span, e: ErrorKind) {
+        self.push(Diagnostic {
+            file: file.to_string(),
+            span,
+            kind: DiagKind::Error(e),
+        });
+    }
+    pub fn warning(&mut self, file: &str, span: Span, w: WarningKind) {
+        self.push(Diagnostic {
+            file: file.to_string(),
+            span,
+            kind: DiagKind::Warning(w),
+        });
+    }
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.dropped_errors += other.dropped_errors;
+        self.dropped_warnings += other.dropped_warnings;
+        for d in other.items {
+            self.push(d);
+        }
+    }
+    pub fn items(&self) -> &[Diagnostic] {
+        &self.items
+    }
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count() + self.dropped_errors
+    }
+    pub fn warning_count(&self) -> usize {
+        self.items.iter().filter(|d| !d.is_error()).count() + self.dropped_warnings
+    }
+    pub fn has_errors(&self) -> bool {
+        self.error_count() > 0
+    }
+    /// Sort by file, line, column (stable for equal positions).
+    pub fn sort(&mut self) {
+        self.items
+            .sort_by(|a, b| (a.file.as_str(), a.span).cmp(&(b.file.as_str(), b.span)));
+    }
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter().filter(|d| d.is_error())
+    }
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter().filter(|d| !d.is_error())
+    }
+    /// How many diagnostics were counted but not kept.
+    pub fn dropped(&self) -> usize {
+        self.dropped_errors + self.dropped_warnings
+    }
+}

@@ -1,0 +1,1553 @@
+//! Parser for the TCP/IP profile statements of spec 5.1 into [`Profile`].
+//!
+//! Layer: configuration front end. Hand-written recursive descent over the
+//! token stream of [`crate::lexer`]. A statement starts with a statement
+//! keyword and runs until the next token that is a statement keyword, so
+//! statements may span lines and several may share a line. Unknown or
+//! unsupported statements and parameters are errors; after an error the
+//! parser skips to the next statement keyword and carries on, so one run
+//! reports every problem. Cross-statement rules live in [`crate::validate`].
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use crate::ast::*;
+use crate::diag::{Diagnostics, ErrorKind, Span, Spanned, WarningKind};
+use crate::keywords::{kw, lookup, Keyword, Lookup};
+use crate::lexer::{tokenize, Token};
+
+/// Top-level statements softosa understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stmt {
+    Interface,
+    Device,
+    Link,
+    Home,
+    GlobalConfig,
+    IpConfig,
+    VipaDynamic,
+    EndVipaDynamic,
+    BeginRoutes,
+    EndRoutes,
+    Start,
+}
+
+const STATEMENTS: &[(Keyword, Stmt)] = &[
+    (kw("INTERFace"), Stmt::Interface),
+    (kw("DEVICE"), Stmt::Device),
+    (kw("LINK"), Stmt::Link),
+    (kw("HOME"), Stmt::Home),
+    (kw("GLOBALCONFig"), Stmt::GlobalConfig),
+    (kw("IPCONFig"), Stmt::IpConfig),
+    (kw("VIPADYNAMIC"), Stmt::VipaDynamic),
+    (kw("ENDVIPADYNAMIC"), Stmt::EndVipaDynamic),
+    (kw("BEGINROUTES"), Stmt::BeginRoutes),
+    (kw("ENDROUTES"), Stmt::EndRoutes),
+    (kw("START"), Stmt::Start),
+];
+
+/// z/OS profile statements that softosa recognises but does not implement.
+/// They are reported as unsupported (an error) rather than unknown.
+const UNSUPPORTED: &[&str] = &[
+    "ARPAGE",
+    "AUTOLOG",
+    "ENDAUTOLOG",
+    "BSDROUTINGPARMS",
+    "ENDBSDROUTINGPARMS",
+    "GATEWAY",
+    "ENDGATEWAY",
+    "IPCONFIG6",
+    "TCPCONFIG",
+    "UDPCONFIG",
+    "SACONFIG",
+    "SMFCONFIG",
+    "ITRACE",
+    "PKTTRACE",
+    "PRIMARYINTERFACE",
+    "INCLUDE",
+    "DELETE",
+    "STOP",
+    "IPSEC",
+    "ENDIPSEC",
+    "NETMONITOR",
+    "DATASETPREFIX",
+    "SOMAXCONN",
+    "TRANSLATE",
+    "KEEPALIVEOPTIONS",
+    "PORTRANGE",
+    "ROUTETABLE",
+    "DEFADDRTABLE",
+    "SYSPLEXPORTS",
+    "VIPABACKUP",
+    "VIPARANGE",
+    "VIPAROUTE",
+    "SETSUBNETPRIOTOSMASK",
+];
+
+fn stmt_of(tok: &str) -> Option<Stmt> {
+    let table: Vec<Keyword> = STATEMENTS.iter().map(|(k, _)| *k).collect();
+    match lookup(&table, tok) {
+        Lookup::Found(i) => STATEMENTS.get(i).map(|(_, s)| *s),
+        _ => None,
+    }
+}
+
+fn is_unsupported(tok: &str) -> bool {
+    let u = tok.to_ascii_uppercase();
+    UNSUPPORTED.contains(&u.as_str())
+}
+
+/// Is this token a statement keyword (a place where a new statement starts)?
+fn starts_statement(tok: &str) -> bool {
+    stmt_of(tok).is_some() || is_unsupported(tok)
+}
+
+/// Parse a profile. `file` is used in diagnostics. Never panics.
+pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
+    let toks = tokenize(src, &[';'], false);
+    let mut p = Parser {
+        toks: &toks,
+        pos: 0,
+        file,
+        diags: Diagnostics::new(),
+        prof: Profile {
+            file: file.to_string(),
+            ..Profile::default()
+        },
+    };
+    p.run();
+    (p.prof, p.diags)
+}
+
+struct Parser<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    file: &'a str,
+    diags: Diagnostics,
+    prof: Profile,
+}
+
+// ---- parameter tables -------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum IP {
+    Define,
+    IpAddr,
+    PortName,
+    ChpidType,
+    Chpid,
+    Mtu,
+    VlanId,
+    Vmac,
+    InbPerf,
+    WorkloadQ,
+    NoWorkloadQ,
+    Olm,
+    NoOlm,
+    ReadStorage,
+    PriRouter,
+    SecRouter,
+    NonRouter,
+    Isolate,
+    NoIsolate,
+    SourceVipa,
+}
+
+const INTF_PARAMS: &[(Keyword, IP)] = &[
+    (kw("DEFINE"), IP::Define),
+    (kw("IPADDR"), IP::IpAddr),
+    (kw("PORTNAME"), IP::PortName),
+    (kw("CHPIDTYPE"), IP::ChpidType),
+    (kw("CHPID"), IP::Chpid),
+    (kw("MTU"), IP::Mtu),
+    (kw("VLANID"), IP::VlanId),
+    (kw("VMAC"), IP::Vmac),
+    (kw("INBPERF"), IP::InbPerf),
+    (kw("WORKLOADQ"), IP::WorkloadQ),
+    (kw("NOWORKLOADQ"), IP::NoWorkloadQ),
+    (kw("OLM"), IP::Olm),
+    (kw("NOOLM"), IP::NoOlm),
+    (kw("READSTORAGE"), IP::ReadStorage),
+    (kw("PRIROUTER"), IP::PriRouter),
+    (kw("SECROUTER"), IP::SecRouter),
+    (kw("NONROUTER"), IP::NonRouter),
+    (kw("ISOLATE"), IP::Isolate),
+    (kw("NOISOLATE"), IP::NoIsolate),
+    (kw("SOURCEVIPAINTerface"), IP::SourceVipa),
+];
+
+const KINDS: &[(Keyword, InterfaceKind)] = &[
+    (kw("IPAQENET"), InterfaceKind::IpaqEnet),
+    (kw("IPAQENET6"), InterfaceKind::IpaqEnet6),
+    (kw("IPAQIDIO"), InterfaceKind::IpaqIdio),
+];
+
+const INBPERFS: &[(Keyword, InbPerf)] = &[
+    (kw("BALANCED"), InbPerf::Balanced),
+    (kw("DYNAMIC"), InbPerf::Dynamic),
+    (kw("MINCPU"), InbPerf::MinCpu),
+    (kw("MINLATENCY"), InbPerf::MinLatency),
+];
+
+const READSTORAGES: &[(Keyword, ReadStorage)] = &[
+    (kw("GLOBAL"), ReadStorage::Global),
+    (kw("MAX"), ReadStorage::Max),
+    (kw("AVG"), ReadStorage::Avg),
+    (kw("MIN"), ReadStorage::Min),
+];
+
+const CHPIDTYPES: &[(Keyword, ChpidType)] =
+    &[(kw("OSD"), ChpidType::Osd), (kw("OSX"), ChpidType::Osx)];
+
+const ROUTERS: &[(Keyword, RouterRole)] = &[
+    (kw("PRIROUTER"), RouterRole::PriRouter),
+    (kw("SECROUTER"), RouterRole::SecRouter),
+    (kw("NONROUTER"), RouterRole::NonRouter),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GP {
+    Seg,
+    NoSeg,
+    IqdMw,
+    NoIqdMw,
+    Ziip,
+    Wlm,
+    NoWlm,
+}
+
+const GLOBAL_PARAMS: &[(Keyword, GP)] = &[
+    (kw("SEGMENTATIONOFFLoad"), GP::Seg),
+    (kw("NOSEGMENTATIONOFFLoad"), GP::NoSeg),
+    (kw("IQDMULTIWRITE"), GP::IqdMw),
+    (kw("NOIQDMULTIWRITE"), GP::NoIqdMw),
+    (kw("ZIIP"), GP::Ziip),
+    (kw("WLMPRIORITYQ"), GP::Wlm),
+    (kw("NOWLMPRIORITYQ"), GP::NoWlm),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ZP {
+    IqdioMw,
+    NoIqdioMw,
+    IpSec,
+    NoIpSec,
+}
+
+const ZIIP_PARAMS: &[(Keyword, ZP)] = &[
+    (kw("IQDIOMULTIWRITE"), ZP::IqdioMw),
+    (kw("NOIQDIOMULTIWRITE"), ZP::NoIqdioMw),
+    (kw("IPSECURITY"), ZP::IpSec),
+    (kw("NOIPSECURITY"), ZP::NoIpSec),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CP {
+    Fwd,
+    NoFwd,
+    Accel,
+    NoAccel,
+    Iqdr,
+    NoIqdr,
+    QdioPri,
+    Xcf,
+    NoXcf,
+    IpSec,
+    Seg,
+    NoSeg,
+}
+
+const IPCONFIG_PARAMS: &[(Keyword, CP)] = &[
+    (kw("DATAGRamfwd"), CP::Fwd),
+    (kw("NODATAGRamfwd"), CP::NoFwd),
+    (kw("QDIOACCELerator"), CP::Accel),
+    (kw("NOQDIOACCELerator"), CP::NoAccel),
+    (kw("IQDIORouting"), CP::Iqdr),
+    (kw("NOIQDIORouting"), CP::NoIqdr),
+    (kw("QDIOPriority"), CP::QdioPri),
+    (kw("DYNAMICXCF"), CP::Xcf),
+    (kw("NODYNAMICXCF"), CP::NoXcf),
+    (kw("IPSECURITY"), CP::IpSec),
+    (kw("SEGMENTATIONOFFLoad"), CP::Seg),
+    (kw("NOSEGMENTATIONOFFLoad"), CP::NoSeg),
+];
+
+fn find<T: Copy>(table: &[(Keyword, T)], tok: &str) -> Result<T, Option<Keyword>> {
+    let keys: Vec<Keyword> = table.iter().map(|(k, _)| *k).collect();
+    match lookup(&keys, tok) {
+        Lookup::Found(i) => table.get(i).map(|(_, v)| *v).ok_or(None),
+        Lookup::TooShort(i) => Err(keys.get(i).copied()),
+        Lookup::NotFound => Err(None),
+    }
+}
+
+fn keyword_list<T>(table: &[(Keyword, T)]) -> String {
+    table
+        .iter()
+        .map(|(k, _)| k.full_upper())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+// ---- value helpers (also used by the TRLE and policy readers) ----------
+
+/// Parse `a.b.c.d` strictly (four decimal octets).
+pub fn parse_ipv4(s: &str) -> Option<Ipv4Addr> {
+    let parts: Vec<&str> = s.split('.').collect();
+    if parts.len() != 4 {
+        return None;
+    }
+    let mut o = [0u8; 4];
+    for (i, p) in parts.iter().enumerate() {
+        if p.is_empty() || p.len() > 3 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        *o.get_mut(i)? = p.parse().ok()?;
+    }
+    Some(Ipv4Addr::from(o))
+}
+
+/// Parse an IPv4 or IPv6 address.
+pub fn parse_ip(s: &str) -> Option<IpAddr> {
+    if let Some(v4) = parse_ipv4(s) {
+        return Some(IpAddr::V4(v4));
+    }
+    if s.contains(':') {
+        return s.parse::<std::net::Ipv6Addr>().ok().map(IpAddr::V6);
+    }
+    None
+}
+
+/// Prefix length of a contiguous dotted subnet mask (`255.255.255.0` → 24).
+pub fn mask_to_prefix(mask: Ipv4Addr) -> Option<u8> {
+    let m = u32::from(mask);
+    let ones = m.leading_ones();
+    if m.checked_shl(ones).unwrap_or(0) != 0 {
+        return None;
+    }
+    u8::try_from(ones).ok()
+}
+
+/// Parse `addr` or `addr/len`.
+pub fn parse_prefix(s: &str) -> Result<IpPrefix, String> {
+    let (a, p) = match s.split_once('/') {
+        Some((a, p)) => (a, Some(p)),
+        None => (s, None),
+    };
+    let addr = parse_ip(a).ok_or_else(|| "expected an IP address".to_string())?;
+    let max = if addr.is_ipv4() { 32 } else { 128 };
+    let prefix = match p {
+        None => None,
+        Some(p) => {
+            let n: u8 = p
+                .parse()
+                .ok()
+                .filter(|n| *n <= max)
+                .ok_or_else(|| format!("prefix length must be 0-{max}"))?;
+            Some(n)
+        }
+    };
+    Ok(IpPrefix { addr, prefix })
+}
+
+/// Parse 12 hex digits into a MAC.
+pub fn parse_mac(s: &str) -> Option<[u8; 6]> {
+    if s.len() != 12 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut m = [0u8; 6];
+    for (i, slot) in m.iter_mut().enumerate() {
+        *slot = u8::from_str_radix(s.get(i * 2..i * 2 + 2)?, 16).ok()?;
+    }
+    Some(m)
+}
+
+fn parse_dec(s: &str) -> Option<u32> {
+    if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<&Token> {
+        self.toks.get(self.pos)
+    }
+    fn bump(&mut self) -> Option<Token> {
+        let t = self.toks.get(self.pos).cloned();
+        if t.is_some() {
+            self.pos += 1;
+        }
+        t
+    }
+    /// The next token is absent or begins a new statement.
+    fn at_end(&self) -> bool {
+        self.peek().is_none_or(|t| starts_statement(&t.text))
+    }
+    fn last_span(&self) -> Span {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| self.toks.get(i))
+            .map(|t| t.span)
+            .unwrap_or_default()
+    }
+    fn err(&mut self, span: Span, e: ErrorKind) {
+        self.diags.error(self.file, span, e);
+    }
+    fn warn(&mut self, span: Span, w: WarningKind) {
+        self.diags.warning(self.file, span, w);
+    }
+    fn skip_statement(&mut self) {
+        while !self.at_end() {
+            self.pos += 1;
+        }
+    }
+
+    /// Take a value token for `stmt param`; reports a missing value.
+    fn value(&mut self, stmt: &'static str, param: &'static str, expected: &'static str) -> Option<Token> {
+        if self.at_end() {
+            let sp = self.last_span();
+            self.err(
+                sp,
+                ErrorKind::MissingValue {
+                    stmt,
+                    param,
+                    expected,
+                },
+            );
+            return None;
+        }
+        self.bump()
+    }
+
+    fn invalid(&mut self, t: &Token, stmt: &'static str, param: &'static str, expected: impl Into<String>) {
+        self.err(
+            t.span,
+            ErrorKind::InvalidValue {
+                stmt,
+                param,
+                value: t.text.clone(),
+                expected: expected.into(),
+            },
+        );
+    }
+
+    /// A keyword value from `table`.
+    fn choice<T: Copy>(&mut self, table: &[(Keyword, T)], stmt: &'static str, param: &'static str) -> Option<Spanned<T>> {
+        let expected = "one of the keywords listed in the message";
+        let t = self.value(stmt, param, expected)?;
+        match find(table, &t.text) {
+            Ok(v) => Some(Spanned::new(v, t.span)),
+            Err(Some(k)) => {
+                self.err(
+                    t.span,
+                    ErrorKind::AbbreviationTooShort {
+                        got: t.text.clone(),
+                        keyword: k.doc,
+                        min: k.min_upper(),
+                    },
+                );
+                None
+            }
+            Err(None) => {
+                self.invalid(&t, stmt, param, format!("expected {}", keyword_list(table)));
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, stmt: &'static str, param: &'static str, expected: &'static str) -> Option<Spanned<u32>> {
+        let t = self.value(stmt, param, expected)?;
+        match parse_dec(&t.text) {
+            Some(n) => Some(Spanned::new(n, t.span)),
+            None => {
+                self.invalid(&t, stmt, param, expected);
+                None
+            }
+        }
+    }
+
+    fn set_once<T>(&mut self, slot: &mut Option<Spanned<T>>, v: Spanned<T>, stmt: &'static str, param: &'static str) {
+        if slot.is_some() {
+            self.warn(v.span, WarningKind::Repeated { stmt, param });
+        }
+        *slot = Some(v);
+    }
+
+    /// A name operand (interface, link, device, port name): 1-16 chars,
+    /// not a statement keyword.
+    fn name(&mut self, stmt: &'static str, param: &'static str) -> Option<Token> {
+        let t = self.value(stmt, param, "a name of 1-16 characters")?;
+        if t.text.chars().count() > 16 {
+            self.invalid(&t, stmt, param, "a name of at most 16 characters");
+            return None;
+        }
+        Some(t)
+    }
+
+    /// Report an unknown / too-short parameter.
+    fn bad_param<T: Copy>(&mut self, t: &Token, stmt: &'static str, table: &[(Keyword, T)]) {
+        match find(table, &t.text) {
+            Err(Some(k)) => self.err(
+                t.span,
+                ErrorKind::AbbreviationTooShort {
+                    got: t.text.clone(),
+                    keyword: k.doc,
+                    min: k.min_upper(),
+                },
+            ),
+            _ => self.err(
+                t.span,
+                ErrorKind::UnknownParameter {
+                    stmt,
+                    param: t.text.clone(),
+                },
+            ),
+        }
+    }
+
+    // ---- driver -----------------------------------------------------------
+
+    fn run(&mut self) {
+        while let Some(t) = self.bump() {
+            let keys: Vec<Keyword> = STATEMENTS.iter().map(|(k, _)| *k).collect();
+            match lookup(&keys, &t.text) {
+                Lookup::Found(i) => {
+                    let Some(&(_, s)) = STATEMENTS.get(i) else {
+                        continue;
+                    };
+                    match s {
+                        Stmt::Interface => self.interface(&t),
+                        Stmt::Device => self.device(&t),
+                        Stmt::Link => self.link(&t),
+                        Stmt::Home => self.home(),
+                        Stmt::GlobalConfig => self.globalconfig(),
+                        Stmt::IpConfig => self.ipconfig(),
+                        Stmt::VipaDynamic => self.vipadynamic(&t),
+                        Stmt::EndVipaDynamic => {
+                            self.err(t.span, ErrorKind::UnmatchedEnd("ENDVIPADYNAMIC"));
+                        }
+                        Stmt::BeginRoutes => self.beginroutes(&t),
+                        Stmt::EndRoutes => self.err(t.span, ErrorKind::UnmatchedEnd("ENDROUTES")),
+                        Stmt::Start => self.start(),
+                    }
+                    // Anything left before the next statement is unexpected.
+                    while !self.at_end() {
+                        if let Some(x) = self.bump() {
+                            self.err(x.span, ErrorKind::Unexpected(format!("{} (not a parameter here)", x.text)));
+                        }
+                    }
+                }
+                Lookup::TooShort(i) => {
+                    if let Some(k) = keys.get(i) {
+                        self.err(
+                            t.span,
+                            ErrorKind::AbbreviationTooShort {
+                                got: t.text.clone(),
+                                keyword: k.doc,
+                                min: k.min_upper(),
+                            },
+                        );
+                    }
+                    self.skip_statement();
+                }
+                Lookup::NotFound => {
+                    if is_unsupported(&t.text) {
+                        self.err(t.span, ErrorKind::UnsupportedStatement(t.upper()));
+                    } else {
+                        self.err(t.span, ErrorKind::UnknownStatement(t.text.clone()));
+                    }
+                    self.skip_statement();
+                }
+            }
+        }
+    }
+
+    // ---- INTERFACE --------------------------------------------------------
+
+    fn interface(&mut self, kwt: &Token) {
+        let Some(name) = self.name("INTERFACE", "interface name") else {
+            self.skip_statement();
+            return;
+        };
+        let mut kind = InterfaceKind::IpaqEnet;
+        let mut have_define = false;
+        if let Some(t) = self.peek() {
+            if find(INTF_PARAMS, &t.text) == Ok(IP::Define) {
+                self.pos += 1;
+                if let Some(k) = self.choice(KINDS, "INTERFACE", "DEFINE") {
+                    kind = k.value;
+                    have_define = true;
+                } else {
+                    // Unknown DEFINE type: the parameters would be misread.
+                    self.skip_statement();
+                    return;
+                }
+            }
+        }
+        if !have_define {
+            self.err(
+                name.span,
+                ErrorKind::MissingRequired {
+                    stmt: "INTERFACE",
+                    what: "DEFINE IPAQENET | IPAQENET6 | IPAQIDIO after the interface name".into(),
+                },
+            );
+        }
+        let _ = kwt;
+        let mut intf = Interface::new(name.text.clone(), name.span, kind);
+        const S: &str = "INTERFACE";
+        while !self.at_end() {
+            let Some(t) = self.bump() else { break };
+            let p = match find(INTF_PARAMS, &t.text) {
+                Ok(p) => p,
+                Err(_) => {
+                    self.bad_param(&t, S, INTF_PARAMS);
+                    continue;
+                }
+            };
+            self.check_kind_param(&intf, p, &t);
+            match p {
+                IP::Define => self.err(
+                    t.span,
+                    ErrorKind::ParameterNotValidHere {
+                        param: "DEFINE".into(),
+                        context: "INTERFACE except right after the interface name".into(),
+                    },
+                ),
+                IP::IpAddr => {
+                    // IPv4: one address; IPv6: one or more.
+                    let mut first = true;
+                    loop {
+                        if !first {
+                            let more = kind == InterfaceKind::IpaqEnet6
+                                && self.peek().is_some_and(|t| !starts_statement(&t.text) && find(INTF_PARAMS, &t.text).is_err() && t.text.contains(':'));
+                            if !more {
+                                break;
+                            }
+                        }
+                        first = false;
+                        let Some(v) = self.value(S, "IPADDR", "address/prefix, e.g. 172.16.1.1/24") else {
+                            break;
+                        };
+                        match parse_prefix(&v.text) {
+                            Ok(ip) => {
+                                let ok = match kind {
+                                    InterfaceKind::IpaqEnet6 => ip.addr.is_ipv6(),
+                                    _ => ip.addr.is_ipv4(),
+                                };
+                                if ok {
+                                    if kind != InterfaceKind::IpaqEnet6 && !intf.ipaddr.is_empty() {
+                                        self.warn(v.span, WarningKind::Repeated { stmt: S, param: "IPADDR" });
+                                        intf.ipaddr.clear();
+                                    }
+                                    intf.ipaddr.push(Spanned::new(ip, v.span));
+                                } else {
+                                    let want = if kind == InterfaceKind::IpaqEnet6 { "an IPv6 address for IPAQENET6" } else { "an IPv4 address" };
+                                    self.invalid(&v, S, "IPADDR", want);
+                                }
+                            }
+                            Err(why) => self.invalid(&v, S, "IPADDR", why),
+                        }
+                    }
+                }
+                IP::PortName => {
+                    if let Some(v) = self.name(S, "PORTNAME") {
+                        let sp = Spanned::new(v.upper(), v.span);
+                        let mut slot = intf.portname.take();
+                        self.set_once(&mut slot, sp, S, "PORTNAME");
+                        intf.portname = slot;
+                    }
+                }
+                IP::ChpidType => {
+                    if let Some(v) = self.choice(CHPIDTYPES, S, "CHPIDTYPE") {
+                        let mut slot = intf.chpidtype.take();
+                        self.set_once(&mut slot, v, S, "CHPIDTYPE");
+                        intf.chpidtype = slot;
+                    }
+                }
+                IP::Chpid => {
+                    if let Some(v) = self.value(S, "CHPID", "2 hexadecimal digits, e.g. FE") {
+                        let ok = v.text.len() == 2 && v.text.bytes().all(|b| b.is_ascii_hexdigit());
+                        match u8::from_str_radix(&v.text, 16).ok().filter(|_| ok) {
+                            Some(c) => {
+                                let mut slot = intf.chpid.take();
+                                self.set_once(&mut slot, Spanned::new(c, v.span), S, "CHPID");
+                                intf.chpid = slot;
+                            }
+                            None => self.invalid(&v, S, "CHPID", "2 hexadecimal digits, e.g. FE"),
+                        }
+                    }
+                }
+                IP::Mtu => {
+                    if let Some(v) = self.number(S, "MTU", "a decimal number of bytes") {
+                        let mut slot = intf.mtu.take();
+                        self.set_once(&mut slot, v, S, "MTU");
+                        intf.mtu = slot;
+                    }
+                }
+                IP::VlanId => {
+                    if let Some(v) = self.number(S, "VLANID", "a VLAN id 1-4094") {
+                        let mut slot = intf.vlanid.take();
+                        self.set_once(&mut slot, v, S, "VLANID");
+                        intf.vlanid = slot;
+                    }
+                }
+                IP::Vmac => {
+                    let v = self.vmac(&t, S, INTF_PARAMS);
+                    if intf.vmac.is_some() {
+                        self.warn(t.span, WarningKind::Repeated { stmt: S, param: "VMAC" });
+                    }
+                    intf.vmac = Some(v);
+                }
+                IP::InbPerf => {
+                    if let Some(v) = self.choice(INBPERFS, S, "INBPERF") {
+                        let mut slot = intf.inbperf.take();
+                        self.set_once(&mut slot, v, S, "INBPERF");
+                        intf.inbperf = slot;
+                    }
+                }
+                IP::WorkloadQ | IP::NoWorkloadQ => {
+                    let mut slot = intf.workloadq.take();
+                    self.set_once(&mut slot, Spanned::new(p == IP::WorkloadQ, t.span), S, "WORKLOADQ");
+                    intf.workloadq = slot;
+                }
+                IP::Olm | IP::NoOlm => {
+                    let mut slot = intf.olm.take();
+                    self.set_once(&mut slot, Spanned::new(p == IP::Olm, t.span), S, "OLM");
+                    intf.olm = slot;
+                }
+                IP::ReadStorage => {
+                    if let Some(v) = self.choice(READSTORAGES, S, "READSTORAGE") {
+                        let mut slot = intf.readstorage.take();
+                        self.set_once(&mut slot, v, S, "READSTORAGE");
+                        intf.readstorage = slot;
+                    }
+                }
+                IP::PriRouter | IP::SecRouter | IP::NonRouter => {
+                    let r = match p {
+                        IP::PriRouter => RouterRole::PriRouter,
+                        IP::SecRouter => RouterRole::SecRouter,
+                        _ => RouterRole::NonRouter,
+                    };
+                    let mut slot = intf.router.take();
+                    self.set_once(&mut slot, Spanned::new(r, t.span), S, "PRIROUTER/SECROUTER/NONROUTER");
+                    intf.router = slot;
+                }
+                IP::Isolate | IP::NoIsolate => {
+                    let mut slot = intf.isolate.take();
+                    self.set_once(&mut slot, Spanned::new(p == IP::Isolate, t.span), S, "ISOLATE");
+                    intf.isolate = slot;
+                }
+                IP::SourceVipa => {
+                    if let Some(v) = self.name(S, "SOURCEVIPAINTERFACE") {
+                        intf.source_vipa = Some(Spanned::new(v.upper(), v.span));
+                    }
+                }
+            }
+        }
+        self.prof.interfaces.push(intf);
+    }
+
+    /// Parameters that do not exist for the interface's DEFINE type.
+    fn check_kind_param(&mut self, intf: &Interface, p: IP, t: &Token) {
+        let bad = match intf.kind {
+            InterfaceKind::IpaqIdio => matches!(
+                p,
+                IP::PortName
+                    | IP::ChpidType
+                    | IP::InbPerf
+                    | IP::WorkloadQ
+                    | IP::NoWorkloadQ
+                    | IP::Olm
+                    | IP::NoOlm
+                    | IP::PriRouter
+                    | IP::SecRouter
+                    | IP::NonRouter
+                    | IP::Isolate
+                    | IP::NoIsolate
+            ),
+            InterfaceKind::IpaqEnet | InterfaceKind::IpaqEnet6 => false,
+        };
+        if bad {
+            let param = match find(INTF_PARAMS, &t.text) {
+                Ok(_) => INTF_PARAMS
+                    .iter()
+                    .find(|(_, v)| *v == p)
+                    .map(|(k, _)| k.doc)
+                    .unwrap_or("parameter"),
+                Err(_) => "parameter",
+            };
+            self.err(
+                t.span,
+                ErrorKind::NotValidForKind {
+                    intf: intf.name.clone(),
+                    param,
+                    kind: intf.kind.keyword(),
+                },
+            );
+        }
+    }
+
+    /// `VMAC [macaddr] [ROUTEALL|ROUTELCL]`.
+    fn vmac<T: Copy>(&mut self, t: &Token, stmt: &'static str, params: &[(Keyword, T)]) -> Vmac {
+        let mut v = Vmac {
+            mac: None,
+            route: VmacRoute::All,
+            span: t.span,
+        };
+        let is_route = |s: &str| {
+            let u = s.to_ascii_uppercase();
+            u == "ROUTEALL" || u == "ROUTELCL"
+        };
+        if let Some(n) = self.peek().cloned() {
+            let is_kw = starts_statement(&n.text) || find(params, &n.text).is_ok() || is_route(&n.text);
+            if !is_kw {
+                self.pos += 1;
+                match parse_mac(&n.text) {
+                    Some(m) => v.mac = Some(m),
+                    None => self.err(n.span, ErrorKind::VmacFormat(n.text.clone())),
+                }
+            }
+        }
+        if let Some(n) = self.peek().cloned() {
+            if is_route(&n.text) {
+                self.pos += 1;
+                v.route = if n.upper() == "ROUTELCL" {
+                    VmacRoute::Local
+                } else {
+                    VmacRoute::All
+                };
+            }
+        }
+        let _ = stmt;
+        v
+    }
+
+    // ---- DEVICE / LINK / HOME / START -------------------------------------
+
+    fn device(&mut self, _kwt: &Token) {
+        const S: &str = "DEVICE";
+        let Some(name) = self.name(S, "device name") else {
+            self.skip_statement();
+            return;
+        };
+        let Some(ty) = self.value(S, "device type", "MPCIPA") else {
+            return;
+        };
+        if ty.upper() != "MPCIPA" {
+            self.invalid(&ty, S, "device type", "only MPCIPA (OSA-Express QDIO and HiperSockets) devices are supported");
+            self.skip_statement();
+            return;
+        }
+        let mut dev = Device {
+            name: name.upper(),
+            span: name.span,
+            router: None,
+            autorestart: None,
+        };
+        while !self.at_end() {
+            let Some(t) = self.bump() else { break };
+            let u = t.upper();
+            if let Ok(r) = find(ROUTERS, &u) {
+                let mut slot = dev.router.take();
+                self.set_once(&mut slot, Spanned::new(r, t.span), S, "PRIROUTER/SECROUTER/NONROUTER");
+                dev.router = slot;
+            } else if u == "AUTORESTART" || u == "NOAUTORESTART" {
+                dev.autorestart = Some(Spanned::new(u == "AUTORESTART", t.span));
+            } else {
+                self.err(t.span, ErrorKind::UnknownParameter { stmt: S, param: t.text.clone() });
+            }
+        }
+        self.prof.devices.push(dev);
+    }
+
+    fn link(&mut self, _kwt: &Token) {
+        const S: &str = "LINK";
+        let Some(name) = self.name(S, "link name") else {
+            self.skip_statement();
+            return;
+        };
+        let Some(kt) = self.value(S, "link type", "IPAQENET or IPAQIDIO") else {
+            return;
+        };
+        let kind = match kt.upper().as_str() {
+            "IPAQENET" => InterfaceKind::IpaqEnet,
+            "IPAQIDIO" => InterfaceKind::IpaqIdio,
+            _ => {
+                self.invalid(&kt, S, "link type", "IPAQENET or IPAQIDIO (the other LINK types are not supported)");
+                self.skip_statement();
+                return;
+            }
+        };
+        let Some(dev) = self.name(S, "device name") else {
+            self.skip_statement();
+            return;
+        };
+        let mut link = Link {
+            name: name.text.clone(),
+            span: name.span,
+            kind,
+            device: Spanned::new(dev.upper(), dev.span),
+            inbperf: None,
+            workloadq: None,
+            olm: None,
+            readstorage: None,
+            vmac: None,
+            vlanid: None,
+            isolate: None,
+        };
+        while !self.at_end() {
+            let Some(t) = self.bump() else { break };
+            let p = match find(INTF_PARAMS, &t.text) {
+                Ok(p) => p,
+                Err(_) => {
+                    self.bad_param(&t, S, INTF_PARAMS);
+                    continue;
+                }
+            };
+            let osa_only = matches!(
+                p,
+                IP::InbPerf | IP::WorkloadQ | IP::NoWorkloadQ | IP::Olm | IP::NoOlm | IP::Isolate | IP::NoIsolate
+            );
+            if osa_only && kind == InterfaceKind::IpaqIdio {
+                self.err(
+                    t.span,
+                    ErrorKind::NotValidForKind {
+                        intf: link.name.clone(),
+                        param: "this parameter",
+                        kind: "LINK IPAQIDIO",
+                    },
+                );
+            }
+            match p {
+                IP::InbPerf => {
+                    if let Some(v) = self.choice(INBPERFS, S, "INBPERF") {
+                        let mut slot = link.inbperf.take();
+                        self.set_once(&mut slot, v, S, "INBPERF");
+                        link.inbperf = slot;
+                    }
+                }
+                IP::WorkloadQ | IP::NoWorkloadQ => {
+                    link.workloadq = Some(Spanned::new(p == IP::WorkloadQ, t.span));
+                }
+                IP::Olm | IP::NoOlm => link.olm = Some(Spanned::new(p == IP::Olm, t.span)),
+                IP::ReadStorage => {
+                    if let Some(v) = self.choice(READSTORAGES, S, "READSTORAGE") {
+                        link.readstorage = Some(v);
+                    }
+                }
+                IP::Vmac => link.vmac = Some(self.vmac(&t, S, INTF_PARAMS)),
+                IP::VlanId => {
+                    if let Some(v) = self.number(S, "VLANID", "a VLAN id 1-4094") {
+                        link.vlanid = Some(v);
+                    }
+                }
+                IP::Isolate | IP::NoIsolate => link.isolate = Some(Spanned::new(p == IP::Isolate, t.span)),
+                _ => self.err(
+                    t.span,
+                    ErrorKind::ParameterNotValidHere {
+                        param: t.upper(),
+                        context: "the LINK statement (it belongs on INTERFACE or DEVICE)".into(),
+                    },
+                ),
+            }
+        }
+        self.prof.links.push(link);
+    }
+
+    fn home(&mut self) {
+        const S: &str = "HOME";
+        while !self.at_end() {
+            let Some(a) = self.bump() else { break };
+            let addr = match parse_ipv4(&a.text) {
+                Some(x) => x,
+                None => {
+                    self.invalid(&a, S, "address", "an IPv4 address (HOME is IPv4 only)");
+                    // Skip its link name too, if any.
+                    if !self.at_end() {
+                        self.pos += 1;
+                    }
+                    continue;
+                }
+            };
+            let Some(l) = self.name(S, "link name") else { break };
+            self.prof.home.push(HomeEntry {
+                addr: Spanned::new(IpAddr::V4(addr), a.span),
+                link: Spanned::new(l.text.clone(), l.span),
+            });
+        }
+    }
+
+    fn start(&mut self) {
+        if let Some(n) = self.name("START", "device or interface name") {
+            self.prof.starts.push(Start {
+                name: Spanned::new(n.text.clone(), n.span),
+            });
+        }
+    }
+
+    // ---- GLOBALCONFIG -----------------------------------------------------
+
+    fn globalconfig(&mut self) {
+        const S: &str = "GLOBALCONFIG";
+        while !self.at_end() {
+            let Some(t) = self.bump() else { break };
+            let p = match find(GLOBAL_PARAMS, &t.text) {
+                Ok(p) => p,
+                Err(_) => {
+                    self.bad_param(&t, S, GLOBAL_PARAMS);
+                    continue;
+                }
+            };
+            let g = &mut self.prof.global;
+            match p {
+                GP::Seg | GP::NoSeg => g.segmentation_offload = Some(Spanned::new(p == GP::Seg, t.span)),
+                GP::IqdMw | GP::NoIqdMw => g.iqdmultiwrite = Some(Spanned::new(p == GP::IqdMw, t.span)),
+                GP::NoWlm => {
+                    g.wlmpriorityq = None;
+                    g.nowlmpriorityq = Some(t.span);
+                }
+                GP::Ziip => {
+                    let mut any = false;
+                    while let Some(n) = self.peek().cloned() {
+                        match find(ZIIP_PARAMS, &n.text) {
+                            Ok(z) => {
+                                self.pos += 1;
+                                any = true;
+                                let g = &mut self.prof.global;
+                                match z {
+                                    ZP::IqdioMw | ZP::NoIqdioMw => {
+                                        g.ziip_iqdiomultiwrite = Some(Spanned::new(z == ZP::IqdioMw, n.span));
+                                    }
+                                    ZP::IpSec | ZP::NoIpSec => {
+                                        g.ziip_ipsecurity = Some(Spanned::new(z == ZP::IpSec, n.span));
+                                    }
+                                }
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    if !any {
+                        self.err(
+                            t.span,
+                            ErrorKind::MissingValue {
+                                stmt: S,
+                                param: "ZIIP",
+                                expected: "IQDIOMULTIWRITE | NOIQDIOMULTIWRITE | IPSECURITY | NOIPSECURITY",
+                            },
+                        );
+                    }
+                }
+                GP::Wlm => self.wlmpriorityq(&t),
+            }
+        }
+    }
+
+    fn wlmpriorityq(&mut self, t: &Token) {
+        const S: &str = "GLOBALCONFIG";
+        let mut w = WlmPriorityQ::default_at(t.span);
+        // Which control values were coded explicitly (to catch duplicates).
+        let mut seen: [bool; 8] = [false; 8];
+        while let Some(n) = self.peek().cloned() {
+            let u = n.upper();
+            let Some(q) = u
+                .strip_prefix("IOPRI")
+                .and_then(|d| d.parse::<u8>().ok())
+                .filter(|_| u.len() == 6)
+            else {
+                break;
+            };
+            self.pos += 1;
+            if !(1..=4).contains(&q) {
+                self.invalid(&n, S, "WLMPRIORITYQ", "IOPRI1, IOPRI2, IOPRI3 or IOPRI4");
+                continue;
+            }
+            let mut count = 0;
+            while let Some(v) = self.peek().cloned() {
+                let vu = v.upper();
+                let idx = if vu == "FWD" {
+                    7usize
+                } else if let Some(d) = parse_dec(&vu).filter(|_| vu.len() == 1) {
+                    if d > 6 {
+                        self.pos += 1;
+                        self.invalid(&v, S, "WLMPRIORITYQ", "control values are 0-6 or FWD");
+                        continue;
+                    }
+                    d as usize
+                } else {
+                    break;
+                };
+                self.pos += 1;
+                count += 1;
+                if seen.get(idx).copied().unwrap_or(false) {
+                    self.err(v.span, ErrorKind::WlmDuplicateValue(vu.clone()));
+                    continue;
+                }
+                if let Some(s) = seen.get_mut(idx) {
+                    *s = true;
+                }
+                if idx == 7 {
+                    w.fwd_queue = q;
+                } else if let Some(slot) = w.queue_for_value.get_mut(idx) {
+                    *slot = q;
+                }
+            }
+            if count == 0 {
+                self.err(
+                    n.span,
+                    ErrorKind::MissingValue {
+                        stmt: S,
+                        param: "WLMPRIORITYQ IOPRIn",
+                        expected: "control values 0-6 or FWD",
+                    },
+                );
+            }
+        }
+        self.prof.global.wlmpriorityq = Some(w);
+        self.prof.global.nowlmpriorityq = None;
+    }
+
+    // ---- IPCONFIG ---------------------------------------------------------
+
+    fn ipconfig(&mut self) {
+        const S: &str = "IPCONFIG";
+        while !self.at_end() {
+            let Some(t) = self.bump() else { break };
+            let p = match find(IPCONFIG_PARAMS, &t.text) {
+                Ok(p) => p,
+                Err(_) => {
+                    self.bad_param(&t, S, IPCONFIG_PARAMS);
+                    continue;
+                }
+            };
+            match p {
+                CP::Fwd | CP::NoFwd => self.prof.ip.datagramfwd = Some(Spanned::new(p == CP::Fwd, t.span)),
+                CP::Accel | CP::NoAccel | CP::Iqdr | CP::NoIqdr => {
+                    let on = matches!(p, CP::Accel | CP::Iqdr);
+                    if matches!(p, CP::Accel | CP::NoAccel) {
+                        self.prof.ip.qdioaccelerator = Some(Spanned::new(on, t.span));
+                    } else {
+                        self.prof.ip.iqdiorouting = Some(Spanned::new(on, t.span));
+                    }
+                    if on && self.peek().is_some_and(|n| find(IPCONFIG_PARAMS, &n.text) == Ok(CP::QdioPri)) {
+                        self.pos += 1;
+                        self.qdiopriority();
+                    }
+                }
+                CP::QdioPri => self.err(
+                    t.span,
+                    ErrorKind::ParameterNotValidHere {
+                        param: "QDIOPRIORITY".into(),
+                        context: "IPCONFIG except right after QDIOACCELERATOR or IQDIOROUTING".into(),
+                    },
+                ),
+                CP::Xcf => self.dynamicxcf(&t),
+                CP::NoXcf => {
+                    self.prof.ip.dynamicxcf = None;
+                    self.prof.ip.nodynamicxcf = Some(t.span);
+                }
+                CP::IpSec => self.prof.ip.ipsecurity = Some(t.span),
+                CP::Seg | CP::NoSeg => {
+                    self.prof.ip.segmentation_offload = Some(Spanned::new(p == CP::Seg, t.span));
+                }
+            }
+        }
+    }
+
+    fn qdiopriority(&mut self) {
+        if let Some(v) = self.number("IPCONFIG", "QDIOPRIORITY", "a write queue priority 1-4") {
+            if (1..=4).contains(&v.value) {
+                self.prof.ip.qdiopriority = Some(Spanned::new(v.value as u8, v.span));
+            } else {
+                self.err(
+                    v.span,
+                    ErrorKind::InvalidValue {
+                        stmt: "IPCONFIG",
+                        param: "QDIOPRIORITY",
+                        value: v.value.to_string(),
+                        expected: "a write queue priority 1-4".into(),
+                    },
+                );
+            }
+        }
+    }
+
+    fn dynamicxcf(&mut self, t: &Token) {
+        const S: &str = "IPCONFIG";
+        let Some(a) = self.value(S, "DYNAMICXCF", "ipv4_address subnet_mask cost_metric") else {
+            return;
+        };
+        let (addr, prefix) = match a.text.split_once('/') {
+            Some(_) => match parse_prefix(&a.text) {
+                Ok(IpPrefix {
+                    addr: IpAddr::V4(v4),
+                    prefix: Some(p),
+                }) => (v4, p),
+                _ => {
+                    self.invalid(&a, S, "DYNAMICXCF", "ipv4_address/num_mask_bits");
+                    return;
+                }
+            },
+            None => {
+                let Some(v4) = parse_ipv4(&a.text) else {
+                    self.invalid(&a, S, "DYNAMICXCF", "an IPv4 address");
+                    return;
+                };
+                let Some(m) = self.value(S, "DYNAMICXCF", "subnet mask, e.g. 255.255.255.0") else {
+                    return;
+                };
+                match parse_ipv4(&m.text).and_then(mask_to_prefix) {
+                    Some(p) => (v4, p),
+                    None => {
+                        self.invalid(&m, S, "DYNAMICXCF", "a contiguous subnet mask, e.g. 255.255.255.0");
+                        return;
+                    }
+                }
+            }
+        };
+        let Some(c) = self.number(S, "DYNAMICXCF", "cost metric 1-16") else {
+            return;
+        };
+        if !(1..=16).contains(&c.value) {
+            self.err(
+                c.span,
+                ErrorKind::InvalidValue {
+                    stmt: S,
+                    param: "DYNAMICXCF",
+                    value: c.value.to_string(),
+                    expected: "cost metric 1-16".into(),
+                },
+            );
+            return;
+        }
+        self.prof.ip.dynamicxcf = Some(DynamicXcf {
+            addr,
+            prefix,
+            cost: c.value as u8,
+            span: t.span,
+        });
+        self.prof.ip.nodynamicxcf = None;
+    }
+
+    // ---- VIPADYNAMIC ------------------------------------------------------
+
+    /// Inside VIPADYNAMIC, the block ends at ENDVIPADYNAMIC; sub-statements
+    /// are VIPADEFINE and VIPADISTRIBUTE.
+    fn vipadynamic(&mut self, kwt: &Token) {
+        loop {
+            let Some(t) = self.peek().cloned() else {
+                self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "VIPADYNAMIC", end: "ENDVIPADYNAMIC" });
+                return;
+            };
+            match stmt_of(&t.text) {
+                Some(Stmt::EndVipaDynamic) => {
+                    self.pos += 1;
+                    return;
+                }
+                Some(_) => {
+                    self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "VIPADYNAMIC", end: "ENDVIPADYNAMIC" });
+                    return;
+                }
+                None => {}
+            }
+            self.pos += 1;
+            match t.upper().as_str() {
+                "VIPADEFINE" => self.vipadefine(&t),
+                "VIPADISTRIBUTE" => self.vipadistribute(&t),
+                "VIPABACKUP" | "VIPARANGE" | "VIPADELETE" | "VIPAROUTE" | "VIPASMPARMS" | "VIPASOURCE" => {
+                    self.err(t.span, ErrorKind::UnsupportedStatement(t.upper()));
+                    self.skip_vipa_sub();
+                }
+                _ => {
+                    self.err(t.span, ErrorKind::UnknownStatement(format!("{} (inside VIPADYNAMIC)", t.text)));
+                    self.skip_vipa_sub();
+                }
+            }
+        }
+    }
+
+    fn is_vipa_sub(tok: &str) -> bool {
+        tok.to_ascii_uppercase().starts_with("VIPA") || stmt_of(tok).is_some() || is_unsupported(tok)
+    }
+
+    fn skip_vipa_sub(&mut self) {
+        while self.peek().is_some_and(|t| !Self::is_vipa_sub(&t.text)) {
+            self.pos += 1;
+        }
+    }
+
+    fn vipadefine(&mut self, t: &Token) {
+        const S: &str = "VIPADEFINE";
+        let mut moveable = None;
+        if self.peek().is_some_and(|n| n.upper() == "MOVEABLE") {
+            self.pos += 1;
+            if let Some(m) = self.peek().cloned() {
+                let u = m.upper();
+                if ["IMMEDIATE", "WHENIDLE", "DISRUPTIVE"].contains(&u.as_str()) {
+                    self.pos += 1;
+                    moveable = Some(u);
+                }
+            }
+        }
+        let Some(first) = self.value(S, "address", "subnet_mask ipv4_address..., or ipv4_address/bits") else {
+            return;
+        };
+        let mut def = VipaDefine {
+            prefix: 32,
+            addrs: Vec::new(),
+            moveable,
+            span: t.span,
+        };
+        if let Ok(IpPrefix {
+            addr: IpAddr::V4(a),
+            prefix: Some(p),
+        }) = parse_prefix(&first.text)
+        {
+            def.prefix = p;
+            def.addrs.push(Spanned::new(a, first.span));
+        } else {
+            match parse_ipv4(&first.text).and_then(mask_to_prefix) {
+                Some(p) => def.prefix = p,
+                None => {
+                    self.invalid(&first, S, "subnet mask", "a contiguous subnet mask, e.g. 255.255.255.0");
+                    self.skip_vipa_sub();
+                    return;
+                }
+            }
+        }
+        while let Some(n) = self.peek().cloned() {
+            if Self::is_vipa_sub(&n.text) {
+                break;
+            }
+            self.pos += 1;
+            match parse_ipv4(&n.text) {
+                Some(a) => def.addrs.push(Spanned::new(a, n.span)),
+                None => self.invalid(&n, S, "address", "an IPv4 dynamic VIPA address"),
+            }
+        }
+        if def.addrs.is_empty() {
+            self.err(t.span, ErrorKind::MissingRequired { stmt: S, what: "dynamic VIPA address".into() });
+        }
+        self.prof.vipa.defines.push(def);
+    }
+
+    fn vipadistribute(&mut self, t: &Token) {
+        const S: &str = "VIPADISTRIBUTE";
+        let mut method = DistMethod::default();
+        let mut addr = None;
+        let mut ports = Vec::new();
+        let mut destip = None;
+        while let Some(n) = self.peek().cloned() {
+            if Self::is_vipa_sub(&n.text) {
+                break;
+            }
+            self.pos += 1;
+            let u = n.upper();
+            match u.as_str() {
+                "DEFINE" => {}
+                "DISTMETHOD" => {
+                    if let Some(m) = self.value(S, "DISTMETHOD", "BASEWLM | ROUNDROBIN | SERVERWLM | WEIGHTEDACTIVE | TARGCONTROLLED | HOTSTANDBY") {
+                        match DistMethod::ALL.iter().find(|(_, k)| *k == m.upper()) {
+                            Some((d, _)) => method = *d,
+                            None => self.invalid(&m, S, "DISTMETHOD", "BASEWLM | ROUNDROBIN | SERVERWLM | WEIGHTEDACTIVE | TARGCONTROLLED | HOTSTANDBY"),
+                        }
+                    }
+                }
+                "PORT" => {
+                    while let Some(p) = self.peek().cloned() {
+                        let Some(v) = parse_dec(&p.text) else { break };
+                        self.pos += 1;
+                        match u16::try_from(v).ok().filter(|v| *v > 0) {
+                            Some(v) => ports.push(v),
+                            None => self.invalid(&p, S, "PORT", "a port number 1-65535"),
+                        }
+                    }
+                    if ports.is_empty() {
+                        self.err(n.span, ErrorKind::MissingValue { stmt: S, param: "PORT", expected: "one or more port numbers" });
+                    }
+                }
+                "DESTIP" => {
+                    if self.peek().is_some_and(|p| p.upper() == "ALL") {
+                        self.pos += 1;
+                        destip = Some(DestIp::All);
+                    } else {
+                        let mut list = Vec::new();
+                        while let Some(p) = self.peek().cloned() {
+                            let Some(a) = parse_ipv4(&p.text) else { break };
+                            self.pos += 1;
+                            list.push(a);
+                        }
+                        if list.is_empty() {
+                            self.err(n.span, ErrorKind::MissingValue { stmt: S, param: "DESTIP", expected: "ALL or one or more dynamic XCF addresses" });
+                        } else {
+                            destip = Some(DestIp::List(list));
+                        }
+                    }
+                }
+                _ => match parse_ipv4(&n.text) {
+                    Some(a) if addr.is_none() => addr = Some(Spanned::new(a, n.span)),
+                    _ => self.err(n.span, ErrorKind::UnknownParameter { stmt: S, param: n.text.clone() }),
+                },
+            }
+        }
+        let Some(addr) = addr else {
+            self.err(t.span, ErrorKind::MissingRequired { stmt: S, what: "distributed dynamic VIPA address".into() });
+            return;
+        };
+        if ports.is_empty() {
+            self.err(t.span, ErrorKind::MissingRequired { stmt: S, what: "PORT list".into() });
+        }
+        let Some(destip) = destip else {
+            self.err(t.span, ErrorKind::MissingRequired { stmt: S, what: "DESTIP ALL | addresses".into() });
+            return;
+        };
+        self.prof.vipa.distributes.push(VipaDistribute {
+            addr,
+            method,
+            ports,
+            destip,
+            span: t.span,
+        });
+    }
+
+    // ---- BEGINROUTES ------------------------------------------------------
+
+    fn beginroutes(&mut self, kwt: &Token) {
+        loop {
+            let Some(t) = self.peek().cloned() else {
+                self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "BEGINROUTES", end: "ENDROUTES" });
+                return;
+            };
+            match stmt_of(&t.text) {
+                Some(Stmt::EndRoutes) => {
+                    self.pos += 1;
+                    return;
+                }
+                Some(_) => {
+                    self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "BEGINROUTES", end: "ENDROUTES" });
+                    return;
+                }
+                None if is_unsupported(&t.text) => {
+                    self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "BEGINROUTES", end: "ENDROUTES" });
+                    return;
+                }
+                None => {}
+            }
+            self.pos += 1;
+            if t.upper() == "ROUTE" {
+                self.route(&t);
+            } else {
+                self.err(t.span, ErrorKind::UnknownStatement(format!("{} (inside BEGINROUTES; expected ROUTE)", t.text)));
+                self.skip_route();
+            }
+        }
+    }
+
+    fn route_end(tok: &str) -> bool {
+        tok.eq_ignore_ascii_case("ROUTE") || starts_statement(tok)
+    }
+
+    fn skip_route(&mut self) {
+        while self.peek().is_some_and(|t| !Self::route_end(&t.text)) {
+            self.pos += 1;
+        }
+    }
+
+    fn route(&mut self, t: &Token) {
+        const S: &str = "ROUTE";
+        let Some(d) = self.value(S, "destination", "DEFAULT, address/prefix, or address subnet_mask") else {
+            return;
+        };
+        let dest = if d.upper() == "DEFAULT" {
+            None
+        } else {
+            match parse_prefix(&d.text) {
+                Ok(IpPrefix { addr, prefix: Some(p) }) => Some((addr, p)),
+                Ok(IpPrefix { addr, prefix: None }) => {
+                    // A subnet mask may follow (IPv4), or it is a host route.
+                    let m = self.peek().and_then(|m| parse_ipv4(&m.text)).and_then(mask_to_prefix);
+                    match m {
+                        Some(p) if addr.is_ipv4() => {
+                            self.pos += 1;
+                            Some((addr, p))
+                        }
+                        _ => Some((addr, if addr.is_ipv4() { 32 } else { 128 })),
+                    }
+                }
+                Err(why) => {
+                    self.invalid(&d, S, "destination", why);
+                    self.skip_route();
+                    return;
+                }
+            }
+        };
+        let Some(g) = self.value(S, "first hop", "= or a gateway address") else {
+            return;
+        };
+        let gateway = if g.text == "=" {
+            None
+        } else {
+            match parse_ip(&g.text) {
+                Some(a) => Some(a),
+                None => {
+                    self.invalid(&g, S, "first hop", "= or a gateway address");
+                    self.skip_route();
+                    return;
+                }
+            }
+        };
+        let Some(l) = self.name(S, "link name") else {
+            self.skip_route();
+            return;
+        };
+        let mut mtu = None;
+        while let Some(n) = self.peek().cloned() {
+            if Self::route_end(&n.text) {
+                break;
+            }
+            self.pos += 1;
+            match n.upper().as_str() {
+                "MTU" => {
+                    if let Some(v) = self.value(S, "MTU", "a number or DEFAULTSIZE") {
+                        if v.upper() != "DEFAULTSIZE" {
+                            match parse_dec(&v.text) {
+                                Some(m) => mtu = Some(m),
+                                None => self.invalid(&v, S, "MTU", "a number or DEFAULTSIZE"),
+                            }
+                        }
+                    }
+                }
+                "REPLACEABLE" | "NOREPLACEABLE" => {}
+                _ => self.err(n.span, ErrorKind::UnknownParameter { stmt: S, param: n.text.clone() }),
+            }
+        }
+        self.prof.routes.push(Route {
+            dest,
+            gateway,
+            link: Spanned::new(l.text.clone(), l.span),
+            mtu,
+            span: t.span,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_prefix() {
+        assert_eq!(mask_to_prefix(Ipv4Addr::new(255, 255, 255, 0)), Some(24));
+        assert_eq!(mask_to_prefix(Ipv4Addr::new(255, 255, 255, 255)), Some(32));
+        assert_eq!(mask_to_prefix(Ipv4Addr::new(0, 0, 0, 0)), Some(0));
+        assert_eq!(mask_to_prefix(Ipv4Addr::new(255, 0, 255, 0)), None);
+    }
+
+    #[test]
+    fn ipv4_strict() {
+        assert!(parse_ipv4("1.2.3.4").is_some());
+        assert!(parse_ipv4("1.2.3").is_none());
+        assert!(parse_ipv4("1.2.3.256").is_none());
+        assert!(parse_ipv4("+1.2.3.4").is_none());
+    }
+}

@@ -1,0 +1,436 @@
+//! Reader for VTAM transport resource list members: `VBUILD TYPE=TRL` and
+//! `TRLE` definitions for OSA-Express QDIO ports (spec 5.1), plus the VTAM
+//! start options softosa uses: `QDIOSTG=` (system default read storage) and
+//! `IPADDR=` (the Enterprise Extender address, spec 2.3).
+//!
+//! Layer: configuration front end. VTAM layout: a name in column 1 (or a
+//! blank), the operation, then operands separated by commas without blanks;
+//! anything after the operands and a blank is a comment. An operand field
+//! that ends with a comma continues on the next line. Lines starting with
+//! `*` are comments. A continuation character in column 72 and sequence
+//! numbers in 73-80 fall after the operands' terminating blank, so they are
+//! ignored like any other comment.
+//!
+//! softosa extension: `CHPID=xx` on a TRLE names the CHPID of the port
+//! (VTAM learns it from the I/O definition, which softosa does not have); it
+//! is used only for the OLM per-CHPID sharing limit.
+
+use crate::ast::{EeConfig, ReadStorage, TrlFile, Trle};
+use crate::diag::{Diagnostics, ErrorKind, Span, Spanned};
+use crate::parser::parse_ip;
+
+/// A character of an operand field with its source position.
+type Chars = Vec<(char, Span)>;
+
+struct Stmt {
+    name: Option<(String, Span)>,
+    op: Option<(String, Span)>,
+    operands: Chars,
+    span: Span,
+}
+
+fn col(i: usize) -> u32 {
+    u32::try_from(i + 1).unwrap_or(u32::MAX)
+}
+
+/// Split the file into logical statements (continuations joined).
+fn statements(src: &str, file: &str, d: &mut Diagnostics) -> Vec<Stmt> {
+    let mut out: Vec<Stmt> = Vec::new();
+    let mut cont = false;
+    let mut last_line = 0u32;
+    for (li, raw) in src.lines().enumerate() {
+        let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
+        last_line = line_no;
+        let chars: Vec<char> = raw.chars().collect();
+        if chars.first() == Some(&'*') {
+            continue;
+        }
+        // Words with their starting column.
+        let mut words: Vec<(usize, String)> = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars.get(i).is_some_and(|c| c.is_whitespace()) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let mut w = String::new();
+            while let Some(c) = chars.get(i).filter(|c| !c.is_whitespace()) {
+                w.push(*c);
+                i += 1;
+            }
+            words.push((start, w));
+        }
+        if words.is_empty() {
+            continue;
+        }
+        let to_chars = |start: usize, w: &str| -> Chars {
+            w.chars()
+                .enumerate()
+                .map(|(k, c)| (c, Span::new(line_no, col(start + k))))
+                .collect()
+        };
+        if cont {
+            if let (Some(st), Some((s, w))) = (out.last_mut(), words.first()) {
+                st.operands.extend(to_chars(*s, w));
+                cont = w.ends_with(',');
+            }
+            continue;
+        }
+        let in_col1 = chars.first().is_some_and(|c| !c.is_whitespace());
+        let mut it = words.iter();
+        let name = if in_col1 && !words.first().is_some_and(|(_, w)| w.contains('=')) {
+            it.next().map(|(s, w)| (w.clone(), Span::new(line_no, col(*s))))
+        } else {
+            None
+        };
+        // Start options (KEY=VALUE,...) have no operation.
+        let first_has_eq = words.first().is_some_and(|(_, w)| w.contains('='));
+        let (op, operands) = if first_has_eq {
+            let (s, w) = words.first().map(|(s, w)| (*s, w.as_str())).unwrap_or((0, ""));
+            (None, to_chars(s, w))
+        } else {
+            let op = it.next().map(|(s, w)| (w.clone(), Span::new(line_no, col(*s))));
+            let operands = it.next().map(|(s, w)| to_chars(*s, w)).unwrap_or_default();
+            (op, operands)
+        };
+        cont = operands.last().is_some_and(|(c, _)| *c == ',');
+        out.push(Stmt {
+            name,
+            op,
+            operands,
+            span: Span::new(line_no, 1),
+        });
+    }
+    if cont {
+        d.error(file, Span::new(last_line, 1), ErrorKind::TrleContinuationAtEof);
+    }
+    out
+}
+
+/// Split an operand field at commas outside parentheses into
+/// (keyword, value, span-of-keyword).
+fn operands(field: &Chars) -> Vec<(String, String, Span)> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    let mut start: Option<Span> = None;
+    for (c, sp) in field {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if *c == ',' && depth <= 0 {
+            if !cur.is_empty() {
+                out.push(split_kv(&cur, start.unwrap_or(*sp)));
+            }
+            cur.clear();
+            start = None;
+            continue;
+        }
+        if start.is_none() {
+            start = Some(*sp);
+        }
+        cur.push(*c);
+    }
+    if !cur.is_empty() {
+        out.push(split_kv(&cur, start.unwrap_or_default()));
+    }
+    out
+}
+
+fn split_kv(s: &str, sp: Span) -> (String, String, Span) {
+    match s.split_once('=') {
+        Some((k, v)) => (k.to_ascii_uppercase(), v.to_string(), sp),
+        None => (s.to_ascii_uppercase(), String::new(), sp),
+    }
+}
+
+/// `(a,b)` → `["a","b"]`; `a` → `["a"]`.
+fn list(v: &str) -> Vec<String> {
+    let inner = v
+        .strip_prefix('(')
+        .and_then(|x| x.strip_suffix(')'))
+        .unwrap_or(v);
+    inner
+        .split(',')
+        .map(|x| x.trim().to_string())
+        .filter(|x| !x.is_empty())
+        .collect()
+}
+
+fn device(s: &str) -> Option<u16> {
+    if !(3..=4).contains(&s.len()) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u16::from_str_radix(s, 16).ok()
+}
+
+/// Parse a VTAM TRL member. Never panics.
+pub fn parse_trl(file: &str, src: &str) -> (TrlFile, Diagnostics) {
+    let mut d = Diagnostics::new();
+    let mut out = TrlFile {
+        file: file.to_string(),
+        ..TrlFile::default()
+    };
+    for st in statements(src, file, &mut d) {
+        match st.op.as_ref().map(|(o, s)| (o.to_ascii_uppercase(), *s)) {
+            None => start_options(file, &st, &mut out, &mut d),
+            Some((op, _)) if op == "VBUILD" => {
+                for (k, v, sp) in operands(&st.operands) {
+                    if k != "TYPE" || !v.eq_ignore_ascii_case("TRL") {
+                        d.error(
+                            file,
+                            sp,
+                            ErrorKind::TrleBadOperand {
+                                name: "VBUILD".into(),
+                                operand: k,
+                                value: v,
+                                why: "only VBUILD TYPE=TRL is supported".into(),
+                            },
+                        );
+                    }
+                }
+            }
+            Some((op, _)) if op == "TRLE" => {
+                if let Some(t) = trle(file, &st, &mut d) {
+                    out.trles.push(t);
+                }
+            }
+            Some((op, sp)) => d.error(file, sp, ErrorKind::TrleUnsupportedStatement(op)),
+        }
+    }
+    (out, d)
+}
+
+fn start_options(file: &str, st: &Stmt, out: &mut TrlFile, d: &mut Diagnostics) {
+    for (k, v, sp) in operands(&st.operands) {
+        let bad = |why: &str| ErrorKind::TrleBadOperand {
+            name: "start option".into(),
+            operand: k.clone(),
+            value: v.clone(),
+            why: why.into(),
+        };
+        match k.as_str() {
+            "QDIOSTG" => {
+                let rs = match v.to_ascii_uppercase().as_str() {
+                    "MAX" => Some(ReadStorage::Max),
+                    "AVG" => Some(ReadStorage::Avg),
+                    "MIN" => Some(ReadStorage::Min),
+                    _ => None,
+                };
+                match rs {
+                    Some(r) => out.qdiostg = Some(r),
+                    None => d.error(file, sp, bad("softosa accepts QDIOSTG=MAX, AVG or MIN")),
+                }
+            }
+            "IPADDR" => match parse_ip(&v) {
+                Some(a) => {
+                    out.ee = Some(EeConfig {
+                        addr: Spanned::new(a, sp),
+                        first_port: EeConfig::DEFAULT_FIRST_PORT,
+                        span: sp,
+                    })
+                }
+                None => d.error(file, sp, bad("expected the Enterprise Extender IP address")),
+            },
+            _ => d.error(
+                file,
+                sp,
+                bad("softosa understands only the QDIOSTG and IPADDR start options"),
+            ),
+        }
+    }
+}
+
+fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
+    let Some((name, _)) = &st.name else {
+        d.error(file, st.span, ErrorKind::TrleNoName);
+        return None;
+    };
+    let name = name.to_ascii_uppercase();
+    let mut read = None;
+    let mut write = None;
+    let mut datapath = Vec::new();
+    let mut port: Option<(String, u8)> = None;
+    let mut chpid = None;
+    let mut ok = true;
+    let mut coded: Vec<String> = Vec::new();
+    for (k, v, sp) in operands(&st.operands) {
+        coded.push(k.clone());
+        let mut bad = |why: String, d: &mut Diagnostics| {
+            ok = false;
+            d.error(
+                file,
+                sp,
+                ErrorKind::TrleBadOperand {
+                    name: name.clone(),
+                    operand: k.clone(),
+                    value: v.clone(),
+                    why,
+                },
+            );
+        };
+        match k.as_str() {
+            "LNCTL" => {
+                if !v.eq_ignore_ascii_case("MPC") {
+                    bad("an OSA-Express QDIO TRLE needs LNCTL=MPC".into(), d);
+                }
+            }
+            "MPCLEVEL" => {
+                if !v.eq_ignore_ascii_case("QDIO") {
+                    bad("softosa supports MPCLEVEL=QDIO only".into(), d);
+                }
+            }
+            "READ" | "WRITE" => {
+                let l = list(&v);
+                match (l.len(), l.first().and_then(|x| device(x))) {
+                    (1, Some(dev)) => {
+                        if k == "READ" {
+                            read = Some(dev)
+                        } else {
+                            write = Some(dev)
+                        }
+                    }
+                    _ => bad(
+                        "a QDIO TRLE has exactly one device number (3-4 hex digits)".into(),
+                        d,
+                    ),
+                }
+            }
+            "DATAPATH" => {
+                for x in list(&v) {
+                    let range = match x.split_once('-') {
+                        Some((a, b)) => device(a).zip(device(b)),
+                        None => device(&x).map(|a| (a, a)),
+                    };
+                    match range {
+                        Some((a, b)) if a <= b && b - a < 256 => datapath.extend(a..=b),
+                        _ => bad(format!("{x} is not a device number or range (e.g. 0E2A-0E2F)"), d),
+                    }
+                }
+            }
+            "PORTNAME" => {
+                let l = list(&v);
+                let pn = l.first().cloned().unwrap_or_default();
+                let num = match l.get(1) {
+                    None => Some(0u8),
+                    Some(n) => n.parse::<u8>().ok().filter(|n| *n <= 1),
+                };
+                if pn.is_empty() || pn.chars().count() > 8 || l.len() > 2 {
+                    bad("expected PORTNAME=(name,portnum) with a name of 1-8 characters".into(), d);
+                } else if let Some(num) = num {
+                    port = Some((pn.to_ascii_uppercase(), num));
+                } else {
+                    bad("the port number must be 0 or 1".into(), d);
+                }
+            }
+            "CHPID" => match u8::from_str_radix(&v, 16).ok().filter(|_| v.len() == 2) {
+                Some(c) => chpid = Some(c),
+                None => bad("CHPID must be 2 hexadecimal digits".into(), d),
+            },
+            "MPCUSAGE" => {}
+            _ => d.error(
+                file,
+                sp,
+                ErrorKind::UnknownParameter {
+                    stmt: "TRLE",
+                    param: k.clone(),
+                },
+            ),
+        }
+    }
+    let mut need = |what: &'static str, have: bool| {
+        let key = what.trim_end_matches('=');
+        if !have && !coded.iter().any(|c| c == key) {
+            ok = false;
+            d.error(
+                file,
+                st.span,
+                ErrorKind::TrleMissingOperand {
+                    name: name.clone(),
+                    operand: what,
+                },
+            );
+        }
+    };
+    need("READ=", read.is_some());
+    need("WRITE=", write.is_some());
+    need("DATAPATH=", !datapath.is_empty());
+    need("PORTNAME=", port.is_some());
+    let (Some(read), Some(write), Some((portname, portnum))) = (read, write, port) else {
+        return None;
+    };
+    if !ok {
+        return None;
+    }
+    Some(Trle {
+        name,
+        span: st.span,
+        read,
+        write,
+        datapath,
+        portname,
+        portnum,
+        chpid,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_example_with_continuation() {
+        let src = "NSQDIO11 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),\n               DATAPATH=(0E2A,0E2B),PORTNAME=(NSQDIO1,0)\n";
+        let (t, d) = parse_trl("t", src);
+        assert!(!d.has_errors(), "{:?}", d.items());
+        let e = &t.trles[0];
+        assert_eq!(e.name, "NSQDIO11");
+        assert_eq!((e.read, e.write), (0x0E28, 0x0E29));
+        assert_eq!(e.datapath, vec![0x0E2A, 0x0E2B]);
+        assert_eq!((e.portname.as_str(), e.portnum), ("NSQDIO1", 0));
+    }
+
+    #[test]
+    fn one_line_and_column72_marker() {
+        let one = "NSQDIO11 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),DATAPATH=(0E2A,0E2B),PORTNAME=(NSQDIO1,0)";
+        let (t, d) = parse_trl("t", one);
+        assert!(!d.has_errors());
+        assert_eq!(t.trles.len(), 1);
+        // Column 72 continuation character plus sequence numbers.
+        let l1 = format!("{:<71}X00010000", "QDIO101  TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(2E00),WRITE=(2E01),");
+        let src = format!("{l1}\n               DATAPATH=(2E02-2E05),PORTNAME=(QDIO4101,1)  comment\n");
+        let (t, d) = parse_trl("t", &src);
+        assert!(!d.has_errors(), "{:?}", d.items());
+        assert_eq!(t.trles[0].datapath, vec![0x2E02, 0x2E03, 0x2E04, 0x2E05]);
+        assert_eq!(t.trles[0].portnum, 1);
+    }
+
+    #[test]
+    fn errors_point_at_operand() {
+        let src = "* comment\nT1 TRLE LNCTL=MPC,MPCLEVEL=HPDT,READ=(0E28),WRITE=(0E29),\n      DATAPATH=(0E2A),PORTNAME=(P1,3)\n";
+        let (_, d) = parse_trl("f.trl", src);
+        let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+        assert!(v[0].starts_with("f.trl:2:19: error: TRLE T1: MPCLEVEL=HPDT"), "{v:?}");
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert!(v[1].starts_with("f.trl:3:23: error: TRLE T1: PORTNAME=(P1,3)"), "{v:?}");
+    }
+
+    #[test]
+    fn missing_operands_and_eof_continuation() {
+        let (_, d) = parse_trl("f", "T1 TRLE LNCTL=MPC,");
+        let msgs: Vec<String> = d.items().iter().map(|x| x.message()).collect();
+        assert!(msgs.iter().any(|m| m.contains("READ= is required")));
+        assert!(msgs.iter().any(|m| m.contains("continuation expected")));
+    }
+
+    #[test]
+    fn start_options() {
+        let (t, d) = parse_trl("f", "QDIOSTG=AVG,IPADDR=192.0.2.9\n");
+        assert!(!d.has_errors());
+        assert_eq!(t.qdiostg, Some(ReadStorage::Avg));
+        assert_eq!(t.ee.map(|e| e.port_range()), Some((12000, 12004)));
+    }
+}

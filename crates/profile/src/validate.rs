@@ -1,0 +1,532 @@
+//! Rules of spec 5.1 (with 1.4, 2.3, 2.4 and 3.3) checked on parsed profiles.
+//!
+//! Layer: configuration front end. [`validate_profile`] checks one stack's
+//! profile on its own; [`validate_system`] checks what only shows when
+//! several stacks and the TRLEs are seen together: PORTNAME against the
+//! TRLEs, and the OLM sharing limit (4 interfaces per port, 8 per CHPID when
+//! any interface on the port uses OLM — the 5th/9th is refused).
+
+use std::collections::BTreeMap;
+
+use crate::ast::*;
+use crate::diag::{Diagnostics, ErrorKind, Span, WarningKind};
+
+/// Check one profile. Diagnostics carry `profile.file`.
+pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
+    let f = p.file.as_str();
+
+    // Interface / link names share one namespace.
+    let mut names: BTreeMap<String, u32> = BTreeMap::new();
+    let mut note_name = |d: &mut Diagnostics, what: &'static str, name: &str, span: Span| {
+        let key = name.to_ascii_uppercase();
+        if let Some(first) = names.get(&key) {
+            d.error(
+                f,
+                span,
+                ErrorKind::Duplicate {
+                    what,
+                    name: name.to_string(),
+                    first_line: *first,
+                },
+            );
+        } else {
+            names.insert(key, span.line);
+        }
+    };
+    for i in &p.interfaces {
+        note_name(d, "interface", &i.name, i.span);
+    }
+    for l in &p.links {
+        note_name(d, "link", &l.name, l.span);
+    }
+    let mut devs: BTreeMap<String, u32> = BTreeMap::new();
+    for dv in &p.devices {
+        if let Some(first) = devs.get(&dv.name) {
+            d.error(
+                f,
+                dv.span,
+                ErrorKind::Duplicate {
+                    what: "device",
+                    name: dv.name.clone(),
+                    first_line: *first,
+                },
+            );
+        } else {
+            devs.insert(dv.name.clone(), dv.span.line);
+        }
+    }
+
+    for i in &p.interfaces {
+        check_interface(p, i, d);
+    }
+    // Duplicate addresses across interfaces.
+    let mut addrs: BTreeMap<std::net::IpAddr, (String, u32)> = BTreeMap::new();
+    for i in &p.interfaces {
+        for a in &i.ipaddr {
+            if let Some((other, line)) = addrs.get(&a.value.addr) {
+                d.error(
+                    f,
+                    a.span,
+                    ErrorKind::DuplicateAddress {
+                        addr: a.value.addr.to_string(),
+                        other: other.clone(),
+                        first_line: *line,
+                    },
+                );
+            } else {
+                addrs.insert(a.value.addr, (i.name.clone(), a.span.line));
+            }
+        }
+    }
+
+    for l in &p.links {
+        if let Some(w) = l.workloadq.as_ref().filter(|w| w.value) {
+            d.error(f, w.span, ErrorKind::WorkloadqOnLink(l.name.clone()));
+        }
+        if let Some(o) = l.olm.as_ref().filter(|o| o.value) {
+            d.error(f, o.span, ErrorKind::OlmOnLink(l.name.clone()));
+        }
+        if let Some(v) = &l.vlanid {
+            if !(1..=4094).contains(&v.value) {
+                d.error(
+                    f,
+                    v.span,
+                    ErrorKind::VlanRange {
+                        intf: l.name.clone(),
+                        value: v.value,
+                    },
+                );
+            }
+        }
+        if let Some(v) = &l.vmac {
+            check_vmac(f, v, d);
+        }
+        match p.device(&l.device.value) {
+            None => d.error(
+                f,
+                l.device.span,
+                ErrorKind::LinkUnknownDevice {
+                    link: l.name.clone(),
+                    device: l.device.value.clone(),
+                },
+            ),
+            Some(dev) => {
+                if let (Some(_), Some(r)) = (&l.vmac, &dev.router) {
+                    if r.value != RouterRole::NonRouter {
+                        d.warning(
+                            f,
+                            r.span,
+                            WarningKind::RouterIgnoredWithVmac {
+                                intf: l.name.clone(),
+                                role: r.value.keyword(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    for h in &p.home {
+        if p.link(&h.link.value).is_none() {
+            if p.interface(&h.link.value).is_some() {
+                d.error(f, h.link.span, ErrorKind::HomeOnInterface(h.link.value.clone()));
+            } else {
+                d.error(f, h.link.span, ErrorKind::HomeUnknownLink(h.link.value.clone()));
+            }
+        }
+    }
+    for s in &p.starts {
+        let n = &s.name.value;
+        if p.device(n).is_none() && p.interface(n).is_none() {
+            d.error(f, s.name.span, ErrorKind::StartUnknown(n.clone()));
+        }
+    }
+
+    // GLOBALCONFIG
+    if let Some(z) = p.global.ziip_iqdiomultiwrite.as_ref().filter(|z| z.value) {
+        if !p.global.iqdmultiwrite.as_ref().is_some_and(|m| m.value) {
+            d.warning(f, z.span, WarningKind::ZiipWithoutMultiwrite);
+        }
+    }
+
+    // IPCONFIG
+    if let (Some(r), Some(_)) = (
+        p.ip.iqdiorouting.as_ref().filter(|r| r.value),
+        p.ip.qdioaccelerator.as_ref().filter(|q| q.value),
+    ) {
+        d.error(f, r.span, ErrorKind::IqdioroutingWithAccelerator);
+    }
+    if let Some(q) = p.ip.qdioaccelerator.as_ref().filter(|q| q.value) {
+        if p.ip.ipsecurity.is_some() {
+            d.warning(f, q.span, WarningKind::AcceleratorWithIpsecurity);
+        } else if !p.ip.forwarding() {
+            d.warning(f, q.span, WarningKind::AcceleratorWithoutForwarding);
+        }
+        if p.ip.ipsecurity.is_none() {
+            for i in p.interfaces.iter().filter(|i| i.olm_on()) {
+                let sp = i.olm.as_ref().map(|o| o.span).unwrap_or(i.span);
+                d.warning(f, sp, WarningKind::OlmNotAccelerated(i.name.clone()));
+            }
+        }
+    }
+
+    // VIPADYNAMIC
+    for dist in &p.vipa.distributes {
+        let defined = p
+            .vipa
+            .defines
+            .iter()
+            .any(|def| def.addrs.iter().any(|a| a.value == dist.addr.value));
+        if !defined {
+            d.error(
+                f,
+                dist.addr.span,
+                ErrorKind::DistributeUndefinedVipa(dist.addr.value.to_string()),
+            );
+        }
+    }
+}
+
+fn check_vmac(f: &str, v: &Vmac, d: &mut Diagnostics) {
+    if let Some(m) = v.mac {
+        let text: String = m.iter().map(|b| format!("{b:02X}")).collect();
+        if m[0] & 0x01 != 0 {
+            d.error(f, v.span, ErrorKind::VmacMulticast(text));
+        } else if m[0] & 0x02 == 0 {
+            d.error(f, v.span, ErrorKind::VmacNotLocal(text));
+        }
+    }
+}
+
+fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
+    let f = p.file.as_str();
+    let kind = i.kind.keyword();
+    // IPADDR
+    match i.kind {
+        InterfaceKind::IpaqEnet | InterfaceKind::IpaqIdio => {
+            if i.ipaddr.is_empty() {
+                d.error(
+                    f,
+                    i.span,
+                    ErrorKind::MissingRequired {
+                        stmt: "INTERFACE",
+                        what: format!("IPADDR for DEFINE {kind}"),
+                    },
+                );
+            }
+            for a in &i.ipaddr {
+                if a.value.prefix.is_none() {
+                    d.error(
+                        f,
+                        a.span,
+                        ErrorKind::PrefixRequired {
+                            intf: i.name.clone(),
+                            addr: a.value.addr.to_string(),
+                        },
+                    );
+                }
+            }
+        }
+        InterfaceKind::IpaqEnet6 => {}
+    }
+    // PORTNAME / CHPID
+    if i.kind.is_osa() {
+        if i.portname.is_none() {
+            d.error(
+                f,
+                i.span,
+                ErrorKind::MissingRequired {
+                    stmt: "INTERFACE",
+                    what: format!("PORTNAME for DEFINE {kind}"),
+                },
+            );
+        }
+        let osx = i
+            .chpidtype
+            .as_ref()
+            .is_some_and(|c| c.value == ChpidType::Osx);
+        match (&i.chpid, osx) {
+            (None, true) => d.error(
+                f,
+                i.span,
+                ErrorKind::MissingRequired {
+                    stmt: "INTERFACE",
+                    what: "CHPID for CHPIDTYPE OSX".into(),
+                },
+            ),
+            (Some(c), false) => d.error(
+                f,
+                c.span,
+                ErrorKind::ParameterNotValidHere {
+                    param: "CHPID".into(),
+                    context: format!("DEFINE {kind} unless CHPIDTYPE OSX is coded"),
+                },
+            ),
+            _ => {}
+        }
+    } else if i.chpid.is_none() {
+        d.error(
+            f,
+            i.span,
+            ErrorKind::MissingRequired {
+                stmt: "INTERFACE",
+                what: "CHPID for DEFINE IPAQIDIO (the HiperSockets CHPID, e.g. CHPID FE)".into(),
+            },
+        );
+    }
+    // MTU / VLAN
+    if let Some(m) = &i.mtu {
+        let (min, max) = i.kind.mtu_range();
+        if !(min..=max).contains(&m.value) {
+            d.error(
+                f,
+                m.span,
+                ErrorKind::MtuRange {
+                    intf: i.name.clone(),
+                    value: m.value,
+                    min,
+                    max,
+                    kind,
+                },
+            );
+        }
+    }
+    if let Some(v) = &i.vlanid {
+        if !(1..=4094).contains(&v.value) {
+            d.error(
+                f,
+                v.span,
+                ErrorKind::VlanRange {
+                    intf: i.name.clone(),
+                    value: v.value,
+                },
+            );
+        }
+    }
+    if let Some(v) = &i.vmac {
+        check_vmac(f, v, d);
+    }
+    // OLM forces DYNAMIC.
+    if i.olm_on() {
+        if let Some(ip) = i.inbperf.as_ref().filter(|ip| ip.value != InbPerf::Dynamic) {
+            d.warning(
+                f,
+                ip.span,
+                WarningKind::OlmOverridesInbperf(i.name.clone(), ip.value.keyword()),
+            );
+        }
+    }
+    // WORKLOADQ needs DYNAMIC and a VMAC.
+    if let Some(w) = i.workloadq.as_ref().filter(|w| w.value) {
+        if i.effective_inbperf() != InbPerf::Dynamic {
+            d.error(f, w.span, ErrorKind::WorkloadqNeedsDynamic(i.name.clone()));
+        }
+        if i.vmac.is_none() {
+            d.error(f, w.span, ErrorKind::WorkloadqNeedsVmac(i.name.clone()));
+        }
+    }
+    // PRIROUTER / SECROUTER ignored with VMAC.
+    if let (Some(_), Some(r)) = (&i.vmac, &i.router) {
+        if r.value != RouterRole::NonRouter {
+            d.warning(
+                f,
+                r.span,
+                WarningKind::RouterIgnoredWithVmac {
+                    intf: i.name.clone(),
+                    role: r.value.keyword(),
+                },
+            );
+        }
+    }
+}
+
+/// One OSA attachment seen across all stacks: which stack, which interface
+/// (INTERFACE or LINK name), which port, whether it uses OLM.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PortUser {
+    pub stack: String,
+    pub file: String,
+    pub name: String,
+    pub port: String,
+    pub olm: bool,
+    pub span: Span,
+}
+
+/// Every OSA interface of a profile, with its port name: INTERFACE
+/// IPAQENET/IPAQENET6 and LINK IPAQENET (whose port is the DEVICE name).
+pub fn port_users(stack: &str, p: &Profile) -> Vec<PortUser> {
+    let mut v = Vec::new();
+    for i in p.interfaces.iter().filter(|i| i.kind.is_osa()) {
+        if let Some(port) = &i.portname {
+            v.push(PortUser {
+                stack: stack.to_string(),
+                file: p.file.clone(),
+                name: i.name.clone(),
+                port: port.value.to_ascii_uppercase(),
+                olm: i.olm_on(),
+                span: i.span,
+            });
+        }
+    }
+    for l in p
+        .links
+        .iter()
+        .filter(|l| l.kind == InterfaceKind::IpaqEnet)
+    {
+        v.push(PortUser {
+            stack: stack.to_string(),
+            file: p.file.clone(),
+            name: l.name.clone(),
+            port: l.device.value.to_ascii_uppercase(),
+            olm: false,
+            span: l.span,
+        });
+    }
+    v
+}
+
+/// CHPID grouping key of a port: the TRLE's `CHPID=` if given, else the
+/// port is its own group.
+fn chpid_key(port: &str, trles: &[Trle]) -> (Option<u8>, String) {
+    match trles
+        .iter()
+        .find(|t| t.portname.eq_ignore_ascii_case(port))
+        .and_then(|t| t.chpid)
+    {
+        Some(c) => (Some(c), String::new()),
+        None => (None, port.to_string()),
+    }
+}
+
+/// Interfaces refused by the OLM sharing limit, in order (stack order, then
+/// statement order). Returned as (stack, interface name).
+pub fn olm_refused(users: &[PortUser], trles: &[Trle]) -> Vec<(PortUser, ErrorKind)> {
+    let mut out = Vec::new();
+    // Per port.
+    let mut by_port: BTreeMap<&str, Vec<&PortUser>> = BTreeMap::new();
+    for u in users {
+        by_port.entry(u.port.as_str()).or_default().push(u);
+    }
+    let mut refused: Vec<(String, String)> = Vec::new();
+    for (port, list) in &by_port {
+        if list.iter().any(|u| u.olm) && list.len() > 4 {
+            for u in list.iter().skip(4) {
+                refused.push((u.stack.clone(), u.name.clone()));
+                out.push((
+                    (*u).clone(),
+                    ErrorKind::OlmPortLimit {
+                        intf: u.name.clone(),
+                        port: port.to_string(),
+                        count: 4,
+                    },
+                ));
+            }
+        }
+    }
+    // Per CHPID (only when the TRLEs name CHPIDs; otherwise a port is its
+    // own CHPID and the port limit is the stricter one).
+    let mut by_chpid: BTreeMap<u8, Vec<&PortUser>> = BTreeMap::new();
+    for u in users {
+        if let (Some(c), _) = chpid_key(&u.port, trles) {
+            by_chpid.entry(c).or_default().push(u);
+        }
+    }
+    for (chpid, list) in &by_chpid {
+        let kept: Vec<&&PortUser> = list
+            .iter()
+            .filter(|u| !refused.contains(&(u.stack.clone(), u.name.clone())))
+            .collect();
+        if kept.iter().any(|u| u.olm) && kept.len() > 8 {
+            for u in kept.iter().skip(8) {
+                out.push((
+                    (**u).clone(),
+                    ErrorKind::OlmChpidLimit {
+                        intf: u.name.clone(),
+                        chpid: *chpid,
+                        count: 8,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Cross-stack checks: PORTNAME against TRLEs (when any TRLE is given),
+/// duplicate TRLE names/port names, and the OLM sharing limit.
+pub fn validate_system(stacks: &[(String, &Profile)], trls: &[&TrlFile], d: &mut Diagnostics) {
+    let trles: Vec<Trle> = trls.iter().flat_map(|t| t.trles.iter().cloned()).collect();
+    for t in trls {
+        let mut names: BTreeMap<String, u32> = BTreeMap::new();
+        let mut ports: BTreeMap<String, u32> = BTreeMap::new();
+        for e in &t.trles {
+            if let Some(first) = names.get(&e.name) {
+                d.error(
+                    &t.file,
+                    e.span,
+                    ErrorKind::Duplicate {
+                        what: "TRLE",
+                        name: e.name.clone(),
+                        first_line: *first,
+                    },
+                );
+            } else {
+                names.insert(e.name.clone(), e.span.line);
+            }
+            if let Some(first) = ports.get(&e.portname) {
+                d.error(
+                    &t.file,
+                    e.span,
+                    ErrorKind::Duplicate {
+                        what: "TRLE PORTNAME",
+                        name: e.portname.clone(),
+                        first_line: *first,
+                    },
+                );
+            } else {
+                ports.insert(e.portname.clone(), e.span.line);
+            }
+        }
+    }
+    let mut users = Vec::new();
+    for (stack, p) in stacks {
+        users.extend(port_users(stack, p));
+    }
+    if !trles.is_empty() {
+        for (_, p) in stacks {
+            for i in p.interfaces.iter().filter(|i| i.kind.is_osa()) {
+                if let Some(port) = &i.portname {
+                    if !trles.iter().any(|t| t.portname.eq_ignore_ascii_case(&port.value)) {
+                        d.error(
+                            &p.file,
+                            port.span,
+                            ErrorKind::PortnameNoTrle {
+                                intf: i.name.clone(),
+                                port: port.value.clone(),
+                            },
+                        );
+                    }
+                }
+            }
+            for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
+                if !trles
+                    .iter()
+                    .any(|t| t.portname.eq_ignore_ascii_case(&l.device.value))
+                {
+                    d.error(
+                        &p.file,
+                        l.device.span,
+                        ErrorKind::PortnameNoTrle {
+                            intf: l.name.clone(),
+                            port: l.device.value.clone(),
+                        },
+                    );
+                }
+            }
+        }
+    }
+    for (u, e) in olm_refused(&users, &trles) {
+        d.error(&u.file, u.span, e);
+    }
+}
