@@ -215,8 +215,8 @@ pub enum WarningKind {
     PolicyTosOutsideMask { tos: u8, mask: u8 },
     #[error("interface {0}: the QDIO accelerator does not accelerate traffic to or from an OLM interface")]
     OlmNotAccelerated(String),
-    #[error("no TRLE files were given, so PORTNAME values were not checked against TRLE definitions")]
-    NoTrleChecked,
+    #[error("the Enterprise Extender address IPADDR={0} is not a home address or VIPA of any stack given; no stack gets an EE queue for it")]
+    EeAddressNotOwned(String),
 }
 
 /// Error or warning.

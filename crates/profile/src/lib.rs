@@ -14,12 +14,17 @@
 //! minimum abbreviation we could not confirm must be coded in full (see
 //! [`keywords`]).
 
+pub mod activate;
 pub mod ast;
+pub mod cli;
 pub mod diag;
 pub mod keywords;
 pub mod lexer;
+pub mod load;
 pub mod parser;
 pub mod policy;
+pub mod print;
+pub mod convert;
 pub mod trle;
 pub mod validate;
 

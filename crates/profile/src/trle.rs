@@ -42,7 +42,9 @@ fn statements(src: &str, file: &str, d: &mut Diagnostics) -> Vec<Stmt> {
         let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
         last_line = line_no;
         let chars: Vec<char> = raw.chars().collect();
-        if chars.first() == Some(&'*') {
+        // `*` in column 1 is a VTAM comment; softosa also takes a line whose
+        // first non-blank character is `;` as a comment (as in profiles).
+        if chars.first() == Some(&'*') || (!cont && raw.trim_start().starts_with(';')) {
             continue;
         }
         // Words with their starting column.

@@ -401,7 +401,11 @@ fn chpid_key(port: &str, trles: &[Trle]) -> (Option<u8>, String) {
 
 /// Interfaces refused by the OLM sharing limit, in order (stack order, then
 /// statement order). Returned as (stack, interface name).
-pub fn olm_refused(users: &[PortUser], trles: &[Trle]) -> Vec<(PortUser, ErrorKind)> {
+pub fn olm_refused(
+    users: &[PortUser],
+    trles: &[Trle],
+    (max_port, max_chpid): (usize, usize),
+) -> Vec<(PortUser, ErrorKind)> {
     let mut out = Vec::new();
     // Per port.
     let mut by_port: BTreeMap<&str, Vec<&PortUser>> = BTreeMap::new();
@@ -410,15 +414,15 @@ pub fn olm_refused(users: &[PortUser], trles: &[Trle]) -> Vec<(PortUser, ErrorKi
     }
     let mut refused: Vec<(String, String)> = Vec::new();
     for (port, list) in &by_port {
-        if list.iter().any(|u| u.olm) && list.len() > 4 {
-            for u in list.iter().skip(4) {
+        if list.iter().any(|u| u.olm) && list.len() > max_port {
+            for u in list.iter().skip(max_port) {
                 refused.push((u.stack.clone(), u.name.clone()));
                 out.push((
                     (*u).clone(),
                     ErrorKind::OlmPortLimit {
                         intf: u.name.clone(),
                         port: port.to_string(),
-                        count: 4,
+                        count: max_port,
                     },
                 ));
             }
@@ -437,14 +441,14 @@ pub fn olm_refused(users: &[PortUser], trles: &[Trle]) -> Vec<(PortUser, ErrorKi
             .iter()
             .filter(|u| !refused.contains(&(u.stack.clone(), u.name.clone())))
             .collect();
-        if kept.iter().any(|u| u.olm) && kept.len() > 8 {
-            for u in kept.iter().skip(8) {
+        if kept.iter().any(|u| u.olm) && kept.len() > max_chpid {
+            for u in kept.iter().skip(max_chpid) {
                 out.push((
                     (**u).clone(),
                     ErrorKind::OlmChpidLimit {
                         intf: u.name.clone(),
                         chpid: *chpid,
-                        count: 8,
+                        count: max_chpid,
                     },
                 ));
             }
@@ -456,6 +460,21 @@ pub fn olm_refused(users: &[PortUser], trles: &[Trle]) -> Vec<(PortUser, ErrorKi
 /// Cross-stack checks: PORTNAME against TRLEs (when any TRLE is given),
 /// duplicate TRLE names/port names, and the OLM sharing limit.
 pub fn validate_system(stacks: &[(String, &Profile)], trls: &[&TrlFile], d: &mut Diagnostics) {
+    validate_system_with_limits(stacks, trls, (OLM_MAX_PER_PORT, OLM_MAX_PER_CHPID), d);
+}
+
+/// Interfaces allowed on a port when any of them uses OLM (spec 2.4).
+pub const OLM_MAX_PER_PORT: usize = 4;
+/// Interfaces allowed on a CHPID when any of them uses OLM (spec 2.4).
+pub const OLM_MAX_PER_CHPID: usize = 8;
+
+/// [`validate_system`] with explicit OLM limits (port, CHPID).
+pub fn validate_system_with_limits(
+    stacks: &[(String, &Profile)],
+    trls: &[&TrlFile],
+    limits: (usize, usize),
+    d: &mut Diagnostics,
+) {
     let trles: Vec<Trle> = trls.iter().flat_map(|t| t.trles.iter().cloned()).collect();
     for t in trls {
         let mut names: BTreeMap<String, u32> = BTreeMap::new();
@@ -526,7 +545,7 @@ pub fn validate_system(stacks: &[(String, &Profile)], trls: &[&TrlFile], d: &mut
             }
         }
     }
-    for (u, e) in olm_refused(&users, &trles) {
+    for (u, e) in olm_refused(&users, &trles, limits) {
         d.error(&u.file, u.span, e);
     }
 }

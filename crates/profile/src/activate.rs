@@ -1,0 +1,373 @@
+//! Activation: lowering validated profiles (one per stack/LPAR), their
+//! policies and the VTAM TRLEs into the engine's typed
+//! [`softosa_engine::config::SystemConfig`] (spec 5.1 with 1.1–1.4, 2.2–2.4,
+//! 3.1–3.3).
+//!
+//! Layer: configuration front end → engine contract. Several stacks may
+//! share one OSA port: every INTERFACE/LINK naming the same PORTNAME becomes
+//! an interface on the same [`PortConfig`]. HiperSockets interfaces share the
+//! port of their IQD CHPID. Things a profile cannot say (adapter generation,
+//! speed, burned-in MAC, HiperSockets frame size) come from
+//! [`ActivateOptions`], per port or as defaults.
+//!
+//! Activation refuses (returns the diagnostics) when any profile or the
+//! system as a whole has errors — including the OLM sharing limit, which is
+//! an activation-time rule in z/OS.
+
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+
+use softosa_engine::config as ec;
+
+use crate::ast::*;
+use crate::convert::prefix_from_routes;
+use crate::diag::{Diagnostics, ErrorKind, Span, WarningKind};
+use crate::validate::{olm_refused, port_users, validate_profile, validate_system_with_limits};
+
+/// Per-port facts that the profile and TRLE do not carry.
+#[derive(Debug, Clone, Default)]
+pub struct PortOverride {
+    pub generation: Option<ec::OsaGeneration>,
+    pub speed_mbps: Option<u32>,
+    pub physical_mac: Option<ec::Mac>,
+    pub chpid: Option<u8>,
+}
+
+/// Options for [`activate`].
+#[derive(Debug, Clone)]
+pub struct ActivateOptions {
+    /// Adapter generation of OSA ports without an override.
+    pub generation: ec::OsaGeneration,
+    /// Port speed in Mb/s of OSA ports without an override.
+    pub speed_mbps: u32,
+    /// HiperSockets maximum frame size in KB (16, 24, 40 or 64).
+    pub iqd_mfs_kb: u16,
+    /// Overrides by PORTNAME (upper case).
+    pub ports: BTreeMap<String, PortOverride>,
+    /// Engine model defaults (timers, OLM limits, ...).
+    pub tuning: ec::Tuning,
+}
+
+impl Default for ActivateOptions {
+    fn default() -> Self {
+        ActivateOptions {
+            generation: ec::OsaGeneration::Express3,
+            speed_mbps: 1000,
+            iqd_mfs_kb: 16,
+            ports: BTreeMap::new(),
+            tuning: ec::Tuning::default(),
+        }
+    }
+}
+
+/// One stack to activate: its name (the TCP/IP procedure / LPAR label), its
+/// profile, and its Policy Agent TOS policy if any.
+#[derive(Debug, Clone)]
+pub struct StackInput<'a> {
+    pub name: String,
+    pub profile: &'a Profile,
+    pub policy: Option<&'a TosPolicy>,
+}
+
+/// A successful activation: the engine config and any warnings.
+#[derive(Debug, Clone)]
+pub struct Activation {
+    pub config: ec::SystemConfig,
+    pub warnings: Diagnostics,
+}
+
+fn inbperf(i: InbPerf) -> ec::InbPerf {
+    match i {
+        InbPerf::Balanced => ec::InbPerf::Balanced,
+        InbPerf::Dynamic => ec::InbPerf::Dynamic,
+        InbPerf::MinCpu => ec::InbPerf::MinCpu,
+        InbPerf::MinLatency => ec::InbPerf::MinLatency,
+    }
+}
+
+fn router(r: RouterRole) -> ec::RouterRole {
+    match r {
+        RouterRole::NonRouter => ec::RouterRole::NonRouter,
+        RouterRole::PriRouter => ec::RouterRole::Primary,
+        RouterRole::SecRouter => ec::RouterRole::Secondary,
+    }
+}
+
+fn vmac(v: &Vmac) -> ec::VmacConfig {
+    ec::VmacConfig {
+        mac: v.mac.map(ec::Mac),
+        route: match v.route {
+            VmacRoute::All => ec::VmacRoute::All,
+            VmacRoute::Local => ec::VmacRoute::Local,
+        },
+    }
+}
+
+/// Default IPv6 prefix length when IPAQENET6 IPADDR has none (the stack
+/// learns prefixes from router advertisements; softosa needs one).
+pub const DEFAULT_V6_PREFIX: u8 = 64;
+
+/// A port being assembled.
+struct PortPlan {
+    name: String,
+    iqd_chpid: Option<u8>,
+}
+
+/// Lower the stacks and TRLEs into one [`ec::SystemConfig`].
+pub fn activate(
+    stacks: &[StackInput<'_>],
+    trls: &[&TrlFile],
+    opts: &ActivateOptions,
+) -> Result<Activation, Diagnostics> {
+    let mut d = Diagnostics::new();
+    for s in stacks {
+        validate_profile(s.profile, &mut d);
+    }
+    let named: Vec<(String, &Profile)> = stacks.iter().map(|s| (s.name.clone(), s.profile)).collect();
+    let limits = (opts.tuning.olm.max_per_port, opts.tuning.olm.max_per_chpid);
+    validate_system_with_limits(&named, trls, limits, &mut d);
+    let trles: Vec<Trle> = trls.iter().flat_map(|t| t.trles.iter().cloned()).collect();
+    // Belt and braces: validation already reported refusals as errors.
+    let mut users = Vec::new();
+    for (n, p) in &named {
+        users.extend(port_users(n, p));
+    }
+    if !olm_refused(&users, &trles, limits).is_empty() && !d.has_errors() {
+        d.error("", Span::default(), ErrorKind::Activation("OLM sharing limit exceeded".into()));
+    }
+    if d.has_errors() {
+        return Err(d);
+    }
+    let global_rs = trls.iter().find_map(|t| t.qdiostg).unwrap_or(ReadStorage::Max);
+
+    // ---- ports ----------------------------------------------------------
+    let mut plans: Vec<PortPlan> = Vec::new();
+    let port_index = |name: &str, iqd: Option<u8>, plans: &mut Vec<PortPlan>| -> usize {
+        let key = name.to_ascii_uppercase();
+        if let Some(i) = plans.iter().position(|p| p.name == key) {
+            return i;
+        }
+        plans.push(PortPlan { name: key, iqd_chpid: iqd });
+        plans.len() - 1
+    };
+    let iqd_name = |c: u8| format!("IUTIQD{c:02X}");
+
+    let mut cfg = ec::SystemConfig {
+        tuning: opts.tuning.clone(),
+        ..ec::SystemConfig::default()
+    };
+
+    for (si, s) in stacks.iter().enumerate() {
+        let p = s.profile;
+        for i in &p.interfaces {
+            let (port, iqd) = match i.kind {
+                InterfaceKind::IpaqIdio => {
+                    let c = i.chpid.as_ref().map(|c| c.value).unwrap_or(0);
+                    (iqd_name(c), Some(c))
+                }
+                _ => (i.portname.as_ref().map(|p| p.value.clone()).unwrap_or_default(), None),
+            };
+            let pi = port_index(&port, iqd, &mut plans);
+            let mut ic = ec::InterfaceConfig::new(i.name.clone(), si, pi);
+            ic.ip_version = if i.kind == InterfaceKind::IpaqEnet6 {
+                ec::IpVersion::V6
+            } else {
+                ec::IpVersion::V4
+            };
+            ic.defined_by = ec::DefinedBy::Interface;
+            ic.addresses = i
+                .ipaddr
+                .iter()
+                .map(|a| ec::IpNet {
+                    addr: a.value.addr,
+                    prefix: a.value.prefix.unwrap_or(if a.value.addr.is_ipv6() { DEFAULT_V6_PREFIX } else { 32 }),
+                })
+                .collect();
+            ic.mtu = i.mtu.as_ref().map(|m| m.value);
+            ic.vlan = i.vlanid.as_ref().and_then(|v| u16::try_from(v.value).ok());
+            ic.vmac = i.vmac.as_ref().map(vmac);
+            ic.inbperf = inbperf(i.effective_inbperf());
+            ic.workloadq = i.workloadq_on();
+            ic.olm = i.olm_on();
+            let rs = i.readstorage_value();
+            ic.read_storage_global = rs == ReadStorage::Global;
+            ic.read_storage_sbals = if i.kind == InterfaceKind::IpaqIdio {
+                rs.iqd_sbals(global_rs)
+            } else {
+                rs.osa_sbals(global_rs)
+            };
+            ic.router = router(i.effective_router());
+            ic.isolate = i.isolate_on();
+            cfg.interfaces.push(ic);
+        }
+        for l in &p.links {
+            let (port, iqd) = match l.kind {
+                InterfaceKind::IpaqIdio => {
+                    // HiperSockets devices are named IUTIQDxx, xx = CHPID.
+                    let c = l
+                        .device
+                        .value
+                        .to_ascii_uppercase()
+                        .strip_prefix("IUTIQD")
+                        .and_then(|x| u8::from_str_radix(x, 16).ok());
+                    match c {
+                        Some(c) => (iqd_name(c), Some(c)),
+                        None => {
+                            d.error(
+                                &p.file,
+                                l.device.span,
+                                ErrorKind::Activation(format!(
+                                    "LINK {} IPAQIDIO: device {} is not named IUTIQDxx, so its HiperSockets CHPID is unknown",
+                                    l.name, l.device.value
+                                )),
+                            );
+                            continue;
+                        }
+                    }
+                }
+                _ => (l.device.value.clone(), None),
+            };
+            let pi = port_index(&port, iqd, &mut plans);
+            let mut ic = ec::InterfaceConfig::new(l.name.clone(), si, pi);
+            ic.defined_by = ec::DefinedBy::Link;
+            ic.addresses = p
+                .home
+                .iter()
+                .filter(|h| h.link.value.eq_ignore_ascii_case(&l.name))
+                .map(|h| ec::IpNet {
+                    addr: h.addr.value,
+                    prefix: prefix_from_routes(p, &l.name, h.addr.value).unwrap_or(32),
+                })
+                .collect();
+            ic.vlan = l.vlanid.as_ref().and_then(|v| u16::try_from(v.value).ok());
+            ic.vmac = l.vmac.as_ref().map(vmac);
+            ic.inbperf = inbperf(l.inbperf.as_ref().map(|x| x.value).unwrap_or_default());
+            let rs = l.readstorage.as_ref().map(|r| r.value).unwrap_or_default();
+            ic.read_storage_global = rs == ReadStorage::Global;
+            ic.read_storage_sbals = if l.kind == InterfaceKind::IpaqIdio {
+                rs.iqd_sbals(global_rs)
+            } else {
+                rs.osa_sbals(global_rs)
+            };
+            let role = p
+                .device(&l.device.value)
+                .and_then(|dv| dv.router.as_ref().map(|r| r.value))
+                .unwrap_or_default();
+            ic.router = if l.vmac.is_some() {
+                ec::RouterRole::NonRouter
+            } else {
+                router(role)
+            };
+            ic.isolate = l.isolate.as_ref().is_some_and(|x| x.value);
+            cfg.interfaces.push(ic);
+        }
+
+        // ---- stack -------------------------------------------------------
+        let mut sc = ec::StackConfig::new(s.name.clone());
+        sc.segmentation_offload = p.global.segmentation_offload.as_ref().is_some_and(|x| x.value)
+            || p.ip.segmentation_offload.as_ref().is_some_and(|x| x.value);
+        sc.iqd_multiwrite = p.global.iqdmultiwrite.as_ref().is_some_and(|x| x.value);
+        sc.ziip_iqdio_multiwrite =
+            sc.iqd_multiwrite && p.global.ziip_iqdiomultiwrite.as_ref().is_some_and(|x| x.value);
+        sc.wlm_priorityq = p.global.wlmpriorityq.as_ref().map(|w| ec::WlmPriorityMap {
+            queue_for: w.queue_for_value,
+            forwarded_queue: w.fwd_queue,
+        });
+        sc.tos_policy = s.policy.or(p.policy.as_ref()).map(|t| ec::TosPolicy {
+            mask: t.mask,
+            mappings: t.mappings.iter().map(|(tos, q)| (*q, *tos)).collect(),
+        });
+        sc.datagram_fwd = p.ip.forwarding();
+        sc.qdio_accelerator = p.ip.accelerator_on().then(|| p.ip.qdio_priority());
+        sc.iqdio_routing = p.ip.iqdiorouting.as_ref().is_some_and(|x| x.value) && !p.ip.accelerator_coded();
+        sc.ipsecurity = p.ip.ipsecurity.is_some();
+        sc.distributed_dvipas = p.vipa.distributes.iter().map(|x| IpAddr::V4(x.addr.value)).collect();
+        cfg.stacks.push(sc);
+    }
+
+    // ---- Enterprise Extender address → the stack that owns it ------------
+    for t in trls {
+        let Some(ee) = &t.ee else { continue };
+        let owner = stacks.iter().position(|s| {
+            s.profile.interfaces.iter().any(|i| i.ipaddr.iter().any(|a| a.value.addr == ee.addr.value))
+                || s.profile.home.iter().any(|h| h.addr.value == ee.addr.value)
+                || s.profile.vipa.defines.iter().any(|v| v.addrs.iter().any(|a| IpAddr::V4(a.value) == ee.addr.value))
+        });
+        match owner.and_then(|o| cfg.stacks.get_mut(o)) {
+            Some(sc) => {
+                let (first, last) = ee.port_range();
+                sc.ee = Some(ec::EeConfig {
+                    addr: ee.addr.value,
+                    first_port: first,
+                    last_port: last,
+                });
+            }
+            None => d.warning(
+                &t.file,
+                ee.addr.span,
+                WarningKind::EeAddressNotOwned(ee.addr.value.to_string()),
+            ),
+        }
+    }
+
+    // ---- ports, now that all users are known ----------------------------
+    let mut next_chpid: u8 = 0x10;
+    for (idx, plan) in plans.iter().enumerate() {
+        let ov = opts.ports.get(&plan.name).cloned().unwrap_or_default();
+        let low = u8::try_from(idx & 0xff).unwrap_or(0);
+        let pc = match plan.iqd_chpid {
+            Some(c) => ec::PortConfig {
+                name: plan.name.clone(),
+                chpid: c,
+                port_num: 0,
+                kind: ec::PortKind::HiperSockets { mfs_kb: opts.iqd_mfs_kb },
+                // HiperSockets MACs are generated; locally administered.
+                physical_mac: ov.physical_mac.unwrap_or(ec::Mac([0x06, 0x00, 0x00, 0x00, c, low])),
+            },
+            None => {
+                let trle = trles.iter().find(|t| t.portname.eq_ignore_ascii_case(&plan.name));
+                let ct = stacks
+                    .iter()
+                    .flat_map(|s| s.profile.interfaces.iter())
+                    .find(|i| i.portname.as_ref().is_some_and(|p| p.value.eq_ignore_ascii_case(&plan.name)))
+                    .and_then(|i| i.chpidtype.as_ref().map(|c| c.value))
+                    .unwrap_or_default();
+                let chpid_from_intf = stacks
+                    .iter()
+                    .flat_map(|s| s.profile.interfaces.iter())
+                    .find(|i| i.portname.as_ref().is_some_and(|p| p.value.eq_ignore_ascii_case(&plan.name)))
+                    .and_then(|i| i.chpid.as_ref().map(|c| c.value));
+                let chpid = ov
+                    .chpid
+                    .or(trle.and_then(|t| t.chpid))
+                    .or(chpid_from_intf)
+                    .unwrap_or_else(|| {
+                        let c = next_chpid;
+                        next_chpid = next_chpid.wrapping_add(1);
+                        c
+                    });
+                ec::PortConfig {
+                    name: plan.name.clone(),
+                    chpid,
+                    port_num: trle.map(|t| t.portnum).unwrap_or(0),
+                    kind: ec::PortKind::Osa {
+                        generation: ov.generation.unwrap_or(opts.generation),
+                        speed_mbps: ov.speed_mbps.unwrap_or(opts.speed_mbps),
+                        chpid_type: match ct {
+                            ChpidType::Osd => ec::ChpidType::Osd,
+                            ChpidType::Osx => ec::ChpidType::Osx,
+                        },
+                    },
+                    // A universal (burned-in style) MAC: OUI-like prefix,
+                    // last bytes from the port's position.
+                    physical_mac: ov.physical_mac.unwrap_or(ec::Mac([0x64, 0x3B, 0x88, 0xF3, 0x00, low])),
+                }
+            }
+        };
+        cfg.ports.push(pc);
+    }
+    if d.has_errors() {
+        return Err(d);
+    }
+    Ok(Activation { config: cfg, warnings: d })
+}

@@ -1,0 +1,391 @@
+//! `softosa profile check` and `softosa profile convert` (spec 5.1).
+//!
+//! Layer: command-line front end of the configuration crate. The lead wires
+//! [`ProfileArgs`] in as the `profile` subcommand and calls [`run`].
+//! Diagnostics print as `FILE:LINE:COL: error|warning: message`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use crate::activate::{activate, ActivateOptions, StackInput};
+use crate::ast::*;
+use crate::convert::{convert, ConvertOptions};
+use crate::diag::Diagnostics;
+use crate::load::{load_path, Loaded};
+use crate::print::print_profile;
+use crate::validate::{validate_profile, validate_system};
+
+/// Read, check and convert z/OS TCP/IP profiles, Policy Agent files and VTAM TRLEs.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Read the configuration a z/OS network person already has — TCP/IP profile \
+statements (INTERFACE, DEVICE/LINK/HOME, GLOBALCONFIG, IPCONFIG, VIPADYNAMIC, BEGINROUTES), \
+the Policy Agent SetSubnetPrioTosMask block, and VTAM TRLE definitions — and check it the way \
+the stack would at activation."
+)]
+pub struct ProfileArgs {
+    #[command(subcommand)]
+    pub command: ProfileCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ProfileCommand {
+    /// Check profiles, policy files and TRL members; print every error and warning.
+    #[command(long_about = CHECK_HELP)]
+    Check(CheckArgs),
+    /// Rewrite legacy DEVICE/LINK/HOME (IPAQENET) definitions as INTERFACE statements.
+    #[command(long_about = CONVERT_HELP)]
+    Convert(ConvertArgs),
+}
+
+const CHECK_HELP: &str = "\
+Check one or more configuration files and print every problem as
+  FILE:LINE:COL: error|warning: message
+then, when there are no errors, a summary of what was understood: stacks,
+interfaces, ports (shared ports show every stack that uses them).
+
+Each file is recognised by its content:
+  * a TCP/IP profile (one file per stack; the stack is named after the file,
+    or give --stack NAME=FILE),
+  * a Policy Agent file starting with SetSubnetPrioTosMask (applies to every
+    stack checked, unless paired with --policy STACK=FILE),
+  * a VTAM TRL member (VBUILD TYPE=TRL, TRLE statements; QDIOSTG= and IPADDR=
+    start options are accepted too).
+When TRLEs are given, every OSA PORTNAME must match a TRLE PORTNAME. Rules
+that span stacks (the OLM sharing limit of 4 interfaces per port and 8 per
+CHPID) are checked across all the profiles given.
+
+Keywords are case-insensitive and may be abbreviated as z/OS allows
+(GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.
+
+Example:
+  softosa profile check examples/profiles/two-stacks-a.prof \\
+      examples/profiles/two-stacks-b.prof examples/profiles/osa.trl
+
+Exit status: 0 no errors (warnings allowed), 1 errors found.";
+
+const CONVERT_HELP: &str = "\
+Like the CONVERT option of the stack's profile check: each LINK IPAQENET,
+with its DEVICE MPCIPA and HOME address, becomes one INTERFACE statement:
+
+  DEVICE QDIO4101 MPCIPA PRIROUTER
+  LINK   QDIO4101L IPAQENET QDIO4101 INBPERF DYNAMIC
+  HOME   172.16.1.1 QDIO4101L
+becomes
+  INTERFACE QDIO4101L DEFINE IPAQENET INBPERF DYNAMIC IPADDR 172.16.1.1/24
+            PORTNAME QDIO4101 PRIROUTER
+
+The prefix length (/24) comes from the subnet mask of a BEGINROUTES route
+over that link; when there is none, give it with --prefix LINK=LEN. The
+whole profile is printed again in canonical form (comments are not kept);
+problems go to standard error.
+
+Example:
+  softosa profile convert examples/profiles/legacy-device-link.prof
+  softosa profile convert old.prof --prefix QDIO4101L=24 > new.prof";
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Profiles, policy files and TRL members to check.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Name the stack of a profile: --stack TCPIPA=prof.a (default: file stem).
+    #[arg(long = "stack", value_name = "NAME=FILE")]
+    pub stacks: Vec<String>,
+    /// Pair a policy file with one stack: --policy TCPIPA=pagent.conf.
+    #[arg(long = "policy", value_name = "STACK=FILE")]
+    pub policies: Vec<String>,
+    /// Print only the diagnostics, no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The profile to convert.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Prefix length of a link's HOME address: --prefix QDIO4101L=24.
+    #[arg(long = "prefix", value_name = "LINK=LEN")]
+    pub prefixes: Vec<String>,
+}
+
+/// Errors of the command line itself (bad option values).
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error("{option}: expected {expected}, found {value:?}")]
+    BadOption {
+        option: &'static str,
+        expected: &'static str,
+        value: String,
+    },
+    #[error("writing the output: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Entry point for `softosa profile ...`.
+pub fn run(args: ProfileArgs) -> Result<ExitCode, CliError> {
+    let out = std::io::stdout();
+    let err = std::io::stderr();
+    match args.command {
+        ProfileCommand::Check(a) => run_check(&a, &mut out.lock(), &mut err.lock()),
+        ProfileCommand::Convert(a) => run_convert(&a, &mut out.lock(), &mut err.lock()),
+    }
+}
+
+fn pairs(list: &[String], option: &'static str, expected: &'static str) -> Result<Vec<(String, String)>, CliError> {
+    list.iter()
+        .map(|s| {
+            s.split_once('=')
+                .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| CliError::BadOption {
+                    option,
+                    expected,
+                    value: s.clone(),
+                })
+        })
+        .collect()
+}
+
+fn print_diags(d: &Diagnostics, err: &mut dyn Write) -> std::io::Result<()> {
+    for x in d.items() {
+        writeln!(err, "{x}")?;
+    }
+    if d.dropped() > 0 {
+        writeln!(err, "... and {} more diagnostics not shown", d.dropped())?;
+    }
+    Ok(())
+}
+
+/// `softosa profile check`.
+pub fn run_check(a: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitCode, CliError> {
+    let stack_names = pairs(&a.stacks, "--stack", "NAME=FILE")?;
+    let policy_pairs = pairs(&a.policies, "--policy", "STACK=FILE")?;
+    let mut d = Diagnostics::new();
+    let mut profiles: Vec<(String, Profile)> = Vec::new();
+    let mut trls: Vec<TrlFile> = Vec::new();
+    let mut shared_policy: Option<TosPolicy> = None;
+    let mut stack_policy: BTreeMap<String, TosPolicy> = BTreeMap::new();
+    let mut files: Vec<PathBuf> = a.files.clone();
+    for (_, f) in &policy_pairs {
+        files.push(PathBuf::from(f));
+    }
+    for path in &files {
+        let (l, pd) = load_path(path);
+        d.extend(pd);
+        let shown = path.display().to_string();
+        match l {
+            Some(Loaded::Profile(p)) => {
+                let name = stack_names
+                    .iter()
+                    .find(|(_, f)| *f == shown)
+                    .map(|(n, _)| n.clone())
+                    .unwrap_or_else(|| {
+                        path.file_stem()
+                            .map(|s| s.to_string_lossy().to_ascii_uppercase())
+                            .unwrap_or_else(|| shown.clone())
+                    });
+                validate_profile(&p, &mut d);
+                profiles.push((name, p));
+            }
+            Some(Loaded::Policy(Some(pol))) => match policy_pairs.iter().find(|(_, f)| *f == shown) {
+                Some((stack, _)) => {
+                    stack_policy.insert(stack.to_ascii_uppercase(), pol);
+                }
+                None => shared_policy = Some(pol),
+            },
+            Some(Loaded::Policy(None)) | None => {}
+            Some(Loaded::Trl(t)) => trls.push(t),
+        }
+    }
+    let named: Vec<(String, &Profile)> = profiles.iter().map(|(n, p)| (n.clone(), p)).collect();
+    let trl_refs: Vec<&TrlFile> = trls.iter().collect();
+    validate_system(&named, &trl_refs, &mut d);
+    d.sort();
+    print_diags(&d, err)?;
+    if d.has_errors() {
+        writeln!(err, "{} error(s), {} warning(s)", d.error_count(), d.warning_count())?;
+        return Ok(ExitCode::from(1));
+    }
+    if a.quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Activate, to show what the engine would run.
+    let inputs: Vec<StackInput<'_>> = profiles
+        .iter()
+        .map(|(n, p)| StackInput {
+            name: n.clone(),
+            profile: p,
+            policy: stack_policy.get(&n.to_ascii_uppercase()).or(shared_policy.as_ref()),
+        })
+        .collect();
+    let act = match activate(&inputs, &trl_refs, &ActivateOptions::default()) {
+        Ok(a) => a,
+        Err(ad) => {
+            print_diags(&ad, err)?;
+            return Ok(ExitCode::from(1));
+        }
+    };
+    // Activation re-runs the checks; show only what is new.
+    let mut extra = 0;
+    for w in act.warnings.items() {
+        if !d.items().contains(w) {
+            writeln!(err, "{w}")?;
+            extra += 1;
+        }
+    }
+    summary(&act.config, &profiles, &trls, d.warning_count() + extra, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn summary(
+    cfg: &softosa_engine::config::SystemConfig,
+    profiles: &[(String, Profile)],
+    trls: &[TrlFile],
+    warnings: usize,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    use softosa_engine::config as ec;
+    writeln!(
+        out,
+        "OK: {} stack(s), {} interface(s), {} port(s), {} TRLE(s), 0 errors, {} warning(s)",
+        cfg.stacks.len(),
+        cfg.interfaces.len(),
+        cfg.ports.len(),
+        trls.iter().map(|t| t.trles.len()).sum::<usize>(),
+        warnings
+    )?;
+    for (si, s) in cfg.stacks.iter().enumerate() {
+        let file = profiles.get(si).map(|(_, p)| p.file.as_str()).unwrap_or("");
+        writeln!(out, "Stack {} ({file})", s.name)?;
+        let mut g = Vec::new();
+        if s.segmentation_offload {
+            g.push("SEGMENTATIONOFFLOAD".to_string());
+        }
+        if s.iqd_multiwrite {
+            g.push(if s.ziip_iqdio_multiwrite { "IQDMULTIWRITE (ZIIP)" } else { "IQDMULTIWRITE" }.to_string());
+        }
+        if let Some(w) = &s.wlm_priorityq {
+            g.push(format!("WLMPRIORITYQ {:?} FWD->{}", w.queue_for, w.forwarded_queue));
+        }
+        if !g.is_empty() {
+            writeln!(out, "  GLOBALCONFIG: {}", g.join(", "))?;
+        }
+        let mut ip = vec![if s.datagram_fwd { "DATAGRAMFWD" } else { "NODATAGRAMFWD" }.to_string()];
+        if let Some(q) = s.qdio_accelerator {
+            ip.push(format!("QDIOACCELERATOR QDIOPRIORITY {q}"));
+        }
+        if s.iqdio_routing {
+            ip.push("IQDIOROUTING".into());
+        }
+        if s.ipsecurity {
+            ip.push("IPSECURITY".into());
+        }
+        writeln!(out, "  IPCONFIG: {}", ip.join(", "))?;
+        if let Some(t) = &s.tos_policy {
+            let m: Vec<String> = t.mappings.iter().map(|(q, tos)| format!("{tos:08b}->{q}")).collect();
+            writeln!(out, "  Policy: SubnetTosMask {:08b}, {}", t.mask, m.join(" "))?;
+        }
+        if !s.distributed_dvipas.is_empty() {
+            let v: Vec<String> = s.distributed_dvipas.iter().map(|a| a.to_string()).collect();
+            writeln!(out, "  Distributed DVIPAs (SYSDIST): {}", v.join(" "))?;
+        }
+        if let Some(ee) = &s.ee {
+            writeln!(out, "  Enterprise Extender: {} UDP {}-{}", ee.addr, ee.first_port, ee.last_port)?;
+        }
+        for i in cfg.interfaces.iter().filter(|i| i.stack == si) {
+            let port = cfg.ports.get(i.port).map(|p| p.name.as_str()).unwrap_or("?");
+            let addrs: Vec<String> = i.addresses.iter().map(|a| a.to_string()).collect();
+            let mut f = vec![format!("INBPERF {}", i.inbperf.label())];
+            if i.workloadq {
+                f.push("WORKLOADQ".into());
+            }
+            if i.olm {
+                f.push("OLM".into());
+            }
+            if let Some(v) = &i.vmac {
+                let mac = v.mac.map(|m| m.to_string()).unwrap_or_else(|| "(generated)".into());
+                let r = if v.route == ec::VmacRoute::Local { "ROUTELCL" } else { "ROUTEALL" };
+                f.push(format!("VMAC {mac} {r}"));
+            }
+            if let Some(v) = i.vlan {
+                f.push(format!("VLANID {v}"));
+            }
+            if let Some(m) = i.mtu {
+                f.push(format!("MTU {m}"));
+            }
+            match i.router {
+                ec::RouterRole::Primary => f.push("PRIROUTER".into()),
+                ec::RouterRole::Secondary => f.push("SECROUTER".into()),
+                ec::RouterRole::NonRouter => {}
+            }
+            if i.isolate {
+                f.push("ISOLATE".into());
+            }
+            let kb = u32::from(i.read_storage_sbals) * cfg.ports.get(i.port).map(|p| p.sbal_bytes()).unwrap_or(65536) / 1024;
+            f.push(format!(
+                "READSTORAGE {}{} SBALs ({kb}K)",
+                if i.read_storage_global { "GLOBAL " } else { "" },
+                i.read_storage_sbals
+            ));
+            let how = if i.defined_by == ec::DefinedBy::Link { "LINK" } else { "INTERFACE" };
+            writeln!(out, "  {how} {} on {port}: {} {}", i.name, addrs.join(" "), f.join(" "))?;
+        }
+    }
+    for (pi, p) in cfg.ports.iter().enumerate() {
+        let users: Vec<String> = cfg
+            .interfaces
+            .iter()
+            .filter(|i| i.port == pi)
+            .map(|i| format!("{}/{}", cfg.stacks.get(i.stack).map(|s| s.name.as_str()).unwrap_or("?"), i.name))
+            .collect();
+        let kind = match p.kind {
+            ec::PortKind::Osa { generation, speed_mbps, chpid_type } => {
+                format!("{} {} {speed_mbps} Mb/s", chpid_type.label(), generation.label())
+            }
+            ec::PortKind::HiperSockets { mfs_kb } => format!("IQD MFS {mfs_kb}K"),
+        };
+        writeln!(
+            out,
+            "Port {} CHPID {:02X} port {} {kind}: {}",
+            p.name,
+            p.chpid,
+            p.port_num,
+            users.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// `softosa profile convert`.
+pub fn run_convert(a: &ConvertArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitCode, CliError> {
+    let mut opts = ConvertOptions::default();
+    for (l, n) in pairs(&a.prefixes, "--prefix", "LINK=LEN (e.g. QDIO4101L=24)")? {
+        let len = n.parse::<u8>().ok().filter(|n| *n <= 32).ok_or(CliError::BadOption {
+            option: "--prefix",
+            expected: "a prefix length 0-32",
+            value: n.clone(),
+        })?;
+        opts.prefixes.insert(l.to_ascii_uppercase(), len);
+    }
+    let (l, mut d) = load_path(&a.file);
+    let Some(Loaded::Profile(p)) = l else {
+        if !d.has_errors() {
+            writeln!(err, "{}: not a TCP/IP profile (it looks like a policy or TRL file)", a.file.display())?;
+        }
+        print_diags(&d, err)?;
+        return Ok(ExitCode::from(1));
+    };
+    let (c, cd) = convert(&p, &opts);
+    d.extend(cd);
+    d.sort();
+    print_diags(&d, err)?;
+    writeln!(out, "; converted by softosa profile convert from {}", a.file.display())?;
+    write!(out, "{}", print_profile(&c))?;
+    Ok(if d.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,127 @@
+//! Conversion of legacy IPv4 OSA definitions (DEVICE MPCIPA + LINK IPAQENET
+//! + HOME) into the equivalent INTERFACE statement, like the `CONVERT`
+//! option of the stack's profile check (spec 5.1).
+//!
+//! Layer: configuration front end. Steps, per LINK IPAQENET:
+//! the LINK name becomes the interface name; `DEFINE IPAQENET`; the LINK's
+//! own parameters (INBPERF, VMAC, ...) are carried over; the HOME address
+//! becomes `IPADDR addr/prefix`; the DEVICE name becomes `PORTNAME`; the
+//! DEVICE's router role is carried over. The prefix length comes from the
+//! subnet mask of a BEGINROUTES route over that link whose network contains
+//! the HOME address (longest match), or from the caller
+//! ([`ConvertOptions::prefixes`], `--prefix LINK=24` on the command line);
+//! when neither gives it, the link is left unconverted and an error says so.
+//! `START device` becomes `START link`.
+
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+
+use crate::ast::*;
+use crate::diag::{Diagnostics, ErrorKind, Spanned};
+
+/// Options for [`convert`].
+#[derive(Debug, Clone, Default)]
+pub struct ConvertOptions {
+    /// Prefix length per LINK name (upper case), overriding the routes.
+    pub prefixes: BTreeMap<String, u8>,
+}
+
+fn contains(net: IpAddr, prefix: u8, a: IpAddr) -> bool {
+    match (net, a) {
+        (IpAddr::V4(n), IpAddr::V4(a)) => {
+            let p = u32::from(prefix.min(32));
+            let m = if p == 0 { 0 } else { u32::MAX << (32 - p) };
+            u32::from(n) & m == u32::from(a) & m
+        }
+        _ => false,
+    }
+}
+
+/// The prefix length for `addr` on `link` from the routes.
+pub fn prefix_from_routes(p: &Profile, link: &str, addr: IpAddr) -> Option<u8> {
+    p.routes
+        .iter()
+        .filter(|r| r.link.value.eq_ignore_ascii_case(link))
+        .filter_map(|r| r.dest)
+        .filter(|(net, pl)| *pl < 32 && contains(*net, *pl, addr))
+        .map(|(_, pl)| pl)
+        .max()
+}
+
+/// Convert every LINK IPAQENET that can be converted. Returns the new
+/// profile and the diagnostics (one error per link left unconverted).
+pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
+    let f = p.file.as_str();
+    let mut d = Diagnostics::new();
+    let mut out = p.clone();
+    let mut converted_links: Vec<String> = Vec::new();
+    let mut renamed_devices: BTreeMap<String, String> = BTreeMap::new();
+    for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
+        let Some(dev) = p.device(&l.device.value) else {
+            d.error(
+                f,
+                l.device.span,
+                ErrorKind::LinkUnknownDevice {
+                    link: l.name.clone(),
+                    device: l.device.value.clone(),
+                },
+            );
+            continue;
+        };
+        let Some(home) = p
+            .home
+            .iter()
+            .find(|h| h.link.value.eq_ignore_ascii_case(&l.name))
+        else {
+            d.error(f, l.span, ErrorKind::ConvertNoHome(l.name.clone()));
+            continue;
+        };
+        let prefix = opts
+            .prefixes
+            .get(&l.name.to_ascii_uppercase())
+            .copied()
+            .or_else(|| prefix_from_routes(p, &l.name, home.addr.value));
+        let Some(prefix) = prefix else {
+            d.error(f, l.span, ErrorKind::ConvertPrefixUnknown(l.name.clone()));
+            continue;
+        };
+        let mut i = Interface::new(l.name.clone(), l.span, InterfaceKind::IpaqEnet);
+        i.inbperf = l.inbperf.clone();
+        i.workloadq = l.workloadq.clone();
+        i.olm = l.olm.clone();
+        i.readstorage = l.readstorage.clone();
+        i.vmac = l.vmac.clone();
+        i.vlanid = l.vlanid.clone();
+        i.isolate = l.isolate.clone();
+        i.ipaddr.push(Spanned::new(
+            IpPrefix {
+                addr: home.addr.value,
+                prefix: Some(prefix),
+            },
+            home.addr.span,
+        ));
+        i.portname = Some(Spanned::new(dev.name.clone(), dev.span));
+        i.router = dev.router.clone();
+        out.interfaces.push(i);
+        converted_links.push(l.name.to_ascii_uppercase());
+        renamed_devices.insert(dev.name.to_ascii_uppercase(), l.name.clone());
+    }
+    out.links
+        .retain(|l| !converted_links.contains(&l.name.to_ascii_uppercase()));
+    out.home
+        .retain(|h| !converted_links.contains(&h.link.value.to_ascii_uppercase()));
+    // A device is dropped once no remaining LINK uses it.
+    out.devices.retain(|dv| {
+        !renamed_devices.contains_key(&dv.name.to_ascii_uppercase())
+            || p.links.iter().any(|l| {
+                l.device.value.eq_ignore_ascii_case(&dv.name)
+                    && !converted_links.contains(&l.name.to_ascii_uppercase())
+            })
+    });
+    for s in &mut out.starts {
+        if let Some(n) = renamed_devices.get(&s.name.value.to_ascii_uppercase()) {
+            s.name.value = n.clone();
+        }
+    }
+    (out, d)
+}

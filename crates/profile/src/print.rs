@@ -1,0 +1,274 @@
+//! Printing a [`Profile`] back as profile statements (spec 5.1).
+//!
+//! Layer: configuration front end. The output is canonical: full keywords,
+//! one statement per line (INTERFACE on one line, as in the conversion
+//! example of spec 5.1), comments dropped. Parsing the output gives back the
+//! same profile (checked by the round-trip property test), which is what the
+//! converter relies on.
+
+use std::fmt::Write as _;
+use std::net::Ipv4Addr;
+
+use crate::ast::*;
+
+fn mask(prefix: u8) -> Ipv4Addr {
+    let p = u32::from(prefix.min(32));
+    let m = if p == 0 { 0 } else { u32::MAX << (32 - p) };
+    Ipv4Addr::from(m)
+}
+
+fn mac_hex(m: &[u8; 6]) -> String {
+    m.iter().map(|b| format!("{b:02X}")).collect()
+}
+
+fn vmac_text(v: &Vmac) -> String {
+    let mut s = String::from("VMAC");
+    if let Some(m) = &v.mac {
+        s.push(' ');
+        s.push_str(&mac_hex(m));
+    }
+    if v.route == VmacRoute::Local {
+        s.push_str(" ROUTELCL");
+    }
+    s
+}
+
+/// One INTERFACE statement on one line.
+pub fn interface_line(i: &Interface) -> String {
+    let mut w: Vec<String> = vec![format!("INTERFACE {} DEFINE {}", i.name, i.kind.keyword())];
+    if let Some(c) = &i.chpidtype {
+        w.push(format!("CHPIDTYPE {}", c.value.keyword()));
+    }
+    if let Some(p) = &i.inbperf {
+        w.push(format!("INBPERF {}", p.value.keyword()));
+    }
+    if let Some(q) = &i.workloadq {
+        w.push(if q.value { "WORKLOADQ" } else { "NOWORKLOADQ" }.into());
+    }
+    if let Some(o) = &i.olm {
+        w.push(if o.value { "OLM" } else { "NOOLM" }.into());
+    }
+    if let Some(r) = &i.readstorage {
+        w.push(format!("READSTORAGE {}", r.value.keyword()));
+    }
+    if let Some(v) = &i.vmac {
+        w.push(vmac_text(v));
+    }
+    if let Some(v) = &i.vlanid {
+        w.push(format!("VLANID {}", v.value));
+    }
+    if let Some(x) = &i.isolate {
+        w.push(if x.value { "ISOLATE" } else { "NOISOLATE" }.into());
+    }
+    if !i.ipaddr.is_empty() {
+        let a: Vec<String> = i.ipaddr.iter().map(|a| a.value.to_string()).collect();
+        w.push(format!("IPADDR {}", a.join(" ")));
+    }
+    if let Some(p) = &i.portname {
+        w.push(format!("PORTNAME {}", p.value));
+    }
+    if let Some(c) = &i.chpid {
+        w.push(format!("CHPID {:02X}", c.value));
+    }
+    if let Some(m) = &i.mtu {
+        w.push(format!("MTU {}", m.value));
+    }
+    if let Some(s) = &i.source_vipa {
+        w.push(format!("SOURCEVIPAINTERFACE {}", s.value));
+    }
+    if let Some(r) = &i.router {
+        w.push(r.value.keyword().into());
+    }
+    w.join(" ")
+}
+
+fn link_line(l: &Link) -> String {
+    let mut w = vec![format!("LINK {} {} {}", l.name, l.kind.keyword(), l.device.value)];
+    if let Some(p) = &l.inbperf {
+        w.push(format!("INBPERF {}", p.value.keyword()));
+    }
+    if let Some(q) = &l.workloadq {
+        w.push(if q.value { "WORKLOADQ" } else { "NOWORKLOADQ" }.into());
+    }
+    if let Some(o) = &l.olm {
+        w.push(if o.value { "OLM" } else { "NOOLM" }.into());
+    }
+    if let Some(r) = &l.readstorage {
+        w.push(format!("READSTORAGE {}", r.value.keyword()));
+    }
+    if let Some(v) = &l.vmac {
+        w.push(vmac_text(v));
+    }
+    if let Some(v) = &l.vlanid {
+        w.push(format!("VLANID {}", v.value));
+    }
+    if let Some(x) = &l.isolate {
+        w.push(if x.value { "ISOLATE" } else { "NOISOLATE" }.into());
+    }
+    w.join(" ")
+}
+
+/// Print a whole profile.
+pub fn print_profile(p: &Profile) -> String {
+    let mut s = String::new();
+    // GLOBALCONFIG
+    let g = &p.global;
+    let mut gw: Vec<String> = Vec::new();
+    if let Some(x) = &g.segmentation_offload {
+        gw.push(if x.value { "SEGMENTATIONOFFLOAD" } else { "NOSEGMENTATIONOFFLOAD" }.into());
+    }
+    if let Some(x) = &g.iqdmultiwrite {
+        gw.push(if x.value { "IQDMULTIWRITE" } else { "NOIQDMULTIWRITE" }.into());
+    }
+    let mut z = Vec::new();
+    if let Some(x) = &g.ziip_iqdiomultiwrite {
+        z.push(if x.value { "IQDIOMULTIWRITE" } else { "NOIQDIOMULTIWRITE" });
+    }
+    if let Some(x) = &g.ziip_ipsecurity {
+        z.push(if x.value { "IPSECURITY" } else { "NOIPSECURITY" });
+    }
+    if !z.is_empty() {
+        gw.push(format!("ZIIP {}", z.join(" ")));
+    }
+    if let Some(w) = &g.wlmpriorityq {
+        let mut t = String::from("WLMPRIORITYQ");
+        for q in 1..=4u8 {
+            let mut vals: Vec<String> = w
+                .queue_for_value
+                .iter()
+                .enumerate()
+                .filter(|(_, qq)| **qq == q)
+                .map(|(v, _)| v.to_string())
+                .collect();
+            if w.fwd_queue == q {
+                vals.push("FWD".into());
+            }
+            if !vals.is_empty() {
+                let _ = write!(t, " IOPRI{q} {}", vals.join(" "));
+            }
+        }
+        gw.push(t);
+    } else if g.nowlmpriorityq.is_some() {
+        gw.push("NOWLMPRIORITYQ".into());
+    }
+    if !gw.is_empty() {
+        let _ = writeln!(s, "GLOBALCONFIG {}", gw.join(" "));
+    }
+    // IPCONFIG
+    let ip = &p.ip;
+    let mut iw: Vec<String> = Vec::new();
+    if let Some(x) = &ip.datagramfwd {
+        iw.push(if x.value { "DATAGRAMFWD" } else { "NODATAGRAMFWD" }.into());
+    }
+    let mut pri_done = false;
+    if let Some(x) = &ip.qdioaccelerator {
+        if x.value {
+            let mut t = String::from("QDIOACCELERATOR");
+            if let Some(q) = &ip.qdiopriority {
+                let _ = write!(t, " QDIOPRIORITY {}", q.value);
+                pri_done = true;
+            }
+            iw.push(t);
+        } else {
+            iw.push("NOQDIOACCELERATOR".into());
+        }
+    }
+    if let Some(x) = &ip.iqdiorouting {
+        if x.value {
+            let mut t = String::from("IQDIOROUTING");
+            if let (Some(q), false) = (&ip.qdiopriority, pri_done) {
+                let _ = write!(t, " QDIOPRIORITY {}", q.value);
+            }
+            iw.push(t);
+        } else {
+            iw.push("NOIQDIOROUTING".into());
+        }
+    }
+    if let Some(x) = &ip.dynamicxcf {
+        iw.push(format!("DYNAMICXCF {} {} {}", x.addr, mask(x.prefix), x.cost));
+    } else if ip.nodynamicxcf.is_some() {
+        iw.push("NODYNAMICXCF".into());
+    }
+    if ip.ipsecurity.is_some() {
+        iw.push("IPSECURITY".into());
+    }
+    if let Some(x) = &ip.segmentation_offload {
+        iw.push(if x.value { "SEGMENTATIONOFFLOAD" } else { "NOSEGMENTATIONOFFLOAD" }.into());
+    }
+    if !iw.is_empty() {
+        let _ = writeln!(s, "IPCONFIG {}", iw.join(" "));
+    }
+    // Legacy definitions.
+    for d in &p.devices {
+        let mut t = format!("DEVICE {} MPCIPA", d.name);
+        if let Some(a) = &d.autorestart {
+            t.push_str(if a.value { " AUTORESTART" } else { " NOAUTORESTART" });
+        }
+        if let Some(r) = &d.router {
+            let _ = write!(t, " {}", r.value.keyword());
+        }
+        let _ = writeln!(s, "{t}");
+    }
+    for l in &p.links {
+        let _ = writeln!(s, "{}", link_line(l));
+    }
+    if !p.home.is_empty() {
+        let _ = writeln!(s, "HOME");
+        for h in &p.home {
+            let _ = writeln!(s, "  {} {}", h.addr.value, h.link.value);
+        }
+    }
+    for i in &p.interfaces {
+        let _ = writeln!(s, "{}", interface_line(i));
+    }
+    if !p.routes.is_empty() {
+        let _ = writeln!(s, "BEGINROUTES");
+        for r in &p.routes {
+            let dest = match r.dest {
+                None => "DEFAULT".to_string(),
+                Some((a, pl)) => format!("{a}/{pl}"),
+            };
+            let gw = r.gateway.map(|g| g.to_string()).unwrap_or_else(|| "=".into());
+            let mtu = r
+                .mtu
+                .map(|m| m.to_string())
+                .unwrap_or_else(|| "DEFAULTSIZE".into());
+            let _ = writeln!(s, "  ROUTE {dest} {gw} {} MTU {mtu}", r.link.value);
+        }
+        let _ = writeln!(s, "ENDROUTES");
+    }
+    if !p.vipa.defines.is_empty() || !p.vipa.distributes.is_empty() {
+        let _ = writeln!(s, "VIPADYNAMIC");
+        for d in &p.vipa.defines {
+            let mut t = String::from("  VIPADEFINE");
+            if let Some(m) = &d.moveable {
+                let _ = write!(t, " MOVEABLE {m}");
+            }
+            let _ = write!(t, " {}", mask(d.prefix));
+            for a in &d.addrs {
+                let _ = write!(t, " {}", a.value);
+            }
+            let _ = writeln!(s, "{t}");
+        }
+        for d in &p.vipa.distributes {
+            let ports: Vec<String> = d.ports.iter().map(|p| p.to_string()).collect();
+            let dest = match &d.destip {
+                DestIp::All => "ALL".to_string(),
+                DestIp::List(l) => l.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" "),
+            };
+            let _ = writeln!(
+                s,
+                "  VIPADISTRIBUTE DEFINE DISTMETHOD {} {} PORT {} DESTIP {}",
+                d.method.keyword(),
+                d.addr.value,
+                ports.join(" "),
+                dest
+            );
+        }
+        let _ = writeln!(s, "ENDVIPADYNAMIC");
+    }
+    for st in &p.starts {
+        let _ = writeln!(s, "START {}", st.name.value);
+    }
+    s
+}
