@@ -1,0 +1,35 @@
+//! Stand-alone front end for the simulator (`softosa-sim sim|reproduce`),
+//! the same entry points `softosa sim` and `softosa reproduce` use.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "softosa-sim", about = "softosa discrete-event simulator")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Simulate a scenario file.
+    Sim(softosa_sim::cli::SimArgs),
+    /// Reproduce every published calibration measurement.
+    Reproduce(softosa_sim::cli::ReproduceArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.cmd {
+        Cmd::Sim(a) => softosa_sim::cli::run(a),
+        Cmd::Reproduce(a) => softosa_sim::cli::run_reproduce(a),
+    };
+    match r {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Packets as real header bytes (simulator layer; spec 6.2 "Links", 1.5).
+//!
+//! The simulator's TCP segments are turned into genuine Ethernet II + IPv4 +
+//! TCP headers (54 bytes) so the engine's parser and data router classify them
+//! exactly as they would live traffic. Payload bytes never exist: a frame is
+//! the 54 header bytes plus its real `wire_len`.
+
+/// Length of Ethernet (14) + IPv4 (20) + TCP (20) headers.
+pub const HDR_LEN: usize = 54;
+/// Ethernet per-frame overhead on the wire that is not in `wire_len`:
+/// preamble+SFD (8), FCS (4), inter-frame gap (12).
+pub const ETH_OVERHEAD: u32 = 24;
+/// Minimum Ethernet frame without FCS (60 bytes + 4 FCS = 64).
+pub const ETH_MIN: u32 = 60;
+
+pub const FIN: u8 = 0x01;
+pub const SYN: u8 = 0x02;
+pub const RST: u8 = 0x04;
+pub const PSH: u8 = 0x08;
+pub const ACK: u8 = 0x10;
+
+/// Window scale used on every simulated connection (advertised windows are
+/// carried in the 16-bit field shifted by this amount).
+pub const WSCALE: u32 = 6;
+
+/// A TCP/IPv4 segment as the simulator sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pkt {
+    pub src_mac: [u8; 6],
+    pub dst_mac: [u8; 6],
+    pub src_ip: u32,
+    pub dst_ip: u32,
+    pub sport: u16,
+    pub dport: u16,
+    pub seq: u32,
+    pub ack: u32,
+    pub flags: u8,
+    pub tos: u8,
+    /// Advertised receive window in bytes (scaled on the wire).
+    pub wnd: u32,
+    /// TCP payload bytes (may exceed the MTU for an offloaded large send).
+    pub len: u32,
+}
+
+impl Pkt {
+    /// Length on the wire excluding preamble/FCS/IFG (padded to 60).
+    pub fn wire_len(&self) -> u32 {
+        (HDR_LEN as u32 + self.len).max(ETH_MIN)
+    }
+    /// Build the 54 header bytes.
+    pub fn build(&self, b: &mut [u8; HDR_LEN]) {
+        b[0..6].copy_from_slice(&self.dst_mac);
+        b[6..12].copy_from_slice(&self.src_mac);
+        b[12] = 0x08;
+        b[13] = 0x00;
+        let ip = &mut b[14..34];
+        ip[0] = 0x45;
+        ip[1] = self.tos;
+        let tot = (40 + self.len).min(65535) as u16;
+        ip[2..4].copy_from_slice(&tot.to_be_bytes());
+        ip[4..6].copy_from_slice(&(self.seq as u16).to_be_bytes());
+        ip[6] = 0x40; // DF
+        ip[7] = 0;
+        ip[8] = 64;
+        ip[9] = 6;
+        ip[10] = 0;
+        ip[11] = 0;
+        ip[12..16].copy_from_slice(&self.src_ip.to_be_bytes());
+        ip[16..20].copy_from_slice(&self.dst_ip.to_be_bytes());
+        let c = ip_checksum(ip);
+        ip[10..12].copy_from_slice(&c.to_be_bytes());
+        let t = &mut b[34..54];
+        t[0..2].copy_from_slice(&self.sport.to_be_bytes());
+        t[2..4].copy_from_slice(&self.dport.to_be_bytes());
+        t[4..8].copy_from_slice(&self.seq.to_be_bytes());
+        t[8..12].copy_from_slice(&self.ack.to_be_bytes());
+        t[12] = 5 << 4;
+        t[13] = self.flags;
+        let w = (self.wnd >> WSCALE).min(65535) as u16;
+        t[14..16].copy_from_slice(&w.to_be_bytes());
+        t[16] = 0;
+        t[17] = 0;
+        t[18] = 0;
+        t[19] = 0;
+    }
+    /// Parse a frame that starts with an Ethernet header or directly with an
+    /// IPv4 header (layer-3 presentation). `wire_len` is the frame's real
+    /// length, used when the IP total length was clamped (large sends).
+    pub fn parse(data: &[u8], wire_len: u32) -> Option<Pkt> {
+        let (macs, ip, l2) = if data.first().map(|b| b >> 4) == Some(4) {
+            (None, data, 0u32)
+        } else {
+            if data.len() < 14 || data[12] != 0x08 || data[13] != 0x00 {
+                return None;
+            }
+            (Some(&data[0..12]), &data[14..], 14u32)
+        };
+        if ip.len() < 40 || ip[0] >> 4 != 4 || ip[9] != 6 {
+            return None;
+        }
+        let ihl = ((ip[0] & 0x0f) as usize) * 4;
+        if ihl < 20 || ip.len() < ihl + 20 {
+            return None;
+        }
+        let t = &ip[ihl..];
+        let doff = ((t[12] >> 4) as u32) * 4;
+        let hdrs = l2 + ihl as u32 + doff;
+        let tot = u16::from_be_bytes([ip[2], ip[3]]) as u32;
+        let len_ip = tot.saturating_sub(ihl as u32 + doff);
+        let len_wire = wire_len.saturating_sub(hdrs);
+        // Minimum-size frames are padded: trust the IP length when smaller.
+        let len = if tot >= 65535 { len_wire } else { len_ip };
+        let mut src_mac = [0u8; 6];
+        let mut dst_mac = [0u8; 6];
+        if let Some(m) = macs {
+            dst_mac.copy_from_slice(&m[0..6]);
+            src_mac.copy_from_slice(&m[6..12]);
+        }
+        let be32 = |s: &[u8]| u32::from_be_bytes([s[0], s[1], s[2], s[3]]);
+        Some(Pkt {
+            src_mac,
+            dst_mac,
+            src_ip: be32(&ip[12..16]),
+            dst_ip: be32(&ip[16..20]),
+            sport: u16::from_be_bytes([t[0], t[1]]),
+            dport: u16::from_be_bytes([t[2], t[3]]),
+            seq: be32(&t[4..8]),
+            ack: be32(&t[8..12]),
+            flags: t[13],
+            tos: ip[1],
+            wnd: (u16::from_be_bytes([t[14], t[15]]) as u32) << WSCALE,
+            len,
+        })
+    }
+}
+
+fn ip_checksum(h: &[u8]) -> u16 {
+    let mut s: u32 = 0;
+    for c in h.chunks(2) {
+        s += u32::from(u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]));
+    }
+    while s > 0xffff {
+        s = (s & 0xffff) + (s >> 16);
+    }
+    !(s as u16)
+}
+
+/// A simulator MAC address naming NIC `idx` (locally administered, 02:5a:..).
+pub fn nic_mac(idx: usize) -> [u8; 6] {
+    let i = idx as u32;
+    [0x02, 0x5a, 0, (i >> 16) as u8, (i >> 8) as u8, i as u8]
+}
+
+/// Decode a MAC made by [`nic_mac`].
+pub fn mac_nic(m: &[u8; 6]) -> Option<usize> {
+    if m[0] == 0x02 && m[1] == 0x5a && m[2] == 0 {
+        Some(((m[3] as usize) << 16) | ((m[4] as usize) << 8) | m[5] as usize)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn sample() -> Pkt {
+        Pkt {
+            src_mac: nic_mac(1),
+            dst_mac: nic_mac(2),
+            src_ip: 0xc0000201,
+            dst_ip: 0xc0000202,
+            sport: 1025,
+            dport: 5001,
+            seq: 0xfffffff0,
+            ack: 77,
+            flags: ACK | PSH,
+            tos: 0,
+            wnd: 65536,
+            len: 1448,
+        }
+    }
+    #[test]
+    fn round_trips_through_bytes() {
+        let p = sample();
+        let mut b = [0u8; HDR_LEN];
+        p.build(&mut b);
+        assert_eq!(ip_checksum(&b[14..34]), 0, "valid IPv4 checksum");
+        let q = Pkt::parse(&b, p.wire_len()).unwrap();
+        assert_eq!(p, q);
+        // layer-3 presentation (no Ethernet header)
+        let r = Pkt::parse(&b[14..], p.wire_len() - 14).unwrap();
+        assert_eq!(r.seq, p.seq);
+        assert_eq!(r.len, 1448);
+    }
+    #[test]
+    fn small_frames_are_padded_but_keep_payload_length() {
+        let mut p = sample();
+        p.len = 1;
+        assert_eq!(p.wire_len(), 60);
+        let mut b = [0u8; HDR_LEN];
+        p.build(&mut b);
+        assert_eq!(Pkt::parse(&b, 60).unwrap().len, 1);
+        p.len = 0;
+        p.build(&mut b);
+        assert_eq!(Pkt::parse(&b, 60).unwrap().len, 0);
+    }
+    #[test]
+    fn rejects_non_tcp_and_short() {
+        let mut b = [0u8; HDR_LEN];
+        sample().build(&mut b);
+        b[23] = 17;
+        assert!(Pkt::parse(&b, 100).is_none());
+        assert!(Pkt::parse(&b[..20], 100).is_none());
+    }
+    #[test]
+    fn mac_encoding_round_trips() {
+        assert_eq!(mac_nic(&nic_mac(70000)), Some(70000));
+        assert_eq!(mac_nic(&[0, 1, 2, 3, 4, 5]), None);
+    }
+}

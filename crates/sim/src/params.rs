@@ -1,0 +1,127 @@
+//! Named model parameter sets (simulator layer; spec 1.1 generations, 2.5 host
+//! CPU, 6.2 peers, 7.2 VSE).
+//!
+//! Adapter generations, machine types and peer hosts are *data*: they live in
+//! `calibration/models.toml` (embedded at build time) and a scenario may
+//! override or add entries. Nothing here is specific to one scenario.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The embedded default parameter file.
+pub const DEFAULT_MODELS: &str = include_str!("../../../calibration/models.toml");
+
+/// Adapter microprocessor parameters for one OSA generation.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AdapterGen {
+    /// Microprocessor time per frame, either direction.
+    pub frame_ns: u64,
+    /// Microprocessor time per byte, in picoseconds (DMA and checksum work).
+    pub byte_ps: u64,
+    /// Extra per inbound frame when the data router sorts onto IWQ queues.
+    pub sort_ns: u64,
+    /// Per presentation (interrupt / status update).
+    pub present_ns: u64,
+    /// Fixed latency through the adapter, each direction.
+    pub latency_ns: u64,
+    /// Inbound frames the adapter can hold waiting for the microprocessor.
+    pub in_buffer_frames: usize,
+    /// Extra per frame on an OLM interface (early interrupts, outbound polling).
+    pub olm_frame_ns: u64,
+}
+
+impl AdapterGen {
+    /// Microprocessor time for one frame of `wire_len` bytes.
+    pub fn frame_cost(&self, wire_len: u32) -> u64 {
+        self.frame_ns + u64::from(wire_len) * self.byte_ps / 1000
+    }
+}
+
+/// CPU costs and processor count of a host (z/OS machine type or peer).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HostCosts {
+    pub processors: usize,
+    pub interrupt_ns: u64,
+    pub rx_pkt_ns: u64,
+    pub rx_ooo_ns: u64,
+    pub rx_ack_ns: u64,
+    pub tx_pkt_ns: u64,
+    pub tx_ack_ns: u64,
+    pub tso_seg_ns: u64,
+    pub tso_pkt_ns: u64,
+    pub sock_call_ns: u64,
+    pub conn_ns: u64,
+    pub sock_block: u32,
+    pub poll_ns: u64,
+    /// Peers only: NIC interrupt coalescing delay.
+    #[serde(default)]
+    pub nic_coalesce_ns: u64,
+    /// Peers only: ACK after this many full-sized segments.
+    #[serde(default)]
+    pub ack_every: u32,
+    /// Peers only: delayed-ACK timer.
+    #[serde(default)]
+    pub delack_ns: u64,
+}
+
+/// All named parameter sets.
+#[derive(Clone, Debug, Deserialize, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Models {
+    #[serde(default)]
+    pub adapter: BTreeMap<String, AdapterGen>,
+    #[serde(default)]
+    pub machine: BTreeMap<String, HostCosts>,
+    #[serde(default)]
+    pub peer: BTreeMap<String, HostCosts>,
+}
+
+impl Models {
+    /// The embedded defaults.
+    pub fn builtin() -> Result<Models, toml::de::Error> {
+        toml::from_str(DEFAULT_MODELS)
+    }
+    /// Overlay `other` (scenario-supplied) on top of `self`.
+    pub fn overlay(&mut self, other: &Models) {
+        for (k, v) in &other.adapter {
+            self.adapter.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &other.machine {
+            self.machine.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &other.peer {
+            self.peer.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn builtin_parses_and_names_generations() {
+        let m = Models::builtin().unwrap();
+        for g in ["osa-express2", "osa-express3", "osa-express5s", "osa-express6s"] {
+            assert!(m.adapter.contains_key(g), "{g}");
+        }
+        // Newer generations are never slower per frame.
+        let c = |g: &str| m.adapter[g].frame_cost(1500);
+        assert!(c("osa-express2") > c("osa-express3"));
+        assert!(c("osa-express3") > c("osa-express5s"));
+        assert!(c("osa-express5s") > c("osa-express6s"));
+        assert!(m.machine["z10"].processors >= 1);
+        assert!(m.peer["aix"].ack_every >= 1);
+    }
+    #[test]
+    fn overlay_replaces_entries() {
+        let mut m = Models::builtin().unwrap();
+        let o: Models = toml::from_str(
+            "[machine.z10]\nprocessors=8\ninterrupt_ns=1\nrx_pkt_ns=1\nrx_ooo_ns=1\nrx_ack_ns=1\ntx_pkt_ns=1\ntx_ack_ns=1\ntso_seg_ns=1\ntso_pkt_ns=1\nsock_call_ns=1\nconn_ns=1\nsock_block=1\npoll_ns=1\n",
+        )
+        .unwrap();
+        m.overlay(&o);
+        assert_eq!(m.machine["z10"].processors, 8);
+    }
+}

@@ -1,0 +1,258 @@
+//! Run results and their renderings (simulator layer; spec 6.1 results).
+//!
+//! Per workload: throughput (transactions/s and MB/s), latency mean/p50/p99,
+//! CPU per transaction and per MB on the client and server hosts. Per host:
+//! processor utilisation, TCP counters, link counters, and for adapters the
+//! microprocessor utilisation and every engine counter. Rendered as text, JSON
+//! or CSV. CPU spent on work not attributable to one workload (interrupts,
+//! polls) is shared among the host's workloads in proportion to their own CPU.
+
+use crate::link::WireStats;
+use crate::world::{HostStats, World};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WlResult {
+    pub name: String,
+    pub kind: &'static str,
+    pub connections: u32,
+    pub request: u32,
+    pub response: u32,
+    pub client: String,
+    pub server: String,
+    pub transactions: u64,
+    pub transactions_per_s: f64,
+    pub mb_per_s: f64,
+    pub latency_mean_us: f64,
+    pub latency_p50_us: f64,
+    pub latency_p99_us: f64,
+    pub cpu_us_per_txn_client: f64,
+    pub cpu_us_per_txn_server: f64,
+    pub cpu_ms_per_mb_client: f64,
+    pub cpu_ms_per_mb_server: f64,
+    #[serde(skip)]
+    pub latency_points: Vec<(u64, u64)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AdapterResult {
+    pub microprocessor_busy_pct: f64,
+    pub inbound_overruns: u64,
+    pub engine: serde_json::Value,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HostResult {
+    pub name: String,
+    pub model: String,
+    pub processors: usize,
+    pub cpu_busy_pct: f64,
+    pub cpu_ms_per_s: f64,
+    pub tcp: HostStats,
+    pub link_out: WireStats,
+    pub link_in: WireStats,
+    pub adapter: Option<AdapterResult>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub window_s: f64,
+    pub workloads: Vec<WlResult>,
+    pub hosts: Vec<HostResult>,
+    /// Host CPU ns per workload with the unattributed share distributed.
+    #[serde(skip)]
+    pub cpu_by_host_wl: Vec<Vec<f64>>,
+}
+
+fn shared_cpu(cpu_wl: &[u64]) -> Vec<f64> {
+    let n = cpu_wl.len().saturating_sub(1);
+    let own: u64 = cpu_wl[..n].iter().sum();
+    let extra = cpu_wl.get(n).copied().unwrap_or(0) as f64;
+    cpu_wl[..n]
+        .iter()
+        .map(|&c| {
+            if own == 0 {
+                extra / n.max(1) as f64
+            } else {
+                c as f64 + extra * c as f64 / own as f64
+            }
+        })
+        .collect()
+}
+
+pub(crate) fn collect(w: &World) -> RunResult {
+    let win = w.window_ns().max(1) as f64 / 1e9;
+    let names = w.host_names();
+    let mut hosts = Vec::new();
+    let mut cpu_by_host_wl = Vec::new();
+    for h in 0..names.len() {
+        let v = w.host_view(h);
+        cpu_by_host_wl.push(shared_cpu(v.cpu_wl));
+        hosts.push(HostResult {
+            name: v.name.to_string(),
+            model: v.model.to_string(),
+            processors: v.processors,
+            cpu_busy_pct: v.cpu_window_ns as f64 / 1e9 / win / v.processors.max(1) as f64 * 100.0,
+            cpu_ms_per_s: v.cpu_window_ns as f64 / 1e6 / win,
+            tcp: v.stats.clone(),
+            link_out: v.up,
+            link_in: v.down,
+            adapter: v.osa.map(|o| AdapterResult {
+                microprocessor_busy_pct: o.micro_busy_window_ns as f64 / 1e9 / win * 100.0,
+                inbound_overruns: o.overruns,
+                engine: o.osa.counters_json(),
+            }),
+        });
+    }
+    let mut workloads = Vec::new();
+    for (i, (spec, st)) in w.workloads.iter().zip(&w.stats).enumerate() {
+        let tx = st.transactions as f64;
+        let mb = st.delivered_bytes as f64 / 1e6;
+        let cc = cpu_by_host_wl[spec.client][i];
+        let cs = cpu_by_host_wl[spec.server][i];
+        let per = |ns: f64, d: f64| if d > 0.0 { ns / d } else { 0.0 };
+        workloads.push(WlResult {
+            name: spec.name.clone(),
+            kind: spec.kind.label(),
+            connections: spec.connections,
+            request: spec.request,
+            response: spec.response,
+            client: names[spec.client].clone(),
+            server: names[spec.server].clone(),
+            transactions: st.transactions,
+            transactions_per_s: tx / win,
+            mb_per_s: mb / win,
+            latency_mean_us: st.latency.mean() / 1e3,
+            latency_p50_us: st.latency.quantile(0.5) as f64 / 1e3,
+            latency_p99_us: st.latency.quantile(0.99) as f64 / 1e3,
+            cpu_us_per_txn_client: per(cc / 1e3, tx),
+            cpu_us_per_txn_server: per(cs / 1e3, tx),
+            cpu_ms_per_mb_client: per(cc / 1e6, mb),
+            cpu_ms_per_mb_server: per(cs / 1e6, mb),
+            latency_points: st.latency.points(),
+        });
+    }
+    RunResult {
+        window_s: win,
+        workloads,
+        hosts,
+        cpu_by_host_wl,
+    }
+}
+
+impl RunResult {
+    /// Human-readable table.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "measured window: {:.3} s", self.window_s);
+        let _ = writeln!(
+            s,
+            "{:<16} {:<5} {:>5} {:>13} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
+            "workload", "kind", "conns", "size", "trans/s", "MB/s", "mean us", "p50 us", "p99 us",
+            "cpu us/tr", "srv ms/MB", "cli ms/MB"
+        );
+        for w in &self.workloads {
+            let _ = writeln!(
+                s,
+                "{:<16} {:<5} {:>5} {:>13} {:>9.0} {:>9.2} {:>9.1} {:>9.1} {:>10.1} {:>10.2} {:>9.2} {:>9.2}",
+                w.name,
+                w.kind,
+                w.connections,
+                format!("{}/{}", w.request, w.response),
+                w.transactions_per_s,
+                w.mb_per_s,
+                w.latency_mean_us,
+                w.latency_p50_us,
+                w.latency_p99_us,
+                w.cpu_us_per_txn_server,
+                w.cpu_ms_per_mb_server,
+                w.cpu_ms_per_mb_client,
+            );
+        }
+        let _ = writeln!(s);
+        for h in &self.hosts {
+            let _ = writeln!(
+                s,
+                "host {} ({}, {} CPs): CPU {:.1}% busy ({:.1} ms/s); segs out {} (acks {}), rexmit {} (fast {}), RTO {}, dupacks in {}, out-of-order in {}, interrupts {}, polls {}, units {}",
+                h.name,
+                h.model,
+                h.processors,
+                h.cpu_busy_pct,
+                h.cpu_ms_per_s,
+                h.tcp.segments_out,
+                h.tcp.acks_out,
+                h.tcp.retransmits,
+                h.tcp.fast_retransmits,
+                h.tcp.timeouts,
+                h.tcp.dupacks_in,
+                h.tcp.ooo_segments_in,
+                h.tcp.interrupts,
+                h.tcp.polls,
+                h.tcp.units,
+            );
+            let _ = writeln!(
+                s,
+                "  link out: {} frames {} bytes; link in: {} frames, switch drops {}, frame errors {}",
+                h.link_out.frames,
+                h.link_out.bytes,
+                h.link_in.frames,
+                h.link_in.dropped_queue_full,
+                h.link_in.dropped_frame_error
+            );
+            if let Some(a) = &h.adapter {
+                let _ = writeln!(
+                    s,
+                    "  adapter microprocessor {:.1}% busy, inbound overruns {}",
+                    a.microprocessor_busy_pct, a.inbound_overruns
+                );
+                if !a.engine.is_null() {
+                    let _ = writeln!(s, "  engine counters: {}", a.engine);
+                }
+            }
+        }
+        s
+    }
+
+    /// CSV: one row per workload.
+    pub fn to_csv(&self, label: &str) -> String {
+        let mut s = String::new();
+        for w in &self.workloads {
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{},{},{},{},{:.3},{:.4},{:.3},{:.3},{:.3},{:.4},{:.4},{:.5},{:.5}",
+                label,
+                w.name,
+                w.kind,
+                w.connections,
+                w.request,
+                w.response,
+                w.client,
+                w.server,
+                w.transactions_per_s,
+                w.mb_per_s,
+                w.latency_mean_us,
+                w.latency_p50_us,
+                w.latency_p99_us,
+                w.cpu_us_per_txn_client,
+                w.cpu_us_per_txn_server,
+                w.cpu_ms_per_mb_client,
+                w.cpu_ms_per_mb_server
+            );
+        }
+        s
+    }
+    pub const CSV_HEADER: &'static str = "variant,workload,kind,connections,request,response,client,server,transactions_per_s,mb_per_s,latency_mean_us,latency_p50_us,latency_p99_us,cpu_us_per_txn_client,cpu_us_per_txn_server,cpu_ms_per_mb_client,cpu_ms_per_mb_server";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn unattributed_cpu_is_shared_proportionally() {
+        let v = shared_cpu(&[300, 100, 40]);
+        assert_eq!(v, vec![330.0, 110.0]);
+        let v = shared_cpu(&[0, 0, 40]);
+        assert_eq!(v, vec![20.0, 20.0]);
+    }
+}

@@ -1,0 +1,651 @@
+//! Scenario files (simulator layer; spec 6.1 "A scenario file names ...").
+//!
+//! TOML: `[[host]]` tables (z/OS systems with their adapter and profile
+//! settings, peers), `[[workload]]` tables, run length and seed, an optional
+//! `[vary]` table that repeats the run with one setting changed, and an
+//! optional `[models]` table overriding named parameter sets. Unknown fields
+//! are errors reported with file, line and column. See docs/scenarios.md.
+
+use crate::event::Ns;
+use crate::link::LinkParams;
+use crate::osa::OsaSetup;
+use crate::params::Models;
+use crate::packet::nic_mac;
+use crate::workload::{Kind, WorkloadSpec};
+use crate::world::{AdapterSetup, HostKind, HostSpec, Setup};
+use serde::Deserialize;
+use softosa_engine::config as ec;
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::{Path, PathBuf};
+
+/// Errors reading or resolving a scenario.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Toml { path: String, message: String },
+    #[error("{path}: {what}")]
+    Invalid { path: String, what: String },
+}
+
+fn default_seed() -> u64 {
+    1
+}
+fn default_duration() -> f64 {
+    200.0
+}
+fn default_warmup() -> f64 {
+    50.0
+}
+
+/// The file as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Measured time, milliseconds of simulated time.
+    #[serde(default = "default_duration")]
+    pub duration_ms: f64,
+    /// Simulated time before measuring starts (connections open, windows
+    /// grow, the DYNAMIC tuner settles).
+    #[serde(default = "default_warmup")]
+    pub warmup_ms: f64,
+    /// Sample adapter timers for plots every this many microseconds (0 = off).
+    #[serde(default)]
+    pub sample_us: u64,
+    #[serde(rename = "host")]
+    pub hosts: Vec<toml::Value>,
+    #[serde(rename = "workload")]
+    pub workloads: Vec<toml::Value>,
+    pub vary: Option<Vary>,
+    pub models: Option<Models>,
+}
+
+/// Repeat the run with one setting changed.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Vary {
+    /// A `[[host]]` or `[[workload]]` field name, e.g. `inbperf`.
+    pub field: String,
+    /// Hosts to change (default: every z/OS host). Ignored for workload fields.
+    #[serde(default)]
+    pub hosts: Vec<String>,
+    /// Workloads to change when `field` is a workload field (default: all).
+    #[serde(default)]
+    pub workloads: Vec<String>,
+    pub values: Vec<toml::Value>,
+    /// Labels for the variants (default: the values).
+    #[serde(default)]
+    pub labels: Vec<String>,
+}
+
+fn default_speed() -> String {
+    "1g".into()
+}
+fn default_mtu() -> u32 {
+    1500
+}
+fn default_latency() -> f64 {
+    10.0
+}
+fn default_switch_buffer() -> u32 {
+    1024
+}
+fn default_inbperf() -> String {
+    "BALANCED".into()
+}
+
+/// One `[[host]]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostCfg {
+    pub name: String,
+    /// `zos`, `aix` or `linux` (any `[models.peer.*]` name).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// z/OS machine type (`[models.machine.*]`), e.g. `z10`, `z14`.
+    pub machine: Option<String>,
+    pub ip: Ipv4Addr,
+    pub processors: Option<usize>,
+    /// Adapter generation (`[models.adapter.*]`), z/OS only.
+    pub adapter: Option<String>,
+    /// `1g`, `10g`, `100m` or a number of Mb/s.
+    #[serde(default = "default_speed")]
+    pub speed: String,
+    #[serde(default = "default_mtu")]
+    pub mtu: u32,
+    /// One-way latency host to switch to host, µs (split over both hops).
+    #[serde(default = "default_latency")]
+    pub latency_us: f64,
+    /// Frame error rate on frames arriving at this host.
+    #[serde(default)]
+    pub loss: f64,
+    /// Switch egress buffer toward this host, KB.
+    #[serde(default = "default_switch_buffer")]
+    pub switch_buffer_kb: u32,
+    /// `MINLATENCY`, `BALANCED`, `MINCPU`, `DYNAMIC`, `DYNAMIC WORKLOADQ`,
+    /// optionally followed by `OLM` (or `OLM` alone).
+    #[serde(default = "default_inbperf")]
+    pub inbperf: String,
+    #[serde(default)]
+    pub segmentation_offload: bool,
+    #[serde(default)]
+    pub wlm_priorityq: bool,
+    /// Read storage in SBALs (8..126).
+    pub read_storage: Option<u16>,
+}
+
+fn default_importance() -> u8 {
+    2
+}
+fn default_buf() -> u32 {
+    256
+}
+
+/// One `[[workload]]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadCfg {
+    pub name: Option<String>,
+    /// `RR`, `CRR` or `STR`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub connections: u32,
+    pub request: u32,
+    pub response: u32,
+    pub client: String,
+    pub server: String,
+    #[serde(default = "default_importance")]
+    pub importance: u8,
+    #[serde(default = "default_buf")]
+    pub sndbuf_kb: u32,
+    #[serde(default = "default_buf")]
+    pub rcvbuf_kb: u32,
+}
+
+/// A loaded scenario: the file plus where it came from.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub path: String,
+    pub file: ScenarioFile,
+}
+
+/// One runnable variant.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub label: String,
+    pub setup: Setup,
+}
+
+impl Scenario {
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Scenario::parse(&path.display().to_string(), &text)
+    }
+
+    pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
+        let file: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError::Toml {
+            path: path.to_string(),
+            message: e.to_string(),
+        })?;
+        // Validate host and workload tables now, against the original text so
+        // errors carry line and column.
+        #[derive(Deserialize)]
+        struct TypedLoose {
+            #[serde(rename = "host")]
+            _hosts: Vec<HostCfg>,
+            #[serde(rename = "workload")]
+            _workloads: Vec<WorkloadCfg>,
+        }
+        toml::from_str::<TypedLoose>(text).map_err(|e| ScenarioError::Toml {
+            path: path.to_string(),
+            message: e.to_string(),
+        })?;
+        Ok(Scenario {
+            path: path.to_string(),
+            file,
+        })
+    }
+
+    fn invalid(&self, what: impl Into<String>) -> ScenarioError {
+        ScenarioError::Invalid {
+            path: self.path.clone(),
+            what: what.into(),
+        }
+    }
+
+    /// The variants to run (one if there is no `[vary]`).
+    pub fn variants(&self) -> Result<Vec<Variant>, ScenarioError> {
+        let mut models = Models::builtin().map_err(|e| self.invalid(format!("built-in models: {e}")))?;
+        if let Some(m) = &self.file.models {
+            models.overlay(m);
+        }
+        let Some(v) = &self.file.vary else {
+            let setup = self.resolve(&self.file.hosts, &self.file.workloads, &models)?;
+            return Ok(vec![Variant {
+                label: "base".into(),
+                setup,
+            }]);
+        };
+        if v.values.is_empty() {
+            return Err(self.invalid("[vary] needs at least one value"));
+        }
+        let host_field = HOST_FIELDS.contains(&v.field.as_str());
+        let wl_field = WORKLOAD_FIELDS.contains(&v.field.as_str());
+        if !host_field && !wl_field {
+            return Err(self.invalid(format!(
+                "[vary] field {:?} is not a host or workload field (host: {}; workload: {})",
+                v.field,
+                HOST_FIELDS.join(", "),
+                WORKLOAD_FIELDS.join(", ")
+            )));
+        }
+        let mut out = Vec::new();
+        for (i, val) in v.values.iter().enumerate() {
+            let mut hosts = self.file.hosts.clone();
+            let mut wls = self.file.workloads.clone();
+            if host_field {
+                for h in hosts.iter_mut() {
+                    let name = h.get("name").and_then(|n| n.as_str()).unwrap_or("");
+                    let kind = h.get("type").and_then(|n| n.as_str()).unwrap_or("");
+                    let selected = if v.hosts.is_empty() {
+                        kind.eq_ignore_ascii_case("zos")
+                    } else {
+                        v.hosts.iter().any(|x| x == name)
+                    };
+                    if selected {
+                        if let Some(t) = h.as_table_mut() {
+                            t.insert(v.field.clone(), val.clone());
+                        }
+                    }
+                }
+            } else {
+                for w in wls.iter_mut() {
+                    let name = w.get("name").and_then(|n| n.as_str()).unwrap_or("");
+                    if v.workloads.is_empty() || v.workloads.iter().any(|x| x == name) {
+                        if let Some(t) = w.as_table_mut() {
+                            t.insert(v.field.clone(), val.clone());
+                        }
+                    }
+                }
+            }
+            let label = v.labels.get(i).cloned().unwrap_or_else(|| match val {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+            let setup = self.resolve(&hosts, &wls, &models)?;
+            out.push(Variant { label, setup });
+        }
+        Ok(out)
+    }
+
+    fn resolve(
+        &self,
+        hosts: &[toml::Value],
+        wls: &[toml::Value],
+        models: &Models,
+    ) -> Result<Setup, ScenarioError> {
+        let mut specs = Vec::new();
+        for (i, hv) in hosts.iter().enumerate() {
+            let h: HostCfg = hv
+                .clone()
+                .try_into()
+                .map_err(|e| self.invalid(format!("host #{}: {e}", i + 1)))?;
+            specs.push(self.resolve_host(i, &h, models)?);
+        }
+        let mut names: Vec<&str> = specs.iter().map(|h| h.name.as_str()).collect();
+        names.sort_unstable();
+        if names.windows(2).any(|w| w[0] == w[1]) {
+            return Err(self.invalid("two hosts have the same name"));
+        }
+        let find = |n: &str| specs.iter().position(|h| h.name == n);
+        let mut workloads = Vec::new();
+        for (i, wv) in wls.iter().enumerate() {
+            let w: WorkloadCfg = wv
+                .clone()
+                .try_into()
+                .map_err(|e| self.invalid(format!("workload #{}: {e}", i + 1)))?;
+            let kind = match w.kind.to_ascii_uppercase().as_str() {
+                "RR" => Kind::Rr,
+                "CRR" => Kind::Crr,
+                "STR" => Kind::Str,
+                other => {
+                    return Err(self.invalid(format!(
+                        "workload #{}: type {other:?} is not RR, CRR or STR",
+                        i + 1
+                    )))
+                }
+            };
+            let client = find(&w.client)
+                .ok_or_else(|| self.invalid(format!("workload #{}: no host named {:?}", i + 1, w.client)))?;
+            let server = find(&w.server)
+                .ok_or_else(|| self.invalid(format!("workload #{}: no host named {:?}", i + 1, w.server)))?;
+            if client == server {
+                return Err(self.invalid(format!("workload #{}: client and server are the same host", i + 1)));
+            }
+            if w.connections == 0 || w.connections > 10_000 {
+                return Err(self.invalid(format!("workload #{}: connections must be 1..10000", i + 1)));
+            }
+            if w.request == 0 || w.response == 0 {
+                return Err(self.invalid(format!("workload #{}: request and response must be at least 1 byte", i + 1)));
+            }
+            if w.importance > 6 {
+                return Err(self.invalid(format!("workload #{}: importance is 0 (SYSSTC) .. 6 (discretionary)", i + 1)));
+            }
+            workloads.push(WorkloadSpec {
+                name: w.name.clone().unwrap_or_else(|| {
+                    format!("{}{}({}/{})", kind.label(), w.connections, w.request, w.response)
+                }),
+                kind,
+                connections: w.connections,
+                request: w.request,
+                response: w.response,
+                client,
+                server,
+                importance: w.importance,
+                sndbuf: w.sndbuf_kb.clamp(4, 16 * 1024) * 1024,
+                rcvbuf: w.rcvbuf_kb.clamp(4, 16 * 1024) * 1024,
+                via_distributor: None,
+            });
+        }
+        if !(self.file.duration_ms > 0.0 && self.file.duration_ms <= 600_000.0) {
+            return Err(self.invalid("duration_ms must be in (0, 600000]"));
+        }
+        if !(self.file.warmup_ms >= 0.0 && self.file.warmup_ms <= 600_000.0) {
+            return Err(self.invalid("warmup_ms must be in [0, 600000]"));
+        }
+        Ok(Setup {
+            hosts: specs,
+            workloads,
+            warmup_ns: (self.file.warmup_ms * 1e6) as Ns,
+            duration_ns: (self.file.duration_ms * 1e6) as Ns,
+            seed: self.file.seed,
+            sample_every_ns: self.file.sample_us * 1000,
+        })
+    }
+
+    fn resolve_host(&self, idx: usize, h: &HostCfg, models: &Models) -> Result<HostSpec, ScenarioError> {
+        let bad = |w: String| self.invalid(format!("host {:?}: {w}", h.name));
+        let rate = parse_speed(&h.speed).ok_or_else(|| bad(format!("speed {:?} (use 100m, 1g, 10g, 25g or Mb/s)", h.speed)))?;
+        if !(576..=65_535).contains(&h.mtu) {
+            return Err(bad(format!("mtu {} out of range 576..65535", h.mtu)));
+        }
+        if !(0.0..1.0).contains(&h.loss) {
+            return Err(bad(format!("loss {} must be in [0, 1)", h.loss)));
+        }
+        let link = LinkParams {
+            rate_bps: rate,
+            latency_ns: (h.latency_us.max(0.0) * 1000.0) as Ns,
+            mtu: h.mtu,
+            loss: h.loss,
+            switch_buffer: h.switch_buffer_kb.max(2).saturating_mul(1024),
+        };
+        let zos = h.kind.eq_ignore_ascii_case("zos");
+        let (kind, model, mut costs) = if zos {
+            let m = h.machine.clone().unwrap_or_else(|| "z10".into());
+            let c = models
+                .machine
+                .get(&m)
+                .ok_or_else(|| bad(format!("unknown machine {m:?} (known: {})", keys(&models.machine))))?;
+            (HostKind::Zos, m, c.clone())
+        } else {
+            let m = h.kind.to_ascii_lowercase();
+            let c = models
+                .peer
+                .get(&m)
+                .ok_or_else(|| bad(format!("unknown host type {:?} (zos or a peer: {})", h.kind, keys(&models.peer))))?;
+            (HostKind::Peer, m, c.clone())
+        };
+        if let Some(p) = h.processors {
+            if p == 0 || p > 256 {
+                return Err(bad("processors must be 1..256".into()));
+            }
+            costs.processors = p;
+        }
+        let adapter = if zos {
+            let g = h.adapter.clone().unwrap_or_else(|| "osa-express3".into());
+            let gen = models
+                .adapter
+                .get(&g)
+                .ok_or_else(|| bad(format!("unknown adapter {g:?} (known: {})", keys(&models.adapter))))?
+                .clone();
+            let config = engine_config(idx, h, &g, rate).map_err(bad)?;
+            Some(AdapterSetup {
+                generation_name: g,
+                gen,
+                osa: OsaSetup { config, iface: 0 },
+            })
+        } else {
+            if h.adapter.is_some() {
+                return Err(bad("adapter applies to z/OS hosts only".into()));
+            }
+            None
+        };
+        Ok(HostSpec {
+            name: h.name.clone(),
+            kind,
+            model,
+            costs,
+            ip: u32::from(h.ip),
+            link,
+            adapter,
+            segmentation_offload: zos && h.segmentation_offload,
+        })
+    }
+}
+
+/// Host fields a `[vary]` may change.
+pub const HOST_FIELDS: &[&str] = &[
+    "inbperf",
+    "adapter",
+    "machine",
+    "processors",
+    "speed",
+    "mtu",
+    "latency_us",
+    "loss",
+    "switch_buffer_kb",
+    "segmentation_offload",
+    "wlm_priorityq",
+    "read_storage",
+];
+/// Workload fields a `[vary]` may change.
+pub const WORKLOAD_FIELDS: &[&str] = &[
+    "connections",
+    "request",
+    "response",
+    "importance",
+    "sndbuf_kb",
+    "rcvbuf_kb",
+    "type",
+];
+
+fn keys<V>(m: &std::collections::BTreeMap<String, V>) -> String {
+    m.keys().cloned().collect::<Vec<_>>().join(", ")
+}
+
+/// `1g` → 1e9 b/s.
+pub fn parse_speed(s: &str) -> Option<u64> {
+    let t = s.trim().to_ascii_lowercase();
+    let (num, mul) = if let Some(n) = t.strip_suffix('g') {
+        (n, 1_000_000_000u64)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 1_000_000)
+    } else {
+        (t.as_str(), 1_000_000)
+    };
+    let v: f64 = num.trim().parse().ok()?;
+    if v <= 0.0 || v > 1e6 {
+        return None;
+    }
+    Some((v * mul as f64) as u64)
+}
+
+fn generation(name: &str) -> ec::OsaGeneration {
+    match name {
+        "osa-express2" => ec::OsaGeneration::Express2,
+        "osa-express5s" => ec::OsaGeneration::Express5S,
+        "osa-express6s" => ec::OsaGeneration::Express6S,
+        "osa-express7s" => ec::OsaGeneration::Express7S,
+        _ => ec::OsaGeneration::Express3,
+    }
+}
+
+/// Build the engine configuration of a z/OS host's one OSA interface from
+/// the scenario's settings (what the profile crate would produce from
+/// `INTERFACE ... INBPERF ... VMAC` and `GLOBALCONFIG` statements).
+fn engine_config(idx: usize, h: &HostCfg, gen: &str, rate: u64) -> Result<ec::SystemConfig, String> {
+    let words: Vec<String> = h
+        .inbperf
+        .split_whitespace()
+        .map(|w| w.to_ascii_uppercase())
+        .collect();
+    let mut inbperf = ec::InbPerf::Balanced;
+    let mut workloadq = false;
+    let mut olm = false;
+    for w in &words {
+        match w.as_str() {
+            "MINLATENCY" => inbperf = ec::InbPerf::MinLatency,
+            "BALANCED" => inbperf = ec::InbPerf::Balanced,
+            "MINCPU" => inbperf = ec::InbPerf::MinCpu,
+            "DYNAMIC" => inbperf = ec::InbPerf::Dynamic,
+            "WORKLOADQ" => {
+                workloadq = true;
+                inbperf = ec::InbPerf::Dynamic;
+            }
+            "OLM" => olm = true,
+            other => return Err(format!("inbperf word {other:?} (MINLATENCY, BALANCED, MINCPU, DYNAMIC, WORKLOADQ, OLM)")),
+        }
+    }
+    if workloadq && inbperf != ec::InbPerf::Dynamic {
+        return Err("WORKLOADQ requires INBPERF DYNAMIC".into());
+    }
+    if olm {
+        inbperf = ec::InbPerf::Dynamic;
+    }
+    let mac = ec::Mac(nic_mac(idx));
+    let port = ec::PortConfig {
+        name: format!("OSA{idx:02}"),
+        chpid: 0x10u8.wrapping_add(idx as u8),
+        port_num: 0,
+        kind: ec::PortKind::Osa {
+            generation: generation(gen),
+            speed_mbps: u32::try_from(rate / 1_000_000).unwrap_or(u32::MAX),
+            chpid_type: ec::ChpidType::Osd,
+        },
+        physical_mac: mac,
+    };
+    let mut stack = ec::StackConfig::new(format!("TCPIP{idx}"));
+    stack.segmentation_offload = h.segmentation_offload;
+    if h.wlm_priorityq {
+        stack.wlm_priorityq = Some(ec::WlmPriorityMap::default());
+    }
+    let mut iface = ec::InterfaceConfig::new(format!("OSAIF{idx}"), 0, 0);
+    iface.addresses.push(ec::IpNet {
+        addr: IpAddr::V4(h.ip),
+        prefix: 24,
+    });
+    iface.mtu = Some(h.mtu);
+    iface.inbperf = inbperf;
+    iface.workloadq = workloadq;
+    iface.olm = olm;
+    iface.vmac = Some(ec::VmacConfig {
+        mac: Some(mac),
+        route: ec::VmacRoute::All,
+    });
+    if let Some(r) = h.read_storage {
+        if !(8..=126).contains(&r) {
+            return Err(format!("read_storage {r} SBALs out of range 8..126"));
+        }
+        iface.read_storage_sbals = r;
+        iface.read_storage_global = false;
+    }
+    Ok(ec::SystemConfig {
+        ports: vec![port],
+        stacks: vec![stack],
+        interfaces: vec![iface],
+        tuning: ec::Tuning::default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASIC: &str = r#"
+name = "t"
+duration_ms = 10
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.1"
+inbperf = "DYNAMIC WORKLOADQ"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.2"
+[[workload]]
+type = "RR"
+connections = 2
+request = 100
+response = 800
+client = "aix"
+server = "zos"
+[vary]
+field = "inbperf"
+values = ["BALANCED", "DYNAMIC", "OLM"]
+"#;
+
+    #[test]
+    fn parses_and_expands_variants() {
+        let s = Scenario::parse("t.toml", BASIC).unwrap();
+        let v = s.variants().unwrap();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0].label, "BALANCED");
+        let cfg = &v[2].setup.hosts[0].adapter.as_ref().unwrap().osa.config;
+        assert!(cfg.interfaces[0].olm);
+        assert_eq!(cfg.interfaces[0].inbperf, ec::InbPerf::Dynamic);
+        assert!(v[1].setup.hosts[1].adapter.is_none(), "peers have no OSA");
+        assert_eq!(v[0].setup.workloads[0].name, "RR2(100/800)");
+    }
+
+    #[test]
+    fn unknown_field_is_an_error_with_a_line() {
+        let bad = BASIC.replace("connections = 2", "connections = 2\nconections = 3");
+        let e = Scenario::parse("t.toml", &bad).unwrap_err().to_string();
+        assert!(e.contains("t.toml"), "{e}");
+        assert!(e.contains("line"), "{e}");
+        assert!(e.contains("conections"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_are_reported() {
+        let bad = BASIC.replace("type = \"RR\"", "type = \"XX\"");
+        let e = Scenario::parse("t.toml", &bad).unwrap().variants().unwrap_err().to_string();
+        assert!(e.contains("XX"), "{e}");
+        let bad = BASIC.replace("field = \"inbperf\"", "field = \"colour\"");
+        assert!(Scenario::parse("t.toml", &bad).unwrap().variants().is_err());
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let bad = no_vary.replace("\"DYNAMIC WORKLOADQ\"", "\"TURBO\"");
+        assert!(Scenario::parse("t.toml", &bad).unwrap().variants().is_err());
+    }
+
+    #[test]
+    fn speeds() {
+        assert_eq!(parse_speed("1g"), Some(1_000_000_000));
+        assert_eq!(parse_speed("10G"), Some(10_000_000_000));
+        assert_eq!(parse_speed("100m"), Some(100_000_000));
+        assert_eq!(parse_speed("2500"), Some(2_500_000_000));
+        assert_eq!(parse_speed("fast"), None);
+    }
+}

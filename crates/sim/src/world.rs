@@ -1,0 +1,1222 @@
+//! The simulated world (simulator layer; spec 6.2): hosts with processors and
+//! TCP stacks, NICs and OSA adapters, links through one switch, workloads.
+//! This is where the pieces meet; each model lives in its own module.
+//!
+//! Frame paths:
+//! * peer → z/OS: peer CPU unit emits a segment → peer NIC transmit ring →
+//!   link → switch egress queue → link → adapter microprocessor (finite,
+//!   per-frame cost) → engine `handle_wire_frame` → presentation → a unit of
+//!   work (SRB) on a z/OS processor → TCP.
+//! * z/OS → peer: a unit emits a segment → engine `handle_host_send` → the
+//!   engine's write queues → microprocessor → link → switch → peer NIC
+//!   (interrupt coalescing) → peer unit → TCP.
+//!
+//! The SRB races of spec 2.3 are not programmed anywhere: they happen when
+//! two units of the same queue run on two processors at once.
+
+use crate::cpu::{Cpu, Unit};
+use crate::event::{EventQueue, Ns};
+use crate::link::{LinkParams, Wire, WireStats};
+use crate::osa::{Osa, OsaSetup};
+use crate::packet::{mac_nic, nic_mac, Pkt, ACK, FIN, SYN};
+use crate::params::{AdapterGen, HostCosts};
+use crate::tcp::{Seg, State, Tcb, TcpCfg};
+use crate::workload::{Kind, WlStats, WorkloadSpec};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::{BTreeMap, VecDeque};
+
+/// What kind of host.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostKind {
+    /// z/OS system with an OSA adapter driven by the engine.
+    Zos,
+    /// A peer (AIX, Linux) with a plain NIC.
+    Peer,
+}
+
+/// A resolved host.
+#[derive(Clone, Debug)]
+pub struct HostSpec {
+    pub name: String,
+    pub kind: HostKind,
+    pub model: String,
+    pub costs: HostCosts,
+    pub ip: u32,
+    pub link: LinkParams,
+    /// z/OS only.
+    pub adapter: Option<AdapterSetup>,
+    /// Stack hands the adapter large sends.
+    pub segmentation_offload: bool,
+}
+
+/// A z/OS host's adapter.
+#[derive(Clone, Debug)]
+pub struct AdapterSetup {
+    pub generation_name: String,
+    pub gen: AdapterGen,
+    pub osa: OsaSetup,
+}
+
+/// Everything a run needs.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub hosts: Vec<HostSpec>,
+    pub workloads: Vec<WorkloadSpec>,
+    pub warmup_ns: Ns,
+    pub duration_ns: Ns,
+    pub seed: u64,
+    /// Sample the DYNAMIC tuner's timers this often (0 = never).
+    pub sample_every_ns: Ns,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum TxKind {
+    Data,
+    Ack,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum SockOp {
+    /// Client: (receive the previous response and) send the next request.
+    Request,
+    /// Server: receive the request, send the response.
+    Respond,
+    /// Streaming receiver: one read of a large block.
+    Read,
+    /// Streaming sender: write more of a large response.
+    Write,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Interrupt,
+    Poll,
+    Rx(Pkt, bool),
+    BatchEnd(u64),
+    Tx(Pkt, TxKind, u8),
+    Sock(usize, u32, SockOp),
+    Connect(usize),
+    Timer(usize, u32),
+}
+
+#[derive(Debug)]
+struct Conn {
+    id: u32,
+    tcb: Tcb,
+    wl: usize,
+    client: bool,
+    rip: u32,
+    lport: u16,
+    rport: u16,
+    dst_mac: [u8; 6],
+    rcvd: u64,
+    unread: u32,
+    to_write: u64,
+    write_pending: bool,
+    txn_start: Ns,
+    rto_ev: Option<Ns>,
+    delack_ev: Option<Ns>,
+    force_ack: bool,
+}
+
+/// Per-host counters of the simulator's own making.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct HostStats {
+    pub stray_segments: u64,
+    pub connections_opened: u64,
+    pub units: u64,
+    pub ooo_segments_in: u64,
+    pub dupacks_in: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub retransmits: u64,
+    pub acks_out: u64,
+    pub segments_out: u64,
+    pub interrupts: u64,
+    pub polls: u64,
+}
+
+struct Host {
+    spec: HostSpec,
+    cpu: Cpu<(Step, usize)>,
+    cur: Vec<Option<(Step, usize)>>,
+    conns: Vec<Option<Conn>>,
+    free: Vec<usize>,
+    lookup: BTreeMap<(u16, u32, u16), usize>,
+    listen: BTreeMap<u16, usize>,
+    touched: Vec<Vec<usize>>,
+    next_port: u16,
+    next_id: u32,
+    iss: u32,
+    /// CPU ns per workload (last slot: not attributable to one workload).
+    cpu_wl: Vec<u64>,
+    cpu_window: u64,
+    nic_pending: Vec<Pkt>,
+    nic_timer: bool,
+    up: Wire,
+    down: Wire,
+    stats: HostStats,
+}
+
+struct Micro {
+    jobs: VecDeque<MicroJob>,
+    busy: bool,
+    in_jobs: usize,
+    out_inflight: usize,
+    busy_ns: u64,
+    busy_window: u64,
+    overruns: u64,
+}
+
+#[derive(Debug)]
+enum MicroJob {
+    In(Pkt),
+    Out(Pkt),
+    Present,
+}
+
+enum Ev {
+    UpDone(usize),
+    DownDone(usize),
+    AtSwitch(Pkt),
+    AtNic(usize, Pkt),
+    MicroDone(usize),
+    EngineTimer(usize),
+    CpuDone(usize, usize),
+    NicIrq(usize),
+    ConnTimer(usize, usize, u32),
+    Start(usize),
+    Sample,
+}
+
+/// Tuner timer samples: (time, host, queue label, gap ns, block ns).
+pub type TimerSample = (Ns, usize, &'static str, u64, u64);
+
+/// The simulated world.
+pub struct World {
+    q: EventQueue<Ev>,
+    rng: ChaCha8Rng,
+    hosts: Vec<Host>,
+    osas: Vec<Option<(Osa, Micro, AdapterGen)>>,
+    osa_timer: Vec<Option<Ns>>,
+    pub workloads: Vec<WorkloadSpec>,
+    pub stats: Vec<WlStats>,
+    ip_map: BTreeMap<u32, usize>,
+    measure_from: Ns,
+    end: Ns,
+    sample_every: Ns,
+    segs: Vec<Seg>,
+    started: Vec<usize>,
+    pub samples: Vec<TimerSample>,
+    /// Frames that crossed any link (for speed reports).
+    pub link_frames: u64,
+    pub events: u64,
+}
+
+/// Errors building a world.
+#[derive(Debug, thiserror::Error)]
+pub enum WorldError {
+    #[error("host {0}: {1}")]
+    Engine(String, String),
+    #[error("workload {0}: {1}")]
+    Workload(String, String),
+}
+
+const SERIAL_NIC: u64 = 1 << 40;
+const DELACK_ZOS_NS: Ns = 200_000_000;
+const UNATTRIBUTED: usize = usize::MAX;
+
+impl World {
+    pub fn new(setup: &Setup) -> Result<World, WorldError> {
+        let nwl = setup.workloads.len();
+        let mut hosts = Vec::new();
+        let mut osas = Vec::new();
+        let mut ip_map = BTreeMap::new();
+        for (i, h) in setup.hosts.iter().enumerate() {
+            ip_map.insert(h.ip, i);
+            let mut up_link = h.link;
+            let mut down_link = h.link;
+            up_link.latency_ns = h.link.latency_ns / 2;
+            down_link.latency_ns = h.link.latency_ns - up_link.latency_ns;
+            let osa = match &h.adapter {
+                Some(a) => {
+                    up_link.latency_ns += a.gen.latency_ns;
+                    down_link.latency_ns += a.gen.latency_ns;
+                    let o = Osa::new(&a.osa, h.ip, nic_mac(i))
+                        .map_err(|e| WorldError::Engine(h.name.clone(), e.to_string()))?;
+                    Some((
+                        o,
+                        Micro {
+                            jobs: VecDeque::new(),
+                            busy: false,
+                            in_jobs: 0,
+                            out_inflight: 0,
+                            busy_ns: 0,
+                            busy_window: 0,
+                            overruns: 0,
+                        },
+                        a.gen.clone(),
+                    ))
+                }
+                None => None,
+            };
+            osas.push(osa);
+            let n = h.costs.processors.max(1);
+            hosts.push(Host {
+                spec: h.clone(),
+                cpu: Cpu::new(n),
+                cur: (0..n).map(|_| None).collect(),
+                conns: Vec::new(),
+                free: Vec::new(),
+                lookup: BTreeMap::new(),
+                listen: BTreeMap::new(),
+                touched: (0..n).map(|_| Vec::new()).collect(),
+                next_port: 1024,
+                next_id: 1,
+                iss: 0x1000_0000u32.wrapping_mul(i as u32 + 1),
+                cpu_wl: vec![0; nwl + 1],
+                cpu_window: 0,
+                nic_pending: Vec::new(),
+                nic_timer: false,
+                up: Wire::new(up_link, 0),
+                down: Wire::new(down_link, h.link.switch_buffer),
+                stats: HostStats::default(),
+            });
+        }
+        for (w, spec) in setup.workloads.iter().enumerate() {
+            if spec.client >= hosts.len() || spec.server >= hosts.len() {
+                return Err(WorldError::Workload(spec.name.clone(), "unknown host".into()));
+            }
+            hosts[spec.server].listen.insert(listen_port(w), w);
+        }
+        let n_osa = osas.len();
+        let mut world = World {
+            q: EventQueue::new(),
+            rng: ChaCha8Rng::seed_from_u64(setup.seed),
+            hosts,
+            osas,
+            osa_timer: vec![None; n_osa],
+            workloads: setup.workloads.clone(),
+            stats: vec![WlStats::default(); nwl],
+            ip_map,
+            measure_from: setup.warmup_ns,
+            end: setup.warmup_ns + setup.duration_ns,
+            sample_every: setup.sample_every_ns,
+            segs: Vec::with_capacity(64),
+            started: Vec::with_capacity(8),
+            samples: Vec::new(),
+            link_frames: 0,
+            events: 0,
+        };
+        // Stagger connection starts over the first millisecond, seeded.
+        use rand::Rng;
+        for (w, spec) in setup.workloads.iter().enumerate() {
+            for _ in 0..spec.connections {
+                let at = world.rng.random_range(0..1_000_000u64);
+                world.q.schedule(at, Ev::Start(w));
+            }
+        }
+        if world.sample_every > 0 {
+            world.q.schedule(0, Ev::Sample);
+        }
+        Ok(world)
+    }
+
+    /// Current virtual time.
+    pub fn now(&self) -> Ns {
+        self.q.now()
+    }
+    /// End of the run.
+    pub fn end(&self) -> Ns {
+        self.end
+    }
+
+    /// Run until `until` (capped at the end of the run). Returns true when
+    /// the run is complete.
+    pub fn run_until(&mut self, until: Ns) -> bool {
+        let lim = until.min(self.end);
+        while let Some((now, ev)) = self.q.pop_until(lim) {
+            self.events += 1;
+            self.handle(now, ev);
+        }
+        lim >= self.end
+    }
+
+    fn in_window(&self, now: Ns) -> bool {
+        now >= self.measure_from && now < self.end
+    }
+
+    fn handle(&mut self, now: Ns, ev: Ev) {
+        match ev {
+            Ev::UpDone(h) => {
+                self.hosts[h].up.busy = false;
+                self.kick_up(h, now);
+                if self.osas[h].is_some() {
+                    self.osa_pull(h, now);
+                }
+            }
+            Ev::DownDone(h) => {
+                self.hosts[h].down.busy = false;
+                self.kick_down(h, now);
+            }
+            Ev::AtSwitch(p) => {
+                let dst = mac_nic(&p.dst_mac)
+                    .filter(|d| *d < self.hosts.len())
+                    .or_else(|| self.ip_map.get(&p.dst_ip).copied());
+                if let Some(d) = dst {
+                    if self.hosts[d].down.enqueue(p) {
+                        self.kick_down(d, now);
+                    }
+                }
+            }
+            Ev::AtNic(h, p) => {
+                if !self.hosts[h].down.survives(&mut self.rng) {
+                    return;
+                }
+                if self.osas[h].is_some() {
+                    self.micro_in(h, now, p);
+                } else {
+                    let host = &mut self.hosts[h];
+                    host.nic_pending.push(p);
+                    if !host.nic_timer {
+                        host.nic_timer = true;
+                        let at = now + host.spec.costs.nic_coalesce_ns;
+                        self.q.schedule(at, Ev::NicIrq(h));
+                    }
+                }
+            }
+            Ev::MicroDone(h) => self.micro_done(h, now),
+            Ev::EngineTimer(h) => {
+                if self.osa_timer[h] == Some(now) {
+                    self.osa_timer[h] = None;
+                }
+                if let Some((o, _, _)) = self.osas[h].as_mut() {
+                    o.timeout(now);
+                }
+                self.osa_sync(h, now);
+            }
+            Ev::CpuDone(h, p) => self.cpu_done(h, p, now),
+            Ev::NicIrq(h) => {
+                let host = &mut self.hosts[h];
+                host.nic_timer = false;
+                if host.nic_pending.is_empty() {
+                    return;
+                }
+                let mut u = Unit::new(Some(SERIAL_NIC | h as u64));
+                u.steps.push_back((Step::Interrupt, UNATTRIBUTED));
+                for p in host.nic_pending.drain(..) {
+                    u.steps.push_back((Step::Rx(p, false), UNATTRIBUTED));
+                }
+                u.steps.push_back((Step::BatchEnd(u64::MAX), UNATTRIBUTED));
+                host.stats.interrupts += 1;
+                self.submit(h, u, now);
+            }
+            Ev::ConnTimer(h, c, id) => self.conn_timer(h, c, id, now),
+            Ev::Start(w) => {
+                let client = self.workloads[w].client;
+                let mut u = Unit::new(None);
+                u.steps.push_back((Step::Connect(w), w));
+                self.submit(client, u, now);
+            }
+            Ev::Sample => {
+                for (h, o) in self.osas.iter().enumerate() {
+                    if let Some((o, _, _)) = o {
+                        for (label, gap, block) in o.timer_values() {
+                            self.samples.push((now, h, label, gap, block));
+                        }
+                    }
+                }
+                if self.samples.len() < 200_000 {
+                    self.q.schedule(now + self.sample_every, Ev::Sample);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ wires
+
+    fn kick_up(&mut self, h: usize, now: Ns) {
+        if let Some((p, done, arrive)) = self.hosts[h].up.start(now) {
+            self.link_frames += 1;
+            self.q.schedule(done, Ev::UpDone(h));
+            self.q.schedule(arrive, Ev::AtSwitch(p));
+        }
+    }
+    fn kick_down(&mut self, h: usize, now: Ns) {
+        if let Some((p, done, arrive)) = self.hosts[h].down.start(now) {
+            self.link_frames += 1;
+            self.q.schedule(done, Ev::DownDone(h));
+            self.q.schedule(arrive, Ev::AtNic(h, p));
+        }
+    }
+
+    // ------------------------------------------------------------ adapter
+
+    fn micro_in(&mut self, h: usize, now: Ns, p: Pkt) {
+        let Some((_, m, g)) = self.osas[h].as_mut() else {
+            return;
+        };
+        if m.in_jobs >= g.in_buffer_frames {
+            m.overruns += 1;
+            return;
+        }
+        m.in_jobs += 1;
+        m.jobs.push_back(MicroJob::In(p));
+        self.micro_start(h, now);
+    }
+
+    fn micro_start(&mut self, h: usize, now: Ns) {
+        let window = self.in_window(now);
+        let Some((o, m, g)) = self.osas[h].as_mut() else {
+            return;
+        };
+        if m.busy {
+            return;
+        }
+        let Some(job) = m.jobs.front() else {
+            return;
+        };
+        let cost = match job {
+            MicroJob::In(p) => {
+                g.frame_cost(p.wire_len())
+                    + if o.sorts() { g.sort_ns } else { 0 }
+                    + if o.olm() { g.olm_frame_ns } else { 0 }
+            }
+            MicroJob::Out(p) => {
+                let segs = p.len.div_ceil(o.mss().max(1)).max(1);
+                g.frame_cost(p.wire_len()) + (u64::from(segs) - 1) * g.frame_ns
+                    + if o.olm() { g.olm_frame_ns } else { 0 }
+            }
+            MicroJob::Present => g.present_ns,
+        };
+        m.busy = true;
+        m.busy_ns += cost;
+        if window {
+            m.busy_window += cost;
+        }
+        self.q.schedule(now + cost, Ev::MicroDone(h));
+    }
+
+    fn micro_done(&mut self, h: usize, now: Ns) {
+        let job = {
+            let Some((_, m, _)) = self.osas[h].as_mut() else {
+                return;
+            };
+            m.busy = false;
+            m.jobs.pop_front()
+        };
+        match job {
+            Some(MicroJob::In(p)) => {
+                if let Some((o, m, _)) = self.osas[h].as_mut() {
+                    m.in_jobs -= 1;
+                    o.wire_in(now, &p);
+                }
+                self.osa_sync(h, now);
+            }
+            Some(MicroJob::Out(p)) => {
+                if let Some((_, m, _)) = self.osas[h].as_mut() {
+                    m.out_inflight -= 1;
+                }
+                self.hosts[h].up.enqueue(p);
+                self.kick_up(h, now);
+                self.osa_pull(h, now);
+            }
+            Some(MicroJob::Present) | None => {}
+        }
+        self.micro_start(h, now);
+    }
+
+    /// Move frames from the engine's write queues toward the wire, keeping a
+    /// short pipeline so the link never idles while the adapter has data.
+    fn osa_pull(&mut self, h: usize, now: Ns) {
+        let upq = self.hosts[h].up.queue.len();
+        let mut pulled = false;
+        if let Some((o, m, _)) = self.osas[h].as_mut() {
+            while m.out_inflight + upq < 3 {
+                match o.poll_transmit() {
+                    Some(p) => {
+                        m.out_inflight += 1;
+                        m.jobs.push_back(MicroJob::Out(p));
+                        pulled = true;
+                    }
+                    None => break,
+                }
+            }
+        }
+        if pulled {
+            self.micro_start(h, now);
+        }
+    }
+
+    /// After any engine call: turn presentations into units of work, keep the
+    /// engine's timer scheduled, move outbound frames.
+    fn osa_sync(&mut self, h: usize, now: Ns) {
+        loop {
+            let Some((o, m, _)) = self.osas[h].as_mut() else {
+                return;
+            };
+            let Some(pres) = o.poll_presentation() else {
+                break;
+            };
+            if pres.interrupt {
+                m.jobs.push_back(MicroJob::Present);
+            }
+            let mut u = Unit::new(if pres.serialized { Some(pres.key) } else { None });
+            if pres.interrupt {
+                u.steps.push_back((Step::Interrupt, UNATTRIBUTED));
+                self.hosts[h].stats.interrupts += 1;
+            } else {
+                u.steps.push_back((Step::Poll, UNATTRIBUTED));
+                self.hosts[h].stats.polls += 1;
+            }
+            for p in pres.frames {
+                u.steps.push_back((Step::Rx(p, pres.ack_each_ooo), UNATTRIBUTED));
+            }
+            u.steps.push_back((Step::BatchEnd(pres.token), UNATTRIBUTED));
+            self.submit(h, u, now);
+            self.micro_start(h, now);
+        }
+        let next = self.osas[h].as_ref().and_then(|(o, _, _)| o.poll_timeout());
+        if let Some(t) = next {
+            let t = t.max(now);
+            if self.osa_timer[h].is_none_or(|cur| t < cur) {
+                self.osa_timer[h] = Some(t);
+                self.q.schedule(t, Ev::EngineTimer(h));
+            }
+        }
+        self.osa_pull(h, now);
+    }
+
+    // ------------------------------------------------------------ CPU
+
+    fn submit(&mut self, h: usize, u: Unit<(Step, usize)>, now: Ns) {
+        self.hosts[h].stats.units += 1;
+        self.hosts[h].cpu.submit(u);
+        let mut started = std::mem::take(&mut self.started);
+        started.clear();
+        self.hosts[h].cpu.dispatch(&mut started);
+        for &p in &started {
+            self.next_step(h, p, now);
+        }
+        self.started = started;
+    }
+
+    fn next_step(&mut self, h: usize, p: usize, now: Ns) {
+        loop {
+            let Some((step, wl)) = self.hosts[h].cpu.next_step(p) else {
+                // unit finished: start another one if ready
+                let mut started = std::mem::take(&mut self.started);
+                started.clear();
+                self.hosts[h].cpu.dispatch(&mut started);
+                let again = started.contains(&p);
+                let others: Vec<usize> = started.iter().copied().filter(|x| *x != p).collect();
+                self.started = started;
+                for o in others {
+                    self.next_step(h, o, now);
+                }
+                if again {
+                    continue;
+                }
+                return;
+            };
+            let cost = self.step_cost(h, &step);
+            let window = self.in_window(now);
+            let host = &mut self.hosts[h];
+            host.cpu.charge(p, cost);
+            if window {
+                host.cpu_window += cost;
+                let slot = if wl == UNATTRIBUTED { host.cpu_wl.len() - 1 } else { wl };
+                if let Some(x) = host.cpu_wl.get_mut(slot) {
+                    *x += cost;
+                }
+            }
+            host.cur[p] = Some((step, wl));
+            self.q.schedule(now + cost, Ev::CpuDone(h, p));
+            return;
+        }
+    }
+
+    fn step_cost(&self, h: usize, step: &Step) -> u64 {
+        let host = &self.hosts[h];
+        let c = &host.spec.costs;
+        match step {
+            Step::Interrupt => c.interrupt_ns,
+            Step::Poll => c.poll_ns,
+            Step::Rx(p, _) => {
+                if p.len == 0 {
+                    return c.rx_ack_ns;
+                }
+                let ooo = host
+                    .lookup
+                    .get(&(p.dport, p.src_ip, p.sport))
+                    .and_then(|&i| host.conns.get(i)?.as_ref())
+                    .is_some_and(|cn| cn.tcb.state == State::Established && p.seq != cn.tcb.rcv_nxt);
+                c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
+            }
+            Step::BatchEnd(_) => 0,
+            Step::Tx(p, kind, _) => match kind {
+                TxKind::Ack => c.tx_ack_ns,
+                TxKind::Data => {
+                    let mss = host
+                        .spec
+                        .link
+                        .mtu
+                        .saturating_sub(40)
+                        .max(536);
+                    if p.len > mss {
+                        c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
+                    } else {
+                        c.tx_pkt_ns
+                    }
+                }
+            },
+            Step::Sock(ci, id, op) => {
+                let calls = match op {
+                    SockOp::Request | SockOp::Respond => 2,
+                    SockOp::Read => 1,
+                    SockOp::Write => host
+                        .conns
+                        .get(*ci)
+                        .and_then(|c| c.as_ref())
+                        .filter(|cn| cn.id == *id)
+                        .map(|cn| {
+                            let n = cn.to_write.min(u64::from(cn.tcb.send_space()));
+                            n.div_ceil(u64::from(c.sock_block.max(1))).max(1)
+                        })
+                        .unwrap_or(1),
+                };
+                calls * c.sock_call_ns
+            }
+            Step::Connect(..) => c.conn_ns,
+            Step::Timer(..) => c.interrupt_ns / 2,
+        }
+    }
+
+    fn cpu_done(&mut self, h: usize, p: usize, now: Ns) {
+        if let Some((step, wl)) = self.hosts[h].cur[p].take() {
+            self.apply(h, p, step, wl, now);
+        }
+        self.next_step(h, p, now);
+    }
+
+    fn push_segs(&mut self, h: usize, p: usize, c: usize) {
+        if self.segs.is_empty() {
+            return;
+        }
+        let segs = std::mem::take(&mut self.segs);
+        let host = &self.hosts[h];
+        let Some(cn) = host.conns.get(c).and_then(|x| x.as_ref()) else {
+            self.segs = segs;
+            self.segs.clear();
+            return;
+        };
+        let wl = cn.wl;
+        let imp = self.workloads.get(wl).map(|w| w.importance).unwrap_or(1);
+        let mk = |s: &Seg| {
+            let pk = Pkt {
+                src_mac: nic_mac(h),
+                dst_mac: cn.dst_mac,
+                src_ip: host.spec.ip,
+                dst_ip: cn.rip,
+                sport: cn.lport,
+                dport: cn.rport,
+                seq: s.seq,
+                ack: s.ack,
+                flags: s.flags,
+                tos: 0,
+                wnd: s.wnd,
+                len: s.len,
+            };
+            let k = if s.len == 0 && s.flags & (SYN | FIN) == 0 {
+                TxKind::Ack
+            } else {
+                TxKind::Data
+            };
+            (Step::Tx(pk, k, imp), wl)
+        };
+        let steps: Vec<(Step, usize)> = segs.iter().map(mk).collect();
+        self.hosts[h].cpu.push_front(p, steps.into_iter());
+        self.segs = segs;
+        self.segs.clear();
+    }
+
+    fn apply(&mut self, h: usize, p: usize, step: Step, wl: usize, now: Ns) {
+        match step {
+            Step::Interrupt | Step::Poll => {}
+            Step::Rx(pkt, ack_each_ooo) => self.rx(h, p, pkt, ack_each_ooo, now),
+            Step::BatchEnd(token) => {
+                let touched = std::mem::take(&mut self.hosts[h].touched[p]);
+                let zos = self.hosts[h].spec.kind == HostKind::Zos;
+                for &c in &touched {
+                    let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+                        continue;
+                    };
+                    if !cn.tcb.ack_pending {
+                        continue;
+                    }
+                    if cn.tcb.unacked_segs >= 2 || cn.force_ack {
+                        cn.force_ack = false;
+                        let a = cn.tcb.make_ack();
+                        self.segs.push(a);
+                        self.push_segs(h, p, c);
+                    } else if cn.tcb.delack_at.is_none() {
+                        cn.tcb.delack_at = Some(now + DELACK_ZOS_NS);
+                        self.arm_timers(h, c);
+                    }
+                }
+                let mut touched = touched;
+                touched.clear();
+                self.hosts[h].touched[p] = touched;
+                if zos && token != u64::MAX {
+                    if let Some((o, _, _)) = self.osas[h].as_mut() {
+                        o.complete(now, token);
+                    }
+                    self.osa_sync(h, now);
+                }
+            }
+            Step::Tx(pkt, kind, imp) => {
+                let host = &mut self.hosts[h];
+                host.stats.segments_out += 1;
+                if let TxKind::Ack = kind {
+                    host.stats.acks_out += 1;
+                }
+                if self.osas[h].is_some() {
+                    let mss = self.hosts[h].spec.link.mtu.saturating_sub(40);
+                    if let Some((o, _, _)) = self.osas[h].as_mut() {
+                        o.host_send(now, &pkt, imp, pkt.len > mss);
+                    }
+                    self.osa_sync(h, now);
+                } else {
+                    self.hosts[h].up.enqueue(pkt);
+                    self.kick_up(h, now);
+                }
+            }
+            Step::Sock(c, id, op) => self.sock(h, p, c, id, op, now),
+            Step::Connect(w) => self.connect(h, p, w, now),
+            Step::Timer(c, id) => {
+                let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+                    return;
+                };
+                if cn.id != id {
+                    return;
+                }
+                if cn.tcb.rto_at.is_some_and(|t| t <= now) {
+                    cn.tcb.on_rto(now, &mut self.segs);
+                }
+                if cn.tcb.delack_at.is_some_and(|t| t <= now) && cn.tcb.ack_pending {
+                    let a = cn.tcb.make_ack();
+                    self.segs.push(a);
+                }
+                self.push_segs(h, p, c);
+                self.arm_timers(h, c);
+            }
+        }
+        let _ = wl;
+    }
+
+    fn alloc_conn(&mut self, h: usize, cn: Conn) -> usize {
+        let host = &mut self.hosts[h];
+        let key = (cn.lport, cn.rip, cn.rport);
+        let idx = match host.free.pop() {
+            Some(i) => {
+                host.conns[i] = Some(cn);
+                i
+            }
+            None => {
+                host.conns.push(Some(cn));
+                host.conns.len() - 1
+            }
+        };
+        host.lookup.insert(key, idx);
+        host.stats.connections_opened += 1;
+        idx
+    }
+
+    fn free_conn(&mut self, h: usize, c: usize) {
+        let host = &mut self.hosts[h];
+        if let Some(cn) = host.conns.get_mut(c).and_then(|x| x.take()) {
+            host.lookup.remove(&(cn.lport, cn.rip, cn.rport));
+            let s = cn.tcb.stats;
+            host.stats.ooo_segments_in += s.ooo_in;
+            host.stats.dupacks_in += s.dupacks_in;
+            host.stats.fast_retransmits += s.fast_rexmits;
+            host.stats.timeouts += s.timeouts;
+            host.stats.retransmits += s.rexmits;
+            host.free.push(c);
+        }
+    }
+
+    fn tcp_cfg(&self, h: usize, w: usize, peer: usize) -> TcpCfg {
+        let spec = &self.workloads[w];
+        let mtu = self.hosts[h].spec.link.mtu.min(self.hosts[peer].spec.link.mtu);
+        TcpCfg {
+            mss: mtu.saturating_sub(40).max(536),
+            sndbuf: spec.sndbuf,
+            rcvbuf: spec.rcvbuf,
+            tso: self.hosts[h].spec.segmentation_offload,
+            ..TcpCfg::default()
+        }
+    }
+
+    fn connect(&mut self, h: usize, p: usize, w: usize, now: Ns) {
+        let server = self.workloads[w].server;
+        let target = self.workloads[w].via_distributor.unwrap_or(server);
+        let cfg = self.tcp_cfg(h, w, server);
+        let rip = self.hosts[server].spec.ip;
+        let rport = listen_port(w);
+        // pick a free ephemeral port
+        let host = &mut self.hosts[h];
+        let mut lport = host.next_port;
+        for _ in 0..64_512 {
+            lport = if host.next_port >= 65_535 { 1024 } else { host.next_port + 1 };
+            host.next_port = lport;
+            if !host.lookup.contains_key(&(lport, rip, rport)) {
+                break;
+            }
+        }
+        host.iss = host.iss.wrapping_add(0x0101_0101);
+        let id = host.next_id;
+        host.next_id = host.next_id.wrapping_add(1);
+        let (tcb, syn) = Tcb::connect(cfg, host.iss, now);
+        let cn = Conn {
+            id,
+            tcb,
+            wl: w,
+            client: true,
+            rip,
+            lport,
+            rport,
+            dst_mac: nic_mac(target),
+            rcvd: 0,
+            unread: 0,
+            to_write: 0,
+            write_pending: false,
+            txn_start: now,
+            rto_ev: None,
+            delack_ev: None,
+            force_ack: false,
+        };
+        let c = self.alloc_conn(h, cn);
+        self.segs.push(syn);
+        self.push_segs(h, p, c);
+        self.arm_timers(h, c);
+    }
+
+    fn rx(&mut self, h: usize, p: usize, pkt: Pkt, ack_each_ooo: bool, now: Ns) {
+        let key = (pkt.dport, pkt.src_ip, pkt.sport);
+        let found = self.hosts[h].lookup.get(&key).copied();
+        let c = match found {
+            Some(c) => c,
+            None => {
+                let w = self.hosts[h].listen.get(&pkt.dport).copied();
+                match w {
+                    Some(w) if pkt.flags & SYN != 0 && pkt.flags & ACK == 0 => {
+                        let cfg = self.tcp_cfg(h, w, self.workloads[w].client);
+                        let host = &mut self.hosts[h];
+                        host.iss = host.iss.wrapping_add(0x0101_0101);
+                        let id = host.next_id;
+                        host.next_id = host.next_id.wrapping_add(1);
+                        let (tcb, sa) = Tcb::accept(cfg, host.iss, pkt.seq, pkt.wnd, now);
+                        let src = mac_nic(&pkt.src_mac)
+                            .or_else(|| self.ip_map.get(&pkt.src_ip).copied())
+                            .unwrap_or(0);
+                        let cn = Conn {
+                            id,
+                            tcb,
+                            wl: w,
+                            client: false,
+                            rip: pkt.src_ip,
+                            lport: pkt.dport,
+                            rport: pkt.sport,
+                            dst_mac: nic_mac(src),
+                            rcvd: 0,
+                            unread: 0,
+                            to_write: 0,
+                            write_pending: false,
+                            txn_start: now,
+                            rto_ev: None,
+                            delack_ev: None,
+                            force_ack: false,
+                        };
+                        let c = self.alloc_conn(h, cn);
+                        self.segs.push(sa);
+                        self.push_segs(h, p, c);
+                        self.arm_timers(h, c);
+                    }
+                    _ => self.hosts[h].stats.stray_segments += 1,
+                }
+                return;
+            }
+        };
+        let zos = self.hosts[h].spec.kind == HostKind::Zos;
+        let ack_every = self.hosts[h].spec.costs.ack_every.max(1);
+        let delack = self.hosts[h].spec.costs.delack_ns.max(1_000_000);
+        let block = self.hosts[h].spec.costs.sock_block.max(1);
+        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+            return;
+        };
+        let r = cn
+            .tcb
+            .input(now, pkt.seq, pkt.ack, pkt.flags, pkt.wnd, pkt.len, &mut self.segs);
+        let w = cn.wl;
+        let id = cn.id;
+        // ---- ACK policy
+        if pkt.len > 0 || r.peer_fin {
+            if zos {
+                if r.ooo && ack_each_ooo {
+                    let a = cn.tcb.make_ack();
+                    self.segs.push(a);
+                } else if r.ooo || r.dup_data || r.filled_hole {
+                    cn.force_ack = true;
+                }
+            } else if cn.tcb.ack_pending
+                && (r.ooo || r.dup_data || r.filled_hole || r.peer_fin || cn.tcb.unacked_segs >= ack_every)
+            {
+                let a = cn.tcb.make_ack();
+                self.segs.push(a);
+            } else if cn.tcb.ack_pending && cn.tcb.delack_at.is_none() {
+                cn.tcb.delack_at = Some(now + delack);
+            }
+        }
+        let spec = &self.workloads[w];
+        let (req, resp, kind) = (u64::from(spec.request), u64::from(spec.response), spec.kind);
+        let mut app: Option<SockOp> = None;
+        let mut txn_done = false;
+        let mut close_client = false;
+        let mut close_server = false;
+        if r.established && cn.client {
+            app = Some(SockOp::Request);
+        }
+        if r.delivered > 0 {
+            if cn.client && now >= self.measure_from && now < self.end {
+                self.stats[w].delivered_bytes += u64::from(r.delivered);
+            }
+            cn.rcvd += u64::from(r.delivered);
+            if cn.client {
+                if cn.rcvd >= resp {
+                    cn.rcvd -= resp;
+                    txn_done = true;
+                    if kind == Kind::Crr {
+                        close_client = true;
+                    } else {
+                        app = Some(SockOp::Request);
+                    }
+                }
+            } else if cn.rcvd >= req {
+                cn.rcvd -= req;
+                app = Some(SockOp::Respond);
+            }
+            if resp >= u64::from(block) || req >= u64::from(block) {
+                cn.unread += r.delivered;
+            }
+        }
+        let mut read_call = false;
+        if cn.unread >= block {
+            cn.unread -= block;
+            read_call = true;
+        }
+        if r.peer_fin && !cn.client {
+            close_server = true;
+        }
+        let mut write_more = false;
+        if r.acked > 0 && cn.to_write > 0 && !cn.write_pending {
+            let space = u64::from(cn.tcb.send_space());
+            if space >= cn.to_write.min(u64::from(block)) {
+                cn.write_pending = true;
+                write_more = true;
+            }
+        }
+        let txn_start = cn.txn_start;
+        self.hosts[h].touched[p].push(c);
+        self.push_segs(h, p, c);
+        if txn_done {
+            let win = self.in_window(now);
+            let st = &mut self.stats[w];
+            if win {
+                st.transactions += 1;
+                st.response_bytes += resp;
+                st.request_bytes += req;
+                st.latency.record(now.saturating_sub(txn_start));
+            }
+        }
+        if close_server {
+            if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
+                cn.tcb.close();
+                cn.tcb.output(now, &mut self.segs);
+                if self.segs.is_empty() {
+                    let a = cn.tcb.make_ack();
+                    self.segs.push(a);
+                }
+            }
+            self.push_segs(h, p, c);
+            self.free_conn(h, c);
+            return;
+        }
+        if close_client {
+            if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
+                cn.tcb.close();
+                cn.tcb.output(now, &mut self.segs);
+            }
+            self.push_segs(h, p, c);
+            self.free_conn(h, c);
+            let mut u = Unit::new(None);
+            u.steps.push_back((Step::Connect(w), w));
+            self.submit(h, u, now);
+            return;
+        }
+        self.arm_timers(h, c);
+        if let Some(op) = app {
+            let mut u = Unit::new(None);
+            u.steps.push_back((Step::Sock(c, id, op), w));
+            self.submit(h, u, now);
+        }
+        if read_call {
+            let mut u = Unit::new(None);
+            u.steps.push_back((Step::Sock(c, id, SockOp::Read), w));
+            self.submit(h, u, now);
+        }
+        if write_more {
+            let mut u = Unit::new(None);
+            u.steps.push_back((Step::Sock(c, id, SockOp::Write), w));
+            self.submit(h, u, now);
+        }
+    }
+
+    fn sock(&mut self, h: usize, p: usize, c: usize, id: u32, op: SockOp, now: Ns) {
+        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+            return;
+        };
+        if cn.id != id || cn.tcb.state != State::Established {
+            return;
+        }
+        let spec = &self.workloads[cn.wl];
+        match op {
+            SockOp::Request => {
+                cn.txn_start = now;
+                cn.to_write += u64::from(spec.request);
+            }
+            SockOp::Respond => {
+                cn.to_write += u64::from(spec.response);
+            }
+            SockOp::Read => return,
+            SockOp::Write => cn.write_pending = false,
+        }
+        let n = cn.to_write.min(u64::from(u32::MAX)) as u32;
+        let wrote = cn.tcb.write(n);
+        cn.to_write -= u64::from(wrote);
+        cn.tcb.output(now, &mut self.segs);
+        self.push_segs(h, p, c);
+        self.arm_timers(h, c);
+    }
+
+    fn arm_timers(&mut self, h: usize, c: usize) {
+        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+            return;
+        };
+        let id = cn.id;
+        if let Some(t) = cn.tcb.rto_at {
+            if cn.rto_ev.is_none() {
+                cn.rto_ev = Some(t);
+                self.q.schedule(t, Ev::ConnTimer(h, c, id));
+            }
+        }
+        if let Some(t) = cn.tcb.delack_at {
+            if cn.delack_ev.is_none_or(|e| t < e) {
+                cn.delack_ev = Some(t);
+                self.q.schedule(t, Ev::ConnTimer(h, c, id));
+            }
+        }
+    }
+
+    fn conn_timer(&mut self, h: usize, c: usize, id: u32, now: Ns) {
+        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+            return;
+        };
+        if cn.id != id {
+            return;
+        }
+        if cn.rto_ev.is_some_and(|t| t <= now) {
+            cn.rto_ev = None;
+        }
+        if cn.delack_ev.is_some_and(|t| t <= now) {
+            cn.delack_ev = None;
+        }
+        let rto_due = cn.tcb.rto_at.is_some_and(|t| t <= now);
+        let del_due = cn.tcb.delack_at.is_some_and(|t| t <= now) && cn.tcb.ack_pending;
+        if cn.tcb.delack_at.is_some_and(|t| t <= now) && !cn.tcb.ack_pending {
+            cn.tcb.delack_at = None;
+        }
+        if rto_due || del_due {
+            let w = cn.wl;
+            let mut u = Unit::new(None);
+            u.steps.push_back((Step::Timer(c, id), w));
+            self.submit(h, u, now);
+        } else {
+            self.arm_timers(h, c);
+        }
+    }
+
+    // ------------------------------------------------------------ results
+
+    /// Snapshot of results.
+    pub fn results(&self) -> crate::report::RunResult {
+        crate::report::collect(self)
+    }
+
+    pub(crate) fn host_names(&self) -> Vec<String> {
+        self.hosts.iter().map(|h| h.spec.name.clone()).collect()
+    }
+    pub(crate) fn host_view(&self, h: usize) -> HostView<'_> {
+        let host = &self.hosts[h];
+        let mut stats = host.stats.clone();
+        for cn in host.conns.iter().flatten() {
+            let s = cn.tcb.stats;
+            stats.ooo_segments_in += s.ooo_in;
+            stats.dupacks_in += s.dupacks_in;
+            stats.fast_retransmits += s.fast_rexmits;
+            stats.timeouts += s.timeouts;
+            stats.retransmits += s.rexmits;
+        }
+        HostView {
+            name: &host.spec.name,
+            model: &host.spec.model,
+            processors: host.cpu.processors(),
+            cpu_window_ns: host.cpu_window,
+            cpu_wl: &host.cpu_wl,
+            stats,
+            up: host.up.stats,
+            down: host.down.stats,
+            osa: self.osas[h].as_ref().map(|(o, m, _)| OsaView {
+                osa: o,
+                micro_busy_window_ns: m.busy_window,
+                overruns: m.overruns,
+            }),
+        }
+    }
+    pub(crate) fn window_ns(&self) -> Ns {
+        self.end.saturating_sub(self.measure_from)
+    }
+}
+
+pub(crate) struct HostView<'a> {
+    pub name: &'a str,
+    pub model: &'a str,
+    pub processors: usize,
+    pub cpu_window_ns: u64,
+    pub cpu_wl: &'a [u64],
+    pub stats: HostStats,
+    pub up: WireStats,
+    pub down: WireStats,
+    pub osa: Option<OsaView<'a>>,
+}
+
+pub(crate) struct OsaView<'a> {
+    pub osa: &'a Osa,
+    pub micro_busy_window_ns: u64,
+    pub overruns: u64,
+}
+
+fn listen_port(w: usize) -> u16 {
+    5001u16.wrapping_add(w as u16)
+}
