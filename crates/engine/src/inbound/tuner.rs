@@ -1,0 +1,223 @@
+//! The INBPERF DYNAMIC tuner (layer: engine, inbound; spec 02 §2.2, §2.4).
+//!
+//! One per input queue. The host side watches arrivals and retunes the
+//! adapter's LAN-idle timers. Our algorithm (peer: Linux `lib/dim`):
+//! per epoch, the share of frames that belong to connections the stack sees
+//! streaming picks an aim on a ladder of timer pairs (no streaming: bottom
+//! rung, lowest latency; streaming above a share: top rung = BALANCED, least
+//! CPU; in between: proportional). So a mix on one queue leans toward saving
+//! CPU and the interactive flows pay for the stream — the dilemma IWQ solves.
+//! The tuner moves one rung per epoch and only after its aim held for a
+//! number of epochs, so steady traffic cannot make it oscillate.
+
+use crate::config::{TimerPair, TimerTable, TunerConfig};
+use crate::time::Instant;
+use core::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct Tuner {
+    cfg: TunerConfig,
+    ladder: Vec<TimerPair>,
+    level: usize,
+    epoch_start: Instant,
+    frames: u64,
+    stream_frames: u64,
+    aim: usize,
+    aim_streak: u32,
+}
+
+fn geometric(lo: Duration, hi: Duration, i: usize, n: usize) -> Duration {
+    if n < 2 {
+        return hi;
+    }
+    let lo_ns = lo.as_nanos().max(1) as f64;
+    let hi_ns = hi.as_nanos().max(1) as f64;
+    let f = i as f64 / (n - 1) as f64;
+    let v = lo_ns * (hi_ns / lo_ns).powf(f);
+    Duration::from_nanos(v.round() as u64)
+}
+
+impl Tuner {
+    /// A tuner starting at the top rung (BALANCED values) at `now`.
+    pub fn new(cfg: TunerConfig, timers: &TimerTable, now: Instant) -> Self {
+        let n = usize::from(cfg.levels.max(2));
+        let floor = timers.dynamic_floor;
+        let top = timers.balanced;
+        let ladder: Vec<TimerPair> = (0..n)
+            .map(|i| TimerPair {
+                gap: geometric(floor.gap, top.gap, i, n),
+                block: geometric(floor.block, top.block, i, n),
+            })
+            .collect();
+        Tuner {
+            cfg,
+            level: n - 1,
+            aim: n - 1,
+            aim_streak: 0,
+            ladder,
+            epoch_start: now,
+            frames: 0,
+            stream_frames: 0,
+        }
+    }
+
+    /// Current timer values.
+    pub fn timers(&self) -> TimerPair {
+        self.ladder[self.level]
+    }
+
+    /// Current rung (0 = most aggressive).
+    pub fn level(&self) -> usize {
+        self.level
+    }
+
+    pub fn ladder(&self) -> &[TimerPair] {
+        &self.ladder
+    }
+
+    /// Record one arriving frame; `streaming` says whether the stack sees its
+    /// connection streaming. Returns new timer values when the tuner moved.
+    pub fn on_frame(&mut self, now: Instant, streaming: bool) -> Option<TimerPair> {
+        let moved = self.close_epochs(now);
+        self.frames += 1;
+        if streaming {
+            self.stream_frames += 1;
+        }
+        moved
+    }
+
+    fn close_epochs(&mut self, now: Instant) -> Option<TimerPair> {
+        if now.saturating_duration_since(self.epoch_start) < self.cfg.epoch {
+            return None;
+        }
+        let before = self.level;
+        if self.frames > 0 {
+            let share = self.stream_frames as f64 / self.frames as f64;
+            let top = self.ladder.len() - 1;
+            let aim = if share >= self.cfg.streaming_share {
+                top
+            } else if self.stream_frames == 0 {
+                0
+            } else {
+                // Proportional in between, rounded up: lean toward CPU.
+                let f = share / self.cfg.streaming_share;
+                ((f * top as f64).ceil() as usize).min(top)
+            };
+            if aim == self.aim {
+                self.aim_streak = self.aim_streak.saturating_add(1);
+            } else {
+                self.aim = aim;
+                self.aim_streak = 1;
+            }
+            if self.aim_streak >= self.cfg.hysteresis_epochs.max(1) && aim != self.level {
+                if aim > self.level {
+                    self.level += 1;
+                } else {
+                    self.level -= 1;
+                }
+            }
+        }
+        // An idle stretch restarts the epoch at now (no retune while idle).
+        self.epoch_start = now;
+        self.frames = 0;
+        self.stream_frames = 0;
+        (self.level != before).then(|| self.timers())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(
+        t: &mut Tuner,
+        from_ms: u64,
+        to_ms: u64,
+        every_us: u64,
+        stream_every: u64,
+    ) -> Vec<usize> {
+        let mut levels = Vec::new();
+        let mut n = 0u64;
+        let mut us = from_ms * 1000;
+        while us < to_ms * 1000 {
+            let streaming = stream_every != 0 && n % stream_every != 0;
+            t.on_frame(Instant::from_micros(us), streaming);
+            if n % 100 == 0 {
+                levels.push(t.level());
+            }
+            n += 1;
+            us += every_us;
+        }
+        levels
+    }
+
+    fn tuner() -> Tuner {
+        Tuner::new(
+            TunerConfig::default(),
+            &TimerTable::default(),
+            Instant::ZERO,
+        )
+    }
+
+    #[test]
+    fn ladder_spans_floor_to_balanced() {
+        let t = tuner();
+        let l = t.ladder();
+        assert_eq!(l.first().unwrap().gap, Duration::from_micros(1));
+        assert_eq!(l.last().unwrap().gap, Duration::from_micros(40));
+        assert_eq!(l.last().unwrap().block, Duration::from_micros(250));
+        assert!(l.windows(2).all(|w| w[0].gap < w[1].gap));
+    }
+
+    #[test]
+    fn pure_interactive_goes_to_the_minimum_gap() {
+        let mut t = tuner();
+        run(&mut t, 0, 200, 50, 0);
+        assert_eq!(t.level(), 0);
+        assert_eq!(t.timers().gap, Duration::from_micros(1));
+    }
+
+    #[test]
+    fn pure_streaming_settles_at_balanced() {
+        let mut t = tuner();
+        run(&mut t, 0, 200, 10, 1_000_000);
+        assert_eq!(t.timers(), TimerTable::default().balanced);
+    }
+
+    #[test]
+    fn a_mix_leans_toward_saving_cpu() {
+        let mut t = tuner();
+        // One frame in four is interactive, the rest belong to a stream.
+        run(&mut t, 0, 200, 10, 4);
+        assert_eq!(t.level(), t.ladder().len() - 1);
+        // Even a small streaming share keeps timers well above the floor.
+        let mut t = tuner();
+        run(&mut t, 0, 100, 10, 0);
+        assert_eq!(t.level(), 0);
+        // 1 frame in 20 streaming (5%): half the threshold → a middle rung, not the floor.
+        let mut t = tuner();
+        run(&mut t, 0, 100, 10, 0);
+        for (n, us) in (100_000..300_000u64).step_by(10).enumerate() {
+            t.on_frame(Instant::from_micros(us), n % 20 == 0);
+        }
+        assert!(t.level() >= 2, "level {}", t.level());
+    }
+
+    #[test]
+    fn retunes_at_a_bounded_rate_and_never_oscillates_when_steady() {
+        let mut t = tuner();
+        // From the top, reaching the floor takes at least (levels-1) moves,
+        // each needing `hysteresis_epochs` epochs of 10 ms.
+        run(&mut t, 0, 50, 20, 0);
+        assert!(t.level() > 0, "moved too fast");
+        let levels = run(&mut t, 50, 400, 20, 0);
+        // Once settled, the level never changes again.
+        let settled = levels.iter().position(|l| *l == 0).unwrap();
+        assert!(levels[settled..].iter().all(|l| *l == 0));
+        // A steady mix: count moves after settling.
+        let mut t = tuner();
+        let levels = run(&mut t, 0, 500, 10, 3);
+        let changes = levels.windows(2).filter(|w| w[0] != w[1]).count();
+        assert_eq!(changes, 0);
+    }
+}

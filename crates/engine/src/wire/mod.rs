@@ -1,0 +1,523 @@
+//! Frame parsing (layer: engine, wire; spec 01 §1.3, §1.5 and 02 §2.3).
+//!
+//! The data router looks at each frame once. [`parse_ethernet`] and
+//! [`parse_ip`] walk the headers through etherparse's checked header slices
+//! (Ethernet II, 802.1Q VLAN, IPv4, IPv6, TCP, UDP) and our own small views for
+//! ARP and the IPv6 extension chain (so AH is seen wherever it sits), and
+//! return a [`FrameInfo`]: a small `Copy` value with everything the router,
+//! the bulk detector and the priority mapper need.
+//!
+//! A frame handed to the engine may be *truncated*: `data` holds at least the
+//! headers and `wire_len` is the real length (a capture with a snap length, or
+//! the simulator's header-only packets). Lengths therefore come from the IP
+//! header, never from `data.len()`. Malformed headers give a [`ParseError`];
+//! nothing here panics on any input.
+
+pub mod build;
+pub mod checksum;
+
+use crate::config::Mac;
+use etherparse::{
+    Ethernet2HeaderSlice, Ipv4HeaderSlice, Ipv6HeaderSlice, SingleVlanHeaderSlice, TcpHeaderSlice,
+    UdpHeaderSlice,
+};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+/// A frame as handed to the engine: the bytes held, and its length on the wire.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame<'a> {
+    pub data: &'a [u8],
+    pub wire_len: u32,
+}
+
+impl<'a> Frame<'a> {
+    /// A complete frame (`wire_len` = bytes held).
+    pub fn full(data: &'a [u8]) -> Self {
+        Frame {
+            data,
+            wire_len: u32::try_from(data.len()).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+pub const ETHERTYPE_IPV4: u16 = 0x0800;
+pub const ETHERTYPE_ARP: u16 = 0x0806;
+pub const ETHERTYPE_VLAN: u16 = 0x8100;
+pub const ETHERTYPE_IPV6: u16 = 0x86dd;
+pub const PROTO_TCP: u8 = 6;
+pub const PROTO_UDP: u8 = 17;
+pub const PROTO_ESP: u8 = 50;
+pub const PROTO_AH: u8 = 51;
+
+/// Why a frame could not be read (counted as FRINVCT).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("frame shorter than an Ethernet header")]
+    ShortEthernet,
+    #[error("truncated VLAN tag")]
+    ShortVlan,
+    #[error("invalid or truncated IPv4 header")]
+    BadIpv4,
+    #[error("invalid or truncated IPv6 header")]
+    BadIpv6,
+    #[error("invalid or truncated IPv6 extension header")]
+    BadIpv6Extension,
+    #[error("invalid or truncated TCP header")]
+    BadTcp,
+    #[error("invalid or truncated UDP header")]
+    BadUdp,
+    #[error("invalid or truncated ARP packet")]
+    BadArp,
+    #[error("IP version nibble is neither 4 nor 6")]
+    BadIpVersion,
+}
+
+/// Layer-2 facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct L2Info {
+    pub dst: Mac,
+    pub src: Mac,
+    pub vlan: Option<u16>,
+    /// VLAN priority (PCP) bits when tagged.
+    pub vlan_pcp: u8,
+    pub ethertype: u16,
+    /// Bytes of Ethernet (and VLAN) header before the network layer.
+    pub header_len: u16,
+}
+
+/// IP fragment position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Fragment {
+    #[default]
+    None,
+    /// First fragment: transport header present.
+    First,
+    /// A later fragment: no transport header, 5-tuple unreadable.
+    Later,
+}
+
+/// Network-layer facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IpInfo {
+    pub src: IpAddr,
+    pub dst: IpAddr,
+    /// The upper-layer protocol after any extension headers (ESP stops the walk).
+    pub proto: u8,
+    /// TOS (IPv4) or traffic class (IPv6).
+    pub tos: u8,
+    pub ttl: u8,
+    pub fragment: Fragment,
+    /// ESP or AH seen (spec 02 §2.3: the IPSEC queue).
+    pub ipsec: bool,
+    /// IP header + extension bytes before the transport header.
+    pub header_len: u16,
+    /// Total IP packet length from the header.
+    pub total_len: u32,
+}
+
+/// ARP facts (Ethernet / IPv4 only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArpInfo {
+    pub op: u16,
+    pub sender_mac: Mac,
+    pub sender_ip: Ipv4Addr,
+    pub target_mac: Mac,
+    pub target_ip: Ipv4Addr,
+}
+
+/// TCP flag bits as on the wire.
+pub mod tcp_flags {
+    pub const FIN: u8 = 0x01;
+    pub const SYN: u8 = 0x02;
+    pub const RST: u8 = 0x04;
+    pub const PSH: u8 = 0x08;
+    pub const ACK: u8 = 0x10;
+}
+
+/// Transport facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum L4Info {
+    Tcp {
+        src_port: u16,
+        dst_port: u16,
+        seq: u32,
+        ack: u32,
+        flags: u8,
+        window: u16,
+        header_len: u16,
+        payload_len: u32,
+    },
+    Udp {
+        src_port: u16,
+        dst_port: u16,
+        payload_len: u32,
+    },
+    /// Not parsed (ESP, ICMP, later fragment, other).
+    Other,
+}
+
+/// What the frame is above layer 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetInfo {
+    Ip(IpInfo, L4Info),
+    Arp(ArpInfo),
+    /// A protocol the router does not read (layer 2 interfaces may still take it).
+    Other,
+}
+
+/// Everything the engine reads from one frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// `None` for bare IP packets (layer 3 host side).
+    pub l2: Option<L2Info>,
+    pub net: NetInfo,
+}
+
+/// A TCP/UDP flow key in the direction of the frame.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct FlowKey {
+    pub proto: u8,
+    pub src: IpAddr,
+    pub src_port: u16,
+    pub dst: IpAddr,
+    pub dst_port: u16,
+}
+
+impl FlowKey {
+    /// The same flow seen from the other end.
+    pub fn reversed(&self) -> FlowKey {
+        FlowKey {
+            proto: self.proto,
+            src: self.dst,
+            src_port: self.dst_port,
+            dst: self.src,
+            dst_port: self.src_port,
+        }
+    }
+}
+
+impl core::fmt::Display for FlowKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let p = match self.proto {
+            PROTO_TCP => "TCP",
+            PROTO_UDP => "UDP",
+            _ => "IP",
+        };
+        write!(
+            f,
+            "{p} {}..{} -> {}..{}",
+            self.src, self.src_port, self.dst, self.dst_port
+        )
+    }
+}
+
+impl FrameInfo {
+    pub fn ip(&self) -> Option<&IpInfo> {
+        match &self.net {
+            NetInfo::Ip(ip, _) => Some(ip),
+            _ => None,
+        }
+    }
+    pub fn l4(&self) -> Option<&L4Info> {
+        match &self.net {
+            NetInfo::Ip(_, l4) => Some(l4),
+            _ => None,
+        }
+    }
+    /// The 5-tuple, when it can be read (not for later fragments or non-TCP/UDP).
+    pub fn flow(&self) -> Option<FlowKey> {
+        match &self.net {
+            NetInfo::Ip(
+                ip,
+                L4Info::Tcp {
+                    src_port, dst_port, ..
+                },
+            ) => Some(FlowKey {
+                proto: PROTO_TCP,
+                src: ip.src,
+                src_port: *src_port,
+                dst: ip.dst,
+                dst_port: *dst_port,
+            }),
+            NetInfo::Ip(
+                ip,
+                L4Info::Udp {
+                    src_port, dst_port, ..
+                },
+            ) => Some(FlowKey {
+                proto: PROTO_UDP,
+                src: ip.src,
+                src_port: *src_port,
+                dst: ip.dst,
+                dst_port: *dst_port,
+            }),
+            _ => None,
+        }
+    }
+    /// TCP payload length, if TCP.
+    pub fn tcp_payload(&self) -> Option<u32> {
+        match self.l4() {
+            Some(L4Info::Tcp { payload_len, .. }) => Some(*payload_len),
+            _ => None,
+        }
+    }
+    pub fn tcp_flags(&self) -> Option<u8> {
+        match self.l4() {
+            Some(L4Info::Tcp { flags, .. }) => Some(*flags),
+            _ => None,
+        }
+    }
+}
+
+/// Parse a frame that starts with an Ethernet II header.
+pub fn parse_ethernet(data: &[u8]) -> Result<FrameInfo, ParseError> {
+    let eth = Ethernet2HeaderSlice::from_slice(data).map_err(|_| ParseError::ShortEthernet)?;
+    let mut ethertype = eth.ether_type().0;
+    let mut offset = 14usize;
+    let mut vlan = None;
+    let mut vlan_pcp = 0;
+    if ethertype == ETHERTYPE_VLAN {
+        let rest = data.get(offset..).ok_or(ParseError::ShortVlan)?;
+        let tag = SingleVlanHeaderSlice::from_slice(rest).map_err(|_| ParseError::ShortVlan)?;
+        vlan = Some(tag.vlan_identifier().value());
+        vlan_pcp = tag.priority_code_point().value();
+        ethertype = tag.ether_type().0;
+        offset += 4;
+    }
+    let l2 = L2Info {
+        dst: Mac(eth.destination()),
+        src: Mac(eth.source()),
+        vlan,
+        vlan_pcp,
+        ethertype,
+        header_len: offset as u16,
+    };
+    let rest = data.get(offset..).unwrap_or(&[]);
+    let net = match ethertype {
+        ETHERTYPE_IPV4 => parse_ipv4(rest)?,
+        ETHERTYPE_IPV6 => parse_ipv6(rest)?,
+        ETHERTYPE_ARP => NetInfo::Arp(parse_arp(rest)?),
+        _ => NetInfo::Other,
+    };
+    Ok(FrameInfo { l2: Some(l2), net })
+}
+
+/// Parse a bare IP packet (what a layer-3 stack hands the adapter).
+pub fn parse_ip(data: &[u8]) -> Result<FrameInfo, ParseError> {
+    let net = match data.first().map(|b| b >> 4) {
+        Some(4) => parse_ipv4(data)?,
+        Some(6) => parse_ipv6(data)?,
+        _ => return Err(ParseError::BadIpVersion),
+    };
+    Ok(FrameInfo { l2: None, net })
+}
+
+fn parse_ipv4(data: &[u8]) -> Result<NetInfo, ParseError> {
+    let h = Ipv4HeaderSlice::from_slice(data).map_err(|_| ParseError::BadIpv4)?;
+    let header_len = u16::from(h.ihl()) * 4;
+    let total_len = u32::from(h.total_len());
+    if total_len < u32::from(header_len) {
+        return Err(ParseError::BadIpv4);
+    }
+    let offset = h.fragments_offset().value();
+    let fragment = if offset != 0 {
+        Fragment::Later
+    } else if h.more_fragments() {
+        Fragment::First
+    } else {
+        Fragment::None
+    };
+    let mut proto = h.protocol().0;
+    let mut l4_offset = usize::from(header_len);
+    let mut ipsec = proto == PROTO_ESP;
+    let mut ip_payload_len = total_len - u32::from(header_len);
+    // IPv4 AH: skip it to read what it protects.
+    if proto == PROTO_AH && fragment != Fragment::Later {
+        ipsec = true;
+        let ah = data
+            .get(l4_offset..l4_offset + 2)
+            .ok_or(ParseError::BadIpv4)?;
+        let ah_len = (usize::from(ah[1]) + 2) * 4;
+        proto = ah[0];
+        l4_offset += ah_len;
+        ip_payload_len = ip_payload_len.saturating_sub(ah_len as u32);
+    }
+    let ip = IpInfo {
+        src: IpAddr::V4(h.source_addr()),
+        dst: IpAddr::V4(h.destination_addr()),
+        proto,
+        tos: h.dcp().value() << 2 | h.ecn().value(),
+        ttl: h.ttl(),
+        fragment,
+        ipsec,
+        header_len: l4_offset as u16,
+        total_len,
+    };
+    let l4 = if fragment == Fragment::Later || proto == PROTO_ESP {
+        L4Info::Other
+    } else {
+        parse_l4(proto, data.get(l4_offset..).unwrap_or(&[]), ip_payload_len)?
+    };
+    Ok(NetInfo::Ip(ip, l4))
+}
+
+fn parse_ipv6(data: &[u8]) -> Result<NetInfo, ParseError> {
+    let h = Ipv6HeaderSlice::from_slice(data).map_err(|_| ParseError::BadIpv6)?;
+    let payload_len = u32::from(h.payload_length());
+    let mut next = h.next_header().0;
+    let mut offset = 40usize;
+    let mut fragment = Fragment::None;
+    let mut ipsec = false;
+    // Walk the extension chain: hop-by-hop 0, routing 43, fragment 44,
+    // destination options 60, AH 51. ESP (50) ends what can be read.
+    for _ in 0..16 {
+        match next {
+            0 | 43 | 60 => {
+                let ext = data
+                    .get(offset..offset + 2)
+                    .ok_or(ParseError::BadIpv6Extension)?;
+                next = ext[0];
+                offset += (usize::from(ext[1]) + 1) * 8;
+            }
+            44 => {
+                let ext = data
+                    .get(offset..offset + 8)
+                    .ok_or(ParseError::BadIpv6Extension)?;
+                next = ext[0];
+                let frag_offset = u16::from_be_bytes([ext[2], ext[3]]) >> 3;
+                let more = ext[3] & 1 != 0;
+                fragment = if frag_offset != 0 {
+                    Fragment::Later
+                } else if more {
+                    Fragment::First
+                } else {
+                    Fragment::None
+                };
+                offset += 8;
+            }
+            PROTO_AH => {
+                ipsec = true;
+                let ext = data
+                    .get(offset..offset + 2)
+                    .ok_or(ParseError::BadIpv6Extension)?;
+                next = ext[0];
+                offset += (usize::from(ext[1]) + 2) * 4;
+            }
+            _ => break,
+        }
+        if fragment == Fragment::Later {
+            break;
+        }
+    }
+    if next == PROTO_ESP {
+        ipsec = true;
+    }
+    let ext_len = (offset - 40) as u32;
+    if ext_len > payload_len {
+        return Err(ParseError::BadIpv6Extension);
+    }
+    let ip = IpInfo {
+        src: IpAddr::V6(h.source_addr()),
+        dst: IpAddr::V6(h.destination_addr()),
+        proto: next,
+        tos: h.traffic_class(),
+        ttl: h.hop_limit(),
+        fragment,
+        ipsec,
+        header_len: offset as u16,
+        total_len: payload_len + 40,
+    };
+    let l4 = if fragment == Fragment::Later || next == PROTO_ESP {
+        L4Info::Other
+    } else {
+        parse_l4(
+            next,
+            data.get(offset..).unwrap_or(&[]),
+            payload_len - ext_len,
+        )?
+    };
+    Ok(NetInfo::Ip(ip, l4))
+}
+
+fn parse_l4(proto: u8, data: &[u8], ip_payload_len: u32) -> Result<L4Info, ParseError> {
+    Ok(match proto {
+        PROTO_TCP => {
+            let t = TcpHeaderSlice::from_slice(data).map_err(|_| ParseError::BadTcp)?;
+            let header_len = u16::from(t.data_offset()) * 4;
+            if u32::from(header_len) > ip_payload_len {
+                return Err(ParseError::BadTcp);
+            }
+            let raw = t.slice();
+            L4Info::Tcp {
+                src_port: t.source_port(),
+                dst_port: t.destination_port(),
+                seq: t.sequence_number(),
+                ack: t.acknowledgment_number(),
+                flags: raw[13],
+                window: t.window_size(),
+                header_len,
+                payload_len: ip_payload_len - u32::from(header_len),
+            }
+        }
+        PROTO_UDP => {
+            let u = UdpHeaderSlice::from_slice(data).map_err(|_| ParseError::BadUdp)?;
+            if ip_payload_len < 8 {
+                return Err(ParseError::BadUdp);
+            }
+            L4Info::Udp {
+                src_port: u.source_port(),
+                dst_port: u.destination_port(),
+                payload_len: ip_payload_len - 8,
+            }
+        }
+        _ => L4Info::Other,
+    })
+}
+
+fn parse_arp(data: &[u8]) -> Result<ArpInfo, ParseError> {
+    // Ethernet/IPv4 ARP: htype 1, ptype 0x0800, hlen 6, plen 4.
+    let a = data.get(..28).ok_or(ParseError::BadArp)?;
+    if a[0..2] != [0, 1] || a[2..4] != [8, 0] || a[4] != 6 || a[5] != 4 {
+        return Err(ParseError::BadArp);
+    }
+    let mac = |s: &[u8]| {
+        let mut m = [0u8; 6];
+        m.copy_from_slice(s);
+        Mac(m)
+    };
+    Ok(ArpInfo {
+        op: u16::from_be_bytes([a[6], a[7]]),
+        sender_mac: mac(&a[8..14]),
+        sender_ip: Ipv4Addr::new(a[14], a[15], a[16], a[17]),
+        target_mac: mac(&a[18..24]),
+        target_ip: Ipv4Addr::new(a[24], a[25], a[26], a[27]),
+    })
+}
+
+/// Is this address one the adapter treats as group (multicast/broadcast)?
+pub fn is_group_ip(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(a) => a.is_multicast() || a.is_broadcast(),
+        IpAddr::V6(a) => a.is_multicast(),
+    }
+}
+
+/// The IPv6 solicited-node multicast address for `ip` (for neighbour discovery).
+pub fn solicited_node(ip: Ipv6Addr) -> Ipv6Addr {
+    let o = ip.octets();
+    Ipv6Addr::new(
+        0xff02,
+        0,
+        0,
+        0,
+        0,
+        1,
+        0xff00 | u16::from(o[13]),
+        u16::from_be_bytes([o[14], o[15]]),
+    )
+}
+
+#[cfg(test)]
+mod tests;
