@@ -396,6 +396,20 @@ impl Parser<'_> {
     fn warn(&mut self, span: Span, w: WarningKind) {
         self.diags.warning(self.file, span, w);
     }
+    /// After an unknown statement its parameters are unknown too: skip to
+    /// the next statement keyword, or to a later line whose first token is
+    /// in column 1 (continuation lines are normally indented).
+    fn skip_unknown(&mut self, line: u32) {
+        let mut prev_line = line;
+        while let Some(t) = self.peek() {
+            if starts_statement(&t.text) || (t.span.line != prev_line && t.span.col == 1) {
+                break;
+            }
+            prev_line = t.span.line;
+            self.pos += 1;
+        }
+    }
+
     fn skip_statement(&mut self) {
         while !self.at_end() {
             self.pos += 1;
@@ -487,14 +501,24 @@ impl Parser<'_> {
     /// Report an unknown / too-short parameter.
     fn bad_param<T: Copy>(&mut self, t: &Token, stmt: &'static str, table: &[(Keyword, T)]) {
         match find(table, &t.text) {
-            Err(Some(k)) => self.err(
-                t.span,
-                ErrorKind::AbbreviationTooShort {
-                    got: t.text.clone(),
-                    keyword: k.doc,
-                    min: k.min_upper(),
-                },
-            ),
+            Err(Some(k)) => {
+                self.err(
+                    t.span,
+                    ErrorKind::AbbreviationTooShort {
+                        got: t.text.clone(),
+                        keyword: k.doc,
+                        min: k.min_upper(),
+                    },
+                );
+                // Skip the keyword's values so they are not reported again
+                // as unknown parameters.
+                while self
+                    .peek()
+                    .is_some_and(|n| !starts_statement(&n.text) && find(table, &n.text).is_err())
+                {
+                    self.pos += 1;
+                }
+            }
             _ => self.err(
                 t.span,
                 ErrorKind::UnknownParameter {
@@ -556,7 +580,7 @@ impl Parser<'_> {
                     } else {
                         self.err(t.span, ErrorKind::UnknownStatement(t.text.clone()));
                     }
-                    self.skip_statement();
+                    self.skip_unknown(t.span.line);
                 }
             }
         }

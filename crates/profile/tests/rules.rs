@@ -1,0 +1,325 @@
+//! One test per spec 5.1 rule (and the syntax rules): each checks the
+//! diagnostic kind and where it points (line:column).
+
+use softosa_profile::validate::{validate_profile, validate_system};
+use softosa_profile::*;
+
+/// Parse + validate one profile; diagnostics as `LINE:COL: severity: message`.
+fn check(src: &str) -> (Profile, Vec<String>, Diagnostics) {
+    let (p, mut d) = parse_profile("t.prof", src);
+    validate_profile(&p, &mut d);
+    d.sort();
+    let v = d
+        .items()
+        .iter()
+        .map(|x| format!("{}:{}: {}: {}", x.span.line, x.span.col, x.severity(), x.message()))
+        .collect();
+    (p, v, d)
+}
+
+fn has(v: &[String], prefix: &str, needle: &str) -> bool {
+    v.iter().any(|s| s.starts_with(prefix) && s.contains(needle))
+}
+
+const GOOD: &str = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n";
+
+#[test]
+fn good_interface_is_clean() {
+    let (p, v, _) = check(GOOD);
+    assert!(v.is_empty(), "{v:?}");
+    let i = &p.interfaces[0];
+    assert_eq!(i.name, "A");
+    assert_eq!(i.kind, InterfaceKind::IpaqEnet);
+    assert_eq!(i.ipaddr[0].value.to_string(), "192.0.2.1/24");
+    assert_eq!(i.effective_inbperf(), InbPerf::Balanced);
+}
+
+#[test]
+fn workloadq_needs_dynamic() {
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC\n  INBPERF BALANCED WORKLOADQ\n";
+    let (_, v, d) = check(src);
+    assert!(has(&v, "2:20: error", "WORKLOADQ requires INBPERF DYNAMIC"), "{v:?}");
+    assert!(d.errors().any(|e| matches!(e.error(), Some(ErrorKind::WorkloadqNeedsDynamic(n)) if n == "A")));
+    // With DYNAMIC it is accepted.
+    let ok = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC INBPERF DYNAMIC WORKLOADQ\n";
+    let (p, v, _) = check(ok);
+    assert!(v.is_empty(), "{v:?}");
+    assert!(p.interfaces[0].workloadq_on());
+}
+
+#[test]
+fn workloadq_needs_vmac() {
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  INBPERF DYNAMIC WORKLOADQ\n";
+    let (p, v, _) = check(src);
+    assert!(has(&v, "2:19: error", "WORKLOADQ requires a VMAC"), "{v:?}");
+    assert!(!p.interfaces[0].workloadq_on());
+}
+
+#[test]
+fn workloadq_not_on_link() {
+    let src = "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 INBPERF DYNAMIC WORKLOADQ\nHOME 192.0.2.1 L1\n";
+    let (_, v, d) = check(src);
+    assert!(has(&v, "2:37: error", "only supported on the INTERFACE statement"), "{v:?}");
+    assert!(d.errors().any(|e| matches!(e.error(), Some(ErrorKind::WorkloadqOnLink(_)))));
+}
+
+#[test]
+fn olm_not_on_link_and_forces_dynamic() {
+    let (_, v, _) = check("DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 OLM\n");
+    assert!(has(&v, "2:21: error", "OLM is only supported on the INTERFACE"), "{v:?}");
+
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  INBPERF MINCPU OLM\n";
+    let (p, v, d) = check(src);
+    assert!(has(&v, "2:11: warning", "OLM forces INBPERF DYNAMIC; the INBPERF MINCPU"), "{v:?}");
+    assert!(!d.has_errors());
+    assert_eq!(p.interfaces[0].effective_inbperf(), InbPerf::Dynamic);
+    // OLM without any INBPERF: no warning, still DYNAMIC.
+    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 OLM\n");
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(p.interfaces[0].effective_inbperf(), InbPerf::Dynamic);
+}
+
+#[test]
+fn router_ignored_with_vmac() {
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  VMAC PRIROUTER\n";
+    let (p, v, d) = check(src);
+    assert!(has(&v, "2:8: warning", "PRIROUTER is ignored because VMAC is coded"), "{v:?}");
+    assert!(!d.has_errors());
+    assert_eq!(p.interfaces[0].effective_router(), RouterRole::NonRouter);
+    // Same on DEVICE/LINK.
+    let (_, v, _) = check("DEVICE D1 MPCIPA SECROUTER\nLINK L1 IPAQENET D1 VMAC\n");
+    assert!(has(&v, "1:18: warning", "SECROUTER is ignored"), "{v:?}");
+    // Without VMAC the role stands.
+    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 SECROUTER\n");
+    assert!(v.is_empty());
+    assert_eq!(p.interfaces[0].effective_router(), RouterRole::SecRouter);
+}
+
+#[test]
+fn user_vmac_must_be_local_and_12_hex_digits() {
+    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC 020000000001 ROUTELCL\n");
+    assert!(v.is_empty(), "{v:?}");
+    let vm = p.interfaces[0].vmac.clone().expect("vmac");
+    assert_eq!(vm.mac, Some([2, 0, 0, 0, 0, 1]));
+    assert_eq!(vm.route, VmacRoute::Local);
+
+    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 000000000001\n");
+    assert!(has(&v, "2:2: error", "locally administered bit"), "{v:?}");
+    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 03000000000\n");
+    assert!(has(&v, "2:7: error", "exactly 12 hexadecimal digits"), "{v:?}");
+    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 030000000001\n");
+    assert!(has(&v, "2:2: error", "multicast"), "{v:?}");
+}
+
+#[test]
+fn readstorage_maps_to_sbals() {
+    assert_eq!(ReadStorage::Max.osa_sbals(ReadStorage::Max), 64);
+    assert_eq!(ReadStorage::Avg.osa_sbals(ReadStorage::Max), 32);
+    assert_eq!(ReadStorage::Min.osa_sbals(ReadStorage::Max), 16);
+    // GLOBAL = the system default: MAX unless QDIOSTG says otherwise.
+    assert_eq!(ReadStorage::Global.osa_sbals(ReadStorage::Global), 64);
+    assert_eq!(ReadStorage::Global.osa_sbals(ReadStorage::Min), 16);
+    assert_eq!(ReadStorage::Global.iqd_sbals(ReadStorage::Global), 126);
+    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 READSTOR AVG\n");
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(has(&v, "1:61: error", "READSTOR is too short an abbreviation of READSTORAGE"), "{v:?}");
+    let _ = p;
+    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 READSTORAGE MIN\n");
+    assert!(v.is_empty());
+    assert_eq!(p.interfaces[0].readstorage_value(), ReadStorage::Min);
+}
+
+fn olm_stack(name: &str, port: &str, olm: bool, n: u8) -> Profile {
+    let src = format!(
+        "INTERFACE {name} DEFINE IPAQENET IPADDR 192.0.2.{n}/24 PORTNAME {port}{}\n",
+        if olm { " OLM" } else { "" }
+    );
+    let (mut p, d) = parse_profile(&format!("{name}.prof"), &src);
+    assert!(!d.has_errors());
+    p.file = format!("{name}.prof");
+    p
+}
+
+#[test]
+fn olm_port_limit_refuses_the_fifth() {
+    let profs: Vec<Profile> = (1..=5)
+        .map(|i| olm_stack(&format!("S{i}"), "P1", i == 1, i))
+        .collect();
+    let stacks: Vec<(String, &Profile)> = profs.iter().enumerate().map(|(i, p)| (format!("T{i}"), p)).collect();
+    let mut d = Diagnostics::new();
+    validate_system(&stacks, &[], &mut d);
+    let errs: Vec<&Diagnostic> = d.errors().collect();
+    assert_eq!(errs.len(), 1, "{:?}", d.items());
+    assert_eq!(errs[0].file, "S5.prof");
+    assert_eq!((errs[0].span.line, errs[0].span.col), (1, 11));
+    assert!(matches!(errs[0].error(), Some(ErrorKind::OlmPortLimit { intf, .. }) if intf == "S5"));
+    // Four are fine; five without OLM are fine.
+    let mut d = Diagnostics::new();
+    validate_system(&stacks[..4], &[], &mut d);
+    assert!(!d.has_errors());
+    let no_olm: Vec<Profile> = (1..=5).map(|i| olm_stack(&format!("S{i}"), "P1", false, i)).collect();
+    let stacks: Vec<(String, &Profile)> = no_olm.iter().map(|p| ("X".to_string(), p)).collect();
+    let mut d = Diagnostics::new();
+    validate_system(&stacks, &[], &mut d);
+    assert!(!d.has_errors());
+}
+
+#[test]
+fn olm_chpid_limit_refuses_the_ninth() {
+    // Two ports on CHPID 2E (per the TRLEs), 4 + 5 interfaces, one with OLM
+    // on port B... port B alone would refuse its 5th, so spread 4 + 4 + 1
+    // over three ports of the same CHPID.
+    let trl = "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(100),WRITE=(101),DATAPATH=(102),PORTNAME=(PA,0),CHPID=2E\n\
+               T2 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(200),WRITE=(201),DATAPATH=(202),PORTNAME=(PB,1),CHPID=2E\n\
+               T3 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(300),WRITE=(301),DATAPATH=(302),PORTNAME=(PC,0),CHPID=2E\n";
+    let (t, td) = softosa_profile::trle::parse_trl("x.trl", trl);
+    assert!(!td.has_errors(), "{:?}", td.items());
+    let mut profs = Vec::new();
+    for i in 1..=9u8 {
+        let port = match i {
+            1..=4 => "PA",
+            5..=8 => "PB",
+            _ => "PC",
+        };
+        profs.push(olm_stack(&format!("S{i}"), port, i == 2, i));
+    }
+    let stacks: Vec<(String, &Profile)> = profs.iter().map(|p| (p.file.clone(), p)).collect();
+    let mut d = Diagnostics::new();
+    validate_system(&stacks, &[&t], &mut d);
+    let errs: Vec<&Diagnostic> = d.errors().collect();
+    assert_eq!(errs.len(), 1, "{:?}", d.items());
+    assert!(matches!(errs[0].error(), Some(ErrorKind::OlmChpidLimit { intf, chpid: 0x2E, .. }) if intf == "S9"));
+    assert!(errs[0].to_string().contains("CHPID 2E"));
+}
+
+#[test]
+fn iqdiorouting_refused_with_accelerator() {
+    let (_, v, _) = check("IPCONFIG QDIOACCELERATOR\nIPCONFIG IQDIOROUTING\n");
+    assert!(has(&v, "2:10: error", "IQDIOROUTING cannot be enabled while QDIOACCELERATOR"), "{v:?}");
+    let (_, v, _) = check("IPCONFIG IQDIOROUTING QDIOPRIORITY 2\n");
+    assert!(v.is_empty(), "{v:?}");
+}
+
+#[test]
+fn ziip_without_multiwrite_warns() {
+    let (_, v, d) = check("GLOBALCONFIG ZIIP IQDIOMULTIWRITE\n");
+    assert!(has(&v, "1:19: warning", "ZIIP IQDIOMULTIWRITE is ignored"), "{v:?}");
+    assert!(!d.has_errors());
+    let (_, v, _) = check("GLOBALCONFIG IQDMULTIWRITE ZIIP IQDIOMULTIWRITE\n");
+    assert!(v.is_empty(), "{v:?}");
+}
+
+#[test]
+fn portname_must_match_a_trle() {
+    let (t, _) = softosa_profile::trle::parse_trl(
+        "x.trl",
+        "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(100),WRITE=(101),DATAPATH=(102),PORTNAME=(P1,0)\n",
+    );
+    let (p, _) = parse_profile(
+        "t.prof",
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nINTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24\n PORTNAME P2\nDEVICE P3 MPCIPA\nLINK L3 IPAQENET P3\n",
+    );
+    let mut d = Diagnostics::new();
+    validate_system(&[("S".into(), &p)], &[&t], &mut d);
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert!(v[0].starts_with("t.prof:3:11: error: interface B: PORTNAME P2 does not match"), "{v:?}");
+    assert!(v[1].starts_with("t.prof:5:18: error: interface L3: PORTNAME P3"), "{v:?}");
+    // Without TRLEs nothing is checked.
+    let mut d = Diagnostics::new();
+    validate_system(&[("S".into(), &p)], &[], &mut d);
+    assert!(!d.has_errors());
+}
+
+#[test]
+fn ipaddr_prefix_required() {
+    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET\n  IPADDR 192.0.2.1 PORTNAME P1\n");
+    assert!(has(&v, "2:10: error", "IPADDR 192.0.2.1 needs a prefix length"), "{v:?}");
+    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET PORTNAME P1\n");
+    assert!(has(&v, "1:11: error", "IPADDR for DEFINE IPAQENET"), "{v:?}");
+    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/33 PORTNAME P1\n");
+    assert!(has(&v, "1:36: error", "prefix length must be 0-32"), "{v:?}");
+}
+
+#[test]
+fn vlan_range() {
+    for (id, ok) in [(0, false), (1, true), (4094, true), (4095, false)] {
+        let (_, v, _) = check(&format!("{} VLANID {id}\n", GOOD.trim_end()));
+        assert_eq!(v.is_empty(), ok, "VLANID {id}: {v:?}");
+        if !ok {
+            assert!(has(&v, "1:68: error", "outside the range 1-4094"), "{v:?}");
+        }
+    }
+}
+
+#[test]
+fn mtu_range() {
+    for (m, ok) in [(575, false), (576, true), (8992, true), (8993, false)] {
+        let (_, v, _) = check(&format!("{} MTU {m}\n", GOOD.trim_end()));
+        assert_eq!(v.is_empty(), ok, "MTU {m}: {v:?}");
+    }
+    let (_, v, _) = check("INTERFACE H DEFINE IPAQIDIO IPADDR 203.0.113.1/24 CHPID FE MTU 57344\n");
+    assert!(v.is_empty(), "{v:?}");
+    let (_, v, _) = check("INTERFACE A6 DEFINE IPAQENET6 PORTNAME P1 MTU 1279\n");
+    assert!(has(&v, "1:47: error", "MTU 1279 is outside the range 1280-9000"), "{v:?}");
+}
+
+#[test]
+fn duplicate_interface_names() {
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nINTERFACE a DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1\nDEVICE D MPCIPA\nLINK A IPAQENET D\n";
+    let (_, v, _) = check(src);
+    assert!(has(&v, "2:11: error", "interface a is defined more than once (first defined at line 1)"), "{v:?}");
+    assert!(has(&v, "4:6: error", "link A is defined more than once"), "{v:?}");
+}
+
+#[test]
+fn home_unknown_link_and_home_on_interface() {
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nHOME 192.0.2.9 NOSUCH\n     192.0.2.1 A\n";
+    let (_, v, _) = check(src);
+    assert!(has(&v, "2:16: error", "HOME refers to link NOSUCH, which no LINK"), "{v:?}");
+    assert!(has(&v, "3:16: error", "A, which is an INTERFACE"), "{v:?}");
+}
+
+#[test]
+fn link_unknown_device_and_start_unknown() {
+    let (_, v, _) = check("LINK L1 IPAQENET NODEV\nSTART NODEV\n");
+    assert!(has(&v, "1:18: error", "refers to device NODEV"), "{v:?}");
+    assert!(has(&v, "2:7: error", "START NODEV"), "{v:?}");
+}
+
+#[test]
+fn hipersockets_needs_chpid_and_refuses_osa_parameters() {
+    let (_, v, _) = check("INTERFACE H DEFINE IPAQIDIO IPADDR 203.0.113.1/24 INBPERF DYNAMIC\n");
+    assert!(has(&v, "1:11: error", "CHPID for DEFINE IPAQIDIO"), "{v:?}");
+    assert!(has(&v, "1:51: error", "INBPERF is not valid for DEFINE IPAQIDIO"), "{v:?}");
+}
+
+#[test]
+fn vipadistribute_needs_vipadefine() {
+    let src = "VIPADYNAMIC\n VIPADEFINE 255.255.255.0 201.2.10.11\n VIPADISTRIBUTE DEFINE DISTMETHOD ROUNDROBIN 201.2.10.12 PORT 21 DESTIP ALL\nENDVIPADYNAMIC\n";
+    let (p, v, _) = check(src);
+    assert!(has(&v, "3:46: error", "VIPADISTRIBUTE 201.2.10.12"), "{v:?}");
+    assert_eq!(p.vipa.defines[0].prefix, 24);
+    assert_eq!(p.vipa.distributes[0].method, DistMethod::RoundRobin);
+}
+
+#[test]
+fn accelerator_with_ipsecurity_is_ignored() {
+    let (p, v, d) = check("IPCONFIG QDIOACCELERATOR IPSECURITY\n");
+    assert!(has(&v, "1:10: warning", "QDIOACCELERATOR is ignored"), "{v:?}");
+    assert!(!d.has_errors());
+    assert!(!p.ip.accelerator_on());
+}
+
+#[test]
+fn wlmpriorityq_custom_and_duplicates() {
+    let (p, v, _) = check("GLOBALCONFIG WLMPRIORITYQ IOPRI1 0 1 FWD\n");
+    assert!(v.is_empty(), "{v:?}");
+    let w = p.global.wlmpriorityq.expect("wlm");
+    assert_eq!(w.queue_for_value, [1, 1, 3, 3, 4, 4, 4]);
+    assert_eq!(w.fwd_queue, 1);
+    let (_, v, _) = check("GLOBALCONFIG WLMPRIORITYQ IOPRI1 0 IOPRI2 0\n");
+    assert!(has(&v, "1:43: error", "control value 0 is assigned to more than one"), "{v:?}");
+    let (_, v, _) = check("GLOBALCONFIG WLMPRIORITYQ IOPRI1 7\n");
+    assert!(has(&v, "1:34: error", "control values are 0-6"), "{v:?}");
+}
