@@ -123,7 +123,8 @@ pub fn activate(
     for s in stacks {
         validate_profile(s.profile, &mut d);
     }
-    let named: Vec<(String, &Profile)> = stacks.iter().map(|s| (s.name.clone(), s.profile)).collect();
+    let named: Vec<(String, &Profile)> =
+        stacks.iter().map(|s| (s.name.clone(), s.profile)).collect();
     let limits = (opts.tuning.olm.max_per_port, opts.tuning.olm.max_per_chpid);
     validate_system_with_limits(&named, trls, limits, &mut d);
     let trles: Vec<Trle> = trls.iter().flat_map(|t| t.trles.iter().cloned()).collect();
@@ -133,12 +134,19 @@ pub fn activate(
         users.extend(port_users(n, p));
     }
     if !olm_refused(&users, &trles, limits).is_empty() && !d.has_errors() {
-        d.error("", Span::default(), ErrorKind::Activation("OLM sharing limit exceeded".into()));
+        d.error(
+            "",
+            Span::default(),
+            ErrorKind::Activation("OLM sharing limit exceeded".into()),
+        );
     }
     if d.has_errors() {
         return Err(d);
     }
-    let global_rs = trls.iter().find_map(|t| t.qdiostg).unwrap_or(ReadStorage::Max);
+    let global_rs = trls
+        .iter()
+        .find_map(|t| t.qdiostg)
+        .unwrap_or(ReadStorage::Max);
 
     // ---- ports ----------------------------------------------------------
     let mut plans: Vec<PortPlan> = Vec::new();
@@ -147,7 +155,10 @@ pub fn activate(
         if let Some(i) = plans.iter().position(|p| p.name == key) {
             return i;
         }
-        plans.push(PortPlan { name: key, iqd_chpid: iqd });
+        plans.push(PortPlan {
+            name: key,
+            iqd_chpid: iqd,
+        });
         plans.len() - 1
     };
     let iqd_name = |c: u8| format!("IUTIQD{c:02X}");
@@ -165,7 +176,13 @@ pub fn activate(
                     let c = i.chpid.as_ref().map(|c| c.value).unwrap_or(0);
                     (iqd_name(c), Some(c))
                 }
-                _ => (i.portname.as_ref().map(|p| p.value.clone()).unwrap_or_default(), None),
+                _ => (
+                    i.portname
+                        .as_ref()
+                        .map(|p| p.value.clone())
+                        .unwrap_or_default(),
+                    None,
+                ),
             };
             let pi = port_index(&port, iqd, &mut plans);
             let mut ic = ec::InterfaceConfig::new(i.name.clone(), si, pi);
@@ -180,7 +197,11 @@ pub fn activate(
                 .iter()
                 .map(|a| ec::IpNet {
                     addr: a.value.addr,
-                    prefix: a.value.prefix.unwrap_or(if a.value.addr.is_ipv6() { DEFAULT_V6_PREFIX } else { 32 }),
+                    prefix: a.value.prefix.unwrap_or(if a.value.addr.is_ipv6() {
+                        DEFAULT_V6_PREFIX
+                    } else {
+                        32
+                    }),
                 })
                 .collect();
             ic.mtu = i.mtu.as_ref().map(|m| m.value);
@@ -264,11 +285,18 @@ pub fn activate(
 
         // ---- stack -------------------------------------------------------
         let mut sc = ec::StackConfig::new(s.name.clone());
-        sc.segmentation_offload = p.global.segmentation_offload.as_ref().is_some_and(|x| x.value)
+        sc.segmentation_offload = p
+            .global
+            .segmentation_offload
+            .as_ref()
+            .is_some_and(|x| x.value)
             || p.ip.segmentation_offload.as_ref().is_some_and(|x| x.value);
         sc.iqd_multiwrite = p.global.iqdmultiwrite.as_ref().is_some_and(|x| x.value);
-        sc.ziip_iqdio_multiwrite =
-            sc.iqd_multiwrite && p.global.ziip_iqdiomultiwrite.as_ref().is_some_and(|x| x.value);
+        sc.ziip_iqdio_multiwrite = sc.iqd_multiwrite
+            && p.global
+                .ziip_iqdiomultiwrite
+                .as_ref()
+                .is_some_and(|x| x.value);
         sc.wlm_priorityq = p.global.wlmpriorityq.as_ref().map(|w| ec::WlmPriorityMap {
             queue_for: w.queue_for_value,
             forwarded_queue: w.fwd_queue,
@@ -279,9 +307,15 @@ pub fn activate(
         });
         sc.datagram_fwd = p.ip.forwarding();
         sc.qdio_accelerator = p.ip.accelerator_on().then(|| p.ip.qdio_priority());
-        sc.iqdio_routing = p.ip.iqdiorouting.as_ref().is_some_and(|x| x.value) && !p.ip.accelerator_coded();
+        sc.iqdio_routing =
+            p.ip.iqdiorouting.as_ref().is_some_and(|x| x.value) && !p.ip.accelerator_coded();
         sc.ipsecurity = p.ip.ipsecurity.is_some();
-        sc.distributed_dvipas = p.vipa.distributes.iter().map(|x| IpAddr::V4(x.addr.value)).collect();
+        sc.distributed_dvipas = p
+            .vipa
+            .distributes
+            .iter()
+            .map(|x| IpAddr::V4(x.addr.value))
+            .collect();
         cfg.stacks.push(sc);
     }
 
@@ -289,9 +323,16 @@ pub fn activate(
     for t in trls {
         let Some(ee) = &t.ee else { continue };
         let owner = stacks.iter().position(|s| {
-            s.profile.interfaces.iter().any(|i| i.ipaddr.iter().any(|a| a.value.addr == ee.addr.value))
+            s.profile
+                .interfaces
+                .iter()
+                .any(|i| i.ipaddr.iter().any(|a| a.value.addr == ee.addr.value))
                 || s.profile.home.iter().any(|h| h.addr.value == ee.addr.value)
-                || s.profile.vipa.defines.iter().any(|v| v.addrs.iter().any(|a| IpAddr::V4(a.value) == ee.addr.value))
+                || s.profile
+                    .vipa
+                    .defines
+                    .iter()
+                    .any(|v| v.addrs.iter().any(|a| IpAddr::V4(a.value) == ee.addr.value))
         });
         match owner.and_then(|o| cfg.stacks.get_mut(o)) {
             Some(sc) => {
@@ -320,22 +361,36 @@ pub fn activate(
                 name: plan.name.clone(),
                 chpid: c,
                 port_num: 0,
-                kind: ec::PortKind::HiperSockets { mfs_kb: opts.iqd_mfs_kb },
+                kind: ec::PortKind::HiperSockets {
+                    mfs_kb: opts.iqd_mfs_kb,
+                },
                 // HiperSockets MACs are generated; locally administered.
-                physical_mac: ov.physical_mac.unwrap_or(ec::Mac([0x06, 0x00, 0x00, 0x00, c, low])),
+                physical_mac: ov
+                    .physical_mac
+                    .unwrap_or(ec::Mac([0x06, 0x00, 0x00, 0x00, c, low])),
             },
             None => {
-                let trle = trles.iter().find(|t| t.portname.eq_ignore_ascii_case(&plan.name));
+                let trle = trles
+                    .iter()
+                    .find(|t| t.portname.eq_ignore_ascii_case(&plan.name));
                 let ct = stacks
                     .iter()
                     .flat_map(|s| s.profile.interfaces.iter())
-                    .find(|i| i.portname.as_ref().is_some_and(|p| p.value.eq_ignore_ascii_case(&plan.name)))
+                    .find(|i| {
+                        i.portname
+                            .as_ref()
+                            .is_some_and(|p| p.value.eq_ignore_ascii_case(&plan.name))
+                    })
                     .and_then(|i| i.chpidtype.as_ref().map(|c| c.value))
                     .unwrap_or_default();
                 let chpid_from_intf = stacks
                     .iter()
                     .flat_map(|s| s.profile.interfaces.iter())
-                    .find(|i| i.portname.as_ref().is_some_and(|p| p.value.eq_ignore_ascii_case(&plan.name)))
+                    .find(|i| {
+                        i.portname
+                            .as_ref()
+                            .is_some_and(|p| p.value.eq_ignore_ascii_case(&plan.name))
+                    })
                     .and_then(|i| i.chpid.as_ref().map(|c| c.value));
                 let chpid = ov
                     .chpid
@@ -360,7 +415,9 @@ pub fn activate(
                     },
                     // A universal (burned-in style) MAC: OUI-like prefix,
                     // last bytes from the port's position.
-                    physical_mac: ov.physical_mac.unwrap_or(ec::Mac([0x64, 0x3B, 0x88, 0xF3, 0x00, low])),
+                    physical_mac: ov
+                        .physical_mac
+                        .unwrap_or(ec::Mac([0x64, 0x3B, 0x88, 0xF3, 0x00, low])),
                 }
             }
         };
@@ -369,5 +426,8 @@ pub fn activate(
     if d.has_errors() {
         return Err(d);
     }
-    Ok(Activation { config: cfg, warnings: d })
+    Ok(Activation {
+        config: cfg,
+        warnings: d,
+    })
 }

@@ -259,7 +259,10 @@ impl Interface {
         self.isolate.as_ref().is_some_and(|i| i.value)
     }
     pub fn readstorage_value(&self) -> ReadStorage {
-        self.readstorage.as_ref().map(|r| r.value).unwrap_or_default()
+        self.readstorage
+            .as_ref()
+            .map(|r| r.value)
+            .unwrap_or_default()
     }
 }
 
@@ -533,7 +536,9 @@ impl Profile {
             .find(|i| i.name.eq_ignore_ascii_case(name))
     }
     pub fn link(&self, name: &str) -> Option<&Link> {
-        self.links.iter().find(|l| l.name.eq_ignore_ascii_case(name))
+        self.links
+            .iter()
+            .find(|l| l.name.eq_ignore_ascii_case(name))
     }
     pub fn device(&self, name: &str) -> Option<&Device> {
         self.devices

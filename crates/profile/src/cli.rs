@@ -137,7 +137,11 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, CliError> {
     }
 }
 
-fn pairs(list: &[String], option: &'static str, expected: &'static str) -> Result<Vec<(String, String)>, CliError> {
+fn pairs(
+    list: &[String],
+    option: &'static str,
+    expected: &'static str,
+) -> Result<Vec<(String, String)>, CliError> {
     list.iter()
         .map(|s| {
             s.split_once('=')
@@ -163,7 +167,11 @@ fn print_diags(d: &Diagnostics, err: &mut dyn Write) -> std::io::Result<()> {
 }
 
 /// `softosa profile check`.
-pub fn run_check(a: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitCode, CliError> {
+pub fn run_check(
+    a: &CheckArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitCode, CliError> {
     let stack_names = pairs(&a.stacks, "--stack", "NAME=FILE")?;
     let policy_pairs = pairs(&a.policies, "--policy", "STACK=FILE")?;
     let mut d = Diagnostics::new();
@@ -191,9 +199,10 @@ pub fn run_check(a: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
                             .unwrap_or_else(|| shown.clone())
                     });
                 validate_profile(&p, &mut d);
-                profiles.push((name, p));
+                profiles.push((name, *p));
             }
-            Some(Loaded::Policy(Some(pol))) => match policy_pairs.iter().find(|(_, f)| *f == shown) {
+            Some(Loaded::Policy(Some(pol))) => match policy_pairs.iter().find(|(_, f)| *f == shown)
+            {
                 Some((stack, _)) => {
                     stack_policy.insert(stack.to_ascii_uppercase(), pol);
                 }
@@ -209,7 +218,12 @@ pub fn run_check(a: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
     d.sort();
     print_diags(&d, err)?;
     if d.has_errors() {
-        writeln!(err, "{} error(s), {} warning(s)", d.error_count(), d.warning_count())?;
+        writeln!(
+            err,
+            "{} error(s), {} warning(s)",
+            d.error_count(),
+            d.warning_count()
+        )?;
         return Ok(ExitCode::from(1));
     }
     if a.quiet {
@@ -221,7 +235,9 @@ pub fn run_check(a: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
         .map(|(n, p)| StackInput {
             name: n.clone(),
             profile: p,
-            policy: stack_policy.get(&n.to_ascii_uppercase()).or(shared_policy.as_ref()),
+            policy: stack_policy
+                .get(&n.to_ascii_uppercase())
+                .or(shared_policy.as_ref()),
         })
         .collect();
     let act = match activate(&inputs, &trl_refs, &ActivateOptions::default()) {
@@ -239,7 +255,13 @@ pub fn run_check(a: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
             extra += 1;
         }
     }
-    summary(&act.config, &profiles, &trls, d.warning_count() + extra, out)?;
+    summary(
+        &act.config,
+        &profiles,
+        &trls,
+        d.warning_count() + extra,
+        out,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -268,15 +290,30 @@ fn summary(
             g.push("SEGMENTATIONOFFLOAD".to_string());
         }
         if s.iqd_multiwrite {
-            g.push(if s.ziip_iqdio_multiwrite { "IQDMULTIWRITE (ZIIP)" } else { "IQDMULTIWRITE" }.to_string());
+            g.push(
+                if s.ziip_iqdio_multiwrite {
+                    "IQDMULTIWRITE (ZIIP)"
+                } else {
+                    "IQDMULTIWRITE"
+                }
+                .to_string(),
+            );
         }
         if let Some(w) = &s.wlm_priorityq {
-            g.push(format!("WLMPRIORITYQ {:?} FWD->{}", w.queue_for, w.forwarded_queue));
+            g.push(format!(
+                "WLMPRIORITYQ {:?} FWD->{}",
+                w.queue_for, w.forwarded_queue
+            ));
         }
         if !g.is_empty() {
             writeln!(out, "  GLOBALCONFIG: {}", g.join(", "))?;
         }
-        let mut ip = vec![if s.datagram_fwd { "DATAGRAMFWD" } else { "NODATAGRAMFWD" }.to_string()];
+        let mut ip = vec![if s.datagram_fwd {
+            "DATAGRAMFWD"
+        } else {
+            "NODATAGRAMFWD"
+        }
+        .to_string()];
         if let Some(q) = s.qdio_accelerator {
             ip.push(format!("QDIOACCELERATOR QDIOPRIORITY {q}"));
         }
@@ -288,18 +325,35 @@ fn summary(
         }
         writeln!(out, "  IPCONFIG: {}", ip.join(", "))?;
         if let Some(t) = &s.tos_policy {
-            let m: Vec<String> = t.mappings.iter().map(|(q, tos)| format!("{tos:08b}->{q}")).collect();
-            writeln!(out, "  Policy: SubnetTosMask {:08b}, {}", t.mask, m.join(" "))?;
+            let m: Vec<String> = t
+                .mappings
+                .iter()
+                .map(|(q, tos)| format!("{tos:08b}->{q}"))
+                .collect();
+            writeln!(
+                out,
+                "  Policy: SubnetTosMask {:08b}, {}",
+                t.mask,
+                m.join(" ")
+            )?;
         }
         if !s.distributed_dvipas.is_empty() {
             let v: Vec<String> = s.distributed_dvipas.iter().map(|a| a.to_string()).collect();
             writeln!(out, "  Distributed DVIPAs (SYSDIST): {}", v.join(" "))?;
         }
         if let Some(ee) = &s.ee {
-            writeln!(out, "  Enterprise Extender: {} UDP {}-{}", ee.addr, ee.first_port, ee.last_port)?;
+            writeln!(
+                out,
+                "  Enterprise Extender: {} UDP {}-{}",
+                ee.addr, ee.first_port, ee.last_port
+            )?;
         }
         for i in cfg.interfaces.iter().filter(|i| i.stack == si) {
-            let port = cfg.ports.get(i.port).map(|p| p.name.as_str()).unwrap_or("?");
+            let port = cfg
+                .ports
+                .get(i.port)
+                .map(|p| p.name.as_str())
+                .unwrap_or("?");
             let addrs: Vec<String> = i.addresses.iter().map(|a| a.to_string()).collect();
             let mut f = vec![format!("INBPERF {}", i.inbperf.label())];
             if i.workloadq {
@@ -309,8 +363,15 @@ fn summary(
                 f.push("OLM".into());
             }
             if let Some(v) = &i.vmac {
-                let mac = v.mac.map(|m| m.to_string()).unwrap_or_else(|| "(generated)".into());
-                let r = if v.route == ec::VmacRoute::Local { "ROUTELCL" } else { "ROUTEALL" };
+                let mac = v
+                    .mac
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| "(generated)".into());
+                let r = if v.route == ec::VmacRoute::Local {
+                    "ROUTELCL"
+                } else {
+                    "ROUTEALL"
+                };
                 f.push(format!("VMAC {mac} {r}"));
             }
             if let Some(v) = i.vlan {
@@ -327,14 +388,30 @@ fn summary(
             if i.isolate {
                 f.push("ISOLATE".into());
             }
-            let kb = u32::from(i.read_storage_sbals) * cfg.ports.get(i.port).map(|p| p.sbal_bytes()).unwrap_or(65536) / 1024;
+            let kb = u32::from(i.read_storage_sbals)
+                * cfg
+                    .ports
+                    .get(i.port)
+                    .map(|p| p.sbal_bytes())
+                    .unwrap_or(65536)
+                / 1024;
             f.push(format!(
                 "READSTORAGE {}{} SBALs ({kb}K)",
                 if i.read_storage_global { "GLOBAL " } else { "" },
                 i.read_storage_sbals
             ));
-            let how = if i.defined_by == ec::DefinedBy::Link { "LINK" } else { "INTERFACE" };
-            writeln!(out, "  {how} {} on {port}: {} {}", i.name, addrs.join(" "), f.join(" "))?;
+            let how = if i.defined_by == ec::DefinedBy::Link {
+                "LINK"
+            } else {
+                "INTERFACE"
+            };
+            writeln!(
+                out,
+                "  {how} {} on {port}: {} {}",
+                i.name,
+                addrs.join(" "),
+                f.join(" ")
+            )?;
         }
     }
     for (pi, p) in cfg.ports.iter().enumerate() {
@@ -342,11 +419,28 @@ fn summary(
             .interfaces
             .iter()
             .filter(|i| i.port == pi)
-            .map(|i| format!("{}/{}", cfg.stacks.get(i.stack).map(|s| s.name.as_str()).unwrap_or("?"), i.name))
+            .map(|i| {
+                format!(
+                    "{}/{}",
+                    cfg.stacks
+                        .get(i.stack)
+                        .map(|s| s.name.as_str())
+                        .unwrap_or("?"),
+                    i.name
+                )
+            })
             .collect();
         let kind = match p.kind {
-            ec::PortKind::Osa { generation, speed_mbps, chpid_type } => {
-                format!("{} {} {speed_mbps} Mb/s", chpid_type.label(), generation.label())
+            ec::PortKind::Osa {
+                generation,
+                speed_mbps,
+                chpid_type,
+            } => {
+                format!(
+                    "{} {} {speed_mbps} Mb/s",
+                    chpid_type.label(),
+                    generation.label()
+                )
             }
             ec::PortKind::HiperSockets { mfs_kb } => format!("IQD MFS {mfs_kb}K"),
         };
@@ -363,20 +457,32 @@ fn summary(
 }
 
 /// `softosa profile convert`.
-pub fn run_convert(a: &ConvertArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitCode, CliError> {
+pub fn run_convert(
+    a: &ConvertArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitCode, CliError> {
     let mut opts = ConvertOptions::default();
     for (l, n) in pairs(&a.prefixes, "--prefix", "LINK=LEN (e.g. QDIO4101L=24)")? {
-        let len = n.parse::<u8>().ok().filter(|n| *n <= 32).ok_or(CliError::BadOption {
-            option: "--prefix",
-            expected: "a prefix length 0-32",
-            value: n.clone(),
-        })?;
+        let len = n
+            .parse::<u8>()
+            .ok()
+            .filter(|n| *n <= 32)
+            .ok_or(CliError::BadOption {
+                option: "--prefix",
+                expected: "a prefix length 0-32",
+                value: n.clone(),
+            })?;
         opts.prefixes.insert(l.to_ascii_uppercase(), len);
     }
     let (l, mut d) = load_path(&a.file);
     let Some(Loaded::Profile(p)) = l else {
         if !d.has_errors() {
-            writeln!(err, "{}: not a TCP/IP profile (it looks like a policy or TRL file)", a.file.display())?;
+            writeln!(
+                err,
+                "{}: not a TCP/IP profile (it looks like a policy or TRL file)",
+                a.file.display()
+            )?;
         }
         print_diags(&d, err)?;
         return Ok(ExitCode::from(1));
@@ -385,7 +491,15 @@ pub fn run_convert(a: &ConvertArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     d.extend(cd);
     d.sort();
     print_diags(&d, err)?;
-    writeln!(out, "; converted by softosa profile convert from {}", a.file.display())?;
+    writeln!(
+        out,
+        "; converted by softosa profile convert from {}",
+        a.file.display()
+    )?;
     write!(out, "{}", print_profile(&c))?;
-    Ok(if d.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if d.has_errors() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -1,5 +1,5 @@
-//! Conversion of legacy IPv4 OSA definitions (DEVICE MPCIPA + LINK IPAQENET
-//! + HOME) into the equivalent INTERFACE statement, like the `CONVERT`
+//! Conversion of legacy IPv4 OSA definitions (DEVICE MPCIPA, LINK IPAQENET
+//! and HOME) into the equivalent INTERFACE statement, like the `CONVERT`
 //! option of the stack's profile check (spec 5.1).
 //!
 //! Layer: configuration front end. Steps, per LINK IPAQENET:

@@ -87,7 +87,9 @@ pub enum ErrorKind {
     // ---- rules (spec 5.1 / 1.4 / 2.3 / 2.4 / 3.3) ----------------------
     #[error("interface {0}: WORKLOADQ requires INBPERF DYNAMIC")]
     WorkloadqNeedsDynamic(String),
-    #[error("interface {0}: WORKLOADQ requires a VMAC (inbound workload queueing needs a virtual MAC)")]
+    #[error(
+        "interface {0}: WORKLOADQ requires a VMAC (inbound workload queueing needs a virtual MAC)"
+    )]
     WorkloadqNeedsVmac(String),
     #[error("LINK {0}: WORKLOADQ is only supported on the INTERFACE statement; convert the DEVICE/LINK/HOME definitions to INTERFACE")]
     WorkloadqOnLink(String),
@@ -103,7 +105,9 @@ pub enum ErrorKind {
     VmacFormat(String),
     #[error("VMAC {0}: the locally administered bit (X'02' in the first byte) must be on in a user-defined virtual MAC")]
     VmacNotLocal(String),
-    #[error("VMAC {0}: a multicast MAC address (X'01' bit of the first byte) cannot be a virtual MAC")]
+    #[error(
+        "VMAC {0}: a multicast MAC address (X'01' bit of the first byte) cannot be a virtual MAC"
+    )]
     VmacMulticast(String),
     #[error("interface {intf}: refused, OSA port {port} already has {count} interfaces and an interface on it uses OLM (limit 4 per port)")]
     OlmPortLimit {
@@ -164,10 +168,7 @@ pub enum ErrorKind {
 
     // ---- TRLE -----------------------------------------------------------
     #[error("TRLE {name}: {operand} is required")]
-    TrleMissingOperand {
-        name: String,
-        operand: &'static str,
-    },
+    TrleMissingOperand { name: String, operand: &'static str },
     #[error("TRLE {name}: {operand}={value} is not supported ({why})")]
     TrleBadOperand {
         name: String,
@@ -185,7 +186,9 @@ pub enum ErrorKind {
     // ---- conversion / activation -------------------------------------
     #[error("LINK {0}: the prefix length of the HOME address is unknown (no route for its subnet); give it with --prefix {0}=NN")]
     ConvertPrefixUnknown(String),
-    #[error("LINK {0}: no HOME address is coded for this link, so there is nothing to put in IPADDR")]
+    #[error(
+        "LINK {0}: no HOME address is coded for this link, so there is nothing to put in IPADDR"
+    )]
     ConvertNoHome(String),
     #[error("activation: {0}")]
     Activation(String),
@@ -209,7 +212,9 @@ pub enum WarningKind {
     },
     #[error("QDIOACCELERATOR is ignored: IPSECURITY is in effect (the accelerator cannot forward with IP security)")]
     AcceleratorWithIpsecurity,
-    #[error("QDIOACCELERATOR without DATAGRAMFWD: only sysplex distributor traffic can be accelerated")]
+    #[error(
+        "QDIOACCELERATOR without DATAGRAMFWD: only sysplex distributor traffic can be accelerated"
+    )]
     AcceleratorWithoutForwarding,
     #[error("PriorityTosMapping {tos:08b}: bits outside SubnetTosMask {mask:08b} are ignored")]
     PolicyTosOutsideMask { tos: u8, mask: u8 },

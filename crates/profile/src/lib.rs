@@ -17,6 +17,7 @@
 pub mod activate;
 pub mod ast;
 pub mod cli;
+pub mod convert;
 pub mod diag;
 pub mod keywords;
 pub mod lexer;
@@ -24,10 +25,11 @@ pub mod load;
 pub mod parser;
 pub mod policy;
 pub mod print;
-pub mod convert;
 pub mod trle;
 pub mod validate;
 
 pub use ast::*;
-pub use diag::{DiagKind, Diagnostic, Diagnostics, ErrorKind, Severity, Span, Spanned, WarningKind};
+pub use diag::{
+    DiagKind, Diagnostic, Diagnostics, ErrorKind, Severity, Span, Spanned, WarningKind,
+};
 pub use parser::parse_profile;

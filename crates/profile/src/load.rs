@@ -18,7 +18,7 @@ use crate::trle::parse_trl;
 /// What a file turned out to be.
 #[derive(Debug, Clone)]
 pub enum Loaded {
-    Profile(Profile),
+    Profile(Box<Profile>),
     Policy(Option<TosPolicy>),
     Trl(TrlFile),
 }
@@ -41,7 +41,11 @@ pub fn classify(src: &str) -> FileKind {
         if t.is_empty() || line.starts_with('*') || t.starts_with(';') {
             continue;
         }
-        let words: Vec<String> = t.split_whitespace().take(2).map(|w| w.to_ascii_uppercase()).collect();
+        let words: Vec<String> = t
+            .split_whitespace()
+            .take(2)
+            .map(|w| w.to_ascii_uppercase())
+            .collect();
         let first = words.first().map(String::as_str).unwrap_or("");
         let second = words.get(1).map(String::as_str).unwrap_or("");
         if first == "VBUILD"
@@ -70,7 +74,7 @@ pub fn load_str(file: &str, src: &str) -> (Loaded, Diagnostics) {
         }
         FileKind::Profile => {
             let (p, d) = parse_profile(file, src);
-            (Loaded::Profile(p), d)
+            (Loaded::Profile(Box::new(p)), d)
         }
     }
 }
@@ -87,7 +91,13 @@ pub fn load_path(path: &Path) -> (Option<Loaded>, Diagnostics) {
             }
             Err(e) => {
                 let mut d = Diagnostics::new();
-                d.error(&name, Span::default(), ErrorKind::Io(format!("not valid UTF-8 text ({e}); convert it from EBCDIC first")));
+                d.error(
+                    &name,
+                    Span::default(),
+                    ErrorKind::Io(format!(
+                        "not valid UTF-8 text ({e}); convert it from EBCDIC first"
+                    )),
+                );
                 (None, d)
             }
         },

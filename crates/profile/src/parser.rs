@@ -417,7 +417,12 @@ impl Parser<'_> {
     }
 
     /// Take a value token for `stmt param`; reports a missing value.
-    fn value(&mut self, stmt: &'static str, param: &'static str, expected: &'static str) -> Option<Token> {
+    fn value(
+        &mut self,
+        stmt: &'static str,
+        param: &'static str,
+        expected: &'static str,
+    ) -> Option<Token> {
         if self.at_end() {
             let sp = self.last_span();
             self.err(
@@ -433,7 +438,13 @@ impl Parser<'_> {
         self.bump()
     }
 
-    fn invalid(&mut self, t: &Token, stmt: &'static str, param: &'static str, expected: impl Into<String>) {
+    fn invalid(
+        &mut self,
+        t: &Token,
+        stmt: &'static str,
+        param: &'static str,
+        expected: impl Into<String>,
+    ) {
         self.err(
             t.span,
             ErrorKind::InvalidValue {
@@ -446,7 +457,12 @@ impl Parser<'_> {
     }
 
     /// A keyword value from `table`.
-    fn choice<T: Copy>(&mut self, table: &[(Keyword, T)], stmt: &'static str, param: &'static str) -> Option<Spanned<T>> {
+    fn choice<T: Copy>(
+        &mut self,
+        table: &[(Keyword, T)],
+        stmt: &'static str,
+        param: &'static str,
+    ) -> Option<Spanned<T>> {
         let expected = "one of the keywords listed in the message";
         let t = self.value(stmt, param, expected)?;
         match find(table, &t.text) {
@@ -469,7 +485,12 @@ impl Parser<'_> {
         }
     }
 
-    fn number(&mut self, stmt: &'static str, param: &'static str, expected: &'static str) -> Option<Spanned<u32>> {
+    fn number(
+        &mut self,
+        stmt: &'static str,
+        param: &'static str,
+        expected: &'static str,
+    ) -> Option<Spanned<u32>> {
         let t = self.value(stmt, param, expected)?;
         match parse_dec(&t.text) {
             Some(n) => Some(Spanned::new(n, t.span)),
@@ -480,7 +501,13 @@ impl Parser<'_> {
         }
     }
 
-    fn set_once<T>(&mut self, slot: &mut Option<Spanned<T>>, v: Spanned<T>, stmt: &'static str, param: &'static str) {
+    fn set_once<T>(
+        &mut self,
+        slot: &mut Option<Spanned<T>>,
+        v: Spanned<T>,
+        stmt: &'static str,
+        param: &'static str,
+    ) {
         if slot.is_some() {
             self.warn(v.span, WarningKind::Repeated { stmt, param });
         }
@@ -557,7 +584,10 @@ impl Parser<'_> {
                     // Anything left before the next statement is unexpected.
                     while !self.at_end() {
                         if let Some(x) = self.bump() {
-                            self.err(x.span, ErrorKind::Unexpected(format!("{} (not a parameter here)", x.text)));
+                            self.err(
+                                x.span,
+                                ErrorKind::Unexpected(format!("{} (not a parameter here)", x.text)),
+                            );
                         }
                     }
                 }
@@ -644,13 +674,18 @@ impl Parser<'_> {
                     loop {
                         if !first {
                             let more = kind == InterfaceKind::IpaqEnet6
-                                && self.peek().is_some_and(|t| !starts_statement(&t.text) && find(INTF_PARAMS, &t.text).is_err() && t.text.contains(':'));
+                                && self.peek().is_some_and(|t| {
+                                    !starts_statement(&t.text)
+                                        && find(INTF_PARAMS, &t.text).is_err()
+                                        && t.text.contains(':')
+                                });
                             if !more {
                                 break;
                             }
                         }
                         first = false;
-                        let Some(v) = self.value(S, "IPADDR", "address/prefix, e.g. 172.16.1.1/24") else {
+                        let Some(v) = self.value(S, "IPADDR", "address/prefix, e.g. 172.16.1.1/24")
+                        else {
                             break;
                         };
                         match parse_prefix(&v.text) {
@@ -661,12 +696,22 @@ impl Parser<'_> {
                                 };
                                 if ok {
                                     if kind != InterfaceKind::IpaqEnet6 && !intf.ipaddr.is_empty() {
-                                        self.warn(v.span, WarningKind::Repeated { stmt: S, param: "IPADDR" });
+                                        self.warn(
+                                            v.span,
+                                            WarningKind::Repeated {
+                                                stmt: S,
+                                                param: "IPADDR",
+                                            },
+                                        );
                                         intf.ipaddr.clear();
                                     }
                                     intf.ipaddr.push(Spanned::new(ip, v.span));
                                 } else {
-                                    let want = if kind == InterfaceKind::IpaqEnet6 { "an IPv6 address for IPAQENET6" } else { "an IPv4 address" };
+                                    let want = if kind == InterfaceKind::IpaqEnet6 {
+                                        "an IPv6 address for IPAQENET6"
+                                    } else {
+                                        "an IPv4 address"
+                                    };
                                     self.invalid(&v, S, "IPADDR", want);
                                 }
                             }
@@ -719,7 +764,13 @@ impl Parser<'_> {
                 IP::Vmac => {
                     let v = self.vmac(&t, S, INTF_PARAMS);
                     if intf.vmac.is_some() {
-                        self.warn(t.span, WarningKind::Repeated { stmt: S, param: "VMAC" });
+                        self.warn(
+                            t.span,
+                            WarningKind::Repeated {
+                                stmt: S,
+                                param: "VMAC",
+                            },
+                        );
                     }
                     intf.vmac = Some(v);
                 }
@@ -732,7 +783,12 @@ impl Parser<'_> {
                 }
                 IP::WorkloadQ | IP::NoWorkloadQ => {
                     let mut slot = intf.workloadq.take();
-                    self.set_once(&mut slot, Spanned::new(p == IP::WorkloadQ, t.span), S, "WORKLOADQ");
+                    self.set_once(
+                        &mut slot,
+                        Spanned::new(p == IP::WorkloadQ, t.span),
+                        S,
+                        "WORKLOADQ",
+                    );
                     intf.workloadq = slot;
                 }
                 IP::Olm | IP::NoOlm => {
@@ -754,12 +810,22 @@ impl Parser<'_> {
                         _ => RouterRole::NonRouter,
                     };
                     let mut slot = intf.router.take();
-                    self.set_once(&mut slot, Spanned::new(r, t.span), S, "PRIROUTER/SECROUTER/NONROUTER");
+                    self.set_once(
+                        &mut slot,
+                        Spanned::new(r, t.span),
+                        S,
+                        "PRIROUTER/SECROUTER/NONROUTER",
+                    );
                     intf.router = slot;
                 }
                 IP::Isolate | IP::NoIsolate => {
                     let mut slot = intf.isolate.take();
-                    self.set_once(&mut slot, Spanned::new(p == IP::Isolate, t.span), S, "ISOLATE");
+                    self.set_once(
+                        &mut slot,
+                        Spanned::new(p == IP::Isolate, t.span),
+                        S,
+                        "ISOLATE",
+                    );
                     intf.isolate = slot;
                 }
                 IP::SourceVipa => {
@@ -824,7 +890,8 @@ impl Parser<'_> {
             u == "ROUTEALL" || u == "ROUTELCL"
         };
         if let Some(n) = self.peek().cloned() {
-            let is_kw = starts_statement(&n.text) || find(params, &n.text).is_ok() || is_route(&n.text);
+            let is_kw =
+                starts_statement(&n.text) || find(params, &n.text).is_ok() || is_route(&n.text);
             if !is_kw {
                 self.pos += 1;
                 match parse_mac(&n.text) {
@@ -859,7 +926,12 @@ impl Parser<'_> {
             return;
         };
         if ty.upper() != "MPCIPA" {
-            self.invalid(&ty, S, "device type", "only MPCIPA (OSA-Express QDIO and HiperSockets) devices are supported");
+            self.invalid(
+                &ty,
+                S,
+                "device type",
+                "only MPCIPA (OSA-Express QDIO and HiperSockets) devices are supported",
+            );
             self.skip_statement();
             return;
         }
@@ -874,12 +946,23 @@ impl Parser<'_> {
             let u = t.upper();
             if let Ok(r) = find(ROUTERS, &u) {
                 let mut slot = dev.router.take();
-                self.set_once(&mut slot, Spanned::new(r, t.span), S, "PRIROUTER/SECROUTER/NONROUTER");
+                self.set_once(
+                    &mut slot,
+                    Spanned::new(r, t.span),
+                    S,
+                    "PRIROUTER/SECROUTER/NONROUTER",
+                );
                 dev.router = slot;
             } else if u == "AUTORESTART" || u == "NOAUTORESTART" {
                 dev.autorestart = Some(Spanned::new(u == "AUTORESTART", t.span));
             } else {
-                self.err(t.span, ErrorKind::UnknownParameter { stmt: S, param: t.text.clone() });
+                self.err(
+                    t.span,
+                    ErrorKind::UnknownParameter {
+                        stmt: S,
+                        param: t.text.clone(),
+                    },
+                );
             }
         }
         self.prof.devices.push(dev);
@@ -898,7 +981,12 @@ impl Parser<'_> {
             "IPAQENET" => InterfaceKind::IpaqEnet,
             "IPAQIDIO" => InterfaceKind::IpaqIdio,
             _ => {
-                self.invalid(&kt, S, "link type", "IPAQENET or IPAQIDIO (the other LINK types are not supported)");
+                self.invalid(
+                    &kt,
+                    S,
+                    "link type",
+                    "IPAQENET or IPAQIDIO (the other LINK types are not supported)",
+                );
                 self.skip_statement();
                 return;
             }
@@ -931,7 +1019,13 @@ impl Parser<'_> {
             };
             let osa_only = matches!(
                 p,
-                IP::InbPerf | IP::WorkloadQ | IP::NoWorkloadQ | IP::Olm | IP::NoOlm | IP::Isolate | IP::NoIsolate
+                IP::InbPerf
+                    | IP::WorkloadQ
+                    | IP::NoWorkloadQ
+                    | IP::Olm
+                    | IP::NoOlm
+                    | IP::Isolate
+                    | IP::NoIsolate
             );
             if osa_only && kind == InterfaceKind::IpaqIdio {
                 self.err(
@@ -966,7 +1060,9 @@ impl Parser<'_> {
                         link.vlanid = Some(v);
                     }
                 }
-                IP::Isolate | IP::NoIsolate => link.isolate = Some(Spanned::new(p == IP::Isolate, t.span)),
+                IP::Isolate | IP::NoIsolate => {
+                    link.isolate = Some(Spanned::new(p == IP::Isolate, t.span))
+                }
                 _ => self.err(
                     t.span,
                     ErrorKind::ParameterNotValidHere {
@@ -994,7 +1090,9 @@ impl Parser<'_> {
                     continue;
                 }
             };
-            let Some(l) = self.name(S, "link name") else { break };
+            let Some(l) = self.name(S, "link name") else {
+                break;
+            };
             self.prof.home.push(HomeEntry {
                 addr: Spanned::new(IpAddr::V4(addr), a.span),
                 link: Spanned::new(l.text.clone(), l.span),
@@ -1025,8 +1123,12 @@ impl Parser<'_> {
             };
             let g = &mut self.prof.global;
             match p {
-                GP::Seg | GP::NoSeg => g.segmentation_offload = Some(Spanned::new(p == GP::Seg, t.span)),
-                GP::IqdMw | GP::NoIqdMw => g.iqdmultiwrite = Some(Spanned::new(p == GP::IqdMw, t.span)),
+                GP::Seg | GP::NoSeg => {
+                    g.segmentation_offload = Some(Spanned::new(p == GP::Seg, t.span))
+                }
+                GP::IqdMw | GP::NoIqdMw => {
+                    g.iqdmultiwrite = Some(Spanned::new(p == GP::IqdMw, t.span))
+                }
                 GP::NoWlm => {
                     g.wlmpriorityq = None;
                     g.nowlmpriorityq = Some(t.span);
@@ -1041,10 +1143,12 @@ impl Parser<'_> {
                                 let g = &mut self.prof.global;
                                 match z {
                                     ZP::IqdioMw | ZP::NoIqdioMw => {
-                                        g.ziip_iqdiomultiwrite = Some(Spanned::new(z == ZP::IqdioMw, n.span));
+                                        g.ziip_iqdiomultiwrite =
+                                            Some(Spanned::new(z == ZP::IqdioMw, n.span));
                                     }
                                     ZP::IpSec | ZP::NoIpSec => {
-                                        g.ziip_ipsecurity = Some(Spanned::new(z == ZP::IpSec, n.span));
+                                        g.ziip_ipsecurity =
+                                            Some(Spanned::new(z == ZP::IpSec, n.span));
                                     }
                                 }
                             }
@@ -1145,7 +1249,9 @@ impl Parser<'_> {
                 }
             };
             match p {
-                CP::Fwd | CP::NoFwd => self.prof.ip.datagramfwd = Some(Spanned::new(p == CP::Fwd, t.span)),
+                CP::Fwd | CP::NoFwd => {
+                    self.prof.ip.datagramfwd = Some(Spanned::new(p == CP::Fwd, t.span))
+                }
                 CP::Accel | CP::NoAccel | CP::Iqdr | CP::NoIqdr => {
                     let on = matches!(p, CP::Accel | CP::Iqdr);
                     if matches!(p, CP::Accel | CP::NoAccel) {
@@ -1153,7 +1259,11 @@ impl Parser<'_> {
                     } else {
                         self.prof.ip.iqdiorouting = Some(Spanned::new(on, t.span));
                     }
-                    if on && self.peek().is_some_and(|n| find(IPCONFIG_PARAMS, &n.text) == Ok(CP::QdioPri)) {
+                    if on
+                        && self
+                            .peek()
+                            .is_some_and(|n| find(IPCONFIG_PARAMS, &n.text) == Ok(CP::QdioPri))
+                    {
                         self.pos += 1;
                         self.qdiopriority();
                     }
@@ -1162,7 +1272,8 @@ impl Parser<'_> {
                     t.span,
                     ErrorKind::ParameterNotValidHere {
                         param: "QDIOPRIORITY".into(),
-                        context: "IPCONFIG except right after QDIOACCELERATOR or IQDIOROUTING".into(),
+                        context: "IPCONFIG except right after QDIOACCELERATOR or IQDIOROUTING"
+                            .into(),
                     },
                 ),
                 CP::Xcf => self.dynamicxcf(&t),
@@ -1223,7 +1334,12 @@ impl Parser<'_> {
                 match parse_ipv4(&m.text).and_then(mask_to_prefix) {
                     Some(p) => (v4, p),
                     None => {
-                        self.invalid(&m, S, "DYNAMICXCF", "a contiguous subnet mask, e.g. 255.255.255.0");
+                        self.invalid(
+                            &m,
+                            S,
+                            "DYNAMICXCF",
+                            "a contiguous subnet mask, e.g. 255.255.255.0",
+                        );
                         return;
                     }
                 }
@@ -1260,7 +1376,13 @@ impl Parser<'_> {
     fn vipadynamic(&mut self, kwt: &Token) {
         loop {
             let Some(t) = self.peek().cloned() else {
-                self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "VIPADYNAMIC", end: "ENDVIPADYNAMIC" });
+                self.err(
+                    kwt.span,
+                    ErrorKind::UnclosedBlock {
+                        begin: "VIPADYNAMIC",
+                        end: "ENDVIPADYNAMIC",
+                    },
+                );
                 return;
             };
             match stmt_of(&t.text) {
@@ -1269,7 +1391,13 @@ impl Parser<'_> {
                     return;
                 }
                 Some(_) => {
-                    self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "VIPADYNAMIC", end: "ENDVIPADYNAMIC" });
+                    self.err(
+                        kwt.span,
+                        ErrorKind::UnclosedBlock {
+                            begin: "VIPADYNAMIC",
+                            end: "ENDVIPADYNAMIC",
+                        },
+                    );
                     return;
                 }
                 None => {}
@@ -1278,12 +1406,16 @@ impl Parser<'_> {
             match t.upper().as_str() {
                 "VIPADEFINE" => self.vipadefine(&t),
                 "VIPADISTRIBUTE" => self.vipadistribute(&t),
-                "VIPABACKUP" | "VIPARANGE" | "VIPADELETE" | "VIPAROUTE" | "VIPASMPARMS" | "VIPASOURCE" => {
+                "VIPABACKUP" | "VIPARANGE" | "VIPADELETE" | "VIPAROUTE" | "VIPASMPARMS"
+                | "VIPASOURCE" => {
                     self.err(t.span, ErrorKind::UnsupportedStatement(t.upper()));
                     self.skip_vipa_sub();
                 }
                 _ => {
-                    self.err(t.span, ErrorKind::UnknownStatement(format!("{} (inside VIPADYNAMIC)", t.text)));
+                    self.err(
+                        t.span,
+                        ErrorKind::UnknownStatement(format!("{} (inside VIPADYNAMIC)", t.text)),
+                    );
                     self.skip_vipa_sub();
                 }
             }
@@ -1291,7 +1423,9 @@ impl Parser<'_> {
     }
 
     fn is_vipa_sub(tok: &str) -> bool {
-        tok.to_ascii_uppercase().starts_with("VIPA") || stmt_of(tok).is_some() || is_unsupported(tok)
+        tok.to_ascii_uppercase().starts_with("VIPA")
+            || stmt_of(tok).is_some()
+            || is_unsupported(tok)
     }
 
     fn skip_vipa_sub(&mut self) {
@@ -1313,7 +1447,11 @@ impl Parser<'_> {
                 }
             }
         }
-        let Some(first) = self.value(S, "address", "subnet_mask ipv4_address..., or ipv4_address/bits") else {
+        let Some(first) = self.value(
+            S,
+            "address",
+            "subnet_mask ipv4_address..., or ipv4_address/bits",
+        ) else {
             return;
         };
         let mut def = VipaDefine {
@@ -1333,7 +1471,12 @@ impl Parser<'_> {
             match parse_ipv4(&first.text).and_then(mask_to_prefix) {
                 Some(p) => def.prefix = p,
                 None => {
-                    self.invalid(&first, S, "subnet mask", "a contiguous subnet mask, e.g. 255.255.255.0");
+                    self.invalid(
+                        &first,
+                        S,
+                        "subnet mask",
+                        "a contiguous subnet mask, e.g. 255.255.255.0",
+                    );
                     self.skip_vipa_sub();
                     return;
                 }
@@ -1350,7 +1493,13 @@ impl Parser<'_> {
             }
         }
         if def.addrs.is_empty() {
-            self.err(t.span, ErrorKind::MissingRequired { stmt: S, what: "dynamic VIPA address".into() });
+            self.err(
+                t.span,
+                ErrorKind::MissingRequired {
+                    stmt: S,
+                    what: "dynamic VIPA address".into(),
+                },
+            );
         }
         self.prof.vipa.defines.push(def);
     }
@@ -1415,14 +1564,32 @@ impl Parser<'_> {
             }
         }
         let Some(addr) = addr else {
-            self.err(t.span, ErrorKind::MissingRequired { stmt: S, what: "distributed dynamic VIPA address".into() });
+            self.err(
+                t.span,
+                ErrorKind::MissingRequired {
+                    stmt: S,
+                    what: "distributed dynamic VIPA address".into(),
+                },
+            );
             return;
         };
         if ports.is_empty() {
-            self.err(t.span, ErrorKind::MissingRequired { stmt: S, what: "PORT list".into() });
+            self.err(
+                t.span,
+                ErrorKind::MissingRequired {
+                    stmt: S,
+                    what: "PORT list".into(),
+                },
+            );
         }
         let Some(destip) = destip else {
-            self.err(t.span, ErrorKind::MissingRequired { stmt: S, what: "DESTIP ALL | addresses".into() });
+            self.err(
+                t.span,
+                ErrorKind::MissingRequired {
+                    stmt: S,
+                    what: "DESTIP ALL | addresses".into(),
+                },
+            );
             return;
         };
         self.prof.vipa.distributes.push(VipaDistribute {
@@ -1439,7 +1606,13 @@ impl Parser<'_> {
     fn beginroutes(&mut self, kwt: &Token) {
         loop {
             let Some(t) = self.peek().cloned() else {
-                self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "BEGINROUTES", end: "ENDROUTES" });
+                self.err(
+                    kwt.span,
+                    ErrorKind::UnclosedBlock {
+                        begin: "BEGINROUTES",
+                        end: "ENDROUTES",
+                    },
+                );
                 return;
             };
             match stmt_of(&t.text) {
@@ -1448,11 +1621,23 @@ impl Parser<'_> {
                     return;
                 }
                 Some(_) => {
-                    self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "BEGINROUTES", end: "ENDROUTES" });
+                    self.err(
+                        kwt.span,
+                        ErrorKind::UnclosedBlock {
+                            begin: "BEGINROUTES",
+                            end: "ENDROUTES",
+                        },
+                    );
                     return;
                 }
                 None if is_unsupported(&t.text) => {
-                    self.err(kwt.span, ErrorKind::UnclosedBlock { begin: "BEGINROUTES", end: "ENDROUTES" });
+                    self.err(
+                        kwt.span,
+                        ErrorKind::UnclosedBlock {
+                            begin: "BEGINROUTES",
+                            end: "ENDROUTES",
+                        },
+                    );
                     return;
                 }
                 None => {}
@@ -1461,7 +1646,13 @@ impl Parser<'_> {
             if t.upper() == "ROUTE" {
                 self.route(&t);
             } else {
-                self.err(t.span, ErrorKind::UnknownStatement(format!("{} (inside BEGINROUTES; expected ROUTE)", t.text)));
+                self.err(
+                    t.span,
+                    ErrorKind::UnknownStatement(format!(
+                        "{} (inside BEGINROUTES; expected ROUTE)",
+                        t.text
+                    )),
+                );
                 self.skip_route();
             }
         }
@@ -1479,17 +1670,27 @@ impl Parser<'_> {
 
     fn route(&mut self, t: &Token) {
         const S: &str = "ROUTE";
-        let Some(d) = self.value(S, "destination", "DEFAULT, address/prefix, or address subnet_mask") else {
+        let Some(d) = self.value(
+            S,
+            "destination",
+            "DEFAULT, address/prefix, or address subnet_mask",
+        ) else {
             return;
         };
         let dest = if d.upper() == "DEFAULT" {
             None
         } else {
             match parse_prefix(&d.text) {
-                Ok(IpPrefix { addr, prefix: Some(p) }) => Some((addr, p)),
+                Ok(IpPrefix {
+                    addr,
+                    prefix: Some(p),
+                }) => Some((addr, p)),
                 Ok(IpPrefix { addr, prefix: None }) => {
                     // A subnet mask may follow (IPv4), or it is a host route.
-                    let m = self.peek().and_then(|m| parse_ipv4(&m.text)).and_then(mask_to_prefix);
+                    let m = self
+                        .peek()
+                        .and_then(|m| parse_ipv4(&m.text))
+                        .and_then(mask_to_prefix);
                     match m {
                         Some(p) if addr.is_ipv4() => {
                             self.pos += 1;
@@ -1542,7 +1743,13 @@ impl Parser<'_> {
                     }
                 }
                 "REPLACEABLE" | "NOREPLACEABLE" => {}
-                _ => self.err(n.span, ErrorKind::UnknownParameter { stmt: S, param: n.text.clone() }),
+                _ => self.err(
+                    n.span,
+                    ErrorKind::UnknownParameter {
+                        stmt: S,
+                        param: n.text.clone(),
+                    },
+                ),
             }
         }
         self.prof.routes.push(Route {

@@ -42,7 +42,11 @@ pub fn parse_policy(file: &str, src: &str) -> (Option<TosPolicy>, Diagnostics) {
             let (p, next) = block(file, &toks, i, t.span, &mut d);
             i = next;
             if out.is_some() {
-                d.error(file, t.span, ErrorKind::PolicyDuplicateBlock("SetSubnetPrioTosMask"));
+                d.error(
+                    file,
+                    t.span,
+                    ErrorKind::PolicyDuplicateBlock("SetSubnetPrioTosMask"),
+                );
             } else {
                 out = p;
             }
@@ -61,7 +65,10 @@ pub fn parse_policy(file: &str, src: &str) -> (Option<TosPolicy>, Diagnostics) {
             );
             // Skip a name and a balanced { ... } block if present.
             while toks.get(i).is_some_and(|x| x.text != "{") {
-                if toks.get(i).is_some_and(|x| x.text.eq_ignore_ascii_case("SetSubnetPrioTosMask")) {
+                if toks
+                    .get(i)
+                    .is_some_and(|x| x.text.eq_ignore_ascii_case("SetSubnetPrioTosMask"))
+                {
                     break;
                 }
                 i += 1;
@@ -85,10 +92,23 @@ pub fn parse_policy(file: &str, src: &str) -> (Option<TosPolicy>, Diagnostics) {
     (out, d)
 }
 
-fn block(file: &str, toks: &[Token], mut i: usize, span: Span, d: &mut Diagnostics) -> (Option<TosPolicy>, usize) {
+fn block(
+    file: &str,
+    toks: &[Token],
+    mut i: usize,
+    span: Span,
+    d: &mut Diagnostics,
+) -> (Option<TosPolicy>, usize) {
     const S: &str = "SetSubnetPrioTosMask";
     if toks.get(i).map(|t| t.text.as_str()) != Some("{") {
-        d.error(file, span, ErrorKind::MissingRequired { stmt: S, what: "{ after SetSubnetPrioTosMask".into() });
+        d.error(
+            file,
+            span,
+            ErrorKind::MissingRequired {
+                stmt: S,
+                what: "{ after SetSubnetPrioTosMask".into(),
+            },
+        );
         return (None, i);
     }
     i += 1;
@@ -109,12 +129,16 @@ fn block(file: &str, toks: &[Token], mut i: usize, span: Span, d: &mut Diagnosti
                 match v.and_then(|v| bits8(&v.text)) {
                     Some(m) => mask = Some(m),
                     None => {
-                        d.error(file, v.map(|v| v.span).unwrap_or(t.span), ErrorKind::InvalidValue {
-                            stmt: S,
-                            param: "SubnetTosMask",
-                            value: v.map(|v| v.text.clone()).unwrap_or_default(),
-                            expected: "8 binary digits, e.g. 11100000".into(),
-                        });
+                        d.error(
+                            file,
+                            v.map(|v| v.span).unwrap_or(t.span),
+                            ErrorKind::InvalidValue {
+                                stmt: S,
+                                param: "SubnetTosMask",
+                                value: v.map(|v| v.text.clone()).unwrap_or_default(),
+                                expected: "8 binary digits, e.g. 11100000".into(),
+                            },
+                        );
                     }
                 }
             }
@@ -122,25 +146,42 @@ fn block(file: &str, toks: &[Token], mut i: usize, span: Span, d: &mut Diagnosti
                 let p = toks.get(i);
                 let b = toks.get(i + 1);
                 i += 2;
-                let prio = p.and_then(|p| p.text.parse::<u8>().ok()).filter(|p| (1..=4).contains(p));
+                let prio = p
+                    .and_then(|p| p.text.parse::<u8>().ok())
+                    .filter(|p| (1..=4).contains(p));
                 let tos = b.and_then(|b| bits8(&b.text));
                 match (prio, tos) {
                     (Some(q), Some(tv)) => maps.push((tv, q, b.map(|b| b.span).unwrap_or(t.span))),
-                    (None, _) => d.error(file, p.map(|p| p.span).unwrap_or(t.span), ErrorKind::InvalidValue {
-                        stmt: S,
-                        param: "PriorityTosMapping",
-                        value: p.map(|p| p.text.clone()).unwrap_or_default(),
-                        expected: "a write queue priority 1-4".into(),
-                    }),
-                    (_, None) => d.error(file, b.map(|b| b.span).unwrap_or(t.span), ErrorKind::InvalidValue {
-                        stmt: S,
-                        param: "PriorityTosMapping",
-                        value: b.map(|b| b.text.clone()).unwrap_or_default(),
-                        expected: "8 binary digits, e.g. 01100000".into(),
-                    }),
+                    (None, _) => d.error(
+                        file,
+                        p.map(|p| p.span).unwrap_or(t.span),
+                        ErrorKind::InvalidValue {
+                            stmt: S,
+                            param: "PriorityTosMapping",
+                            value: p.map(|p| p.text.clone()).unwrap_or_default(),
+                            expected: "a write queue priority 1-4".into(),
+                        },
+                    ),
+                    (_, None) => d.error(
+                        file,
+                        b.map(|b| b.span).unwrap_or(t.span),
+                        ErrorKind::InvalidValue {
+                            stmt: S,
+                            param: "PriorityTosMapping",
+                            value: b.map(|b| b.text.clone()).unwrap_or_default(),
+                            expected: "8 binary digits, e.g. 01100000".into(),
+                        },
+                    ),
                 }
             }
-            _ => d.error(file, t.span, ErrorKind::UnknownParameter { stmt: S, param: t.text.clone() }),
+            _ => d.error(
+                file,
+                t.span,
+                ErrorKind::UnknownParameter {
+                    stmt: S,
+                    param: t.text.clone(),
+                },
+            ),
         }
     }
     if !closed {
@@ -161,7 +202,14 @@ fn block(file: &str, toks: &[Token], mut i: usize, span: Span, d: &mut Diagnosti
         seen.push(m);
         mappings.push((m, q));
     }
-    (Some(TosPolicy { mask, mappings, span }), i)
+    (
+        Some(TosPolicy {
+            mask,
+            mappings,
+            span,
+        }),
+        i,
+    )
 }
 
 #[cfg(test)]
@@ -188,7 +236,16 @@ mod tests {
     #[test]
     fn default_table_matches_spec() {
         let t = TosPolicy::default_table();
-        for (tos, q) in [(0xE0, 1), (0xC0, 1), (0xA0, 1), (0x80, 1), (0x60, 2), (0x40, 3), (0x20, 4), (0x00, 4)] {
+        for (tos, q) in [
+            (0xE0, 1),
+            (0xC0, 1),
+            (0xA0, 1),
+            (0x80, 1),
+            (0x60, 2),
+            (0x40, 3),
+            (0x20, 4),
+            (0x00, 4),
+        ] {
             assert_eq!(t.queue_for(tos), q, "tos {tos:08b}");
         }
     }
@@ -200,7 +257,10 @@ mod tests {
         let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
         assert!(v.iter().any(|s| s.starts_with("pol:2:16: error:")), "{v:?}");
         assert!(v.iter().any(|s| s.starts_with("pol:3:21: error:")), "{v:?}");
-        assert!(v.iter().any(|s| s.starts_with("pol:4:23: warning:")), "{v:?}");
+        assert!(
+            v.iter().any(|s| s.starts_with("pol:4:23: warning:")),
+            "{v:?}"
+        );
         // 00000001 masked is 00000000, so line 5 duplicates it.
         assert!(v.iter().any(|s| s.starts_with("pol:5:23: error:")), "{v:?}");
         assert!(v.iter().any(|s| s.starts_with("pol:7:1: error:")), "{v:?}");

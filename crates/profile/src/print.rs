@@ -83,7 +83,12 @@ pub fn interface_line(i: &Interface) -> String {
 }
 
 fn link_line(l: &Link) -> String {
-    let mut w = vec![format!("LINK {} {} {}", l.name, l.kind.keyword(), l.device.value)];
+    let mut w = vec![format!(
+        "LINK {} {} {}",
+        l.name,
+        l.kind.keyword(),
+        l.device.value
+    )];
     if let Some(p) = &l.inbperf {
         w.push(format!("INBPERF {}", p.value.keyword()));
     }
@@ -115,17 +120,39 @@ pub fn print_profile(p: &Profile) -> String {
     let g = &p.global;
     let mut gw: Vec<String> = Vec::new();
     if let Some(x) = &g.segmentation_offload {
-        gw.push(if x.value { "SEGMENTATIONOFFLOAD" } else { "NOSEGMENTATIONOFFLOAD" }.into());
+        gw.push(
+            if x.value {
+                "SEGMENTATIONOFFLOAD"
+            } else {
+                "NOSEGMENTATIONOFFLOAD"
+            }
+            .into(),
+        );
     }
     if let Some(x) = &g.iqdmultiwrite {
-        gw.push(if x.value { "IQDMULTIWRITE" } else { "NOIQDMULTIWRITE" }.into());
+        gw.push(
+            if x.value {
+                "IQDMULTIWRITE"
+            } else {
+                "NOIQDMULTIWRITE"
+            }
+            .into(),
+        );
     }
     let mut z = Vec::new();
     if let Some(x) = &g.ziip_iqdiomultiwrite {
-        z.push(if x.value { "IQDIOMULTIWRITE" } else { "NOIQDIOMULTIWRITE" });
+        z.push(if x.value {
+            "IQDIOMULTIWRITE"
+        } else {
+            "NOIQDIOMULTIWRITE"
+        });
     }
     if let Some(x) = &g.ziip_ipsecurity {
-        z.push(if x.value { "IPSECURITY" } else { "NOIPSECURITY" });
+        z.push(if x.value {
+            "IPSECURITY"
+        } else {
+            "NOIPSECURITY"
+        });
     }
     if !z.is_empty() {
         gw.push(format!("ZIIP {}", z.join(" ")));
@@ -158,7 +185,14 @@ pub fn print_profile(p: &Profile) -> String {
     let ip = &p.ip;
     let mut iw: Vec<String> = Vec::new();
     if let Some(x) = &ip.datagramfwd {
-        iw.push(if x.value { "DATAGRAMFWD" } else { "NODATAGRAMFWD" }.into());
+        iw.push(
+            if x.value {
+                "DATAGRAMFWD"
+            } else {
+                "NODATAGRAMFWD"
+            }
+            .into(),
+        );
     }
     let mut pri_done = false;
     if let Some(x) = &ip.qdioaccelerator {
@@ -185,7 +219,12 @@ pub fn print_profile(p: &Profile) -> String {
         }
     }
     if let Some(x) = &ip.dynamicxcf {
-        iw.push(format!("DYNAMICXCF {} {} {}", x.addr, mask(x.prefix), x.cost));
+        iw.push(format!(
+            "DYNAMICXCF {} {} {}",
+            x.addr,
+            mask(x.prefix),
+            x.cost
+        ));
     } else if ip.nodynamicxcf.is_some() {
         iw.push("NODYNAMICXCF".into());
     }
@@ -193,7 +232,14 @@ pub fn print_profile(p: &Profile) -> String {
         iw.push("IPSECURITY".into());
     }
     if let Some(x) = &ip.segmentation_offload {
-        iw.push(if x.value { "SEGMENTATIONOFFLOAD" } else { "NOSEGMENTATIONOFFLOAD" }.into());
+        iw.push(
+            if x.value {
+                "SEGMENTATIONOFFLOAD"
+            } else {
+                "NOSEGMENTATIONOFFLOAD"
+            }
+            .into(),
+        );
     }
     if !iw.is_empty() {
         let _ = writeln!(s, "IPCONFIG {}", iw.join(" "));
@@ -202,7 +248,11 @@ pub fn print_profile(p: &Profile) -> String {
     for d in &p.devices {
         let mut t = format!("DEVICE {} MPCIPA", d.name);
         if let Some(a) = &d.autorestart {
-            t.push_str(if a.value { " AUTORESTART" } else { " NOAUTORESTART" });
+            t.push_str(if a.value {
+                " AUTORESTART"
+            } else {
+                " NOAUTORESTART"
+            });
         }
         if let Some(r) = &d.router {
             let _ = write!(t, " {}", r.value.keyword());
@@ -228,7 +278,10 @@ pub fn print_profile(p: &Profile) -> String {
                 None => "DEFAULT".to_string(),
                 Some((a, pl)) => format!("{a}/{pl}"),
             };
-            let gw = r.gateway.map(|g| g.to_string()).unwrap_or_else(|| "=".into());
+            let gw = r
+                .gateway
+                .map(|g| g.to_string())
+                .unwrap_or_else(|| "=".into());
             let mtu = r
                 .mtu
                 .map(|m| m.to_string())
@@ -254,7 +307,11 @@ pub fn print_profile(p: &Profile) -> String {
             let ports: Vec<String> = d.ports.iter().map(|p| p.to_string()).collect();
             let dest = match &d.destip {
                 DestIp::All => "ALL".to_string(),
-                DestIp::List(l) => l.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" "),
+                DestIp::List(l) => l
+                    .iter()
+                    .map(|a| a.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
             };
             let _ = writeln!(
                 s,

@@ -82,17 +82,23 @@ fn statements(src: &str, file: &str, d: &mut Diagnostics) -> Vec<Stmt> {
         let in_col1 = chars.first().is_some_and(|c| !c.is_whitespace());
         let mut it = words.iter();
         let name = if in_col1 && !words.first().is_some_and(|(_, w)| w.contains('=')) {
-            it.next().map(|(s, w)| (w.clone(), Span::new(line_no, col(*s))))
+            it.next()
+                .map(|(s, w)| (w.clone(), Span::new(line_no, col(*s))))
         } else {
             None
         };
         // Start options (KEY=VALUE,...) have no operation.
         let first_has_eq = words.first().is_some_and(|(_, w)| w.contains('='));
         let (op, operands) = if first_has_eq {
-            let (s, w) = words.first().map(|(s, w)| (*s, w.as_str())).unwrap_or((0, ""));
+            let (s, w) = words
+                .first()
+                .map(|(s, w)| (*s, w.as_str()))
+                .unwrap_or((0, ""));
             (None, to_chars(s, w))
         } else {
-            let op = it.next().map(|(s, w)| (w.clone(), Span::new(line_no, col(*s))));
+            let op = it
+                .next()
+                .map(|(s, w)| (w.clone(), Span::new(line_no, col(*s))));
             let operands = it.next().map(|(s, w)| to_chars(*s, w)).unwrap_or_default();
             (op, operands)
         };
@@ -105,7 +111,11 @@ fn statements(src: &str, file: &str, d: &mut Diagnostics) -> Vec<Stmt> {
         });
     }
     if cont {
-        d.error(file, Span::new(last_line, 1), ErrorKind::TrleContinuationAtEof);
+        d.error(
+            file,
+            Span::new(last_line, 1),
+            ErrorKind::TrleContinuationAtEof,
+        );
     }
     out
 }
@@ -309,7 +319,10 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                     };
                     match range {
                         Some((a, b)) if a <= b && b - a < 256 => datapath.extend(a..=b),
-                        _ => bad(format!("{x} is not a device number or range (e.g. 0E2A-0E2F)"), d),
+                        _ => bad(
+                            format!("{x} is not a device number or range (e.g. 0E2A-0E2F)"),
+                            d,
+                        ),
                     }
                 }
             }
@@ -321,7 +334,10 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                     Some(n) => n.parse::<u8>().ok().filter(|n| *n <= 1),
                 };
                 if pn.is_empty() || pn.chars().count() > 8 || l.len() > 2 {
-                    bad("expected PORTNAME=(name,portnum) with a name of 1-8 characters".into(), d);
+                    bad(
+                        "expected PORTNAME=(name,portnum) with a name of 1-8 characters".into(),
+                        d,
+                    );
                 } else if let Some(num) = num {
                     port = Some((pn.to_ascii_uppercase(), num));
                 } else {
@@ -402,8 +418,12 @@ mod tests {
         assert!(!d.has_errors());
         assert_eq!(t.trles.len(), 1);
         // Column 72 continuation character plus sequence numbers.
-        let l1 = format!("{:<71}X00010000", "QDIO101  TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(2E00),WRITE=(2E01),");
-        let src = format!("{l1}\n               DATAPATH=(2E02-2E05),PORTNAME=(QDIO4101,1)  comment\n");
+        let l1 = format!(
+            "{:<71}X00010000",
+            "QDIO101  TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(2E00),WRITE=(2E01),"
+        );
+        let src =
+            format!("{l1}\n               DATAPATH=(2E02-2E05),PORTNAME=(QDIO4101,1)  comment\n");
         let (t, d) = parse_trl("t", &src);
         assert!(!d.has_errors(), "{:?}", d.items());
         assert_eq!(t.trles[0].datapath, vec![0x2E02, 0x2E03, 0x2E04, 0x2E05]);
@@ -415,9 +435,15 @@ mod tests {
         let src = "* comment\nT1 TRLE LNCTL=MPC,MPCLEVEL=HPDT,READ=(0E28),WRITE=(0E29),\n      DATAPATH=(0E2A),PORTNAME=(P1,3)\n";
         let (_, d) = parse_trl("f.trl", src);
         let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
-        assert!(v[0].starts_with("f.trl:2:19: error: TRLE T1: MPCLEVEL=HPDT"), "{v:?}");
+        assert!(
+            v[0].starts_with("f.trl:2:19: error: TRLE T1: MPCLEVEL=HPDT"),
+            "{v:?}"
+        );
         assert_eq!(v.len(), 2, "{v:?}");
-        assert!(v[1].starts_with("f.trl:3:23: error: TRLE T1: PORTNAME=(P1,3)"), "{v:?}");
+        assert!(
+            v[1].starts_with("f.trl:3:23: error: TRLE T1: PORTNAME=(P1,3)"),
+            "{v:?}"
+        );
     }
 
     #[test]

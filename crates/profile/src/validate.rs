@@ -130,9 +130,17 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     for h in &p.home {
         if p.link(&h.link.value).is_none() {
             if p.interface(&h.link.value).is_some() {
-                d.error(f, h.link.span, ErrorKind::HomeOnInterface(h.link.value.clone()));
+                d.error(
+                    f,
+                    h.link.span,
+                    ErrorKind::HomeOnInterface(h.link.value.clone()),
+                );
             } else {
-                d.error(f, h.link.span, ErrorKind::HomeUnknownLink(h.link.value.clone()));
+                d.error(
+                    f,
+                    h.link.span,
+                    ErrorKind::HomeUnknownLink(h.link.value.clone()),
+                );
             }
         }
     }
@@ -369,11 +377,7 @@ pub fn port_users(stack: &str, p: &Profile) -> Vec<PortUser> {
             });
         }
     }
-    for l in p
-        .links
-        .iter()
-        .filter(|l| l.kind == InterfaceKind::IpaqEnet)
-    {
+    for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
         v.push(PortUser {
             stack: stack.to_string(),
             file: p.file.clone(),
@@ -516,7 +520,10 @@ pub fn validate_system_with_limits(
         for (_, p) in stacks {
             for i in p.interfaces.iter().filter(|i| i.kind.is_osa()) {
                 if let Some(port) = &i.portname {
-                    if !trles.iter().any(|t| t.portname.eq_ignore_ascii_case(&port.value)) {
+                    if !trles
+                        .iter()
+                        .any(|t| t.portname.eq_ignore_ascii_case(&port.value))
+                    {
                         d.error(
                             &p.file,
                             port.span,

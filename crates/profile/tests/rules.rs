@@ -12,13 +12,22 @@ fn check(src: &str) -> (Profile, Vec<String>, Diagnostics) {
     let v = d
         .items()
         .iter()
-        .map(|x| format!("{}:{}: {}: {}", x.span.line, x.span.col, x.severity(), x.message()))
+        .map(|x| {
+            format!(
+                "{}:{}: {}: {}",
+                x.span.line,
+                x.span.col,
+                x.severity(),
+                x.message()
+            )
+        })
         .collect();
     (p, v, d)
 }
 
 fn has(v: &[String], prefix: &str, needle: &str) -> bool {
-    v.iter().any(|s| s.starts_with(prefix) && s.contains(needle))
+    v.iter()
+        .any(|s| s.starts_with(prefix) && s.contains(needle))
 }
 
 const GOOD: &str = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n";
@@ -38,8 +47,13 @@ fn good_interface_is_clean() {
 fn workloadq_needs_dynamic() {
     let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC\n  INBPERF BALANCED WORKLOADQ\n";
     let (_, v, d) = check(src);
-    assert!(has(&v, "2:20: error", "WORKLOADQ requires INBPERF DYNAMIC"), "{v:?}");
-    assert!(d.errors().any(|e| matches!(e.error(), Some(ErrorKind::WorkloadqNeedsDynamic(n)) if n == "A")));
+    assert!(
+        has(&v, "2:20: error", "WORKLOADQ requires INBPERF DYNAMIC"),
+        "{v:?}"
+    );
+    assert!(d
+        .errors()
+        .any(|e| matches!(e.error(), Some(ErrorKind::WorkloadqNeedsDynamic(n)) if n == "A")));
     // With DYNAMIC it is accepted.
     let ok = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC INBPERF DYNAMIC WORKLOADQ\n";
     let (p, v, _) = check(ok);
@@ -57,20 +71,40 @@ fn workloadq_needs_vmac() {
 
 #[test]
 fn workloadq_not_on_link() {
-    let src = "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 INBPERF DYNAMIC WORKLOADQ\nHOME 192.0.2.1 L1\n";
+    let src =
+        "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 INBPERF DYNAMIC WORKLOADQ\nHOME 192.0.2.1 L1\n";
     let (_, v, d) = check(src);
-    assert!(has(&v, "2:37: error", "only supported on the INTERFACE statement"), "{v:?}");
-    assert!(d.errors().any(|e| matches!(e.error(), Some(ErrorKind::WorkloadqOnLink(_)))));
+    assert!(
+        has(
+            &v,
+            "2:37: error",
+            "only supported on the INTERFACE statement"
+        ),
+        "{v:?}"
+    );
+    assert!(d
+        .errors()
+        .any(|e| matches!(e.error(), Some(ErrorKind::WorkloadqOnLink(_)))));
 }
 
 #[test]
 fn olm_not_on_link_and_forces_dynamic() {
     let (_, v, _) = check("DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 OLM\n");
-    assert!(has(&v, "2:21: error", "OLM is only supported on the INTERFACE"), "{v:?}");
+    assert!(
+        has(&v, "2:21: error", "OLM is only supported on the INTERFACE"),
+        "{v:?}"
+    );
 
     let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  INBPERF MINCPU OLM\n";
     let (p, v, d) = check(src);
-    assert!(has(&v, "2:11: warning", "OLM forces INBPERF DYNAMIC; the INBPERF MINCPU"), "{v:?}");
+    assert!(
+        has(
+            &v,
+            "2:11: warning",
+            "OLM forces INBPERF DYNAMIC; the INBPERF MINCPU"
+        ),
+        "{v:?}"
+    );
     assert!(!d.has_errors());
     assert_eq!(p.interfaces[0].effective_inbperf(), InbPerf::Dynamic);
     // OLM without any INBPERF: no warning, still DYNAMIC.
@@ -83,31 +117,47 @@ fn olm_not_on_link_and_forces_dynamic() {
 fn router_ignored_with_vmac() {
     let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  VMAC PRIROUTER\n";
     let (p, v, d) = check(src);
-    assert!(has(&v, "2:8: warning", "PRIROUTER is ignored because VMAC is coded"), "{v:?}");
+    assert!(
+        has(
+            &v,
+            "2:8: warning",
+            "PRIROUTER is ignored because VMAC is coded"
+        ),
+        "{v:?}"
+    );
     assert!(!d.has_errors());
     assert_eq!(p.interfaces[0].effective_router(), RouterRole::NonRouter);
     // Same on DEVICE/LINK.
     let (_, v, _) = check("DEVICE D1 MPCIPA SECROUTER\nLINK L1 IPAQENET D1 VMAC\n");
     assert!(has(&v, "1:18: warning", "SECROUTER is ignored"), "{v:?}");
     // Without VMAC the role stands.
-    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 SECROUTER\n");
+    let (p, v, _) =
+        check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 SECROUTER\n");
     assert!(v.is_empty());
     assert_eq!(p.interfaces[0].effective_router(), RouterRole::SecRouter);
 }
 
 #[test]
 fn user_vmac_must_be_local_and_12_hex_digits() {
-    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC 020000000001 ROUTELCL\n");
+    let (p, v, _) = check(
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC 020000000001 ROUTELCL\n",
+    );
     assert!(v.is_empty(), "{v:?}");
     let vm = p.interfaces[0].vmac.clone().expect("vmac");
     assert_eq!(vm.mac, Some([2, 0, 0, 0, 0, 1]));
     assert_eq!(vm.route, VmacRoute::Local);
 
-    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 000000000001\n");
+    let (_, v, _) =
+        check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 000000000001\n");
     assert!(has(&v, "2:2: error", "locally administered bit"), "{v:?}");
-    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 03000000000\n");
-    assert!(has(&v, "2:7: error", "exactly 12 hexadecimal digits"), "{v:?}");
-    let (_, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 030000000001\n");
+    let (_, v, _) =
+        check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 03000000000\n");
+    assert!(
+        has(&v, "2:7: error", "exactly 12 hexadecimal digits"),
+        "{v:?}"
+    );
+    let (_, v, _) =
+        check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n VMAC 030000000001\n");
     assert!(has(&v, "2:2: error", "multicast"), "{v:?}");
 }
 
@@ -120,11 +170,20 @@ fn readstorage_maps_to_sbals() {
     assert_eq!(ReadStorage::Global.osa_sbals(ReadStorage::Global), 64);
     assert_eq!(ReadStorage::Global.osa_sbals(ReadStorage::Min), 16);
     assert_eq!(ReadStorage::Global.iqd_sbals(ReadStorage::Global), 126);
-    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 READSTOR AVG\n");
+    let (p, v, _) =
+        check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 READSTOR AVG\n");
     assert_eq!(v.len(), 1, "{v:?}");
-    assert!(has(&v, "1:61: error", "READSTOR is too short an abbreviation of READSTORAGE"), "{v:?}");
+    assert!(
+        has(
+            &v,
+            "1:61: error",
+            "READSTOR is too short an abbreviation of READSTORAGE"
+        ),
+        "{v:?}"
+    );
     let _ = p;
-    let (p, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 READSTORAGE MIN\n");
+    let (p, v, _) =
+        check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 READSTORAGE MIN\n");
     assert!(v.is_empty());
     assert_eq!(p.interfaces[0].readstorage_value(), ReadStorage::Min);
 }
@@ -145,7 +204,11 @@ fn olm_port_limit_refuses_the_fifth() {
     let profs: Vec<Profile> = (1..=5)
         .map(|i| olm_stack(&format!("S{i}"), "P1", i == 1, i))
         .collect();
-    let stacks: Vec<(String, &Profile)> = profs.iter().enumerate().map(|(i, p)| (format!("T{i}"), p)).collect();
+    let stacks: Vec<(String, &Profile)> = profs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (format!("T{i}"), p))
+        .collect();
     let mut d = Diagnostics::new();
     validate_system(&stacks, &[], &mut d);
     let errs: Vec<&Diagnostic> = d.errors().collect();
@@ -157,7 +220,9 @@ fn olm_port_limit_refuses_the_fifth() {
     let mut d = Diagnostics::new();
     validate_system(&stacks[..4], &[], &mut d);
     assert!(!d.has_errors());
-    let no_olm: Vec<Profile> = (1..=5).map(|i| olm_stack(&format!("S{i}"), "P1", false, i)).collect();
+    let no_olm: Vec<Profile> = (1..=5)
+        .map(|i| olm_stack(&format!("S{i}"), "P1", false, i))
+        .collect();
     let stacks: Vec<(String, &Profile)> = no_olm.iter().map(|p| ("X".to_string(), p)).collect();
     let mut d = Diagnostics::new();
     validate_system(&stacks, &[], &mut d);
@@ -188,14 +253,23 @@ fn olm_chpid_limit_refuses_the_ninth() {
     validate_system(&stacks, &[&t], &mut d);
     let errs: Vec<&Diagnostic> = d.errors().collect();
     assert_eq!(errs.len(), 1, "{:?}", d.items());
-    assert!(matches!(errs[0].error(), Some(ErrorKind::OlmChpidLimit { intf, chpid: 0x2E, .. }) if intf == "S9"));
+    assert!(
+        matches!(errs[0].error(), Some(ErrorKind::OlmChpidLimit { intf, chpid: 0x2E, .. }) if intf == "S9")
+    );
     assert!(errs[0].to_string().contains("CHPID 2E"));
 }
 
 #[test]
 fn iqdiorouting_refused_with_accelerator() {
     let (_, v, _) = check("IPCONFIG QDIOACCELERATOR\nIPCONFIG IQDIOROUTING\n");
-    assert!(has(&v, "2:10: error", "IQDIOROUTING cannot be enabled while QDIOACCELERATOR"), "{v:?}");
+    assert!(
+        has(
+            &v,
+            "2:10: error",
+            "IQDIOROUTING cannot be enabled while QDIOACCELERATOR"
+        ),
+        "{v:?}"
+    );
     let (_, v, _) = check("IPCONFIG IQDIOROUTING QDIOPRIORITY 2\n");
     assert!(v.is_empty(), "{v:?}");
 }
@@ -203,7 +277,10 @@ fn iqdiorouting_refused_with_accelerator() {
 #[test]
 fn ziip_without_multiwrite_warns() {
     let (_, v, d) = check("GLOBALCONFIG ZIIP IQDIOMULTIWRITE\n");
-    assert!(has(&v, "1:19: warning", "ZIIP IQDIOMULTIWRITE is ignored"), "{v:?}");
+    assert!(
+        has(&v, "1:19: warning", "ZIIP IQDIOMULTIWRITE is ignored"),
+        "{v:?}"
+    );
     assert!(!d.has_errors());
     let (_, v, _) = check("GLOBALCONFIG IQDMULTIWRITE ZIIP IQDIOMULTIWRITE\n");
     assert!(v.is_empty(), "{v:?}");
@@ -223,8 +300,14 @@ fn portname_must_match_a_trle() {
     validate_system(&[("S".into(), &p)], &[&t], &mut d);
     let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
     assert_eq!(v.len(), 2, "{v:?}");
-    assert!(v[0].starts_with("t.prof:3:11: error: interface B: PORTNAME P2 does not match"), "{v:?}");
-    assert!(v[1].starts_with("t.prof:5:18: error: interface L3: PORTNAME P3"), "{v:?}");
+    assert!(
+        v[0].starts_with("t.prof:3:11: error: interface B: PORTNAME P2 does not match"),
+        "{v:?}"
+    );
+    assert!(
+        v[1].starts_with("t.prof:5:18: error: interface L3: PORTNAME P3"),
+        "{v:?}"
+    );
     // Without TRLEs nothing is checked.
     let mut d = Diagnostics::new();
     validate_system(&[("S".into(), &p)], &[], &mut d);
@@ -234,11 +317,20 @@ fn portname_must_match_a_trle() {
 #[test]
 fn ipaddr_prefix_required() {
     let (_, v, _) = check("INTERFACE A DEFINE IPAQENET\n  IPADDR 192.0.2.1 PORTNAME P1\n");
-    assert!(has(&v, "2:10: error", "IPADDR 192.0.2.1 needs a prefix length"), "{v:?}");
+    assert!(
+        has(&v, "2:10: error", "IPADDR 192.0.2.1 needs a prefix length"),
+        "{v:?}"
+    );
     let (_, v, _) = check("INTERFACE A DEFINE IPAQENET PORTNAME P1\n");
-    assert!(has(&v, "1:11: error", "IPADDR for DEFINE IPAQENET"), "{v:?}");
+    assert!(
+        has(&v, "1:11: error", "IPADDR for DEFINE IPAQENET"),
+        "{v:?}"
+    );
     let (_, v, _) = check("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/33 PORTNAME P1\n");
-    assert!(has(&v, "1:36: error", "prefix length must be 0-32"), "{v:?}");
+    assert!(
+        has(&v, "1:36: error", "prefix length must be 0-32"),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -261,22 +353,42 @@ fn mtu_range() {
     let (_, v, _) = check("INTERFACE H DEFINE IPAQIDIO IPADDR 203.0.113.1/24 CHPID FE MTU 57344\n");
     assert!(v.is_empty(), "{v:?}");
     let (_, v, _) = check("INTERFACE A6 DEFINE IPAQENET6 PORTNAME P1 MTU 1279\n");
-    assert!(has(&v, "1:47: error", "MTU 1279 is outside the range 1280-9000"), "{v:?}");
+    assert!(
+        has(&v, "1:47: error", "MTU 1279 is outside the range 1280-9000"),
+        "{v:?}"
+    );
 }
 
 #[test]
 fn duplicate_interface_names() {
     let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nINTERFACE a DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1\nDEVICE D MPCIPA\nLINK A IPAQENET D\n";
     let (_, v, _) = check(src);
-    assert!(has(&v, "2:11: error", "interface a is defined more than once (first defined at line 1)"), "{v:?}");
-    assert!(has(&v, "4:6: error", "link A is defined more than once"), "{v:?}");
+    assert!(
+        has(
+            &v,
+            "2:11: error",
+            "interface a is defined more than once (first defined at line 1)"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        has(&v, "4:6: error", "link A is defined more than once"),
+        "{v:?}"
+    );
 }
 
 #[test]
 fn home_unknown_link_and_home_on_interface() {
     let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nHOME 192.0.2.9 NOSUCH\n     192.0.2.1 A\n";
     let (_, v, _) = check(src);
-    assert!(has(&v, "2:16: error", "HOME refers to link NOSUCH, which no LINK"), "{v:?}");
+    assert!(
+        has(
+            &v,
+            "2:16: error",
+            "HOME refers to link NOSUCH, which no LINK"
+        ),
+        "{v:?}"
+    );
     assert!(has(&v, "3:16: error", "A, which is an INTERFACE"), "{v:?}");
 }
 
@@ -291,14 +403,24 @@ fn link_unknown_device_and_start_unknown() {
 fn hipersockets_needs_chpid_and_refuses_osa_parameters() {
     let (_, v, _) = check("INTERFACE H DEFINE IPAQIDIO IPADDR 203.0.113.1/24 INBPERF DYNAMIC\n");
     assert!(has(&v, "1:11: error", "CHPID for DEFINE IPAQIDIO"), "{v:?}");
-    assert!(has(&v, "1:51: error", "INBPERF is not valid for DEFINE IPAQIDIO"), "{v:?}");
+    assert!(
+        has(
+            &v,
+            "1:51: error",
+            "INBPERF is not valid for DEFINE IPAQIDIO"
+        ),
+        "{v:?}"
+    );
 }
 
 #[test]
 fn vipadistribute_needs_vipadefine() {
     let src = "VIPADYNAMIC\n VIPADEFINE 255.255.255.0 201.2.10.11\n VIPADISTRIBUTE DEFINE DISTMETHOD ROUNDROBIN 201.2.10.12 PORT 21 DESTIP ALL\nENDVIPADYNAMIC\n";
     let (p, v, _) = check(src);
-    assert!(has(&v, "3:46: error", "VIPADISTRIBUTE 201.2.10.12"), "{v:?}");
+    assert!(
+        has(&v, "3:46: error", "VIPADISTRIBUTE 201.2.10.12"),
+        "{v:?}"
+    );
     assert_eq!(p.vipa.defines[0].prefix, 24);
     assert_eq!(p.vipa.distributes[0].method, DistMethod::RoundRobin);
 }
@@ -306,7 +428,10 @@ fn vipadistribute_needs_vipadefine() {
 #[test]
 fn accelerator_with_ipsecurity_is_ignored() {
     let (p, v, d) = check("IPCONFIG QDIOACCELERATOR IPSECURITY\n");
-    assert!(has(&v, "1:10: warning", "QDIOACCELERATOR is ignored"), "{v:?}");
+    assert!(
+        has(&v, "1:10: warning", "QDIOACCELERATOR is ignored"),
+        "{v:?}"
+    );
     assert!(!d.has_errors());
     assert!(!p.ip.accelerator_on());
 }
@@ -319,7 +444,14 @@ fn wlmpriorityq_custom_and_duplicates() {
     assert_eq!(w.queue_for_value, [1, 1, 3, 3, 4, 4, 4]);
     assert_eq!(w.fwd_queue, 1);
     let (_, v, _) = check("GLOBALCONFIG WLMPRIORITYQ IOPRI1 0 IOPRI2 0\n");
-    assert!(has(&v, "1:43: error", "control value 0 is assigned to more than one"), "{v:?}");
+    assert!(
+        has(
+            &v,
+            "1:43: error",
+            "control value 0 is assigned to more than one"
+        ),
+        "{v:?}"
+    );
     let (_, v, _) = check("GLOBALCONFIG WLMPRIORITYQ IOPRI1 7\n");
     assert!(has(&v, "1:34: error", "control values are 0-6"), "{v:?}");
 }

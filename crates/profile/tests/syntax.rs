@@ -16,20 +16,37 @@ fn documented_abbreviations_are_accepted() {
                INTERF A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 SOURCEVIPAINT VIPA1\n";
     let (p, v) = diags(src);
     assert!(v.is_empty(), "{v:?}");
-    assert!(p.global.segmentation_offload.as_ref().is_some_and(|s| s.value));
+    assert!(p
+        .global
+        .segmentation_offload
+        .as_ref()
+        .is_some_and(|s| s.value));
     assert!(p.global.iqdmultiwrite.as_ref().is_some_and(|s| s.value));
     assert!(p.ip.forwarding());
     assert!(p.ip.accelerator_on());
     assert_eq!(p.ip.qdio_priority(), 2);
-    assert_eq!(p.interfaces[0].source_vipa.as_ref().map(|s| s.value.as_str()), Some("VIPA1"));
+    assert_eq!(
+        p.interfaces[0]
+            .source_vipa
+            .as_ref()
+            .map(|s| s.value.as_str()),
+        Some("VIPA1")
+    );
 }
 
 #[test]
 fn keywords_are_case_insensitive() {
-    let (p, v) = diags("interface a define ipaqenet ipaddr 192.0.2.1/24 portname p1 inbperf Dynamic\n");
+    let (p, v) =
+        diags("interface a define ipaqenet ipaddr 192.0.2.1/24 portname p1 inbperf Dynamic\n");
     assert!(v.is_empty(), "{v:?}");
-    assert_eq!(p.interfaces[0].inbperf.as_ref().map(|x| x.value), Some(InbPerf::Dynamic));
-    assert_eq!(p.interfaces[0].portname.as_ref().map(|x| x.value.as_str()), Some("P1"));
+    assert_eq!(
+        p.interfaces[0].inbperf.as_ref().map(|x| x.value),
+        Some(InbPerf::Dynamic)
+    );
+    assert_eq!(
+        p.interfaces[0].portname.as_ref().map(|x| x.value.as_str()),
+        Some("P1")
+    );
 }
 
 #[test]
@@ -42,14 +59,27 @@ fn too_short_abbreviations_are_rejected_with_the_minimum() {
     let (_, v) = diags("GLOBALCONFIG SEGMENTATIONOFF\n");
     assert!(v[0].starts_with("s.prof:1:14: error: SEGMENTATIONOFF is too short an abbreviation of SEGMENTATIONOFFLoad"), "{v:?}");
     let (_, v) = diags("INTER A DEFINE IPAQENET\n");
-    assert!(v[0].contains("INTER is too short an abbreviation of INTERFace"), "{v:?}");
+    assert!(
+        v[0].contains("INTER is too short an abbreviation of INTERFace"),
+        "{v:?}"
+    );
     let (_, v) = diags("IPCONFIG DATAG\n");
-    assert!(v[0].starts_with("s.prof:1:10: error: DATAG is too short"), "{v:?}");
+    assert!(
+        v[0].starts_with("s.prof:1:10: error: DATAG is too short"),
+        "{v:?}"
+    );
     // Keywords we require in full: a prefix is too short.
-    let (_, v) = diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 INBPERF DYNAM\n");
-    assert!(v[0].contains("DYNAM is too short an abbreviation of DYNAMIC"), "{v:?}");
+    let (_, v) =
+        diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 INBPERF DYNAM\n");
+    assert!(
+        v[0].contains("DYNAM is too short an abbreviation of DYNAMIC"),
+        "{v:?}"
+    );
     let (_, v) = diags("DEVIC D MPCIPA\n");
-    assert!(v[0].contains("DEVIC is too short an abbreviation of DEVICE"), "{v:?}");
+    assert!(
+        v[0].contains("DEVIC is too short an abbreviation of DEVICE"),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -76,24 +106,40 @@ fn unknown_and_unsupported_statements_are_errors_and_parsing_resumes() {
     assert_eq!(v.len(), 4, "{v:?}");
     assert_eq!(v[0], "s.prof:1:1: error: unknown statement FOO");
     assert!(v[1].starts_with("s.prof:2:1: error: statement TCPCONFIG is a valid z/OS statement but softosa does not support it"), "{v:?}");
-    assert_eq!(v[2], "s.prof:3:61: error: unknown parameter FROB on the INTERFACE statement");
-    assert!(v[3].starts_with("s.prof:4:6: error: HOME address: 1.2.3 is not valid"), "{v:?}");
+    assert_eq!(
+        v[2],
+        "s.prof:3:61: error: unknown parameter FROB on the INTERFACE statement"
+    );
+    assert!(
+        v[3].starts_with("s.prof:4:6: error: HOME address: 1.2.3 is not valid"),
+        "{v:?}"
+    );
     // The good statement in between was still read.
     assert_eq!(p.interfaces.len(), 1);
 }
 
 #[test]
 fn missing_values_point_at_the_keyword() {
-    let (_, v) = diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  MTU\nSTART A\n");
-    assert_eq!(v, vec!["s.prof:2:3: error: INTERFACE MTU: a value is missing (a decimal number of bytes)"]);
+    let (_, v) =
+        diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  MTU\nSTART A\n");
+    assert_eq!(
+        v,
+        vec!["s.prof:2:3: error: INTERFACE MTU: a value is missing (a decimal number of bytes)"]
+    );
 }
 
 #[test]
 fn blocks_must_close() {
     let (_, v) = diags("VIPADYNAMIC\n VIPADEFINE 255.255.255.0 201.2.10.11\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n");
-    assert!(v[0].starts_with("s.prof:1:1: error: VIPADYNAMIC block is not closed"), "{v:?}");
+    assert!(
+        v[0].starts_with("s.prof:1:1: error: VIPADYNAMIC block is not closed"),
+        "{v:?}"
+    );
     let (_, v) = diags("ENDROUTES\n");
-    assert_eq!(v, vec!["s.prof:1:1: error: ENDROUTES without a matching begin statement"]);
+    assert_eq!(
+        v,
+        vec!["s.prof:1:1: error: ENDROUTES without a matching begin statement"]
+    );
     let (p, v) = diags("BEGINROUTES\n ROUTE 10.0.0.0/8 = L1 MTU 1500\n ROUTE DEFAULT 10.0.0.1 L1 MTU DEFAULTSIZE\nENDROUTES\n");
     assert!(v.is_empty(), "{v:?}");
     assert_eq!(p.routes.len(), 2);
@@ -113,7 +159,9 @@ fn every_problem_is_reported() {
 
 #[test]
 fn ipv6_interface_takes_several_addresses() {
-    let (p, v) = diags("INTERFACE A6 DEFINE IPAQENET6 PORTNAME P1 IPADDR 2001:db8::1 2001:db8::2/64 MTU 1500\n");
+    let (p, v) = diags(
+        "INTERFACE A6 DEFINE IPAQENET6 PORTNAME P1 IPADDR 2001:db8::1 2001:db8::2/64 MTU 1500\n",
+    );
     assert!(v.is_empty(), "{v:?}");
     assert_eq!(p.interfaces[0].ipaddr.len(), 2);
     assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1500));

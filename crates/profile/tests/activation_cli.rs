@@ -1,0 +1,237 @@
+//! Activation across stacks (shared ports, OLM refusal, read storage from
+//! QDIOSTG) and the `profile check` / `profile convert` commands end to end.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use softosa_engine::config as ec;
+use softosa_profile::activate::{activate, ActivateOptions, StackInput};
+use softosa_profile::cli::{run_check, run_convert, CheckArgs, ConvertArgs};
+use softosa_profile::trle::parse_trl;
+use softosa_profile::*;
+
+fn prof(name: &str, src: &str) -> Profile {
+    let (p, d) = parse_profile(name, src);
+    assert!(!d.has_errors(), "{:?}", d.items());
+    p
+}
+
+#[test]
+fn olm_limit_refuses_activation_of_the_fifth_stack() {
+    let profs: Vec<Profile> = (1..=5)
+        .map(|i| {
+            prof(
+                &format!("s{i}.prof"),
+                &format!(
+                    "INTERFACE I{i} DEFINE IPAQENET IPADDR 192.0.2.{i}/24 PORTNAME SHARED{}\n",
+                    if i == 3 { " OLM" } else { "" }
+                ),
+            )
+        })
+        .collect();
+    let inputs: Vec<StackInput<'_>> = profs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| StackInput {
+            name: format!("TCPIP{i}"),
+            profile: p,
+            policy: None,
+        })
+        .collect();
+    let err = activate(&inputs, &[], &ActivateOptions::default()).expect_err("refused");
+    let v: Vec<String> = err.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].starts_with("s5.prof:1:11: error: interface I5: refused, OSA port SHARED"),
+        "{v:?}"
+    );
+    // Four stacks activate, on one shared port.
+    let ok = activate(&inputs[..4], &[], &ActivateOptions::default()).expect("four fit");
+    assert_eq!(ok.config.ports.len(), 1);
+    assert_eq!(ok.config.interfaces.len(), 4);
+    assert!(ok.config.interfaces.iter().all(|i| i.port == 0));
+    // A larger engine limit lets five in.
+    let mut o = ActivateOptions::default();
+    o.tuning.olm.max_per_port = 5;
+    assert!(activate(&inputs, &[], &o).is_ok());
+}
+
+#[test]
+fn readstorage_global_follows_qdiostg() {
+    let p = prof("a.prof", "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nINTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 READSTORAGE MAX\n");
+    let (t, td) = parse_trl("v.trl", "QDIOSTG=MIN\n");
+    assert!(!td.has_errors());
+    let a = activate(
+        &[StackInput {
+            name: "S".into(),
+            profile: &p,
+            policy: None,
+        }],
+        &[&t],
+        &ActivateOptions::default(),
+    )
+    .expect("activates");
+    assert_eq!(a.config.interfaces[0].read_storage_sbals, 16);
+    assert!(a.config.interfaces[0].read_storage_global);
+    assert_eq!(a.config.interfaces[1].read_storage_sbals, 64);
+    assert!(!a.config.interfaces[1].read_storage_global);
+    assert_eq!(a.config.ports[0].sbal_bytes(), 65536);
+}
+
+#[test]
+fn port_facts_come_from_trle_and_options() {
+    let p = prof(
+        "a.prof",
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC 020000000001\n",
+    );
+    let (t, _) = parse_trl("v.trl", "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(100),WRITE=(101),DATAPATH=(102),PORTNAME=(P1,1),CHPID=2A\n");
+    let mut o = ActivateOptions::default();
+    o.ports.insert(
+        "P1".into(),
+        softosa_profile::activate::PortOverride {
+            generation: Some(ec::OsaGeneration::Express6S),
+            speed_mbps: Some(10_000),
+            physical_mac: Some(ec::Mac([0x64, 0x3B, 0x88, 0xF3, 0, 0])),
+            chpid: None,
+        },
+    );
+    let a = activate(
+        &[StackInput {
+            name: "S".into(),
+            profile: &p,
+            policy: None,
+        }],
+        &[&t],
+        &o,
+    )
+    .expect("ok");
+    let port = &a.config.ports[0];
+    assert_eq!((port.chpid, port.port_num), (0x2A, 1));
+    assert_eq!(port.generation(), Some(ec::OsaGeneration::Express6S));
+    assert_eq!(port.physical_mac.to_string(), "643B88F30000");
+    assert_eq!(
+        a.config.interfaces[0].vmac.and_then(|v| v.mac).map(|m| m.0),
+        Some([2, 0, 0, 0, 0, 1])
+    );
+}
+
+#[test]
+fn activation_refuses_profiles_with_errors() {
+    let (p, _) = parse_profile(
+        "bad.prof",
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1 PORTNAME P1\n",
+    );
+    let e = activate(
+        &[StackInput {
+            name: "S".into(),
+            profile: &p,
+            policy: None,
+        }],
+        &[],
+        &ActivateOptions::default(),
+    )
+    .expect_err("prefix missing");
+    assert!(e.items()[0]
+        .to_string()
+        .starts_with("bad.prof:1:36: error:"));
+}
+
+fn tmp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("softosa-profile-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p
+}
+
+fn check(files: Vec<PathBuf>) -> (ExitCode, String, String) {
+    let a = CheckArgs {
+        files,
+        stacks: vec![],
+        policies: vec![],
+        quiet: false,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_check(&a, &mut out, &mut err).expect("runs");
+    (
+        code,
+        String::from_utf8_lossy(&out).into_owned(),
+        String::from_utf8_lossy(&err).into_owned(),
+    )
+}
+
+#[test]
+fn check_prints_diagnostics_and_fails() {
+    let f = tmp("bad.prof", "; bad\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  INBPERF BALANCED WORKLOADQ\nGLOBALCONFIG ZIIP IQDIOMULTIWRITE\n");
+    let (code, out, err) = check(vec![f.clone()]);
+    assert_eq!(code, ExitCode::from(1));
+    assert!(out.is_empty());
+    let shown = f.display().to_string();
+    assert!(
+        err.contains(&format!(
+            "{shown}:3:20: error: interface A: WORKLOADQ requires INBPERF DYNAMIC"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{shown}:3:20: error: interface A: WORKLOADQ requires a VMAC"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{shown}:4:19: warning: GLOBALCONFIG ZIIP IQDIOMULTIWRITE is ignored"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("2 error(s), 1 warning(s)"), "{err}");
+    let missing = PathBuf::from("/nonexistent/softosa.prof");
+    let (code, _, err) = check(vec![missing]);
+    assert_eq!(code, ExitCode::from(1));
+    assert!(
+        err.starts_with("/nonexistent/softosa.prof:0:0: error: cannot read the file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_summarises_shared_ports() {
+    let a = tmp(
+        "tcpipa.prof",
+        "; A\nINTERFACE SA DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME PX VMAC\n",
+    );
+    let b = tmp(
+        "tcpipb.prof",
+        "; B\nINTERFACE SB DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME PX VMAC\n",
+    );
+    let (code, out, err) = check(vec![a, b]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert!(
+        out.starts_with("OK: 2 stack(s), 2 interface(s), 1 port(s)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Port PX CHPID 10 port 0 OSD OSA-E3 1000 Mb/s: TCPIPA/SA, TCPIPB/SB"),
+        "{out}"
+    );
+}
+
+#[test]
+fn convert_command_prints_the_interface() {
+    let f = tmp("legacy.prof", "DEVICE QDIO4101 MPCIPA PRIROUTER\nLINK QDIO4101L IPAQENET QDIO4101 INBPERF DYNAMIC\nHOME 172.16.1.1 QDIO4101L\n");
+    let a = ConvertArgs {
+        file: f.clone(),
+        prefixes: vec!["qdio4101l=24".into()],
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_convert(&a, &mut out, &mut err).expect("runs");
+    assert_eq!(code, ExitCode::SUCCESS);
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.contains("\nINTERFACE QDIO4101L DEFINE IPAQENET INBPERF DYNAMIC IPADDR 172.16.1.1/24 PORTNAME QDIO4101 PRIROUTER\n"), "{out}");
+    let bad = ConvertArgs {
+        file: f,
+        prefixes: vec!["QDIO4101L".into()],
+    };
+    assert!(run_convert(&bad, &mut Vec::new(), &mut Vec::new()).is_err());
+}
