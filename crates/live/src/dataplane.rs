@@ -39,6 +39,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::control::{Metric, StatusSource};
 use crate::fault::FaultInjector;
 use crate::sys::{self, EventFd, RecvBatch};
 use crate::vnet::{self, Framing, VnetHdr, VNET_HDR_LEN};
@@ -121,6 +122,53 @@ pub trait Core: Send + 'static {
     fn transmit(&mut self, now: u64, port: usize, out: &mut Vec<u8>) -> bool;
     /// A frame the driver could not deliver (device or socket error).
     fn driver_drop(&mut self, reason: DriverDrop);
+    /// The frame accounting identity's terms.
+    fn accounting(&self) -> Accounting;
+    /// Render a display (`softosa display KIND`).
+    fn display(&self, kind: &str, json: bool) -> Result<String, String>;
+    /// Core metric samples.
+    fn metrics(&self) -> Vec<Metric>;
+    /// Which input queue each TCP connection's inbound packets use now, and
+    /// when it was first seen on BULKDATA (ns since start).
+    fn placements(&self) -> Vec<Placement>;
+}
+
+/// Terms of "frames in = presented + forwarded + handled + dropped".
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Accounting {
+    pub frames_in: u64,
+    pub presented: u64,
+    pub forwarded: u64,
+    pub handled: u64,
+    /// Inbound drops by reason (engine reasons and the injected CRC errors).
+    pub dropped: Vec<(String, u64)>,
+    /// Frames still held in input queues (zero after a quiet period).
+    pub held: u64,
+}
+
+impl Accounting {
+    pub fn dropped_total(&self) -> u64 {
+        self.dropped.iter().map(|d| d.1).sum()
+    }
+    /// Whether every frame is accounted for.
+    pub fn balanced(&self) -> bool {
+        self.frames_in
+            == self.presented + self.forwarded + self.handled + self.dropped_total() + self.held
+    }
+}
+
+/// Queue placement of one TCP connection.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Placement {
+    /// Local (stack) port and remote (client) port.
+    pub local_port: u16,
+    pub remote_port: u16,
+    /// Queue label of its most recent inbound packet (PRIMARY, BULKDATA, ...).
+    pub queue: String,
+    /// When its inbound packets first went to BULKDATA (ns), if ever.
+    pub bulk_since: Option<u64>,
+    /// When it was first seen (ns).
+    pub first_seen: u64,
 }
 
 /// Frames the driver itself lost, by reason.
@@ -317,6 +365,13 @@ impl<C: Core> Plane<C> {
     pub fn with_core<R>(&self, f: impl FnOnce(&mut C, u64) -> R) -> R {
         let now = self.shared.clock.now();
         f(&mut lock(&self.shared.core), now)
+    }
+
+    /// A status source for the control socket and metrics endpoint.
+    pub fn status_source(&self) -> Arc<dyn StatusSource> {
+        Arc::new(PlaneStatus {
+            shared: self.shared.clone(),
+        })
     }
 
     /// Nanoseconds since the plane started.
@@ -516,19 +571,27 @@ fn wire_thread<C: Core>(s: &Shared<C>) {
         },
     ];
     let mut deadline: Option<u64> = None;
+    let spin_ns = u64::try_from(s.busy_poll.as_nanos()).unwrap_or(u64::MAX);
+    let mut last_work = 0u64;
     while !s.stop.load(Ordering::Relaxed) {
         let now = s.clock.now();
         let wait = deadline.map(|d| d.saturating_sub(now));
         s.armed.store(deadline.unwrap_or(u64::MAX), Ordering::Release);
-        let spin = wait.is_some_and(|w| w > 0 && w <= s.busy_poll.as_nanos() as u64);
+        // Spin (non-blocking checks) right after activity or when a timer
+        // is due within the window; otherwise sleep in ppoll.
+        let spin = spin_ns > 0
+            && (now.saturating_sub(last_work) < spin_ns || wait.is_some_and(|w| w <= spin_ns));
+        let mut woken = false;
         if wait != Some(0) && !spin {
             pfds[0].revents = 0;
             pfds[1].revents = 0;
             ppoll(&mut pfds, Some(wait.unwrap_or(100_000_000)));
             DriverStats::add(&s.stats.wakeups, 1);
             if pfds[1].revents != 0 {
-                s.wire_wake.drain();
+                woken = s.wire_wake.drain();
             }
+        } else if spin {
+            woken = s.wire_wake.drain();
         }
         let n = match rx.recv(s.wire_fd) {
             Ok(n) => n,
@@ -538,7 +601,13 @@ fn wire_thread<C: Core>(s: &Shared<C>) {
             }
         };
         let now = s.clock.now();
-        if n == 0 && deadline.is_none_or(|d| d > now) && pfds[1].revents == 0 && !spin {
+        if n > 0 {
+            last_work = now;
+        }
+        if n == 0 && deadline.is_none_or(|d| d > now) && !woken {
+            if spin {
+                continue;
+            }
             // Nothing to do yet (spurious wake or idle tick).
             let core = lock(&s.core);
             deadline = core.deadline();
@@ -611,10 +680,13 @@ fn queue_thread<C: Core>(s: &Shared<C>, idx: usize, fd: RawFd) {
             revents: 0,
         },
     ];
+    let spin_ns = u64::try_from(s.busy_poll.as_nanos()).unwrap_or(u64::MAX);
+    let mut last_work = 0u64;
     while !s.stop.load(Ordering::Relaxed) {
         pfds[0].revents = 0;
         pfds[1].revents = 0;
-        ppoll(&mut pfds, Some(100_000_000));
+        let spin = spin_ns > 0 && s.clock.now().saturating_sub(last_work) < spin_ns;
+        ppoll(&mut pfds, Some(if spin { 0 } else { 100_000_000 }));
         if pfds[1].revents != 0 {
             mb.wake.drain();
         }
@@ -666,6 +738,7 @@ fn queue_thread<C: Core>(s: &Shared<C>, idx: usize, fd: RawFd) {
             continue;
         }
         let now = s.clock.now();
+        last_work = now;
         let mut core = lock(&s.core);
         for _ in 0..write_errors {
             core.driver_drop(DriverDrop::HostWrite);
@@ -694,4 +767,74 @@ fn queue_thread<C: Core>(s: &Shared<C>, idx: usize, fd: RawFd) {
             }
         }
     }
+}
+
+struct PlaneStatus<C: Core> {
+    shared: Arc<Shared<C>>,
+}
+
+impl<C: Core> StatusSource for PlaneStatus<C> {
+    fn display(&self, kind: &str, json: bool) -> Result<String, String> {
+        if kind.eq_ignore_ascii_case("DRIVER") {
+            return Ok(driver_text(&self.shared.stats, json));
+        }
+        lock(&self.shared.core).display(kind, json)
+    }
+    fn metrics(&self) -> Vec<Metric> {
+        let mut v = lock(&self.shared.core).metrics();
+        v.extend(driver_metrics(&self.shared.stats));
+        v
+    }
+}
+
+fn driver_pairs(st: &DriverStats) -> Vec<(&'static str, u64)> {
+    let g = DriverStats::get;
+    vec![
+        ("wire_rx_frames", g(&st.wire_rx_frames)),
+        ("wire_rx_bytes", g(&st.wire_rx_bytes)),
+        ("wire_rx_batches", g(&st.wire_rx_batches)),
+        ("crc_dropped", g(&st.crc_dropped)),
+        ("wire_tx_frames", g(&st.wire_tx_frames)),
+        ("wire_tx_bytes", g(&st.wire_tx_bytes)),
+        ("wire_tx_errors", g(&st.wire_tx_errors)),
+        ("wire_tx_segmented", g(&st.wire_tx_segmented)),
+        ("host_rx_frames", g(&st.host_rx_frames)),
+        ("host_rx_bytes", g(&st.host_rx_bytes)),
+        ("host_tx_frames", g(&st.host_tx_frames)),
+        ("host_tx_bytes", g(&st.host_tx_bytes)),
+        ("host_tx_batches", g(&st.host_tx_batches)),
+        ("host_tx_errors", g(&st.host_tx_errors)),
+        ("wakeups", g(&st.wakeups)),
+        ("timer_wakeups", g(&st.timer_wakeups)),
+    ]
+}
+
+/// The driver's own counters as text or JSON.
+pub fn driver_text(st: &DriverStats, json: bool) -> String {
+    let pairs = driver_pairs(st);
+    if json {
+        let m: serde_json::Map<String, serde_json::Value> = pairs
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::from(v)))
+            .collect();
+        return format!("{}\n", serde_json::Value::Object(m));
+    }
+    let mut out = String::from("SOFTOSA LIVE DRIVER COUNTERS\n");
+    for (k, v) in pairs {
+        out.push_str(&format!("  {:<22} {v}\n", k.to_uppercase()));
+    }
+    out
+}
+
+fn driver_metrics(st: &DriverStats) -> Vec<Metric> {
+    driver_pairs(st)
+        .into_iter()
+        .map(|(k, v)| Metric {
+            name: format!("softosa_driver_{k}_total"),
+            help: "live driver counter",
+            kind: "counter",
+            labels: Vec::new(),
+            value: v as f64,
+        })
+        .collect()
 }

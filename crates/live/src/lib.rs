@@ -8,10 +8,13 @@
 
 pub mod sys;
 pub mod vnet;
+pub mod cli;
 pub mod control;
 pub mod dataplane;
+pub mod engine_core;
 pub mod passthrough;
 pub mod fault;
+pub mod lab;
 pub mod topo;
 pub mod workload;
 

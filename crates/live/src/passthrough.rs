@@ -6,7 +6,8 @@
 
 use std::collections::VecDeque;
 
-use crate::dataplane::{Core, DriverDrop, OutBatch};
+use crate::control::Metric;
+use crate::dataplane::{Accounting, Core, DriverDrop, OutBatch, Placement};
 
 /// The passthrough bridge.
 #[derive(Default)]
@@ -20,6 +21,9 @@ pub struct Passthrough {
     pub presented: u64,
     pub transmitted: u64,
     pub dropped: u64,
+    pub crc: u64,
+    pub replicated: u64,
+    pub host_write_failed: u64,
     next_handle: u64,
 }
 
@@ -56,6 +60,9 @@ impl Core for Passthrough {
             if (group || self.macs[i] == dst) && self.pending[i].len() < LIMIT {
                 let b = self.buf(frame);
                 self.pending[i].push_back(b);
+                if hit {
+                    self.replicated += 1;
+                }
                 hit = true;
             }
         }
@@ -105,7 +112,30 @@ impl Core for Passthrough {
             None => false,
         }
     }
-    fn driver_drop(&mut self, _reason: DriverDrop) {
-        self.dropped += 1;
+    fn driver_drop(&mut self, reason: DriverDrop) {
+        match reason {
+            DriverDrop::Crc => self.crc += 1,
+            DriverDrop::HostWrite => self.host_write_failed += 1,
+            _ => self.dropped += 1,
+        }
+    }
+    fn accounting(&self) -> Accounting {
+        Accounting {
+            frames_in: self.frames_in + self.crc,
+            presented: self.presented - self.replicated.min(self.presented),
+            forwarded: 0,
+            handled: 0,
+            dropped: vec![("no host".into(), self.dropped), ("CRC".into(), self.crc)],
+            held: self.pending.iter().map(|p| p.len() as u64).sum(),
+        }
+    }
+    fn display(&self, kind: &str, _json: bool) -> Result<String, String> {
+        Err(format!("the passthrough core has no display {kind}"))
+    }
+    fn metrics(&self) -> Vec<Metric> {
+        Vec::new()
+    }
+    fn placements(&self) -> Vec<Placement> {
+        Vec::new()
     }
 }

@@ -237,11 +237,11 @@ impl EventFd {
         // SAFETY: writes 8 bytes from &one.
         let _ = unsafe { libc::write(self.raw(), (&one as *const u64).cast(), 8) };
     }
-    /// Reset after a wake.
-    pub fn drain(&self) {
+    /// Reset after a wake; true if it had been signalled.
+    pub fn drain(&self) -> bool {
         let mut v: u64 = 0;
         // SAFETY: reads 8 bytes into &mut v.
-        let _ = unsafe { libc::read(self.raw(), (&mut v as *mut u64).cast(), 8) };
+        unsafe { libc::read(self.raw(), (&mut v as *mut u64).cast(), 8) == 8 }
     }
 }
 

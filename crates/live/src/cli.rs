@@ -1,0 +1,259 @@
+//! Command-line entry points of the live driver (brief "CLI convention"):
+//! `softosa lab` ([`LabArgs`], [`run`]) and `softosa display` against a
+//! running instance ([`DisplayArgs`], [`run_display`]).
+
+use std::process::ExitCode;
+
+use crate::engine_core;
+use crate::lab::{self, CoreKind, Inb, LabError, LabOptions, LabResult, Sharing};
+use crate::passthrough::Passthrough;
+
+/// Run softosa as the adapter between real Linux stacks in network
+/// namespaces, drive iperf3 (streams) and sockperf (request/response)
+/// through it, and report.
+///
+/// Needs root, iproute2, iperf3 and sockperf. Everything the lab creates is
+/// named `sosa-<pid>...` and removed at the end, on error and on Ctrl-C;
+/// leftovers of a crashed run are removed at start.
+///
+/// Examples:
+///   softosa lab --streams 1 --rr 4 --secs 5
+///   softosa lab --compare BALANCED,DYNAMIC,DYNAMIC-WORKLOADQ
+///   softosa lab --bench                 (speed versus a plain veth pair)
+///   softosa lab --sharing vmac --rr-stack 2
+///   softosa lab --reverse --tos-priority --wire-mbps 1000
+///   softosa lab --instance lab1 --secs 60   (then: softosa display TUNING --instance lab1)
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct LabArgs {
+    /// INBPERF of the lab's interfaces: MINLATENCY, BALANCED, MINCPU,
+    /// DYNAMIC or DYNAMIC-WORKLOADQ.
+    #[arg(long, default_value = "DYNAMIC")]
+    pub inbperf: String,
+    /// Run the same workload under each of these INBPERF settings (comma
+    /// separated) and print them side by side.
+    #[arg(long, value_delimiter = ',')]
+    pub compare: Vec<String>,
+    /// Repeat each run this many times (medians are reported with --compare).
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
+    /// Port sharing: one stack (layer 3), two stacks with VMACs, two stacks
+    /// with a PRIROUTER, or one layer-2 stack.
+    #[arg(long, value_enum, default_value_t = Sharing::One)]
+    pub sharing: Sharing,
+    /// Which stack serves the request/response connections (1 or 2).
+    #[arg(long, default_value_t = 1)]
+    pub rr_stack: usize,
+    /// iperf3 TCP streams (client to stack 1).
+    #[arg(long, default_value_t = 1)]
+    pub streams: usize,
+    /// sockperf TCP ping-pong connections.
+    #[arg(long, default_value_t = 2)]
+    pub rr: usize,
+    /// Request/response message size (bytes).
+    #[arg(long, default_value_t = 64)]
+    pub rr_size: usize,
+    /// Seconds each workload runs.
+    #[arg(long, default_value_t = 3.0)]
+    pub secs: f64,
+    /// Streams flow from the stack to the client (outbound).
+    #[arg(long)]
+    pub reverse: bool,
+    /// Map outbound packets to the four write queues by TOS (QoS policy):
+    /// RR traffic is marked TOS 0x80 (queue 1), streams 0x20 (queue 4).
+    #[arg(long)]
+    pub tos_priority: bool,
+    /// Pace the wire at this rate in Mbit/s (0: unpaced), so outbound
+    /// priority queues actually fill.
+    #[arg(long, default_value_t = 0)]
+    pub wire_mbps: u64,
+    /// Set every LAN-idle timer to zero.
+    #[arg(long)]
+    pub zero_timers: bool,
+    /// Turn GLOBALCONFIG SEGMENTATIONOFFLOAD off.
+    #[arg(long)]
+    pub no_offload: bool,
+    /// Share of wire frames dropped as CRC errors (0..1).
+    #[arg(long, default_value_t = 0.0)]
+    pub fault_rate: f64,
+    /// Seed of the frame-error injector.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Spin instead of sleeping when a timer is due within this many µs.
+    #[arg(long, default_value_t = 0)]
+    pub busy_poll_us: u64,
+    /// Which core drives the plane (passthrough measures plumbing only).
+    #[arg(long, value_enum, default_value_t = CoreKind::Engine)]
+    pub core: CoreKind,
+    /// Open a control socket /run/softosa/<NAME>.sock for `softosa display`.
+    #[arg(long)]
+    pub instance: Option<String>,
+    /// Serve Prometheus metrics on 127.0.0.1:<PORT>.
+    #[arg(long)]
+    pub metrics_port: Option<u16>,
+    /// Speed benchmark: zero timers, a plain veth pair measured in the same
+    /// run, throughput ratio and added round trip reported.
+    #[arg(long)]
+    pub bench: bool,
+    /// Only remove leftovers of earlier runs (namespaces named sosa-*).
+    #[arg(long)]
+    pub clean: bool,
+    /// Print results as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Structured logs as JSON lines on stderr.
+    #[arg(long)]
+    pub log_json: bool,
+    /// Log filter (tracing-subscriber EnvFilter syntax).
+    #[arg(long, default_value = "warn")]
+    pub log: String,
+}
+
+/// Show a z/OS display of a running instance over its control socket.
+#[derive(Debug, clap::Args)]
+pub struct DisplayArgs {
+    /// Which display: TUNING (VTAM tuning statistics), DEVLINKS, OSAINFO,
+    /// COUNTERS, DRIVER, ...
+    pub kind: String,
+    /// Instance name given to `softosa lab --instance`.
+    #[arg(long, default_value = "lab")]
+    pub instance: String,
+    /// Control socket path (overrides --instance).
+    #[arg(long)]
+    pub socket: Option<std::path::PathBuf>,
+    /// JSON instead of the z/OS layout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Set up tracing (text or JSON) once.
+pub fn init_logging(filter: &str, json: bool) {
+    let f = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let b = tracing_subscriber::fmt()
+        .with_env_filter(f)
+        .with_writer(std::io::stderr);
+    let _ = if json {
+        b.json().try_init()
+    } else {
+        b.try_init()
+    };
+}
+
+fn options(a: &LabArgs, inb: Inb) -> LabOptions {
+    LabOptions {
+        sharing: a.sharing,
+        inbperf: inb,
+        core: a.core,
+        streams: a.streams,
+        rr: a.rr,
+        rr_size: a.rr_size,
+        secs: a.secs,
+        reverse: a.reverse,
+        rr_stack: a.rr_stack,
+        tos_priority: a.tos_priority,
+        wire_mbps: a.wire_mbps,
+        zero_timers: a.zero_timers || a.bench,
+        segmentation_offload: !a.no_offload,
+        fault_rate: a.fault_rate,
+        seed: a.seed,
+        busy_poll_us: a.busy_poll_us,
+        instance: a.instance.clone(),
+        metrics_port: a.metrics_port,
+        reference: a.bench,
+        mtu: 1500,
+    }
+}
+
+/// Run one lab configuration with the selected core.
+pub fn run_lab(o: &LabOptions) -> Result<LabResult, LabError> {
+    let label = if o.zero_timers {
+        format!("{} (timers 0)", o.inbperf.label())
+    } else {
+        o.inbperf.label().to_string()
+    };
+    match o.core {
+        CoreKind::Engine => engine_core::run_lab(o, &label),
+        CoreKind::Passthrough => {
+            let n = if matches!(o.sharing, Sharing::Vmac | Sharing::Prirouter) { 2 } else { 1 };
+            let macs = (0..n).map(|i| lab::VMAC[i]).collect();
+            lab::run_once(o, Passthrough::new(macs), "passthrough")
+        }
+    }
+}
+
+/// `softosa lab`.
+pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    init_logging(&a.log, a.log_json);
+    crate::install_signal_handlers();
+    if a.clean {
+        for n in crate::topo::clean_leftovers(true) {
+            println!("removed namespace {n}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    lab::preflight(a.rr > 0)?;
+    for n in crate::topo::clean_leftovers(false) {
+        eprintln!("removed leftover namespace {n} of a crashed run");
+    }
+    let modes: Vec<Inb> = if a.compare.is_empty() {
+        vec![Inb::parse(&a.inbperf)?]
+    } else {
+        a.compare.iter().map(|m| Inb::parse(m)).collect::<Result<_, _>>()?
+    };
+    let mut results = Vec::new();
+    for m in &modes {
+        let mut runs = Vec::new();
+        for _ in 0..a.repeat.max(1) {
+            if crate::interrupted() {
+                return Err(LabError::Interrupted.into());
+            }
+            runs.push(run_lab(&options(&a, *m))?);
+        }
+        results.push(lab::median_result(runs));
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+    } else {
+        for r in &results {
+            print!("{}", lab::report(r));
+        }
+        if results.len() > 1 {
+            print!("\n{}", lab::compare_table(&results));
+        }
+        if a.bench {
+            for r in &results {
+                print!("{}", lab::bench_summary(r));
+            }
+        }
+    }
+    let ok = results.iter().all(|r| r.accounting.balanced());
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("frame accounting does not balance");
+        ExitCode::FAILURE
+    })
+}
+
+/// `softosa display KIND` against a running instance.
+pub fn run_display(a: DisplayArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    let path = a
+        .socket
+        .clone()
+        .unwrap_or_else(|| crate::control::socket_path(&a.instance));
+    let line = format!("display {}{}", a.kind, if a.json { " json" } else { "" });
+    let reply = crate::control::request(&path, &line).map_err(|e| {
+        format!(
+            "cannot reach the running instance at {}: {e} (start one with `softosa lab --instance {}`)",
+            path.display(),
+            a.instance
+        )
+    })?;
+    print!("{reply}");
+    Ok(if reply.starts_with("error:") {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

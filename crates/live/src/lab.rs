@@ -1,0 +1,697 @@
+//! `softosa lab` (spec 8.1 "Lab command"): one command that checks the
+//! machine, builds the namespaces and devices, starts the live data plane,
+//! runs real iperf3/sockperf workloads, reports throughput, latency
+//! percentiles, CPU of softosa's threads and the engine's counters, and tears
+//! everything down — also on error or Ctrl-C (guards + a signal flag), and
+//! removes leftovers of a crashed run at start.
+
+use std::time::Duration;
+
+use crate::dataplane::{Accounting, Core, DriverStats, HostQueue, Placement, Plane, PlaneConfig};
+use crate::sys::{self, TunKind};
+use crate::topo::{self, Names, StackSpec, TopoError, TopoSpec, Topology};
+use crate::vnet::Framing;
+use crate::workload::{self, ChildGuard, RttStats};
+
+/// Lab failures, with what to do about them.
+#[derive(Debug, thiserror::Error)]
+pub enum LabError {
+    #[error("the lab needs root (network namespaces, TAP devices); run it with sudo")]
+    NotRoot,
+    #[error("missing tools: {0}; install them with: apt-get install -y {1}")]
+    MissingTools(String, String),
+    #[error("cannot create network namespaces here: {0}")]
+    NoNamespaces(String),
+    #[error("building the lab network: {0}")]
+    Topo(#[from] TopoError),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("workload failed: {0}")]
+    Workload(String),
+    #[error("configuration: {0}")]
+    Config(String),
+    #[error("interrupted")]
+    Interrupted,
+}
+
+fn io_err(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> LabError {
+    let what = what.into();
+    move |source| LabError::Io { what, source }
+}
+
+/// Check root, the tools and that namespaces can be made.
+pub fn preflight(need_sockperf: bool) -> Result<(), LabError> {
+    if !sys::is_root() {
+        return Err(LabError::NotRoot);
+    }
+    let mut missing = Vec::new();
+    let mut pkgs = Vec::new();
+    let mut tools = vec![("ip", "iproute2"), ("iperf3", "iperf3")];
+    if need_sockperf {
+        tools.push(("sockperf", "sockperf"));
+    }
+    for (t, p) in tools {
+        let found = std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).any(|d| d.join(t).is_file()))
+            .unwrap_or(false);
+        if !found {
+            missing.push(t);
+            pkgs.push(p);
+        }
+    }
+    if !missing.is_empty() {
+        return Err(LabError::MissingTools(missing.join(", "), pkgs.join(" ")));
+    }
+    if !std::path::Path::new("/dev/net/tun").exists() {
+        return Err(LabError::NoNamespaces("/dev/net/tun is missing".into()));
+    }
+    let st = std::process::Command::new("unshare")
+        .args(["-n", "true"])
+        .status()
+        .map_err(io_err("running unshare"))?;
+    if !st.success() {
+        return Err(LabError::NoNamespaces("`unshare -n` failed".into()));
+    }
+    Ok(())
+}
+
+/// How the stacks attach and share the port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+pub enum Sharing {
+    /// One stack, layer 3 (TUN, IP mode, ARP offload) with a VMAC.
+    One,
+    /// Two stacks sharing the port, each with its own VMAC (layer 3, TUN).
+    Vmac,
+    /// Two stacks sharing the port's MAC (no VMAC); stack 1 is PRIROUTER and
+    /// gets traffic for addresses nobody registered.
+    Prirouter,
+    /// One stack, layer 2 (TAP, Ethernet mode, VMAC filtering).
+    Layer2,
+}
+
+/// The inbound performance setting of the lab's interfaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Inb {
+    MinLatency,
+    Balanced,
+    MinCpu,
+    Dynamic,
+    DynamicWorkloadq,
+}
+
+impl Inb {
+    pub fn parse(s: &str) -> Result<Inb, LabError> {
+        match s.trim().to_ascii_uppercase().replace(['_', ' '], "-").as_str() {
+            "MINLATENCY" => Ok(Inb::MinLatency),
+            "BALANCED" => Ok(Inb::Balanced),
+            "MINCPU" => Ok(Inb::MinCpu),
+            "DYNAMIC" => Ok(Inb::Dynamic),
+            "DYNAMIC-WORKLOADQ" | "WORKLOADQ" | "IWQ" => Ok(Inb::DynamicWorkloadq),
+            other => Err(LabError::Config(format!(
+                "unknown INBPERF {other:?}: use MINLATENCY, BALANCED, MINCPU, DYNAMIC or DYNAMIC-WORKLOADQ"
+            ))),
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Inb::MinLatency => "MINLATENCY",
+            Inb::Balanced => "BALANCED",
+            Inb::MinCpu => "MINCPU",
+            Inb::Dynamic => "DYNAMIC",
+            Inb::DynamicWorkloadq => "DYNAMIC WORKLOADQ",
+        }
+    }
+}
+
+/// Which core drives the plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+pub enum CoreKind {
+    /// The softosa engine (the adapter).
+    Engine,
+    /// A bare layer-2 bridge: measures the plumbing alone.
+    Passthrough,
+}
+
+/// One lab run's parameters.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LabOptions {
+    pub sharing: Sharing,
+    pub inbperf: Inb,
+    pub core: CoreKind,
+    /// iperf3 streams (client → stack 1, or stack → client with `reverse`).
+    pub streams: usize,
+    /// sockperf ping-pong connections (client → the RR stack).
+    pub rr: usize,
+    /// RR message size in bytes.
+    pub rr_size: usize,
+    /// Seconds of workload.
+    pub secs: f64,
+    /// Stream direction: the stack sends (outbound) instead of receiving.
+    pub reverse: bool,
+    /// Which stack (1 or 2) serves the RR connections.
+    pub rr_stack: usize,
+    /// Map outbound traffic to priority queues by TOS (RR marked 0x80 →
+    /// queue 1, streams 0x20 → queue 4).
+    pub tos_priority: bool,
+    /// Pace the wire at this rate (Mbit/s; 0: as fast as the veth takes).
+    pub wire_mbps: u64,
+    /// All LAN-idle timers zero (the speed reference setting).
+    pub zero_timers: bool,
+    pub segmentation_offload: bool,
+    pub fault_rate: f64,
+    pub seed: u64,
+    pub busy_poll_us: u64,
+    /// Control socket instance name (None: no socket).
+    pub instance: Option<String>,
+    pub metrics_port: Option<u16>,
+    /// Also measure a plain veth pair in the same run.
+    pub reference: bool,
+    pub mtu: u32,
+}
+
+impl Default for LabOptions {
+    fn default() -> Self {
+        LabOptions {
+            sharing: Sharing::One,
+            inbperf: Inb::Dynamic,
+            core: CoreKind::Engine,
+            streams: 1,
+            rr: 2,
+            rr_size: 64,
+            secs: 3.0,
+            reverse: false,
+            rr_stack: 1,
+            tos_priority: false,
+            wire_mbps: 0,
+            zero_timers: false,
+            segmentation_offload: true,
+            fault_rate: 0.0,
+            seed: 1,
+            busy_poll_us: 0,
+            instance: None,
+            metrics_port: None,
+            reference: false,
+            mtu: 1500,
+        }
+    }
+}
+
+/// What one run measured.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct LabResult {
+    pub label: String,
+    /// Sum of the iperf3 throughput, bits/s.
+    pub stream_bps: Option<f64>,
+    /// Per RR connection.
+    pub rr: Vec<RttStats>,
+    /// Median over the RR connections of their median RTT (µs).
+    pub rr_p50_us: Option<f64>,
+    pub rr_p99_us: Option<f64>,
+    pub rr_avg_us: Option<f64>,
+    /// CPU seconds used by softosa's threads during the workload.
+    pub cpu_secs: f64,
+    pub cpu_by_thread: Vec<(String, f64)>,
+    pub accounting: Accounting,
+    pub placements: Vec<Placement>,
+    /// Driver counters (name, value).
+    pub driver: Vec<(String, u64)>,
+    /// The engine's statistics display, rendered at the end of the run.
+    pub stats_text: String,
+    /// Plain veth reference, if measured.
+    pub ref_stream_bps: Option<f64>,
+    pub ref_rr: Option<RttStats>,
+    /// Workload start (ns since plane start), for placement timing.
+    pub workload_start_ns: u64,
+}
+
+/// Addresses used by the lab (documentation ranges).
+pub const CLIENT4: &str = "192.0.2.1";
+pub const STACK4: [&str; 2] = ["192.0.2.10", "192.0.2.20"];
+/// An address in the stacks' subnet nobody registers: with PRIROUTER it goes
+/// to the router stack, which holds it as a secondary address.
+pub const UNREGISTERED4: &str = "192.0.2.99";
+/// The wire's MAC (softosa's port) and the VMACs of the stacks.
+pub const PORT_MAC: [u8; 6] = [0x02, 0x5a, 0x00, 0x00, 0x00, 0x01];
+pub const VMAC: [[u8; 6]; 2] = [
+    [0x02, 0x5a, 0x00, 0x01, 0x00, 0x01],
+    [0x02, 0x5a, 0x00, 0x02, 0x00, 0x01],
+];
+
+fn stacks_for(o: &LabOptions) -> usize {
+    match o.sharing {
+        Sharing::One | Sharing::Layer2 => 1,
+        Sharing::Vmac | Sharing::Prirouter => 2,
+    }
+}
+
+/// Device queues per interface: one per input queue the engine may use.
+pub fn queues_for(o: &LabOptions) -> usize {
+    if o.inbperf == Inb::DynamicWorkloadq {
+        2
+    } else {
+        1
+    }
+}
+
+fn thread_cpu_sosa() -> Vec<(String, f64)> {
+    sys::thread_cpu()
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("sosa-"))
+        .collect()
+}
+
+/// Build the topology, start the plane with `core`, run the workloads and
+/// collect results. Everything is torn down when this returns.
+pub fn run_once<C: Core + Default>(
+    o: &LabOptions,
+    core: C,
+    label: &str,
+) -> Result<LabResult, LabError> {
+    let tag = topo::tag_for(std::process::id());
+    let names = Names::new(&format!("{tag}{}", run_suffix()));
+    let kind = match o.sharing {
+        Sharing::Layer2 => TunKind::Tap,
+        _ if o.core == CoreKind::Passthrough => TunKind::Tap,
+        _ => TunKind::Tun,
+    };
+    let nst = stacks_for(o);
+    let spec = TopoSpec {
+        kind,
+        stacks: (0..nst)
+            .map(|i| StackSpec {
+                addr4: STACK4[i].into(),
+                addr6: format!("2001:db8::{}", 10 * (i + 1)),
+                mac: Some(VMAC[i]),
+                queues: queues_for(o),
+            })
+            .collect(),
+        client4: CLIENT4.into(),
+        client6: "2001:db8::1".into(),
+        mtu: o.mtu,
+        reference: o.reference,
+    };
+    let mut topo = Topology::build(names, &spec)?;
+    if o.sharing == Sharing::Prirouter {
+        let h = topo.hosts[0].ns.clone();
+        let ifn = topo.hosts[0].ifname.clone();
+        topo::ip(&["-n", &h, "addr", "add", &format!("{UNREGISTERED4}/32"), "dev", &ifn])?;
+    }
+    let wire_if = topo.wire_if.clone();
+    let wire = sys::in_netns(&topo.osa_ns, move || sys::open_packet_socket(&wire_if))
+        .map_err(io_err("opening the wire socket"))?;
+    let mut hosts = Vec::new();
+    for (i, h) in topo.hosts.iter_mut().enumerate() {
+        for (q, fd) in h.queues.drain(..).enumerate() {
+            hosts.push(HostQueue {
+                iface: i,
+                queue: q,
+                fd,
+            });
+        }
+    }
+    let plane = Plane::start(
+        core,
+        PlaneConfig {
+            wire,
+            hosts,
+            host_framing: if kind == TunKind::Tap {
+                Framing::Ethernet
+            } else {
+                Framing::Ip
+            },
+            mtu: o.mtu as usize,
+            fault_rate: o.fault_rate,
+            fault_seed: o.seed,
+            busy_poll: Duration::from_micros(o.busy_poll_us),
+        },
+    )
+    .map_err(io_err("starting the data plane"))?;
+    let sock = o.instance.as_ref().map(|i| crate::control::socket_path(i));
+    let _servers = crate::control::Servers::start(
+        plane.status_source(),
+        sock.as_deref(),
+        o.metrics_port,
+    )
+    .map_err(io_err("starting the control socket / metrics endpoint"))?;
+    if let Some(p) = &sock {
+        eprintln!("control socket: {}", p.display());
+    }
+    if let Some(a) = _servers.metrics_addr {
+        eprintln!("metrics: http://{a}/metrics");
+    }
+    let mut res = run_workloads(o, &topo, &plane)?;
+    res.label = label.to_string();
+    // Let the last held frames go out, then read the counters.
+    std::thread::sleep(Duration::from_millis(300));
+    res.accounting = plane.with_core(|c, _| c.accounting());
+    res.placements = plane.with_core(|c, _| c.placements());
+    res.stats_text = plane
+        .with_core(|c, _| c.display("TUNING", false))
+        .unwrap_or_default();
+    let st = plane.stats();
+    res.driver = [
+        ("wire_rx_frames", &st.wire_rx_frames),
+        ("crc_dropped", &st.crc_dropped),
+        ("wire_tx_frames", &st.wire_tx_frames),
+        ("wire_tx_errors", &st.wire_tx_errors),
+        ("host_rx_frames", &st.host_rx_frames),
+        ("host_tx_frames", &st.host_tx_frames),
+        ("host_tx_batches", &st.host_tx_batches),
+        ("host_tx_errors", &st.host_tx_errors),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), DriverStats::get(v)))
+    .collect();
+    drop(_servers);
+    drop(plane);
+    topo.teardown();
+    Ok(res)
+}
+
+fn run_suffix() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed) % 36;
+    topo::tag_for(n)
+}
+
+fn run_workloads<C: Core>(
+    o: &LabOptions,
+    topo: &Topology,
+    plane: &Plane<C>,
+) -> Result<LabResult, LabError> {
+    let mut res = LabResult::default();
+    let cli = topo.client_ns.clone();
+    let stack_ns = |i: usize| topo.hosts[i.min(topo.hosts.len() - 1)].ns.clone();
+    let rr_idx = o.rr_stack.clamp(1, topo.hosts.len()) - 1;
+    let rr_addr = if o.sharing == Sharing::Prirouter && o.rr_stack == 1 {
+        UNREGISTERED4
+    } else {
+        STACK4[rr_idx]
+    };
+    let mut servers: Vec<ChildGuard> = Vec::new();
+    if o.streams > 0 {
+        servers.push(
+            workload::iperf3_server(&stack_ns(0), STACK4[0], 5201)
+                .map_err(io_err("starting iperf3 server"))?,
+        );
+    }
+    if o.rr > 0 {
+        let mut args: Vec<String> = vec![
+            "server".into(),
+            "--tcp".into(),
+            "-i".into(),
+            "0.0.0.0".into(),
+            "-p".into(),
+            "11111".into(),
+        ];
+        if o.tos_priority {
+            args.push("--tos".into());
+            args.push("128".into());
+        }
+        let mut c = workload::ns_command(&stack_ns(rr_idx), "sockperf", &args);
+        c.stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        servers.push(ChildGuard::spawn(c, "sockperf server").map_err(io_err("starting sockperf"))?);
+    }
+    // Let servers bind and ARP settle.
+    std::thread::sleep(Duration::from_millis(500));
+    if crate::interrupted() {
+        return Err(LabError::Interrupted);
+    }
+    let cpu0 = thread_cpu_sosa();
+    res.workload_start_ns = plane.now();
+    let mut clients = Vec::new();
+    if o.streams > 0 {
+        let mut args: Vec<String> = vec![
+            "-c".into(),
+            STACK4[0].into(),
+            "-p".into(),
+            "5201".into(),
+            "-t".into(),
+            format!("{}", o.secs.max(1.0).ceil() as u64),
+            "-P".into(),
+            o.streams.to_string(),
+            "-J".into(),
+        ];
+        if o.reverse {
+            args.push("-R".into());
+        }
+        if o.tos_priority {
+            args.push("-S".into());
+            args.push("32".into());
+        }
+        clients.push((
+            "str",
+            ChildGuard::spawn(workload::ns_command(&cli, "iperf3", &args), "iperf3 client")
+                .map_err(io_err("starting iperf3 client"))?,
+        ));
+    }
+    for _ in 0..o.rr {
+        let mut args: Vec<String> = vec![
+            "ping-pong".into(),
+            "--tcp".into(),
+            "-i".into(),
+            rr_addr.into(),
+            "-p".into(),
+            "11111".into(),
+            "-t".into(),
+            format!("{}", o.secs.max(1.0).ceil() as u64),
+            "-m".into(),
+            o.rr_size.max(14).to_string(),
+            "--full-rtt".into(),
+        ];
+        if o.tos_priority {
+            args.push("--tos".into());
+            args.push("128".into());
+        }
+        clients.push((
+            "rr",
+            ChildGuard::spawn(workload::ns_command(&cli, "sockperf", &args), "sockperf client")
+                .map_err(io_err("starting sockperf client"))?,
+        ));
+    }
+    let limit = Duration::from_secs_f64(o.secs + 20.0);
+    for (kind, c) in clients {
+        let (ok, out, err) = c
+            .wait_output(limit)
+            .map_err(|e| LabError::Workload(e.to_string()))?;
+        if crate::interrupted() {
+            return Err(LabError::Interrupted);
+        }
+        match kind {
+            "str" => {
+                if !ok {
+                    return Err(LabError::Workload(format!("iperf3: {}", err.trim())));
+                }
+                res.stream_bps = Some(
+                    workload::parse_iperf3(&out)
+                        .ok_or_else(|| LabError::Workload("iperf3 gave no report".into()))?,
+                );
+            }
+            _ => match workload::parse_sockperf(&out) {
+                Some(s) => res.rr.push(s),
+                None => {
+                    return Err(LabError::Workload(format!(
+                        "sockperf gave no report: {} {}",
+                        out.lines().rev().take(3).collect::<Vec<_>>().join(" | "),
+                        err.lines().rev().take(3).collect::<Vec<_>>().join(" | ")
+                    )))
+                }
+            },
+        }
+    }
+    let cpu1 = thread_cpu_sosa();
+    res.cpu_by_thread = cpu1
+        .iter()
+        .map(|(n, t)| {
+            let before: f64 = cpu0.iter().filter(|(m, _)| m == n).map(|x| x.1).sum();
+            (n.clone(), t - before)
+        })
+        .collect();
+    res.cpu_secs = res.cpu_by_thread.iter().map(|x| x.1).sum();
+    let p50: Vec<f64> = res.rr.iter().map(|r| r.p50).collect();
+    let p99: Vec<f64> = res.rr.iter().map(|r| r.p99).collect();
+    let avg: Vec<f64> = res.rr.iter().map(|r| r.avg).collect();
+    res.rr_p50_us = workload::median(&p50);
+    res.rr_p99_us = workload::median(&p99);
+    res.rr_avg_us = workload::median(&avg);
+    drop(servers);
+    // Plain veth reference, same run, same workload shape.
+    if let Some((a, b)) = &topo.ref_ns {
+        let _srv = workload::iperf3_server(b, "198.51.100.2", 5202)
+            .map_err(io_err("reference iperf3 server"))?;
+        let _sp = workload::sockperf_server(b, "198.51.100.2", 11112)
+            .map_err(io_err("reference sockperf server"))?;
+        std::thread::sleep(Duration::from_millis(300));
+        if o.streams > 0 {
+            let c = workload::iperf3_client(a, "198.51.100.2", 5202, o.secs, o.streams, false)
+                .map_err(io_err("reference iperf3"))?;
+            let (_, out, _) = c
+                .wait_output(limit)
+                .map_err(|e| LabError::Workload(e.to_string()))?;
+            res.ref_stream_bps = workload::parse_iperf3(&out);
+        }
+        if o.rr > 0 {
+            let c = workload::sockperf_client(a, "198.51.100.2", 11112, o.secs, o.rr_size)
+                .map_err(io_err("reference sockperf"))?;
+            let (_, out, _) = c
+                .wait_output(limit)
+                .map_err(|e| LabError::Workload(e.to_string()))?;
+            res.ref_rr = workload::parse_sockperf(&out);
+        }
+    }
+    Ok(res)
+}
+
+fn fmt_opt(v: Option<f64>, scale: f64, prec: usize) -> String {
+    v.map(|x| format!("{:.prec$}", x / scale))
+        .unwrap_or_else(|| "-".into())
+}
+
+/// Human report of one run.
+pub fn report(r: &LabResult) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("=== {} ===\n", r.label));
+    s.push_str(&format!(
+        "STR throughput      {} Gbit/s\n",
+        fmt_opt(r.stream_bps, 1e9, 2)
+    ));
+    s.push_str(&format!(
+        "RR round trip (us)  p50 {}  p99 {}  avg {}  ({} connections)\n",
+        fmt_opt(r.rr_p50_us, 1.0, 1),
+        fmt_opt(r.rr_p99_us, 1.0, 1),
+        fmt_opt(r.rr_avg_us, 1.0, 1),
+        r.rr.len()
+    ));
+    s.push_str(&format!("softosa CPU         {:.2} s\n", r.cpu_secs));
+    for (n, t) in &r.cpu_by_thread {
+        s.push_str(&format!("  {n:<16} {t:.2} s\n"));
+    }
+    let a = &r.accounting;
+    s.push_str(&format!(
+        "frames in {} = presented {} + forwarded {} + handled {} + dropped {} + held {} : {}\n",
+        a.frames_in,
+        a.presented,
+        a.forwarded,
+        a.handled,
+        a.dropped_total(),
+        a.held,
+        if a.balanced() { "BALANCED" } else { "MISMATCH" }
+    ));
+    for (why, n) in a.dropped.iter().filter(|d| d.1 > 0) {
+        s.push_str(&format!("  dropped {n:>8}  {why}\n"));
+    }
+    for p in &r.placements {
+        s.push_str(&format!(
+            "  conn :{} <- :{}  queue {}{}\n",
+            p.local_port,
+            p.remote_port,
+            p.queue,
+            p.bulk_since
+                .map(|b| format!(
+                    "  (BULKDATA {:.3} s after first packet)",
+                    b.saturating_sub(p.first_seen) as f64 / 1e9
+                ))
+                .unwrap_or_default()
+        ));
+    }
+    if r.ref_stream_bps.is_some() || r.ref_rr.is_some() {
+        s.push_str(&format!(
+            "plain veth          {} Gbit/s, RR p50 {} us\n",
+            fmt_opt(r.ref_stream_bps, 1e9, 2),
+            fmt_opt(r.ref_rr.as_ref().map(|x| x.p50), 1.0, 1)
+        ));
+    }
+    if !r.stats_text.is_empty() {
+        s.push_str(&r.stats_text);
+        if !r.stats_text.ends_with('\n') {
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// Side-by-side table of several runs.
+pub fn compare_table(rs: &[LabResult]) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "{:<22}{:>10}{:>10}{:>10}{:>10}{:>9}{:>10}\n",
+        "INBPERF", "STR Gb/s", "RR p50", "RR p99", "RR avg", "CPU s", "frames ok"
+    ));
+    for r in rs {
+        s.push_str(&format!(
+            "{:<22}{:>10}{:>10}{:>10}{:>10}{:>9.2}{:>10}\n",
+            r.label,
+            fmt_opt(r.stream_bps, 1e9, 2),
+            fmt_opt(r.rr_p50_us, 1.0, 1),
+            fmt_opt(r.rr_p99_us, 1.0, 1),
+            fmt_opt(r.rr_avg_us, 1.0, 1),
+            r.cpu_secs,
+            if r.accounting.balanced() { "yes" } else { "NO" }
+        ));
+    }
+    s
+}
+
+/// Combine repeated runs: medians of the measured numbers; the accounting
+/// and placements of the median run, unless a run failed to balance (then
+/// that run's, so a mismatch is never hidden).
+pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
+    if runs.len() <= 1 {
+        return runs.pop().unwrap_or_default();
+    }
+    let med = |f: &dyn Fn(&LabResult) -> Option<f64>| -> Option<f64> {
+        let v: Vec<f64> = runs.iter().filter_map(f).collect();
+        workload::median(&v)
+    };
+    let bps = med(&|r| r.stream_bps);
+    let p50 = med(&|r| r.rr_p50_us);
+    let p99 = med(&|r| r.rr_p99_us);
+    let avg = med(&|r| r.rr_avg_us);
+    let cpu = med(&|r| Some(r.cpu_secs));
+    let rbps = med(&|r| r.ref_stream_bps);
+    let rp50 = med(&|r| r.ref_rr.as_ref().map(|x| x.p50));
+    let n = runs.len();
+    runs.sort_by(|a, b| {
+        let k = |r: &LabResult| r.rr_p50_us.or(r.stream_bps).unwrap_or(0.0);
+        k(a).total_cmp(&k(b))
+    });
+    let bad = runs.iter().position(|r| !r.accounting.balanced());
+    let mut out = runs.swap_remove(bad.unwrap_or(n / 2));
+    out.stream_bps = bps;
+    out.rr_p50_us = p50;
+    out.rr_p99_us = p99;
+    out.rr_avg_us = avg;
+    out.cpu_secs = cpu.unwrap_or(out.cpu_secs);
+    out.ref_stream_bps = rbps;
+    if let (Some(r), Some(p)) = (out.ref_rr.as_mut(), rp50) {
+        r.p50 = p;
+    }
+    out.label = format!("{} (median of {n})", out.label);
+    out
+}
+
+/// The speed benchmark's verdict lines.
+pub fn bench_summary(r: &LabResult) -> String {
+    let mut s = String::from("--- speed versus a plain veth pair (same run) ---\n");
+    if let (Some(a), Some(b)) = (r.stream_bps, r.ref_stream_bps) {
+        s.push_str(&format!(
+            "iperf3 TCP: softosa {:.2} Gbit/s, veth {:.2} Gbit/s, ratio {:.0}% (target >= 30%)\n",
+            a / 1e9,
+            b / 1e9,
+            100.0 * a / b.max(1.0)
+        ));
+    }
+    if let (Some(a), Some(b)) = (r.rr_p50_us, r.ref_rr.as_ref().map(|x| x.p50)) {
+        s.push_str(&format!(
+            "sockperf TCP RTT p50: softosa {a:.1} us, veth {b:.1} us, added {:.1} us (target <= 15 us)\n",
+            a - b
+        ));
+    }
+    s
+}
