@@ -1,0 +1,787 @@
+//! Streaming capture reader (layer: replay driver, input; spec 08 §8.2).
+//!
+//! Reads pcap (micro- and nanosecond, either byte order) and pcapng (any
+//! `if_tsresol`, several interfaces and sections) through the rusticata
+//! `pcap-parser` streaming readers, whose circular buffer keeps memory
+//! constant whatever the file size: a record is copied out, the buffer
+//! space is consumed, and only the current record is ever held.
+//!
+//! Every record is normalised to what the engine's data router reads: an
+//! Ethernet II frame plus its wire length and a timestamp in nanoseconds.
+//! Ethernet captures pass through; Linux cooked captures (SLL, SLL2), raw IP
+//! (LINKTYPE_RAW, IPV4, IPV6) and BSD loopback (NULL) get a synthesised
+//! Ethernet header. Records that cannot be normalised are skipped and
+//! counted by [`SkipReason`]; a truncated or corrupt file ends the read with
+//! a typed [`CaptureError`] naming the record number (1-based, as Wireshark
+//! numbers frames) and the byte counts.
+
+use pcap_parser::pcapng::Block;
+use pcap_parser::traits::PcapReaderIterator;
+use pcap_parser::{LegacyPcapReader, PcapBlockOwned, PcapError, PcapNGReader};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Initial size of the streaming buffer.
+const INITIAL_BUFFER: usize = 256 * 1024;
+/// Largest single block accepted (the buffer never grows past this).
+pub const MAX_BLOCK: usize = 16 * 1024 * 1024;
+/// Most interfaces one pcapng section may declare.
+pub const MAX_INTERFACES: usize = 4096;
+
+/// Source MAC put on frames whose link layer had no usable address.
+pub const SYNTH_SRC_MAC: [u8; 6] = [0x02, 0x00, 0x00, 0x00, 0x00, 0xfe];
+/// Destination MAC put on synthesised frames (the replay rewrites it for
+/// inbound frames to the interface's MAC).
+pub const SYNTH_DST_MAC: [u8; 6] = [0x02, 0x00, 0x00, 0x00, 0x00, 0xff];
+
+/// pcap link-layer header types this reader normalises.
+pub mod linktype {
+    pub const NULL: i32 = 0;
+    pub const ETHERNET: i32 = 1;
+    pub const RAW: i32 = 101;
+    pub const LINUX_SLL: i32 = 113;
+    pub const IPV4: i32 = 228;
+    pub const IPV6: i32 = 229;
+    pub const LINUX_SLL2: i32 = 276;
+    /// Some old writers put the BSD DLT_RAW values in files.
+    pub const DLT_RAW_12: i32 = 12;
+    pub const DLT_RAW_14: i32 = 14;
+}
+
+/// Which container format the file uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum CaptureFormat {
+    /// Classic libpcap format; `nanos` when the magic says nanosecond stamps.
+    Pcap {
+        nanos: bool,
+    },
+    PcapNg,
+}
+
+/// Direction recorded by the capturing system, when the link type says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum DirectionHint {
+    /// Addressed to the capturing host (SLL packet type 0).
+    ToHost,
+    /// Sent by the capturing host (SLL packet type 4).
+    FromHost,
+    /// Broadcast, multicast or another host's traffic.
+    Other,
+}
+
+/// Why a record was skipped rather than replayed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum SkipReason {
+    /// The link type is not one this reader normalises.
+    UnsupportedLinkType(i32),
+    /// Fewer bytes than the link-layer header.
+    ShortLinkHeader,
+    /// Cooked capture carrying a non-Ethernet-II protocol (802.2 LLC, CAN, ...).
+    NotEthernetII(u16),
+    /// Raw/loopback capture whose payload is neither IPv4 nor IPv6.
+    NotIp,
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SkipReason::UnsupportedLinkType(t) => write!(f, "unsupported link type {t}"),
+            SkipReason::ShortLinkHeader => write!(f, "shorter than its link-layer header"),
+            SkipReason::NotEthernetII(p) => {
+                write!(f, "cooked protocol {p:#06x} is not Ethernet II")
+            }
+            SkipReason::NotIp => write!(f, "raw payload is neither IPv4 nor IPv6"),
+        }
+    }
+}
+
+/// Errors reading a capture. Record numbers are 1-based packet numbers.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    #[error("cannot open {path}: {source}")]
+    Open {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("not a pcap or pcapng file: it starts with {magic:02x?} (expected a pcap magic a1b2c3d4/a1b23c4d in either byte order, or the pcapng block type 0a0d0d0a)")]
+    NotACapture { magic: Vec<u8> },
+    #[error("capture file header is damaged after {bytes_read} bytes: {detail}")]
+    BadHeader { bytes_read: u64, detail: String },
+    #[error("capture truncated: record {record} starts at byte {offset} but the file ends after {bytes_read} bytes")]
+    Truncated {
+        record: u64,
+        offset: u64,
+        bytes_read: u64,
+    },
+    #[error("corrupt capture at record {record} (block at byte {offset}, {bytes_read} bytes read): {detail}")]
+    Corrupt {
+        record: u64,
+        offset: u64,
+        bytes_read: u64,
+        detail: String,
+    },
+    #[error(
+        "record {record} (at byte {offset}) is larger than the {max}-byte limit for one block"
+    )]
+    RecordTooLarge {
+        record: u64,
+        offset: u64,
+        max: usize,
+    },
+    #[error("read error at record {record} after {bytes_read} bytes: {source}")]
+    Io {
+        record: u64,
+        bytes_read: u64,
+        source: std::io::Error,
+    },
+}
+
+/// One normalised capture record. Borrowed from the reader until the next call.
+#[derive(Debug)]
+pub struct Record<'a> {
+    /// 1-based packet number (Wireshark's frame number).
+    pub number: u64,
+    /// Timestamp in nanoseconds since the Unix epoch (as the file says).
+    pub ts_ns: i64,
+    /// The frame as an Ethernet II frame (possibly cut at the snap length).
+    pub frame: &'a [u8],
+    /// Length of that Ethernet frame on the wire.
+    pub wire_len: u32,
+    /// The bytes exactly as captured, and their link type and original length.
+    pub raw: &'a [u8],
+    pub link_type: i32,
+    pub orig_len: u32,
+    /// pcapng interface id (0 for pcap).
+    pub interface: u32,
+    pub direction_hint: Option<DirectionHint>,
+}
+
+/// Counters kept while reading.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct ReaderStats {
+    /// Packet records seen (replayed + skipped).
+    pub records: u64,
+    /// Records returned to the caller.
+    pub returned: u64,
+    /// Records skipped, by reason.
+    pub skipped: BTreeMap<String, u64>,
+    /// Non-packet pcapng blocks (interface statistics, name resolution, ...).
+    pub other_blocks: u64,
+}
+
+/// Wraps the input: counts bytes, keeps the last I/O error, fills each
+/// read completely (the parsers treat a short read as end of input when
+/// probing the header) and replays the magic bytes peeked at open time.
+struct CountingReader<R> {
+    inner: R,
+    prefix: [u8; 4],
+    prefix_len: usize,
+    prefix_pos: usize,
+    bytes: Arc<AtomicU64>,
+    error: Arc<Mutex<Option<std::io::Error>>>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut filled = 0;
+        while self.prefix_pos < self.prefix_len && filled < buf.len() {
+            buf[filled] = self.prefix[self.prefix_pos];
+            self.prefix_pos += 1;
+            filled += 1;
+        }
+        while filled < buf.len() {
+            match self.inner.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => {
+                    filled += n;
+                    self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let kind = e.kind();
+                    if let Ok(mut slot) = self.error.lock() {
+                        *slot = Some(e);
+                    }
+                    if filled > 0 {
+                        break;
+                    }
+                    return Err(std::io::Error::from(kind));
+                }
+            }
+        }
+        Ok(filled)
+    }
+}
+
+enum Inner<R: Read> {
+    Pcap(LegacyPcapReader<CountingReader<R>>),
+    Ng(PcapNGReader<CountingReader<R>>),
+}
+
+impl<R: Read> Inner<R> {
+    fn reader(&mut self) -> &mut dyn PcapReaderIterator {
+        match self {
+            Inner::Pcap(r) => r,
+            Inner::Ng(r) => r,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct IfInfo {
+    link_type: i32,
+    /// Timestamp units per second.
+    units: u64,
+    /// Seconds added to every timestamp.
+    offset_s: i64,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    pcap_link: i32,
+    pcap_nanos: bool,
+    interfaces: Vec<IfInfo>,
+    /// Last timestamp seen (Simple Packet Blocks carry none).
+    last_ts: i64,
+    stats: ReaderStats,
+}
+
+/// Streaming reader over a pcap or pcapng file.
+pub struct CaptureReader<R: Read> {
+    inner: Inner<R>,
+    format: CaptureFormat,
+    state: State,
+    frame_buf: Vec<u8>,
+    raw_buf: Vec<u8>,
+    bytes: Arc<AtomicU64>,
+    io_error: Arc<Mutex<Option<std::io::Error>>>,
+    capacity: usize,
+    finished: bool,
+}
+
+impl CaptureReader<std::fs::File> {
+    /// Open a capture file.
+    pub fn open(path: &Path) -> Result<Self, CaptureError> {
+        let file = std::fs::File::open(path).map_err(|source| CaptureError::Open {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::new(file)
+    }
+}
+
+impl<R: Read> CaptureReader<R> {
+    /// Start reading from any byte source (file, pipe, memory).
+    pub fn new(mut input: R) -> Result<Self, CaptureError> {
+        let bytes = Arc::new(AtomicU64::new(0));
+        let io_error = Arc::new(Mutex::new(None));
+        let mut magic = [0u8; 4];
+        let mut got = 0;
+        while got < 4 {
+            match input.read(&mut magic[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(source) => {
+                    return Err(CaptureError::Io {
+                        record: 1,
+                        bytes_read: got as u64,
+                        source,
+                    })
+                }
+            }
+        }
+        bytes.fetch_add(got as u64, Ordering::Relaxed);
+        let counting = CountingReader {
+            inner: input,
+            prefix: magic,
+            prefix_len: got,
+            prefix_pos: 0,
+            bytes: Arc::clone(&bytes),
+            error: Arc::clone(&io_error),
+        };
+        let bad_header = |e: PcapError<&[u8]>, bytes: &AtomicU64| CaptureError::BadHeader {
+            bytes_read: bytes.load(Ordering::Relaxed),
+            detail: describe(&e),
+        };
+        let (inner, format) = match (got, magic) {
+            (4, [0x0a, 0x0d, 0x0d, 0x0a]) => {
+                let r = PcapNGReader::new(INITIAL_BUFFER, counting)
+                    .map_err(|e| bad_header(e, &bytes))?;
+                (Inner::Ng(r), CaptureFormat::PcapNg)
+            }
+            (4, m)
+                if matches!(
+                    u32::from_le_bytes(m),
+                    0xa1b2_c3d4
+                        | 0xd4c3_b2a1
+                        | 0xa1b2_3c4d
+                        | 0x4d3c_b2a1
+                        | 0xa1b2_cd34
+                        | 0x34cd_b2a1
+                ) =>
+            {
+                let nanos = matches!(u32::from_le_bytes(m), 0xa1b2_3c4d | 0x4d3c_b2a1);
+                let r = LegacyPcapReader::new(INITIAL_BUFFER, counting)
+                    .map_err(|e| bad_header(e, &bytes))?;
+                (Inner::Pcap(r), CaptureFormat::Pcap { nanos })
+            }
+            _ => {
+                return Err(CaptureError::NotACapture {
+                    magic: magic[..got].to_vec(),
+                })
+            }
+        };
+        Ok(CaptureReader {
+            inner,
+            format,
+            state: State::default(),
+            frame_buf: Vec::with_capacity(2048),
+            raw_buf: Vec::with_capacity(2048),
+            bytes,
+            io_error,
+            capacity: INITIAL_BUFFER,
+            finished: false,
+        })
+    }
+
+    pub fn format(&self) -> CaptureFormat {
+        self.format
+    }
+
+    pub fn stats(&self) -> &ReaderStats {
+        &self.state.stats
+    }
+
+    /// Bytes read from the input so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// The next replayable record, `Ok(None)` at the end of the capture.
+    pub fn next_record(&mut self) -> Result<Option<Record<'_>>, CaptureError> {
+        if self.finished {
+            return Ok(None);
+        }
+        let mut stalled = 0u32;
+        loop {
+            let record_no = self.state.stats.records + 1;
+            let offset = self.inner.reader().consumed() as u64;
+            let bytes_read = self.bytes.load(Ordering::Relaxed);
+            let reader = self.inner.reader();
+            let step = match reader.next() {
+                Ok((len, block)) => {
+                    let step = handle_block(
+                        block,
+                        &mut self.state,
+                        &mut self.frame_buf,
+                        &mut self.raw_buf,
+                        record_no,
+                        offset,
+                        bytes_read,
+                    );
+                    reader.consume(len);
+                    step?
+                }
+                Err(PcapError::Eof) => {
+                    self.finished = true;
+                    return Ok(None);
+                }
+                Err(PcapError::Incomplete(_)) => {
+                    let before = reader.data().len();
+                    if let Err(e) = reader.refill() {
+                        let e = e.to_owned_vec();
+                        self.finished = true;
+                        return Err(self.read_error(record_no, e));
+                    }
+                    let reader = self.inner.reader();
+                    if reader.data().len() == before && !reader.reader_exhausted() {
+                        // Buffer full yet the block is still incomplete.
+                        stalled += 1;
+                        if stalled > 1 && !self.grow() {
+                            self.finished = true;
+                            return Err(CaptureError::RecordTooLarge {
+                                record: record_no,
+                                offset,
+                                max: MAX_BLOCK,
+                            });
+                        }
+                    }
+                    continue;
+                }
+                Err(PcapError::BufferTooSmall) => {
+                    if self.grow() {
+                        continue;
+                    }
+                    self.finished = true;
+                    return Err(CaptureError::RecordTooLarge {
+                        record: record_no,
+                        offset,
+                        max: MAX_BLOCK,
+                    });
+                }
+                Err(PcapError::UnexpectedEof) => {
+                    self.finished = true;
+                    return Err(CaptureError::Truncated {
+                        record: record_no,
+                        offset,
+                        bytes_read: self.bytes.load(Ordering::Relaxed),
+                    });
+                }
+                Err(e) => {
+                    let e = e.to_owned_vec();
+                    self.finished = true;
+                    return Err(self.read_error(record_no, e));
+                }
+            };
+            if let Some(meta) = step {
+                let stats = &mut self.state.stats;
+                stats.returned += 1;
+                return Ok(Some(Record {
+                    number: stats.records,
+                    ts_ns: meta.ts_ns,
+                    frame: &self.frame_buf,
+                    wire_len: meta.wire_len,
+                    raw: &self.raw_buf,
+                    link_type: meta.link_type,
+                    orig_len: meta.orig_len,
+                    interface: meta.interface,
+                    direction_hint: meta.hint,
+                }));
+            }
+        }
+    }
+
+    fn grow(&mut self) -> bool {
+        if self.capacity >= MAX_BLOCK {
+            return false;
+        }
+        let new = (self.capacity * 2).min(MAX_BLOCK);
+        if self.inner.reader().grow(new) {
+            self.capacity = new;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn read_error(&self, record: u64, e: PcapError<&'static [u8]>) -> CaptureError {
+        let offset = match &self.inner {
+            Inner::Pcap(r) => r.consumed(),
+            Inner::Ng(r) => r.consumed(),
+        } as u64;
+        let bytes_read = self.bytes.load(Ordering::Relaxed);
+        if matches!(e, PcapError::ReadError) {
+            let source = self
+                .io_error
+                .lock()
+                .ok()
+                .and_then(|mut slot| slot.take())
+                .unwrap_or_else(|| std::io::Error::other("read failed"));
+            return CaptureError::Io {
+                record,
+                bytes_read,
+                source,
+            };
+        }
+        CaptureError::Corrupt {
+            record,
+            offset,
+            bytes_read,
+            detail: describe(&e),
+        }
+    }
+}
+
+fn describe<I>(e: &PcapError<I>) -> String {
+    match e {
+        PcapError::NomError(_, kind) | PcapError::OwnedNomError(_, kind) => {
+            format!("malformed block ({kind:?} check failed)")
+        }
+        PcapError::HeaderNotRecognized => "header not recognised".into(),
+        PcapError::UnexpectedEof | PcapError::Incomplete(_) => "ends too early".into(),
+        PcapError::BufferTooSmall => "block too large".into(),
+        PcapError::ReadError => "read error".into(),
+        PcapError::Eof => "empty".into(),
+    }
+}
+
+struct Meta {
+    ts_ns: i64,
+    wire_len: u32,
+    link_type: i32,
+    orig_len: u32,
+    interface: u32,
+    hint: Option<DirectionHint>,
+}
+
+/// Process one block: header blocks update the state; a packet block is
+/// copied out and normalised (`Some`) or skipped and counted (`None`).
+fn handle_block(
+    block: PcapBlockOwned<'_>,
+    st: &mut State,
+    frame_buf: &mut Vec<u8>,
+    raw_buf: &mut Vec<u8>,
+    record: u64,
+    offset: u64,
+    bytes_read: u64,
+) -> Result<Option<Meta>, CaptureError> {
+    let corrupt = |detail: String| CaptureError::Corrupt {
+        record,
+        offset,
+        bytes_read,
+        detail,
+    };
+    let (ts_ns, data, orig_len, link_type, interface) = match block {
+        PcapBlockOwned::LegacyHeader(h) => {
+            st.pcap_link = h.network.0 & 0xffff; // upper bits: FCS flags
+            st.pcap_nanos = h.is_nanosecond_precision();
+            return Ok(None);
+        }
+        PcapBlockOwned::Legacy(b) => {
+            let frac = i64::from(b.ts_usec) * if st.pcap_nanos { 1 } else { 1000 };
+            let ts = i64::from(b.ts_sec) * 1_000_000_000 + frac;
+            (ts, b.data, b.origlen, st.pcap_link, 0)
+        }
+        PcapBlockOwned::NG(Block::SectionHeader(_)) => {
+            st.interfaces.clear();
+            return Ok(None);
+        }
+        PcapBlockOwned::NG(Block::InterfaceDescription(idb)) => {
+            if st.interfaces.len() >= MAX_INTERFACES {
+                return Err(corrupt(format!(
+                    "more than {MAX_INTERFACES} interfaces in one section"
+                )));
+            }
+            let units = idb.ts_resolution().ok_or_else(|| {
+                corrupt(format!(
+                    "invalid timestamp resolution {:#x}",
+                    idb.if_tsresol
+                ))
+            })?;
+            st.interfaces.push(IfInfo {
+                link_type: i32::from(idb.linktype.0 as u16),
+                units,
+                offset_s: idb.ts_offset(),
+            });
+            return Ok(None);
+        }
+        PcapBlockOwned::NG(Block::EnhancedPacket(epb)) => {
+            let Some(ifc) = st.interfaces.get(epb.if_id as usize).copied() else {
+                return Err(corrupt(format!(
+                    "packet names interface {} but the section declares {}",
+                    epb.if_id,
+                    st.interfaces.len()
+                )));
+            };
+            let raw_ts = (u128::from(epb.ts_high) << 32) | u128::from(epb.ts_low);
+            let ns = raw_ts * 1_000_000_000 / u128::from(ifc.units);
+            let ns =
+                i128::try_from(ns).unwrap_or(i128::MAX) + i128::from(ifc.offset_s) * 1_000_000_000;
+            let ts = i64::try_from(ns).map_err(|_| corrupt("timestamp out of range".into()))?;
+            let caplen = (epb.caplen as usize).min(epb.data.len());
+            (
+                ts,
+                &epb.data[..caplen],
+                epb.origlen,
+                ifc.link_type,
+                epb.if_id,
+            )
+        }
+        PcapBlockOwned::NG(Block::SimplePacket(spb)) => {
+            let Some(ifc) = st.interfaces.first().copied() else {
+                return Err(corrupt(
+                    "simple packet block before any interface description".into(),
+                ));
+            };
+            let caplen = (spb.origlen as usize).min(spb.data.len());
+            (
+                st.last_ts,
+                &spb.data[..caplen],
+                spb.origlen,
+                ifc.link_type,
+                0,
+            )
+        }
+        PcapBlockOwned::NG(_) => {
+            st.stats.other_blocks += 1;
+            return Ok(None);
+        }
+    };
+    st.stats.records += 1;
+    st.last_ts = ts_ns;
+    raw_buf.clear();
+    raw_buf.extend_from_slice(data);
+    match normalise(link_type, data, orig_len, frame_buf) {
+        Ok((wire_len, hint)) => Ok(Some(Meta {
+            ts_ns,
+            wire_len,
+            link_type,
+            orig_len,
+            interface,
+            hint,
+        })),
+        Err(reason) => {
+            *st.stats.skipped.entry(reason.to_string()).or_insert(0) += 1;
+            Ok(None)
+        }
+    }
+}
+
+fn be16(d: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_be_bytes([*d.get(at)?, *d.get(at + 1)?]))
+}
+
+fn sll_hint(pkttype: u16) -> DirectionHint {
+    match pkttype {
+        0 => DirectionHint::ToHost,
+        4 => DirectionHint::FromHost,
+        _ => DirectionHint::Other,
+    }
+}
+
+/// Turn one captured record into an Ethernet II frame in `out`. Returns the
+/// frame's wire length and the capture's own direction hint.
+pub fn normalise(
+    link_type: i32,
+    data: &[u8],
+    orig_len: u32,
+    out: &mut Vec<u8>,
+) -> Result<(u32, Option<DirectionHint>), SkipReason> {
+    out.clear();
+    let orig_len = orig_len.max(u32::try_from(data.len()).unwrap_or(u32::MAX));
+    // Build a header: (link header bytes to strip, ethertype, src, hint).
+    let (strip, ethertype, src, hint) = match link_type {
+        linktype::ETHERNET => {
+            if data.len() < 14 {
+                return Err(SkipReason::ShortLinkHeader);
+            }
+            out.extend_from_slice(data);
+            return Ok((orig_len, None));
+        }
+        linktype::LINUX_SLL => {
+            // pkttype(2) arphrd(2) halen(2) addr(8) protocol(2)
+            if data.len() < 16 {
+                return Err(SkipReason::ShortLinkHeader);
+            }
+            let pkttype = be16(data, 0).unwrap_or(0);
+            let halen = be16(data, 4).unwrap_or(0);
+            let proto = be16(data, 14).unwrap_or(0);
+            let src =
+                (halen == 6).then(|| [data[6], data[7], data[8], data[9], data[10], data[11]]);
+            (16usize, proto, src, Some(sll_hint(pkttype)))
+        }
+        linktype::LINUX_SLL2 => {
+            // protocol(2) reserved(2) ifindex(4) arphrd(2) pkttype(1) halen(1) addr(8)
+            if data.len() < 20 {
+                return Err(SkipReason::ShortLinkHeader);
+            }
+            let proto = be16(data, 0).unwrap_or(0);
+            let pkttype = u16::from(data[10]);
+            let halen = data[11];
+            let src =
+                (halen == 6).then(|| [data[12], data[13], data[14], data[15], data[16], data[17]]);
+            (20usize, proto, src, Some(sll_hint(pkttype)))
+        }
+        linktype::RAW
+        | linktype::IPV4
+        | linktype::IPV6
+        | linktype::DLT_RAW_12
+        | linktype::DLT_RAW_14 => {
+            let Some(first) = data.first() else {
+                return Err(SkipReason::ShortLinkHeader);
+            };
+            let et = match first >> 4 {
+                4 => 0x0800,
+                6 => 0x86dd,
+                _ => return Err(SkipReason::NotIp),
+            };
+            (0usize, et, None, None)
+        }
+        linktype::NULL => {
+            if data.len() < 4 {
+                return Err(SkipReason::ShortLinkHeader);
+            }
+            // Address family in the writer's byte order.
+            let fam_le = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
+            let fam_be = u32::from_be_bytes([data[0], data[1], data[2], data[3]]);
+            let fam = if fam_le < 0x100 { fam_le } else { fam_be };
+            let et = match fam {
+                2 => 0x0800,
+                10 | 24 | 28 | 30 => 0x86dd,
+                _ => return Err(SkipReason::NotIp),
+            };
+            (4usize, et, None, None)
+        }
+        other => return Err(SkipReason::UnsupportedLinkType(other)),
+    };
+    if ethertype < 0x0600 {
+        return Err(SkipReason::NotEthernetII(ethertype));
+    }
+    out.extend_from_slice(&SYNTH_DST_MAC);
+    out.extend_from_slice(&src.unwrap_or(SYNTH_SRC_MAC));
+    out.extend_from_slice(&ethertype.to_be_bytes());
+    out.extend_from_slice(data.get(strip..).unwrap_or(&[]));
+    let wire = orig_len.saturating_sub(strip as u32).saturating_add(14);
+    Ok((wire, hint))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sll_gets_ethernet_header_with_source_mac_and_hint() {
+        let mut d = vec![0, 4, 0, 1, 0, 6, 2, 0, 0x5e, 0, 0, 1, 0, 0, 0x08, 0x00];
+        d.extend_from_slice(&[0x45, 0, 0, 20]);
+        let mut out = Vec::new();
+        let (wire, hint) = normalise(linktype::LINUX_SLL, &d, 100, &mut out).unwrap();
+        assert_eq!(wire, 100 - 16 + 14);
+        assert_eq!(hint, Some(DirectionHint::FromHost));
+        assert_eq!(&out[6..12], &[2, 0, 0x5e, 0, 0, 1]);
+        assert_eq!(&out[12..14], &[0x08, 0x00]);
+        assert_eq!(&out[14..], &[0x45, 0, 0, 20]);
+    }
+
+    #[test]
+    fn raw_ip_version_picks_ethertype() {
+        let mut out = Vec::new();
+        normalise(linktype::RAW, &[0x60, 0, 0, 0], 40, &mut out).unwrap();
+        assert_eq!(&out[12..14], &[0x86, 0xdd]);
+        assert_eq!(out.len(), 18);
+        assert_eq!(
+            normalise(linktype::RAW, &[0x10], 1, &mut out),
+            Err(SkipReason::NotIp)
+        );
+        assert_eq!(
+            normalise(linktype::RAW, &[], 0, &mut out),
+            Err(SkipReason::ShortLinkHeader)
+        );
+    }
+
+    #[test]
+    fn null_loopback_both_byte_orders() {
+        let mut out = Vec::new();
+        normalise(linktype::NULL, &[2, 0, 0, 0, 0x45], 5, &mut out).unwrap();
+        assert_eq!(&out[12..14], &[0x08, 0x00]);
+        normalise(linktype::NULL, &[0, 0, 0, 30, 0x60], 5, &mut out).unwrap();
+        assert_eq!(&out[12..14], &[0x86, 0xdd]);
+    }
+
+    #[test]
+    fn cooked_non_ethernet_protocol_is_skipped() {
+        let d = [0u8, 0, 0, 1, 0, 6, 1, 2, 3, 4, 5, 6, 0, 0, 0x00, 0x04, 0xaa];
+        let mut out = Vec::new();
+        assert_eq!(
+            normalise(linktype::LINUX_SLL, &d, 17, &mut out),
+            Err(SkipReason::NotEthernetII(4))
+        );
+        assert_eq!(
+            normalise(147, &d, 17, &mut out),
+            Err(SkipReason::UnsupportedLinkType(147))
+        );
+    }
+}
