@@ -108,8 +108,9 @@ impl OutBatch {
 pub trait Core: Send + 'static {
     /// A frame from the LAN on `port`.
     fn wire_frame(&mut self, now: u64, port: usize, frame: &[u8]);
-    /// A frame the stack behind `iface` sent.
-    fn host_send(&mut self, now: u64, iface: usize, frame: &[u8]);
+    /// A frame the stack behind `iface` sent; `last` ends one read batch
+    /// (the host's write signal).
+    fn host_send(&mut self, now: u64, iface: usize, frame: &[u8], last: bool);
     /// Timers due at `now`.
     fn timeout(&mut self, now: u64);
     /// When the core next needs [`Core::timeout`].
@@ -120,6 +121,8 @@ pub trait Core: Send + 'static {
     fn complete(&mut self, now: u64, iface: usize, handle: u64);
     /// Copy the next frame to send on `port` into `out`; false if none.
     fn transmit(&mut self, now: u64, port: usize, out: &mut Vec<u8>) -> bool;
+    /// Whether frames wait to be transmitted on `port`.
+    fn tx_pending(&self, port: usize) -> bool;
     /// A frame the driver could not deliver (device or socket error).
     fn driver_drop(&mut self, reason: DriverDrop);
     /// The frame accounting identity's terms.
@@ -234,7 +237,13 @@ pub struct PlaneConfig {
     pub fault_seed: u64,
     /// Spin instead of sleeping when the deadline is nearer than this.
     pub busy_poll: Duration,
+    /// Pace the wire at this many bits per second (0: unpaced), so the
+    /// engine's write queues fill as on a real, slower LAN.
+    pub wire_bps: u64,
 }
+
+/// Burst the pacer lets through ahead of the line rate.
+const PACE_BURST_NS: u64 = 100_000;
 
 struct Mailbox {
     q: Mutex<VecDeque<OutBatch>>,
@@ -259,6 +268,9 @@ struct Shared<C: Core> {
     mtu: usize,
     fault: Mutex<FaultInjector>,
     busy_poll: Duration,
+    wire_bps: u64,
+    /// When the paced wire is next free (ns).
+    pacer: Mutex<u64>,
 }
 
 /// A running data plane; stopped on drop.
@@ -329,6 +341,8 @@ impl<C: Core> Plane<C> {
             mtu: cfg.mtu,
             fault: Mutex::new(FaultInjector::new(cfg.fault_rate, cfg.fault_seed)),
             busy_poll: cfg.busy_poll,
+            wire_bps: cfg.wire_bps,
+            pacer: Mutex::new(0),
         });
         let mut threads = Vec::new();
         let s = shared.clone();
@@ -430,9 +444,10 @@ impl TxList {
 
 impl<C: Core> Shared<C> {
     /// With the core locked: run due timers, hand presented batches to the
-    /// queue threads, copy transmits out. Returns mailboxes to wake.
-    /// Returns true if frames to transmit remain (the copy-out is bounded).
-    fn drain(&self, core: &mut C, now: u64, tx: &mut TxList, wake: &mut Vec<usize>) -> bool {
+    /// queue threads, copy transmits out (bounded, and paced if asked).
+    /// Returns when the core next needs draining again: `Some(now)` if the
+    /// copy-out bound was hit, the pacer's next slot if frames wait for it.
+    fn drain(&self, core: &mut C, now: u64, tx: &mut TxList, wake: &mut Vec<usize>) -> Option<u64> {
         if core.deadline().is_some_and(|d| d <= now) {
             core.timeout(now);
         }
@@ -449,7 +464,13 @@ impl<C: Core> Shared<C> {
                 }
                 break;
             }
-            match self.route.iter().position(|r| *r == (b.iface, b.queue)) {
+            // The batch's own queue thread, else the interface's first queue.
+            let target = self
+                .route
+                .iter()
+                .position(|r| *r == (b.iface, b.queue))
+                .or_else(|| self.route.iter().position(|r| r.0 == b.iface));
+            match target {
                 Some(i) => {
                     lock(&self.mailboxes[i].q).push_back(b);
                     if !wake.contains(&i) {
@@ -457,7 +478,7 @@ impl<C: Core> Shared<C> {
                     }
                 }
                 None => {
-                    // No device queue for it: the frames cannot be delivered.
+                    // No device for that interface: the frames cannot be delivered.
                     for _ in 0..b.len {
                         core.driver_drop(DriverDrop::HostWrite);
                     }
@@ -466,18 +487,27 @@ impl<C: Core> Shared<C> {
             }
         }
         tx.len = 0;
+        let mut pacer = (self.wire_bps > 0).then(|| lock(&self.pacer));
         loop {
+            if let Some(p) = pacer.as_deref() {
+                if *p > now + PACE_BURST_NS {
+                    return core.tx_pending(0).then_some(*p - PACE_BURST_NS);
+                }
+            }
             let slot = tx.slot();
             slot.clear();
             if !core.transmit(now, 0, slot) {
                 tx.len -= 1;
-                break;
+                return None;
+            }
+            if let Some(p) = pacer.as_deref_mut() {
+                let bits = (slot.len() as u64 + 24) * 8;
+                *p = (*p).max(now) + bits.saturating_mul(1_000_000_000) / self.wire_bps;
             }
             if tx.len >= 256 {
-                return true;
+                return Some(now);
             }
         }
-        false
     }
 
     /// Send the copied-out frames (sendmmsg), segmenting oversize ones.
@@ -549,6 +579,14 @@ impl<C: Core> Shared<C> {
                 self.wire_wake.signal();
             }
         }
+    }
+}
+
+fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
     }
 }
 
@@ -643,8 +681,8 @@ fn wire_thread<C: Core>(s: &Shared<C>) {
             }
         }
         wake.clear();
-        let more = s.drain(&mut core, now, &mut tx, &mut wake);
-        deadline = if more { Some(now) } else { core.deadline() };
+        let again = s.drain(&mut core, now, &mut tx, &mut wake);
+        deadline = min_opt(again, core.deadline());
         drop(core);
         s.wake_all(&wake);
         drops.clear();
@@ -747,14 +785,14 @@ fn queue_thread<C: Core>(s: &Shared<C>, idx: usize, fd: RawFd) {
         for &(i, h) in &done {
             core.complete(now, i, h);
         }
-        for f in &host[..nhost] {
+        for (k, f) in host[..nhost].iter().enumerate() {
             DriverStats::add(&s.stats.host_rx_frames, 1);
             DriverStats::add(&s.stats.host_rx_bytes, f.len() as u64);
-            core.host_send(now, iface, f);
+            core.host_send(now, iface, f, k + 1 == nhost);
         }
         wake.clear();
-        let more = s.drain(&mut core, now, &mut tx, &mut wake);
-        let dl = if more { Some(now) } else { core.deadline() };
+        let again = s.drain(&mut core, now, &mut tx, &mut wake);
+        let dl = min_opt(again, core.deadline());
         drop(core);
         s.rearm(dl);
         s.wake_all(&wake);

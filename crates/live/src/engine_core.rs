@@ -1,15 +1,26 @@
-//! The engine as the live plane's [`Core`] (spec 8.1): the lab's
+//! The engine as the live plane's [`Core`] (spec 8.1, call order of the
+//! engine crate docs): the lab's
 //! `SystemConfig`, built in code from the lab options until profiles are
 //! wired in, and the mapping of the engine's API onto the driver's calls.
 
+use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
+
+use softosa_engine::counters::DropReason;
+use softosa_engine::{
+    BatchId, Disposition, Engine, Event, Frame, IfaceId, Instant, PortId, QueueKind, SendMeta,
+};
+
+use crate::control::Metric;
+use crate::dataplane::{Accounting, Core, DriverDrop, OutBatch, Placement};
+use crate::vnet::{self, Framing};
 
 use softosa_engine::config::{
     ChpidType, InbPerf, InterfaceConfig, IpNet, Layer, Mac, OsaGeneration, PortConfig, PortKind,
     RouterRole, StackConfig, SystemConfig, TimerTable, TosPolicy, VmacConfig, VmacRoute,
 };
 
-use crate::lab::{LabResult, Inb, LabError, LabOptions, Sharing, PORT_MAC, STACK4, VMAC};
+use crate::lab::{self, LabResult, Inb, LabError, LabOptions, Sharing, PORT_MAC, STACK4, VMAC};
 
 /// The lab's adapter configuration: one OSA-Express6S 10 GbE port shared by
 /// one or two stacks, each with one IPv4 INTERFACE.
@@ -80,21 +91,271 @@ pub fn config_for_lab(o: &LabOptions) -> SystemConfig {
     cfg
 }
 
+
+/// Connections tracked for the placement report at most.
+const MAX_TRACKED: usize = 4096;
+
+#[derive(Clone, Debug)]
+struct ConnSeen {
+    first_seen: u64,
+    queue: QueueKind,
+    bulk_since: Option<u64>,
+}
+
 /// The engine driven by the live plane.
-#[derive(Default)]
-pub struct EngineCore {}
+pub struct EngineCore {
+    engine: Engine,
+    handles: HashMap<u64, (BatchId, IfaceId, QueueKind)>,
+    next_handle: u64,
+    /// Frames the driver dropped, by reason.
+    pub crc: u64,
+    pub host_write_failed: u64,
+    pub wire_send_failed: u64,
+    pub wire_oversize: u64,
+    conns: BTreeMap<(u16, u16), ConnSeen>,
+    /// Transmitted frames per write queue (index 0: adapter-generated).
+    pub tx_by_queue: [u64; 5],
+    /// Bulk registrations seen (time ns, local port, remote port).
+    pub registrations: Vec<(u64, u16, u16)>,
+}
 
 impl EngineCore {
+    /// The engine for `cfg`.
+    pub fn new(cfg: SystemConfig) -> Result<EngineCore, LabError> {
+        let engine = Engine::new(cfg).map_err(|e| LabError::Config(e.to_string()))?;
+        Ok(EngineCore {
+            engine,
+            handles: HashMap::new(),
+            next_handle: 0,
+            crc: 0,
+            host_write_failed: 0,
+            wire_send_failed: 0,
+            wire_oversize: 0,
+            conns: BTreeMap::new(),
+            tx_by_queue: [0; 5],
+            registrations: Vec::new(),
+        })
+    }
+
+    /// The engine for a lab run.
     pub fn for_lab(o: &LabOptions) -> Result<EngineCore, LabError> {
-        let _cfg = config_for_lab(o);
-        Err(LabError::Config(
-            "the engine core is not wired yet; use --core passthrough".into(),
-        ))
+        EngineCore::new(config_for_lab(o))
+    }
+
+    /// The engine (displays, counters).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    fn drain_events(&mut self) {
+        while let Some(ev) = self.engine.poll_event() {
+            match &ev {
+                Event::BulkRegistered { at, conn, .. } => {
+                    if self.registrations.len() < MAX_TRACKED {
+                        self.registrations
+                            .push((at.as_nanos(), conn.local_port, conn.remote_port));
+                    }
+                    tracing::info!(at = %at, local_port = conn.local_port, remote_port = conn.remote_port, "bulk connection registered");
+                }
+                Event::BulkDeregistered { at, conn, .. } => {
+                    tracing::info!(at = %at, local_port = conn.local_port, remote_port = conn.remote_port, "bulk connection deregistered");
+                }
+                Event::TimersRetuned {
+                    at, queue, gap_ns, block_ns, ..
+                } => {
+                    tracing::debug!(at = %at, queue = queue.label(), gap_ns, block_ns, "timers retuned");
+                }
+                other => tracing::debug!(event = ?other, "engine event"),
+            }
+        }
+    }
+
+    fn note_placement(&mut self, now: u64, frame: &[u8], queue: QueueKind) {
+        let Some(info) = vnet::l4_info(frame, Framing::Ethernet) else {
+            return;
+        };
+        if info.proto != 6 {
+            return;
+        }
+        let t = info.l4_off;
+        let src = u16::from_be_bytes([frame[t], frame[t + 1]]);
+        let dst = u16::from_be_bytes([frame[t + 2], frame[t + 3]]);
+        let key = (dst, src);
+        if !self.conns.contains_key(&key) && self.conns.len() >= MAX_TRACKED {
+            return;
+        }
+        let e = self.conns.entry(key).or_insert(ConnSeen {
+            first_seen: now,
+            queue,
+            bulk_since: None,
+        });
+        e.queue = queue;
+        if queue == QueueKind::BulkData && e.bulk_since.is_none() {
+            e.bulk_since = Some(now);
+        }
+    }
+}
+
+impl Default for EngineCore {
+    fn default() -> Self {
+        // An engine with no ports: used only as the placeholder left behind
+        // when a plane is stopped and hands its core back.
+        let engine = match Engine::new(SystemConfig::default()) {
+            Ok(e) => e,
+            Err(e) => unreachable!("an empty configuration is always valid: {e}"),
+        };
+        EngineCore {
+            engine,
+            handles: HashMap::new(),
+            next_handle: 0,
+            crc: 0,
+            host_write_failed: 0,
+            wire_send_failed: 0,
+            wire_oversize: 0,
+            conns: BTreeMap::new(),
+            tx_by_queue: [0; 5],
+            registrations: Vec::new(),
+        }
+    }
+}
+
+fn drop_label(r: DropReason) -> String {
+    r.label().to_string()
+}
+
+impl Core for EngineCore {
+    fn wire_frame(&mut self, now: u64, port: usize, frame: &[u8]) {
+        let d = self
+            .engine
+            .handle_wire_frame(Instant::from_nanos(now), PortId(port), Frame::full(frame));
+        if let Disposition::Queued { queue, .. } = d {
+            self.note_placement(now, frame, queue);
+        }
+    }
+
+    fn host_send(&mut self, now: u64, iface: usize, frame: &[u8], last: bool) {
+        let meta = SendMeta {
+            end_of_write: last,
+            ..Default::default()
+        };
+        let r = self.engine.handle_host_send(
+            Instant::from_nanos(now),
+            IfaceId(iface),
+            Frame::full(frame),
+            meta,
+        );
+        if let Err(reason) = r {
+            tracing::debug!(reason = reason.label(), "send dropped");
+        }
+    }
+
+    fn timeout(&mut self, now: u64) {
+        self.engine.handle_timeout(Instant::from_nanos(now));
+        self.drain_events();
+    }
+
+    fn deadline(&self) -> Option<u64> {
+        self.engine.poll_timeout().map(Instant::as_nanos)
+    }
+
+    fn presentation(&mut self, now: u64, out: &mut OutBatch) -> bool {
+        self.drain_events();
+        let Some(p) = self.engine.poll_presentation() else {
+            return false;
+        };
+        let t = Instant::from_nanos(now);
+        self.engine.begin_service(t, p.iface, p.queue);
+        for f in self.engine.batch_frames(p.batch) {
+            out.push(f.data);
+        }
+        self.next_handle += 1;
+        self.handles
+            .insert(self.next_handle, (p.batch, p.iface, p.queue));
+        out.iface = p.iface.0;
+        out.queue = p.queue.index();
+        out.handle = self.next_handle;
+        true
+    }
+
+    fn complete(&mut self, now: u64, _iface: usize, handle: u64) {
+        if let Some((b, i, q)) = self.handles.remove(&handle) {
+            let t = Instant::from_nanos(now);
+            self.engine.complete_batch(t, b);
+            self.engine.end_service(t, i, q);
+        }
+    }
+
+    fn transmit(&mut self, now: u64, port: usize, out: &mut Vec<u8>) -> bool {
+        match self
+            .engine
+            .poll_transmit(Instant::from_nanos(now), PortId(port), out)
+        {
+            Some(m) => {
+                self.tx_by_queue[usize::from(m.queue.min(4))] += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn tx_pending(&self, port: usize) -> bool {
+        self.engine.tx_pending(PortId(port)) > 0
+    }
+
+    fn driver_drop(&mut self, reason: DriverDrop) {
+        match reason {
+            DriverDrop::Crc => self.crc += 1,
+            DriverDrop::HostWrite => self.host_write_failed += 1,
+            DriverDrop::WireSend => self.wire_send_failed += 1,
+            DriverDrop::WireOversize => self.wire_oversize += 1,
+        }
+    }
+
+    fn accounting(&self) -> Accounting {
+        let a = self.engine.accounting();
+        let c = self.engine.counters();
+        let mut dropped: Vec<(String, u64)> = c
+            .dropped_in
+            .nonzero()
+            .map(|(r, n)| (drop_label(r), n))
+            .collect();
+        dropped.push(("injected frame error (CRC, driver)".into(), self.crc));
+        // Copies of broadcast frames count as extra frames in, so the
+        // identity stays "frames in = presented + ... " per copy.
+        Accounting {
+            frames_in: a.frames_in + a.replicated + self.crc,
+            presented: a.presented,
+            forwarded: a.forwarded,
+            handled: a.handled,
+            dropped,
+            held: a.held,
+        }
+    }
+
+    fn display(&self, kind: &str, json: bool) -> Result<String, String> {
+        crate::displays::render(self, kind, json)
+    }
+
+    fn metrics(&self) -> Vec<Metric> {
+        crate::displays::metrics(self)
+    }
+
+    fn placements(&self) -> Vec<Placement> {
+        self.conns
+            .iter()
+            .map(|((l, r), c)| Placement {
+                local_port: *l,
+                remote_port: *r,
+                queue: c.queue.label().to_string(),
+                bulk_since: c.bulk_since,
+                first_seen: c.first_seen,
+            })
+            .collect()
     }
 }
 
 /// Run the lab with the engine as the core.
-pub fn run_lab(o: &LabOptions, _label: &str) -> Result<LabResult, LabError> {
-    let _core = EngineCore::for_lab(o)?;
-    Err(LabError::Config("engine core not wired yet".into()))
+pub fn run_lab(o: &LabOptions, label: &str) -> Result<LabResult, LabError> {
+    let core = EngineCore::for_lab(o)?;
+    lab::run_once(o, core, label)
 }

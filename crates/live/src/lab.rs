@@ -228,6 +228,11 @@ pub struct LabResult {
     pub workload_start_ns: u64,
 }
 
+/// First sockperf port (one server per RR connection from here on).
+pub const RR_PORT: u16 = 11111;
+/// iperf3 port.
+pub const STR_PORT: u16 = 5201;
+
 /// Addresses used by the lab (documentation ranges).
 pub const CLIENT4: &str = "192.0.2.1";
 pub const STACK4: [&str; 2] = ["192.0.2.10", "192.0.2.20"];
@@ -327,6 +332,7 @@ pub fn run_once<C: Core + Default>(
             fault_rate: o.fault_rate,
             fault_seed: o.seed,
             busy_poll: Duration::from_micros(o.busy_poll_us),
+            wire_bps: o.wire_mbps.saturating_mul(1_000_000),
         },
     )
     .map_err(io_err("starting the data plane"))?;
@@ -400,14 +406,16 @@ fn run_workloads<C: Core>(
                 .map_err(io_err("starting iperf3 server"))?,
         );
     }
-    if o.rr > 0 {
+    // One sockperf server per RR connection: a sockperf TCP server starves
+    // all but one of several simultaneous ping-pong clients.
+    for k in 0..o.rr {
         let mut args: Vec<String> = vec![
             "server".into(),
             "--tcp".into(),
             "-i".into(),
             "0.0.0.0".into(),
             "-p".into(),
-            "11111".into(),
+            (RR_PORT + k as u16).to_string(),
         ];
         if o.tos_priority {
             args.push("--tos".into());
@@ -451,14 +459,14 @@ fn run_workloads<C: Core>(
                 .map_err(io_err("starting iperf3 client"))?,
         ));
     }
-    for _ in 0..o.rr {
+    for k in 0..o.rr {
         let mut args: Vec<String> = vec![
             "ping-pong".into(),
             "--tcp".into(),
             "-i".into(),
             rr_addr.into(),
             "-p".into(),
-            "11111".into(),
+            (RR_PORT + k as u16).to_string(),
             "-t".into(),
             format!("{}", o.secs.max(1.0).ceil() as u64),
             "-m".into(),

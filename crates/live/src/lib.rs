@@ -11,6 +11,7 @@ pub mod vnet;
 pub mod cli;
 pub mod control;
 pub mod dataplane;
+pub mod displays;
 pub mod engine_core;
 pub mod passthrough;
 pub mod fault;

@@ -70,7 +70,7 @@ impl Core for Passthrough {
             self.dropped += 1;
         }
     }
-    fn host_send(&mut self, _now: u64, _iface: usize, frame: &[u8]) {
+    fn host_send(&mut self, _now: u64, _iface: usize, frame: &[u8], _last: bool) {
         if self.tx.len() >= LIMIT {
             self.dropped += 1;
             return;
@@ -99,6 +99,9 @@ impl Core for Passthrough {
             return true;
         }
         false
+    }
+    fn tx_pending(&self, _port: usize) -> bool {
+        !self.tx.is_empty()
     }
     fn complete(&mut self, _now: u64, _iface: usize, _handle: u64) {}
     fn transmit(&mut self, _now: u64, _port: usize, out: &mut Vec<u8>) -> bool {

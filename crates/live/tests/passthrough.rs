@@ -81,6 +81,7 @@ fn frames_cross_the_passthrough_plumbing() {
             fault_rate: 0.0,
             fault_seed: 1,
             busy_poll: Duration::ZERO,
+            wire_bps: 0,
         },
     )
     .expect("plane");

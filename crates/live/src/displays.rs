@@ -1,0 +1,286 @@
+//! Displays and metrics of a running live instance (spec 8.1 "Operation
+//! while running", spec 05 §5.2 for the statistics shown). The z/OS layouts
+//! proper belong to the display crate; until it is wired in, this module
+//! prints the engine's counters in a compact VTAM-tuning-statistics-like
+//! form, and JSON straight from the engine's counter structs.
+
+use softosa_engine::QueueKind;
+
+use crate::control::Metric;
+use crate::dataplane::Core;
+use crate::engine_core::EngineCore;
+
+/// Display kinds this module renders.
+pub const KINDS: &[&str] = &["TUNING", "COUNTERS", "DEVLINKS", "BULK", "PLACEMENT"];
+
+/// Render display `kind` of the engine core.
+pub fn render(c: &EngineCore, kind: &str, json: bool) -> Result<String, String> {
+    let e = c.engine();
+    match kind.to_ascii_uppercase().as_str() {
+        "TUNING" | "TSO" | "VTAM" => Ok(if json { tuning_json(c) } else { tuning_text(c) }),
+        "COUNTERS" | "ACCOUNTING" => {
+            let a = c.accounting();
+            if json {
+                let v = serde_json::json!({
+                    "engine": e.counters(),
+                    "accounting": a,
+                    "balanced": a.balanced(),
+                    "driver_drops": {
+                        "crc": c.crc, "host_write": c.host_write_failed,
+                        "wire_send": c.wire_send_failed, "wire_oversize": c.wire_oversize
+                    },
+                    "tx_by_queue": c.tx_by_queue,
+                });
+                Ok(format!("{v}\n"))
+            } else {
+                let mut s = String::from("SOFTOSA FRAME ACCOUNTING\n");
+                s.push_str(&format!(
+                    "  FRAMES IN {}  PRESENTED {}  FORWARDED {}  HANDLED {}  DROPPED {}  HELD {}  {}\n",
+                    a.frames_in,
+                    a.presented,
+                    a.forwarded,
+                    a.handled,
+                    a.dropped_total(),
+                    a.held,
+                    if a.balanced() { "BALANCED" } else { "MISMATCH" }
+                ));
+                for (why, n) in a.dropped.iter().filter(|d| d.1 > 0) {
+                    s.push_str(&format!("  DROPPED {n:>10}  {why}\n"));
+                }
+                let k = e.counters();
+                s.push_str(&format!(
+                    "  SENDS {}  TRANSMITTED {}  INTERNAL {}  SEND DROPS {}\n",
+                    k.sends,
+                    k.transmitted,
+                    k.delivered_internally,
+                    k.dropped_out.total()
+                ));
+                for (r, n) in k.dropped_out.nonzero() {
+                    s.push_str(&format!("  SEND DROPPED {n:>10}  {}\n", r.label()));
+                }
+                Ok(s)
+            }
+        }
+        "DEVLINKS" => {
+            if json {
+                let v: Vec<_> = e
+                    .interfaces()
+                    .iter()
+                    .map(|i| serde_json::json!({"name": i.cfg.name, "mac": i.mac.to_string(), "counters": i.counters}))
+                    .collect();
+                return Ok(format!("{}\n", serde_json::Value::Array(v)));
+            }
+            let mut s = String::new();
+            for i in e.interfaces() {
+                let k = &i.counters;
+                s.push_str(&format!(
+                    "INTFNAME: {}  INTFSTATUS: {}  MACADDRESS: {}\n  INBPERF: {}  WORKLOADQUEUEING: {}\n",
+                    i.cfg.name,
+                    if i.active { "READY" } else { "NOT ACTIVE" },
+                    i.mac,
+                    i.cfg.inbperf.label(),
+                    if i.cfg.workloadq { "YES" } else { "NO" }
+                ));
+                s.push_str(&format!(
+                    "  BYTESIN: {}  INBOUND PACKETS: {}  IN DISCARDED: {}\n  BYTESOUT: {}  OUTBOUND PACKETS: {}  OUT DISCARDED: {}\n",
+                    k.bytes_in, k.packets_in, k.packets_in_discarded, k.bytes_out, k.packets_out, k.packets_out_discarded
+                ));
+                s.push_str(&format!(
+                    "  OFFLOAD SENDS: {}  SEGMENTS: {}  BYTES: {}  SEGMENTS ON BULK QUEUE: {}\n",
+                    k.offload.sends, k.offload.segments, k.offload.bytes, k.segments_on_bulk_queue
+                ));
+            }
+            Ok(s)
+        }
+        "BULK" => {
+            let mut s = String::from("BULKDATA REGISTRATIONS\n");
+            for i in e.interfaces() {
+                for f in i.bulk_connections() {
+                    s.push_str(&format!(
+                        "  {}  {}:{} <- {}:{}\n",
+                        i.cfg.name, f.dst, f.dst_port, f.src, f.src_port
+                    ));
+                }
+            }
+            if json {
+                return Ok(format!("{}\n", serde_json::json!({"registrations": c.registrations})));
+            }
+            Ok(s)
+        }
+        "PLACEMENT" => {
+            let p = c.placements();
+            if json {
+                return Ok(format!("{}\n", serde_json::json!(p)));
+            }
+            let mut s = String::from("INBOUND QUEUE OF EACH TCP CONNECTION\n");
+            for x in p {
+                s.push_str(&format!(
+                    "  :{} <- :{}  {}\n",
+                    x.local_port, x.remote_port, x.queue
+                ));
+            }
+            Ok(s)
+        }
+        other => Err(format!(
+            "unknown display {other:?}; try {} or DRIVER",
+            KINDS.join(", ")
+        )),
+    }
+}
+
+fn tuning_text(c: &EngineCore) -> String {
+    let e = c.engine();
+    let mut s = String::new();
+    for i in e.interfaces() {
+        s.push_str(&format!(
+            "TUNING STATISTICS FOR {} ({}{})\n",
+            i.cfg.name,
+            i.cfg.inbperf.label(),
+            if i.cfg.workloadq { " WORKLOADQ" } else { "" }
+        ));
+        for k in QueueKind::ALL {
+            let Some(rq) = i.queue(k) else { continue };
+            let q = &rq.q.counters;
+            let t = rq.q.timers;
+            s.push_str(&format!(
+                " DIR = RD/{} ({:<8}) PCIREAL={} PCIVIRT={} PCITHRSH={} NOREADS={} SBALCNT={} PACKCNT={} BYTECNT={} GAP={}us BLOCK={}us RETUNES={} HOLD(avg)={:.1}us\n",
+                k.id(),
+                k.label(),
+                q.pcireal,
+                q.pcivirt,
+                q.pcithrsh,
+                q.noreads,
+                q.sbalcnt,
+                q.packcnt,
+                q.bytecnt,
+                t.gap.as_micros(),
+                t.block.as_micros(),
+                q.retunes,
+                if q.packcnt > 0 {
+                    q.hold_ns_total as f64 / q.packcnt as f64 / 1000.0
+                } else {
+                    0.0
+                }
+            ));
+        }
+        for (n, w) in i.writes.iter().enumerate() {
+            let k = &w.counters;
+            s.push_str(&format!(
+                " DIR = WR/{}            PACKCNT={} BYTECNT={} SBALCNT={} SIGAS={} DISCARDS={} MAXDEPTH={}\n",
+                n + 1,
+                k.packcnt,
+                k.bytecnt,
+                k.sbalcnt,
+                k.sigas,
+                k.discards,
+                k.max_depth
+            ));
+        }
+    }
+    s
+}
+
+fn tuning_json(c: &EngineCore) -> String {
+    let e = c.engine();
+    let v: Vec<_> = e
+        .interfaces()
+        .iter()
+        .map(|i| {
+            let reads: Vec<_> = QueueKind::ALL
+                .iter()
+                .filter_map(|k| {
+                    i.queue(*k).map(|rq| {
+                        serde_json::json!({
+                            "queue": k.label(), "id": k.id(),
+                            "gap_us": rq.q.timers.gap.as_micros() as u64,
+                            "block_us": rq.q.timers.block.as_micros() as u64,
+                            "counters": rq.q.counters,
+                        })
+                    })
+                })
+                .collect();
+            let writes: Vec<_> = i.writes.iter().map(|w| &w.counters).collect();
+            serde_json::json!({"interface": i.cfg.name, "read": reads, "write": writes})
+        })
+        .collect();
+    format!("{}\n", serde_json::Value::Array(v))
+}
+
+/// Prometheus samples of the engine's counters.
+pub fn metrics(c: &EngineCore) -> Vec<Metric> {
+    let e = c.engine();
+    let mut v = Vec::new();
+    let a = c.accounting();
+    for (name, help, val) in [
+        ("softosa_frames_in_total", "frames that entered the adapter", a.frames_in),
+        ("softosa_frames_presented_total", "frames presented to a stack", a.presented),
+        ("softosa_frames_forwarded_total", "frames forwarded by the accelerator", a.forwarded),
+        ("softosa_frames_handled_total", "frames consumed by the adapter (ARP offload)", a.handled),
+        ("softosa_frames_held", "frames held on input queues now", a.held),
+    ] {
+        v.push(Metric {
+            name: name.into(),
+            help,
+            kind: if name.ends_with("_total") { "counter" } else { "gauge" },
+            labels: Vec::new(),
+            value: val as f64,
+        });
+    }
+    for (why, n) in &a.dropped {
+        v.push(Metric {
+            name: "softosa_frames_dropped_total".into(),
+            help: "inbound frames dropped, by reason",
+            kind: "counter",
+            labels: vec![("reason", why.clone())],
+            value: *n as f64,
+        });
+    }
+    let read_fields: [(&str, &str, fn(&softosa_engine::counters::ReadQueueCounters) -> u64); 6] = [
+        ("softosa_read_pcireal_total", "real interrupts (PCIREAL)", |q| q.pcireal),
+        ("softosa_read_pcivirt_total", "presentations without interrupt (PCIVIRT)", |q| q.pcivirt),
+        ("softosa_read_noreads_total", "no read buffer (NOREADS)", |q| q.noreads),
+        ("softosa_read_packets_total", "packets presented (PACKCNT)", |q| q.packcnt),
+        ("softosa_read_bytes_total", "bytes presented (BYTECNT)", |q| q.bytecnt),
+        ("softosa_read_retunes_total", "DYNAMIC timer retunes", |q| q.retunes),
+    ];
+    for (name, help, f) in read_fields {
+        for i in e.interfaces() {
+            for k in QueueKind::ALL {
+                if let Some(rq) = i.queue(k) {
+                    v.push(Metric {
+                        name: name.into(),
+                        help,
+                        kind: "counter",
+                        labels: vec![("interface", i.cfg.name.clone()), ("queue", k.label().into())],
+                        value: f(&rq.q.counters) as f64,
+                    });
+                }
+            }
+        }
+    }
+    for i in e.interfaces() {
+        for k in QueueKind::ALL {
+            if let Some(rq) = i.queue(k) {
+                v.push(Metric {
+                    name: "softosa_read_gap_timer_seconds".into(),
+                    help: "current inter-packet gap timer",
+                    kind: "gauge",
+                    labels: vec![("interface", i.cfg.name.clone()), ("queue", k.label().into())],
+                    value: rq.q.timers.gap.as_secs_f64(),
+                });
+            }
+        }
+    }
+    for i in e.interfaces() {
+        for (n, w) in i.writes.iter().enumerate() {
+            v.push(Metric {
+                name: "softosa_write_packets_total".into(),
+                help: "packets sent per write queue",
+                kind: "counter",
+                labels: vec![("interface", i.cfg.name.clone()), ("queue", (n + 1).to_string())],
+                value: w.counters.packcnt as f64,
+            });
+        }
+    }
+    v
+}
