@@ -20,6 +20,7 @@ pub mod packet;
 pub mod params;
 pub mod report;
 pub mod reproduce;
+pub mod reproduce_html;
 pub mod scenario;
 pub mod svg;
 pub mod tcp;

@@ -1,14 +1,22 @@
 //! The OSA adapter as the simulator sees it (simulator layer; spec 1, 2, 3).
 //!
-//! A thin wrapper around the sans-IO engine: packets become header frames
-//! going in, presentations and transmit frames coming out. TEMPORARY: until
-//! the engine's `Engine` type lands this is a pass-through (every frame
-//! presented at once, every send transmitted at once).
+//! A thin wrapper around the sans-IO engine (`softosa_engine::Engine`):
+//! simulated segments become real header frames going in
+//! (`handle_wire_frame`, `handle_host_send`), presentations and transmit
+//! frames come out and are parsed back into segments. All adapter *logic*
+//! (data router, input queues and LAN-idle timers, DYNAMIC tuner, IWQ and the
+//! bulk detector, OLM, write priority queues, segmentation offload, counters)
+//! is the engine's; the *time* the adapter's microprocessor spends is modelled
+//! by the world (`params::AdapterGen`).
 
 use crate::event::Ns;
-use crate::packet::Pkt;
-use softosa_engine::config::SystemConfig;
-use std::collections::VecDeque;
+use crate::packet::{Pkt, HDR_LEN};
+use softosa_engine::config::{Mac, SystemConfig};
+use softosa_engine::wire::Frame;
+use softosa_engine::{
+    BatchId, Engine, Event, IfaceId, Instant, PortId, QueueKind, SendMeta, WlmClass,
+};
+use std::net::{IpAddr, Ipv4Addr};
 
 /// What the simulator needs to build an adapter.
 #[derive(Clone, Debug)]
@@ -18,10 +26,12 @@ pub struct OsaSetup {
     pub iface: usize,
 }
 
-/// A batch presented to the host.
+/// A batch presented to the host, with its frames already parsed.
 #[derive(Debug)]
 pub struct SimPresentation {
+    /// Serialization key of the input queue (per host).
     pub key: u64,
+    pub queue: QueueKind,
     pub serialized: bool,
     pub interrupt: bool,
     pub ack_each_ooo: bool,
@@ -35,28 +45,72 @@ pub enum OsaError {
     Config(String),
 }
 
+/// One retune of a queue's timers: (time, queue, gap ns, block ns).
+pub type Retune = (Ns, &'static str, u64, u64);
+
 pub struct Osa {
+    engine: Engine,
+    iface: IfaceId,
+    port: PortId,
     mss: u32,
     workloadq: bool,
     olm: bool,
-    inq: VecDeque<Pkt>,
-    outq: VecDeque<Pkt>,
+    hdr: [u8; HDR_LEN],
+    buf: Vec<u8>,
+    /// Batches handed to the host, by token.
+    open: Vec<Option<(BatchId, QueueKind)>>,
+    free: Vec<usize>,
+    /// Frames the engine presented that the simulator could not parse.
+    pub unparsable: u64,
+    /// Sends the engine refused, by outcome label.
+    pub send_refused: u64,
+    pub retunes: Vec<Retune>,
+    pub bulk_registrations: u64,
+}
+
+fn ns(t: Ns) -> Instant {
+    Instant::from_nanos(t)
 }
 
 impl Osa {
     pub fn new(setup: &OsaSetup, _ip: u32, _mac: [u8; 6]) -> Result<Osa, OsaError> {
-        let i = setup
-            .config
+        let mut cfg = setup.config.clone();
+        // Keep only headers: payload bytes never exist in the simulator.
+        cfg.tuning.store_bytes = Some(HDR_LEN as u32);
+        let icfg = cfg
             .interfaces
             .get(setup.iface)
-            .ok_or_else(|| OsaError::Config("no such interface".into()))?;
+            .ok_or_else(|| OsaError::Config("no such interface".into()))?
+            .clone();
+        let engine = Engine::new(cfg).map_err(|e| OsaError::Config(e.to_string()))?;
+        let iface = engine
+            .interface_by_name(&icfg.name)
+            .ok_or_else(|| OsaError::Config(format!("interface {} not active", icfg.name)))?;
+        let port = engine
+            .port_of(iface)
+            .ok_or_else(|| OsaError::Config("interface has no port".into()))?;
+        let mtu = engine.interface(iface).map(|i| i.mtu).unwrap_or(1500);
         Ok(Osa {
-            mss: i.mtu.unwrap_or(1500).saturating_sub(40),
-            workloadq: i.workloadq,
-            olm: i.olm,
-            inq: VecDeque::new(),
-            outq: VecDeque::new(),
+            engine,
+            iface,
+            port,
+            mss: mtu.saturating_sub(40).max(536),
+            workloadq: icfg.workloadq,
+            olm: icfg.olm,
+            hdr: [0; HDR_LEN],
+            buf: Vec::with_capacity(128),
+            open: Vec::new(),
+            free: Vec::new(),
+            unparsable: 0,
+            send_refused: 0,
+            retunes: Vec::new(),
+            bulk_registrations: 0,
         })
+    }
+    /// Tell the adapter where a neighbour lives (what ARP would learn).
+    pub fn add_neighbor(&mut self, ip: u32, mac: [u8; 6]) {
+        self.engine
+            .add_neighbor(self.port, IpAddr::V4(Ipv4Addr::from(ip)), Mac(mac));
     }
     pub fn sorts(&self) -> bool {
         self.workloadq
@@ -67,47 +121,160 @@ impl Osa {
     pub fn mss(&self) -> u32 {
         self.mss
     }
-    pub fn wire_in(&mut self, _now: Ns, p: &Pkt) {
-        self.inq.push_back(*p);
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
-    pub fn host_send(&mut self, _now: Ns, p: &Pkt, _importance: u8, _offload: bool) {
-        let mut q = *p;
-        let mss = self.mss.max(1);
-        let mut left = p.len;
+    /// A frame from the LAN, after the microprocessor got to it.
+    pub fn wire_in(&mut self, now: Ns, p: &Pkt) {
+        p.build(&mut self.hdr);
+        let f = Frame {
+            data: &self.hdr,
+            wire_len: p.wire_len(),
+        };
+        let _ = self.engine.handle_wire_frame(ns(now), self.port, f);
+        self.drain_events();
+    }
+    /// The stack sends a segment (possibly a large send when offloading).
+    pub fn host_send(&mut self, now: Ns, p: &Pkt, importance: u8, end_of_write: bool) {
+        p.build(&mut self.hdr);
+        let f = Frame {
+            data: &self.hdr[14..],
+            wire_len: 40 + p.len,
+        };
+        let wlm = match importance {
+            0 => WlmClass::SysStc,
+            6 => WlmClass::Discretionary,
+            i => WlmClass::Importance(i),
+        };
+        let meta = SendMeta {
+            wlm: Some(wlm),
+            end_of_write,
+            ..SendMeta::default()
+        };
+        if self.engine.handle_host_send(ns(now), self.iface, f, meta).is_err() {
+            self.send_refused += 1;
+        }
+        self.drain_events();
+    }
+    /// The next batch for the host. Marks the queue as being serviced.
+    pub fn poll_presentation(&mut self, now: Ns) -> Option<SimPresentation> {
+        let pr = self.engine.poll_presentation()?;
+        self.engine.begin_service(ns(now), pr.iface, pr.queue);
+        let mut frames = Vec::with_capacity(pr.frames as usize);
+        for f in self.engine.batch_frames(pr.batch) {
+            match Pkt::parse(f.data, f.wire_len) {
+                Some(p) => frames.push(p),
+                None => self.unparsable += 1,
+            }
+        }
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.open[s] = Some((pr.batch, pr.queue));
+                s
+            }
+            None => {
+                self.open.push(Some((pr.batch, pr.queue)));
+                self.open.len() - 1
+            }
+        };
+        Some(SimPresentation {
+            key: pr.queue.index() as u64 + 1,
+            queue: pr.queue,
+            serialized: pr.serialized,
+            interrupt: pr.interrupt,
+            ack_each_ooo: pr.ack_each_out_of_order,
+            frames,
+            token: slot as u64,
+        })
+    }
+    /// The host's unit of work finished the batch: buffers back, service ends.
+    pub fn complete(&mut self, now: Ns, token: u64) {
+        let Some(slot) = self.open.get_mut(token as usize) else {
+            return;
+        };
+        if let Some((b, q)) = slot.take() {
+            self.free.push(token as usize);
+            self.engine.complete_batch(ns(now), b);
+            self.engine.end_service(ns(now), self.iface, q);
+        }
+        self.drain_events();
+    }
+    /// Next frame for the wire, parsed.
+    pub fn poll_transmit(&mut self, now: Ns) -> Option<Pkt> {
         loop {
-            let l = left.min(mss);
-            q.len = l;
-            self.outq.push_back(q);
-            q.seq = q.seq.wrapping_add(l);
-            left -= l;
-            if left == 0 {
-                break;
+            let meta = self.engine.poll_transmit(ns(now), self.port, &mut self.buf)?;
+            match Pkt::parse(&self.buf, meta.wire_len) {
+                Some(p) => return Some(p),
+                None => self.unparsable += 1, // e.g. an ARP frame: not simulated further
             }
         }
     }
-    pub fn poll_presentation(&mut self) -> Option<SimPresentation> {
-        let p = self.inq.pop_front()?;
-        Some(SimPresentation {
-            key: 1,
-            serialized: false,
-            interrupt: true,
-            ack_each_ooo: false,
-            frames: vec![p],
-            token: 0,
-        })
-    }
-    pub fn complete(&mut self, _now: Ns, _token: u64) {}
-    pub fn poll_transmit(&mut self) -> Option<Pkt> {
-        self.outq.pop_front()
-    }
     pub fn poll_timeout(&self) -> Option<Ns> {
-        None
+        self.engine.poll_timeout().map(|t| t.as_nanos())
     }
-    pub fn timeout(&mut self, _now: Ns) {}
+    pub fn timeout(&mut self, now: Ns) {
+        self.engine.handle_timeout(ns(now));
+        self.drain_events();
+    }
+    fn drain_events(&mut self) {
+        while let Some(ev) = self.engine.poll_event() {
+            match ev {
+                Event::TimersRetuned {
+                    at,
+                    queue,
+                    gap_ns,
+                    block_ns,
+                    ..
+                } => {
+                    if self.retunes.len() < 100_000 {
+                        self.retunes.push((at.as_nanos(), queue.label(), gap_ns, block_ns));
+                    }
+                }
+                Event::BulkRegistered { .. } => self.bulk_registrations += 1,
+                _ => {}
+            }
+        }
+    }
+    /// Current timers of every defined input queue: (queue, gap ns, block ns).
     pub fn timer_values(&self) -> Vec<(&'static str, u64, u64)> {
-        Vec::new()
+        QueueKind::ALL
+            .iter()
+            .filter_map(|q| {
+                self.engine
+                    .timers(self.iface, *q)
+                    .map(|t| (q.label(), t.gap.as_nanos() as u64, t.block.as_nanos() as u64))
+            })
+            .collect()
     }
+    /// Engine counters for reports.
     pub fn counters_json(&self) -> serde_json::Value {
-        serde_json::Value::Null
+        let mut queues = serde_json::Map::new();
+        for q in QueueKind::ALL {
+            if let Some(c) = self.engine.read_counters(self.iface, q) {
+                queues.insert(
+                    format!("RD/{} {}", q.id(), q.label()),
+                    serde_json::to_value(c).unwrap_or(serde_json::Value::Null),
+                );
+            }
+        }
+        let iface = self.engine.interface(self.iface);
+        let writes: Vec<serde_json::Value> = iface
+            .map(|i| {
+                i.writes
+                    .iter()
+                    .map(|w| serde_json::to_value(&w.counters).unwrap_or(serde_json::Value::Null))
+                    .collect()
+            })
+            .unwrap_or_default();
+        serde_json::json!({
+            "engine": serde_json::to_value(self.engine.counters()).unwrap_or(serde_json::Value::Null),
+            "interface": iface.map(|i| serde_json::to_value(&i.counters).unwrap_or(serde_json::Value::Null)),
+            "read_queues": queues,
+            "write_queues": writes,
+            "bulk_registrations": self.bulk_registrations,
+            "timer_retunes": self.retunes.len(),
+            "unparsable_frames": self.unparsable,
+            "sends_refused": self.send_refused,
+        })
     }
 }

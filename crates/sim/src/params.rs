@@ -29,6 +29,9 @@ pub struct AdapterGen {
     pub in_buffer_frames: usize,
     /// Extra per frame on an OLM interface (early interrupts, outbound polling).
     pub olm_frame_ns: u64,
+    /// From the host's write signal (SIGA) to the adapter fetching the
+    /// outbound buffers; OLM interfaces skip it (SIGA reduction).
+    pub siga_latency_ns: u64,
 }
 
 impl AdapterGen {
@@ -55,6 +58,9 @@ pub struct HostCosts {
     pub conn_ns: u64,
     pub sock_block: u32,
     pub poll_ns: u64,
+    /// Issuing one write signal (SIGA) to the adapter after a write.
+    #[serde(default)]
+    pub siga_ns: u64,
     /// Peers only: NIC interrupt coalescing delay.
     #[serde(default)]
     pub nic_coalesce_ns: u64,

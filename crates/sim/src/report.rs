@@ -37,6 +37,9 @@ pub struct WlResult {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct AdapterResult {
+    /// Timer retunes of the DYNAMIC tuner: (ns, queue, gap ns, block ns).
+    #[serde(skip)]
+    pub retunes: Vec<crate::osa::Retune>,
     pub microprocessor_busy_pct: f64,
     pub inbound_overruns: u64,
     pub engine: serde_json::Value,
@@ -49,6 +52,8 @@ pub struct HostResult {
     pub processors: usize,
     pub cpu_busy_pct: f64,
     pub cpu_ms_per_s: f64,
+    /// Data segments received per workload (same order as `workloads`).
+    pub rx_data_segments: Vec<u64>,
     pub tcp: HostStats,
     pub link_out: WireStats,
     pub link_in: WireStats,
@@ -95,10 +100,12 @@ pub(crate) fn collect(w: &World) -> RunResult {
             processors: v.processors,
             cpu_busy_pct: v.cpu_window_ns as f64 / 1e9 / win / v.processors.max(1) as f64 * 100.0,
             cpu_ms_per_s: v.cpu_window_ns as f64 / 1e6 / win,
+            rx_data_segments: v.rx_wl.to_vec(),
             tcp: v.stats.clone(),
             link_out: v.up,
             link_in: v.down,
             adapter: v.osa.map(|o| AdapterResult {
+                retunes: o.osa.retunes.clone(),
                 microprocessor_busy_pct: o.micro_busy_window_ns as f64 / 1e9 / win * 100.0,
                 inbound_overruns: o.overruns,
                 engine: o.osa.counters_json(),

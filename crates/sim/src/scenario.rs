@@ -146,7 +146,7 @@ fn default_importance() -> u8 {
     2
 }
 fn default_buf() -> u32 {
-    256
+    64
 }
 
 /// One `[[workload]]`.

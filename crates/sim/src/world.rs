@@ -94,7 +94,7 @@ enum Step {
     Poll,
     Rx(Pkt, bool),
     BatchEnd(u64),
-    Tx(Pkt, TxKind, u8),
+    Tx(Pkt, TxKind, u8, bool),
     Sock(usize, u32, SockOp),
     Connect(usize),
     Timer(usize, u32),
@@ -151,6 +151,8 @@ struct Host {
     iss: u32,
     /// CPU ns per workload (last slot: not attributable to one workload).
     cpu_wl: Vec<u64>,
+    /// Data segments received per workload inside the window.
+    rx_wl: Vec<u64>,
     cpu_window: u64,
     nic_pending: Vec<Pkt>,
     nic_timer: bool,
@@ -187,6 +189,7 @@ enum Ev {
     NicIrq(usize),
     ConnTimer(usize, usize, u32),
     Start(usize),
+    Siga(usize),
     Sample,
 }
 
@@ -276,6 +279,7 @@ impl World {
                 next_id: 1,
                 iss: 0x1000_0000u32.wrapping_mul(i as u32 + 1),
                 cpu_wl: vec![0; nwl + 1],
+                rx_wl: vec![0; nwl],
                 cpu_window: 0,
                 nic_pending: Vec::new(),
                 nic_timer: false,
@@ -289,6 +293,15 @@ impl World {
                 return Err(WorldError::Workload(spec.name.clone(), "unknown host".into()));
             }
             hosts[spec.server].listen.insert(listen_port(w), w);
+        }
+        for (i, o) in osas.iter_mut().enumerate() {
+            if let Some((o, _, _)) = o.as_mut() {
+                for (j, h) in setup.hosts.iter().enumerate() {
+                    if j != i {
+                        o.add_neighbor(h.ip, nic_mac(j));
+                    }
+                }
+            }
         }
         let n_osa = osas.len();
         let mut world = World {
@@ -387,6 +400,7 @@ impl World {
                 }
             }
             Ev::MicroDone(h) => self.micro_done(h, now),
+            Ev::Siga(h) => self.osa_pull(h, now),
             Ev::EngineTimer(h) => {
                 if self.osa_timer[h] == Some(now) {
                     self.osa_timer[h] = None;
@@ -534,7 +548,7 @@ impl World {
         let mut pulled = false;
         if let Some((o, m, _)) = self.osas[h].as_mut() {
             while m.out_inflight + upq < 3 {
-                match o.poll_transmit() {
+                match o.poll_transmit(now) {
                     Some(p) => {
                         m.out_inflight += 1;
                         m.jobs.push_back(MicroJob::Out(p));
@@ -552,11 +566,15 @@ impl World {
     /// After any engine call: turn presentations into units of work, keep the
     /// engine's timer scheduled, move outbound frames.
     fn osa_sync(&mut self, h: usize, now: Ns) {
+        self.osa_sync_pull(h, now, false);
+    }
+
+    fn osa_sync_pull(&mut self, h: usize, now: Ns, pull: bool) {
         loop {
             let Some((o, m, _)) = self.osas[h].as_mut() else {
                 return;
             };
-            let Some(pres) = o.poll_presentation() else {
+            let Some(pres) = o.poll_presentation(now) else {
                 break;
             };
             if pres.interrupt {
@@ -585,7 +603,9 @@ impl World {
                 self.q.schedule(t, Ev::EngineTimer(h));
             }
         }
-        self.osa_pull(h, now);
+        if pull {
+            self.osa_pull(h, now);
+        }
     }
 
     // ------------------------------------------------------------ CPU
@@ -655,7 +675,7 @@ impl World {
                 c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
             }
             Step::BatchEnd(_) => 0,
-            Step::Tx(p, kind, _) => match kind {
+            Step::Tx(p, kind, _, eow) => (if *eow { c.siga_ns } else { 0 }) + match kind {
                 TxKind::Ack => c.tx_ack_ns,
                 TxKind::Data => {
                     let mss = host
@@ -733,9 +753,12 @@ impl World {
             } else {
                 TxKind::Data
             };
-            (Step::Tx(pk, k, imp), wl)
+            (Step::Tx(pk, k, imp, false), wl)
         };
-        let steps: Vec<(Step, usize)> = segs.iter().map(mk).collect();
+        let mut steps: Vec<(Step, usize)> = segs.iter().map(mk).collect();
+        if let Some((Step::Tx(_, _, _, eow), _)) = steps.last_mut() {
+            *eow = true;
+        }
         self.hosts[h].cpu.push_front(p, steps.into_iter());
         self.segs = segs;
         self.segs.clear();
@@ -775,18 +798,25 @@ impl World {
                     self.osa_sync(h, now);
                 }
             }
-            Step::Tx(pkt, kind, imp) => {
+            Step::Tx(pkt, kind, imp, eow) => {
                 let host = &mut self.hosts[h];
                 host.stats.segments_out += 1;
                 if let TxKind::Ack = kind {
                     host.stats.acks_out += 1;
                 }
-                if self.osas[h].is_some() {
-                    let mss = self.hosts[h].spec.link.mtu.saturating_sub(40);
-                    if let Some((o, _, _)) = self.osas[h].as_mut() {
-                        o.host_send(now, &pkt, imp, pkt.len > mss);
+                if let Some((o, _, g)) = self.osas[h].as_mut() {
+                    o.host_send(now, &pkt, imp, eow);
+                    let olm = o.olm();
+                    let lat = g.siga_latency_ns;
+                    if olm {
+                        // SIGA reduction: the adapter looks for outbound data itself.
+                        self.osa_sync_pull(h, now, true);
+                    } else {
+                        self.osa_sync(h, now);
+                        if eow {
+                            self.q.schedule(now + lat, Ev::Siga(h));
+                        }
                     }
-                    self.osa_sync(h, now);
                 } else {
                     self.hosts[h].up.enqueue(pkt);
                     self.kick_up(h, now);
@@ -961,6 +991,14 @@ impl World {
             .input(now, pkt.seq, pkt.ack, pkt.flags, pkt.wnd, pkt.len, &mut self.segs);
         let w = cn.wl;
         let id = cn.id;
+        if pkt.len > 0 && now >= self.measure_from && now < self.end {
+            if let Some(x) = self.hosts[h].rx_wl.get_mut(w) {
+                *x += 1;
+            }
+        }
+        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+            return;
+        };
         // ---- ACK policy
         if pkt.len > 0 || r.peer_fin {
             if zos {
@@ -1184,6 +1222,7 @@ impl World {
             processors: host.cpu.processors(),
             cpu_window_ns: host.cpu_window,
             cpu_wl: &host.cpu_wl,
+            rx_wl: &host.rx_wl,
             stats,
             up: host.up.stats,
             down: host.down.stats,
@@ -1205,6 +1244,7 @@ pub(crate) struct HostView<'a> {
     pub processors: usize,
     pub cpu_window_ns: u64,
     pub cpu_wl: &'a [u64],
+    pub rx_wl: &'a [u64],
     pub stats: HostStats,
     pub up: WireStats,
     pub down: WireStats,
