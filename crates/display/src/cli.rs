@@ -1,0 +1,129 @@
+//! Command-line entry for `softosa display` (layer: displays, front end;
+//! spec 05 §5.2). The lead's CLI builds the engine (from a profile, a
+//! simulation or a live plane) and calls [`run`] with these arguments; this
+//! module does not care how the engine was built.
+
+use crate::context::{ClockStamp, DisplayContext};
+use crate::{render, DisplayError, DisplayKind, Format};
+use softosa_engine::Engine;
+
+fn parse_kind(s: &str) -> Result<DisplayKind, String> {
+    s.parse::<DisplayKind>().map_err(|e| e.to_string())
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse::<Format>().map_err(|e| e.to_string())
+}
+
+/// `softosa display KIND [--intf NAME] [--format json]`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = AFTER_HELP)]
+pub struct DisplayArgs {
+    /// Which display: devlinks, osainfo, trle, tuning (vtam), netstat-all,
+    /// stats, config, vcrt, route-qdioaccel, drops (case-insensitive).
+    #[arg(value_parser = parse_kind)]
+    pub kind: DisplayKind,
+    /// What to display: an interface (`NAME` or `STACK/NAME`) for devlinks,
+    /// osainfo and tuning; a TRLE or interface for trle; a stack or
+    /// interface for the Netstat displays. Omit it to show everything.
+    #[arg(long = "intf", visible_aliases = ["target", "trle", "stack"], value_name = "NAME")]
+    pub target: Option<String>,
+    /// Output format: text (the z/OS layout) or json (same fields, for scripts).
+    #[arg(long, default_value = "text", value_parser = parse_format)]
+    pub format: Format,
+    /// Time of the display for IST1230I and Netstat headers, in seconds since
+    /// the Unix epoch (UTC). Default: the current time.
+    #[arg(long, value_name = "UNIX_SECONDS")]
+    pub clock: Option<u64>,
+    /// OSA code level to show (four hex digits).
+    #[arg(long, value_name = "HEX")]
+    pub code_level: Option<String>,
+}
+
+const AFTER_HELP: &str = "\
+Displays:
+  devlinks         Netstat DEVLINKS: interface settings and statistics
+  osainfo          D TCPIP,,OSAINFO: what the adapter holds for an interface
+  trle             D NET,TRL,TRLE=: devices, ULPID and read queues
+  tuning           VTAM tuning statistics per read/write queue (alias: vtam)
+  netstat-all      Netstat ALL: connections on ancillary (bulk) queues
+  stats            Netstat STATS: bulk-queue segments and stack counters
+  config           Netstat CONFIG: GLOBALCONFIG and IPCONFIG settings
+  vcrt             Netstat VCRT DETAIL: sysplex distributor routing
+  route-qdioaccel  Netstat ROUTE QDIOACCEL: accelerator routes
+  drops            softosa frame accounting: nothing lost silently
+
+Example: softosa display devlinks --profile prof.tcpip --intf QDIO4101L";
+
+/// The context with the arguments' clock and code level applied.
+pub fn apply(args: &DisplayArgs, mut ctx: DisplayContext) -> DisplayContext {
+    let clock = match args.clock {
+        Some(s) => Some(ClockStamp::from_unix(s, 0)),
+        None => ctx.clock.or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()
+                .map(|d| ClockStamp::from_unix(d.as_secs(), d.subsec_nanos()))
+        }),
+    };
+    ctx.clock = clock;
+    if let Some(c) = &args.code_level {
+        ctx.osa_code_level = c.to_ascii_uppercase();
+    }
+    ctx
+}
+
+/// Render the display the arguments ask for.
+pub fn render_args(
+    args: &DisplayArgs,
+    engine: &Engine,
+    ctx: &DisplayContext,
+) -> Result<String, DisplayError> {
+    let ctx = apply(args, ctx.clone());
+    render(args.kind, engine, &ctx, args.target.as_deref(), args.format)
+}
+
+/// Print the display on stdout (the `softosa display` subcommand body once
+/// the engine exists).
+pub fn run(
+    args: &DisplayArgs,
+    engine: &Engine,
+    ctx: &DisplayContext,
+) -> Result<std::process::ExitCode, DisplayError> {
+    let out = render_args(args, engine, ctx)?;
+    print!("{out}");
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Top {
+        #[command(flatten)]
+        args: DisplayArgs,
+    }
+
+    #[test]
+    fn parses_kind_target_and_format() {
+        let t = Top::try_parse_from(["x", "VTAM", "--intf", "QDIO4101L", "--format", "json"]);
+        let t = t.map_err(|e| e.to_string());
+        assert!(t.is_ok(), "{t:?}", t = t.as_ref().err());
+        if let Ok(t) = t {
+            assert_eq!(t.args.kind, DisplayKind::Tuning);
+            assert_eq!(t.args.target.as_deref(), Some("QDIO4101L"));
+            assert_eq!(t.args.format, Format::Json);
+        }
+    }
+
+    #[test]
+    fn bad_kind_is_a_clap_error_listing_kinds() {
+        let e = Top::try_parse_from(["x", "bogus"])
+            .err()
+            .map(|e| e.to_string());
+        let e = e.unwrap_or_default();
+        assert!(e.contains("route-qdioaccel"), "{e}");
+    }
+}
