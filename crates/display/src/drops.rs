@@ -157,7 +157,7 @@ impl Report for DropsReport {
         }
         l.stat(2, "ENGINE EVENTS LOST", W + 2, self.events_lost);
         l.line(format!(
-            "  DROPS BY REASON:{:>55} {:>10}",
+            "  DROPS BY REASON:{:>53} {:>10}",
             "INBOUND", "OUTBOUND"
         ));
         for r in &self.reasons {

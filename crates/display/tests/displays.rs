@@ -1,0 +1,653 @@
+//! Displays checked against engine runs: small configurations built in
+//! code, frames driven through the engine, values read back from the text
+//! and JSON displays.
+
+mod common;
+
+use common::*;
+use softosa_display::{render, DisplayContext, DisplayError, DisplayKind, Format, TrleInfo};
+use softosa_engine::config::{
+    InterfaceConfig, Mac, PortConfig, PortKind, StackConfig, VmacConfig, VmacRoute,
+};
+use softosa_engine::{Engine, Frame, IfaceId, PortId, SendMeta};
+
+fn text(kind: DisplayKind, e: &Engine, target: Option<&str>) -> String {
+    render(kind, e, &DisplayContext::default(), target, Format::Text)
+        .unwrap_or_else(|err| panic!("{kind} display failed: {err}"))
+}
+
+fn json(kind: DisplayKind, e: &Engine, target: Option<&str>) -> serde_json::Value {
+    let s = render(kind, e, &DisplayContext::default(), target, Format::Json)
+        .unwrap_or_else(|err| panic!("{kind} display failed: {err}"));
+    serde_json::from_str(&s).unwrap_or_else(|err| panic!("{kind} JSON does not parse: {err}"))
+}
+
+/// A plain BALANCED interface (no VMAC) with one frame in and presented.
+fn one_frame_engine() -> Engine {
+    let mut i = InterfaceConfig::new("QDIO4101L", 0, 0);
+    i.addresses = vec![net("172.16.1.1", 24)];
+    let mut e = engine(system(vec![i]));
+    // 262 payload bytes: IP packet of 302 bytes, 316 on the wire.
+    let f = tcp_frame(PHYS, "172.16.1.2", 1068, "172.16.1.1", 2141, 262);
+    assert_eq!(f.1, 316);
+    wire(&mut e, us(0), 0, &f);
+    e.handle_timeout(us(40));
+    assert_eq!(drain(&mut e, us(40)), 1);
+    e
+}
+
+#[test]
+fn devlinks_layout_snapshot() {
+    let e = one_frame_engine();
+    let got = text(DisplayKind::Devlinks, &e, Some("qdio4101l"));
+    let expected = "\
+EZD0101I NETSTAT CS SOFTOSA TCPCS1
+INTFNAME: QDIO4101L          INTFTYPE: IPAQENET   INTFSTATUS: READY
+  PORTNAME: QDIO4101  DATAPATH: 2902      DATAPATHSTATUS: READY
+  CHPIDTYPE: OSD
+  SPEED: 0000001000
+  IPBROADCASTCAPABILITY: YES
+  ARPOFFLOAD: YES                  ARPOFFLOADINFO: YES
+  CFGMTU: NONE                     ACTMTU: 8992
+  IPADDR: 172.16.1.1/24
+  VLANID: NONE                     VLANPRIORITY: DISABLED
+  READSTORAGE: GLOBAL (4096K)
+  INBPERF: BALANCED
+  CHECKSUMOFFLOAD: YES             SEGMENTATIONOFFLOAD: NO
+  SECCLASS: 255                    MONSYSPLEX: NO
+  ISOLATE: NO                      OPTLATENCYMODE: NO
+  INTERFACE STATISTICS:
+    BYTESIN                           = 302
+    INBOUND PACKETS                   = 1
+    INBOUND PACKETS IN ERROR          = 0
+    INBOUND PACKETS DISCARDED         = 0
+    INBOUND UNICAST PACKETS           = 1
+    INBOUND MULTICAST PACKETS         = 0
+    INBOUND BROADCAST PACKETS         = 0
+    BYTESOUT                          = 0
+    OUTBOUND PACKETS                  = 0
+    OUTBOUND PACKETS DISCARDED        = 0
+    OUTBOUND UNICAST PACKETS          = 0
+    OUTBOUND BROADCAST PACKETS        = 0
+
+1 OF 1 RECORDS DISPLAYED
+END OF THE REPORT
+";
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn vtam_tuning_block_snapshot() {
+    let mut i = InterfaceConfig::new("QDIO4101L", 0, 0);
+    i.addresses = vec![net("172.16.1.1", 24)];
+    let mut e = engine(system(vec![i]));
+    // Five frames 2 us apart; BALANCED gap timer (40 us) presents them all
+    // in one interrupt at 48 us.
+    for k in 0..5 {
+        let f = tcp_frame(PHYS, "172.16.1.2", 1068, "172.16.1.1", 2141, 262);
+        wire(&mut e, us(2 * k), 0, &f);
+    }
+    e.handle_timeout(us(47));
+    assert_eq!(drain(&mut e, us(47)), 0, "gap timer must not fire early");
+    e.handle_timeout(us(48));
+    assert_eq!(drain(&mut e, us(48)), 1);
+    // One send back to the peer (its MAC learned from the inbound frames).
+    let (pkt, len) = tcp_packet("172.16.1.1", "172.16.1.2", 100);
+    let meta = SendMeta {
+        end_of_write: true,
+        ..SendMeta::default()
+    };
+    let r = e.handle_host_send(
+        us(60),
+        IfaceId(0),
+        Frame {
+            data: &pkt,
+            wire_len: len,
+        },
+        meta,
+    );
+    assert!(r.is_ok(), "{r:?}");
+    let mut buf = Vec::new();
+    assert!(e.poll_transmit(us(61), PortId(0), &mut buf).is_some());
+
+    let mut ctx = DisplayContext::default();
+    ctx.trles.push(TrleInfo {
+        name: "QDIO101".into(),
+        portname: "QDIO4101".into(),
+        portnum: 0,
+        read: 0x0E28,
+        write: 0x0E29,
+        datapath: vec![0x0E2A, 0x0E2B],
+        stack: None,
+    });
+    ctx.clock = Some(softosa_display::ClockStamp::from_unix(
+        1_263_400_808,
+        740_000_000,
+    ));
+    let got = render(
+        DisplayKind::Tuning,
+        &e,
+        &ctx,
+        Some("QDIO4101L"),
+        Format::Text,
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    let zero_write = |n: u8| {
+        format!(
+            "\
+IST924I -------------------------------------------------------------
+IST1233I DEV = 0E2A  DIR = WR/{n}
+IST1721I SBALCNTO =          0 SBALCNT  =          0
+IST1722I PACKCNTO =          0 PACKCNT  =          0
+IST1236I BYTECNTO =          0 BYTECNT  =          0
+SFO1001I SIGACNTO =          0 SIGACNT  =          0
+SFO1002I SIGAAVDO =          0 SIGAAVD  =          0
+SFO1003I WRDISCO  =          0 WRDISC   =          0
+SFO1004I MAXDEPTO =          0 MAXDEPTH =          0
+"
+        )
+    };
+    let expected = format!(
+        "\
+IST1230I TIME = 16400874    DATE = 10013   ID = QDIO101
+IST1233I DEV = 0E2A  DIR = RD/1 (PRIMARY)
+IST1719I PCIREALO =          0 PCIREAL  =          1
+IST1720I PCIVIRTO =          0 PCIVIRT  =          0
+IST1750I PCITHRSO =          0 PCITHRSH =          0
+IST1751I PCIUNPRO =          0 PCIUNPRD =          0
+IST2316I EARLYINO =          0 EARLYINT =          0
+IST1752I RPROCDEO =          0 RPROCDEF =          0
+IST1753I RREPLDEO =          0 RREPLDEF =          0
+IST1754I NOREADSO =          0 NOREADS  =          0
+IST1721I SBALCNTO =          0 SBALCNT  =          1
+IST1722I PACKCNTO =          0 PACKCNT  =          5
+IST2185I FRINVCTO =          0 FRINVCT  =          0
+IST1236I BYTECNTO =          0 BYTECNT  =       1510
+IST1810I PKTIQDO  =          0 PKTIQD   =          0
+IST1811I BYTIQDO  =          0 BYTIQD   =          0
+IST924I -------------------------------------------------------------
+IST1233I DEV = 0E2A  DIR = WR/1
+IST1721I SBALCNTO =          0 SBALCNT  =          1
+IST1722I PACKCNTO =          0 PACKCNT  =          1
+IST1236I BYTECNTO =          0 BYTECNT  =        154
+SFO1001I SIGACNTO =          0 SIGACNT  =          1
+SFO1002I SIGAAVDO =          0 SIGAAVD  =          0
+SFO1003I WRDISCO  =          0 WRDISC   =          0
+SFO1004I MAXDEPTO =          0 MAXDEPTH =          1
+{}{}{}IST314I END
+",
+        zero_write(2),
+        zero_write(3),
+        zero_write(4)
+    );
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn tuning_json_carries_overflow_words_and_totals() {
+    let e = one_frame_engine();
+    let v = json(DisplayKind::Tuning, &e, Some("QDIO4101L"));
+    let rd = &v["devices"][0]["read"][0];
+    assert_eq!(rd["dir"], "RD/1");
+    assert_eq!(rd["packcnt"]["total"], 1);
+    assert_eq!(rd["packcnt"]["overflow"], 0);
+    assert_eq!(rd["bytecnt"]["value"], 302);
+    assert_eq!(v["devices"][0]["write"].as_array().map(Vec::len), Some(4));
+}
+
+#[test]
+fn vtam_line_splits_counters_above_two_to_the_32() {
+    let big = (7u64 << 32) + 12_345;
+    let line = softosa_display::text::vtam_counter_line("IST1236I", "BYTECNTO", "BYTECNT", big);
+    assert_eq!(line, "IST1236I BYTECNTO =          7 BYTECNT  =      12345");
+    let max = softosa_display::text::vtam_counter_line("IST1722I", "PACKCNTO", "PACKCNT", u64::MAX);
+    assert_eq!(max, "IST1722I PACKCNTO = 4294967295 PACKCNT  = 4294967295");
+}
+
+/// Stream enough data on one connection for the bulk detector to register it.
+fn streamed_engine() -> Engine {
+    let mut cfg = system(vec![iwq_iface("QDIO4101L", 0, 0, "172.16.1.1")]);
+    cfg.stacks[0].distributed_dvipas = vec![ip("201.2.10.11")];
+    let mut e = engine(cfg);
+    let vmac = mac_of(&e, 0);
+    for k in 0..40u64 {
+        let f = tcp_frame(vmac, "172.16.1.2", 40000, "172.16.1.1", 5001, 8000);
+        wire(&mut e, us(k * 20), 0, &f);
+        e.handle_timeout(us(k * 20 + 10));
+        drain(&mut e, us(k * 20 + 10));
+    }
+    e.handle_timeout(us(2_000));
+    drain(&mut e, us(2_000));
+    e
+}
+
+#[test]
+fn bulkdata_five_tuple_appears_in_osainfo_after_a_stream() {
+    let e = streamed_engine();
+    let registered = e.interfaces()[0].bulk_connections();
+    assert_eq!(registered.len(), 1, "the stream must be registered");
+    let t = text(DisplayKind::OsaInfo, &e, Some("QDIO4101L"));
+    assert!(t.contains("  Queue Type: BULKDATA  Queue ID:  2  Protocol: TCP\n    Src: 172.16.1.2..40000\n    Dst: 172.16.1.1..5001\n    Total number of IPv4 connections:      1\n"), "{t}");
+    assert!(
+        t.contains("  Queue Type: SYSDIST   Queue ID:  3  Protocol: TCP\n    Addr: 201.2.10.11\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("Queues defined Out: 4  In: 3  Ancillary queues in use: 2"),
+        "{t}"
+    );
+    assert!(t.contains("VMAC Origin: OSA"), "{t}");
+    let v = json(DisplayKind::OsaInfo, &e, Some("QDIO4101L"));
+    assert_eq!(
+        v["interfaces"][0]["ancillary"][0]["connections"][0]["src"],
+        "172.16.1.2..40000"
+    );
+}
+
+#[test]
+fn netstat_all_and_stats_show_the_bulk_connection() {
+    let e = streamed_engine();
+    let all = text(DisplayKind::NetstatAll, &e, Some("TCPCS1"));
+    assert!(all.contains("Local Socket:   172.16.1.1..5001"), "{all}");
+    assert!(all.contains("  Foreign Socket: 172.16.1.2..40000"), "{all}");
+    assert!(
+        all.contains("  Ancillary Input Queue: Yes\n    BulkDataIntfName: QDIO4101L\n"),
+        "{all}"
+    );
+
+    let on_bulk = e.interfaces()[0].counters.segments_on_bulk_queue;
+    assert!(on_bulk > 0, "segments after registration go to BULKDATA");
+    let stats = text(DisplayKind::Stats, &e, None);
+    assert!(
+        stats.contains(&format!(
+            "  SEGMENTS RECEIVED ON OSA BULK QUEUES= {on_bulk}\n"
+        )),
+        "{stats}"
+    );
+    // The BULKDATA read queue presented exactly those segments.
+    let tuning = json(DisplayKind::Tuning, &e, None);
+    let bulk = &tuning["devices"][0]["read"][1];
+    assert_eq!(bulk["queue_type"], "BULKDATA");
+    assert_eq!(bulk["packcnt"]["total"], on_bulk);
+}
+
+#[test]
+fn vmac_origin_osa_versus_cfg() {
+    let generated = iwq_iface("GENL", 0, 0, "172.16.1.1");
+    let mut coded = InterfaceConfig::new("CFGL", 0, 0);
+    coded.addresses = vec![net("172.16.2.1", 24)];
+    coded.vmac = Some(VmacConfig {
+        mac: Some(Mac([0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc])),
+        route: VmacRoute::Local,
+    });
+    let e = engine(system(vec![generated, coded]));
+    let g = text(DisplayKind::Devlinks, &e, Some("GENL"));
+    // Adapter-generated: 02, instance 0001, last three bytes of the port MAC.
+    assert!(
+        g.contains("  VMACADDR: 020001F30000   VMACORIGIN: OSA    VMACROUTER: ALL\n"),
+        "{g}"
+    );
+    let c = text(DisplayKind::Devlinks, &e, Some("CFGL"));
+    assert!(
+        c.contains("  VMACADDR: 020000AABBCC   VMACORIGIN: CFG    VMACROUTER: LOCAL\n"),
+        "{c}"
+    );
+    let v = json(DisplayKind::Devlinks, &e, Some("CFGL"));
+    assert_eq!(v["stacks"][0]["interfaces"][0]["vmac"]["vmacorigin"], "CFG");
+}
+
+#[test]
+fn readstorage_shows_setting_and_size() {
+    let mut avg = InterfaceConfig::new("AVGL", 0, 0);
+    avg.read_storage_global = false;
+    avg.read_storage_sbals = 32;
+    let mut min = InterfaceConfig::new("MINL", 0, 0);
+    min.read_storage_global = false;
+    min.read_storage_sbals = 16;
+    let e = engine(system(vec![avg, min]));
+    assert!(text(DisplayKind::Devlinks, &e, Some("AVGL")).contains("  READSTORAGE: AVG (2048K)\n"));
+    assert!(text(DisplayKind::Devlinks, &e, Some("MINL")).contains("  READSTORAGE: MIN (1024K)\n"));
+    let trl = text(DisplayKind::Trle, &e, Some("MINL"));
+    assert!(
+        trl.contains("IST2333I RD/1    PRIMARY   1.0M(16 SBALS)\n"),
+        "{trl}"
+    );
+}
+
+/// Stack with the QDIO accelerator; IN on port 0 (with a VMAC), OUT on port 1.
+fn accel_engine() -> Engine {
+    let mut inside = iwq_iface("INL", 0, 0, "172.16.1.1");
+    inside.workloadq = false;
+    let mut out = InterfaceConfig::new("OUTL", 0, 1);
+    out.addresses = vec![net("10.1.1.1", 24)];
+    let mut stack = StackConfig::new("TCPCS1");
+    stack.datagram_fwd = true;
+    stack.qdio_accelerator = Some(1);
+    let cfg = softosa_engine::SystemConfig {
+        ports: vec![
+            osa_port("QDIO4101", 0x29, 0x00),
+            osa_port("QDIO4201", 0x2a, 0x01),
+        ],
+        stacks: vec![stack],
+        interfaces: vec![inside, out],
+        tuning: Default::default(),
+    };
+    let mut e = engine(cfg);
+    e.add_neighbor(PortId(1), ip("10.1.1.9"), PEER_MAC);
+    e
+}
+
+#[test]
+fn route_qdioaccel_lists_a_route_after_a_forwarded_send() {
+    let mut e = accel_engine();
+    let before = text(DisplayKind::RouteQdioAccel, &e, Some("TCPCS1"));
+    assert!(before.contains("0 routes displayed"), "{before}");
+    // The stack forwards a packet that came in on INL out of OUTL.
+    let (pkt, len) = tcp_packet("172.16.1.2", "10.1.1.9", 500);
+    let meta = SendMeta {
+        forwarded: true,
+        in_iface: Some(IfaceId(0)),
+        end_of_write: true,
+        ..SendMeta::default()
+    };
+    let r = e.handle_host_send(
+        us(0),
+        IfaceId(1),
+        Frame {
+            data: &pkt,
+            wire_len: len,
+        },
+        meta,
+    );
+    assert!(r.is_ok(), "{r:?}");
+    let after = text(DisplayKind::RouteQdioAccel, &e, Some("TCPCS1"));
+    assert!(after.contains("10.1.1.9/32        OUTL\n"), "{after}");
+    assert!(after.contains("1 routes displayed"), "{after}");
+    // The next frame to that destination is forwarded without the host:
+    // PKTIQD counts it on INL's read queue.
+    let vmac = mac_of(&e, 0);
+    let f = tcp_frame(vmac, "172.16.1.2", 1000, "10.1.1.9", 2000, 500);
+    wire(&mut e, us(10), 0, &f);
+    assert_eq!(e.counters().forwarded, 1);
+    let t = text(DisplayKind::Tuning, &e, Some("INL"));
+    assert!(
+        t.contains("IST1810I PKTIQDO  =          0 PKTIQD   =          1\n"),
+        "{t}"
+    );
+    let trl = text(DisplayKind::Trle, &e, Some("INL"));
+    assert!(
+        trl.contains("IST2310I ACCELERATED ROUTING ENABLED\n"),
+        "{trl}"
+    );
+    let drops = text(DisplayKind::Drops, &e, None);
+    assert!(
+        drops.contains("    FORWARDED BY ACCELERATOR          = 1\n"),
+        "{drops}"
+    );
+    assert!(drops.contains("BALANCED: YES"), "{drops}");
+}
+
+#[test]
+fn trle_display_uses_the_given_trle_devices() {
+    let e = streamed_engine();
+    let mut ctx = DisplayContext::default();
+    ctx.osa_code_level = "ABCD".into();
+    ctx.trles.push(TrleInfo {
+        name: "NSQDIO11".into(),
+        portname: "qdio4101".into(),
+        portnum: 0,
+        read: 0x0E28,
+        write: 0x0E29,
+        datapath: vec![0x0E2A, 0x0E2B],
+        stack: Some("TCPCS1".into()),
+    });
+    let t = render(DisplayKind::Trle, &e, &ctx, Some("NSQDIO11"), Format::Text)
+        .unwrap_or_else(|err| panic!("{err}"));
+    let expected_part = "\
+IST2263I PORTNAME = QDIO4101    PORTNUM =    0    OSA CODE LEVEL = ABCD
+IST1221I WRITE DEV = 0E29 STATUS = ACTIVE        STATE = ONLINE
+IST1221I READ  DEV = 0E28 STATUS = ACTIVE        STATE = ONLINE
+IST924I -------------------------------------------------------------
+IST1221I DATA  DEV = 0E2A STATUS = ACTIVE        STATE = N/A
+IST1717I ULPID = TCPCS1
+IST2310I ACCELERATED ROUTING DISABLED
+IST2331I QUEUE    QUEUE    READ
+IST2332I ID      TYPE     STORAGE
+IST2205I ------  -------- ---------------
+IST2333I RD/1    PRIMARY   4.0M(64 SBALS)
+IST2333I RD/2    BULKDATA  4.0M(64 SBALS)
+IST2333I RD/3    SYSDIST   4.0M(64 SBALS)
+IST924I -------------------------------------------------------------
+IST1221I DATA  DEV = 0E2B STATUS = RESET         STATE = N/A
+IST314I END
+";
+    assert!(
+        t.starts_with("IST097I DISPLAY ACCEPTED\nIST075I NAME = NSQDIO11, TYPE = TRLE\n"),
+        "{t}"
+    );
+    assert!(t.ends_with(expected_part), "{t}");
+    // OSAINFO agrees on the data device and its unit address.
+    let o = render(
+        DisplayKind::OsaInfo,
+        &e,
+        &ctx,
+        Some("QDIO4101L"),
+        Format::Text,
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(
+        o.contains("PortName: QDIO4101  PortNum: 00  Datapath: 0E2A  RealAddr: 0002\n"),
+        "{o}"
+    );
+    // The interface name finds the same TRLE.
+    let by_intf = render(DisplayKind::Trle, &e, &ctx, Some("QDIO4101L"), Format::Text)
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(by_intf, t);
+}
+
+#[test]
+fn hipersockets_devlinks_shows_multiwrite_and_osainfo_refuses() {
+    let mut stack = StackConfig::new("TCPCS1");
+    stack.iqd_multiwrite = true;
+    stack.ziip_iqdio_multiwrite = true;
+    let mut hs = InterfaceConfig::new("HSINTF1", 0, 0);
+    hs.addresses = vec![net("200.16.1.1", 24)];
+    hs.read_storage_sbals = 126;
+    let cfg = softosa_engine::SystemConfig {
+        ports: vec![PortConfig {
+            name: "IQDFE".into(),
+            chpid: 0xfe,
+            port_num: 0,
+            kind: PortKind::HiperSockets { mfs_kb: 16 },
+            physical_mac: Mac([0x02, 0, 0, 0, 0xfe, 0]),
+        }],
+        stacks: vec![stack],
+        interfaces: vec![hs],
+        tuning: Default::default(),
+    };
+    let e = engine(cfg);
+    let d = text(DisplayKind::Devlinks, &e, Some("HSINTF1"));
+    assert!(d.contains("INTFTYPE: IPAQIDIO"), "{d}");
+    assert!(d.contains("  IQDMULTIWRITE: ENABLED (ZIIP)\n"), "{d}");
+    assert!(
+        d.contains("  ACTMTU: 8192") || d.contains("ACTMTU: 8192"),
+        "{d}"
+    );
+    let err = render(
+        DisplayKind::OsaInfo,
+        &e,
+        &DisplayContext::default(),
+        Some("HSINTF1"),
+        Format::Text,
+    );
+    assert!(
+        matches!(err, Err(DisplayError::NotOsa { chpid: 0xfe, .. })),
+        "{err:?}"
+    );
+    let trl = text(DisplayKind::Trle, &e, None);
+    assert!(
+        trl.contains("IST075I NAME = IUTIQDFE, TYPE = TRLE"),
+        "{trl}"
+    );
+    assert!(
+        trl.contains("IST2333I RD/1    PRIMARY   2.0M(126 SBALS)"),
+        "{trl}"
+    );
+    let t = text(DisplayKind::Tuning, &e, None);
+    assert!(t.contains("DIR = WR/1") && !t.contains("DIR = WR/2"), "{t}");
+}
+
+#[test]
+fn config_shows_accelerator_and_wlm_mapping() {
+    let mut cfg = system(vec![InterfaceConfig::new("QDIO4101L", 0, 0)]);
+    cfg.stacks[0].datagram_fwd = true;
+    cfg.stacks[0].qdio_accelerator = Some(1);
+    cfg.stacks[0].segmentation_offload = true;
+    cfg.stacks[0].wlm_priorityq = Some(Default::default());
+    let e = engine(cfg);
+    let c = text(DisplayKind::Config, &e, None);
+    assert!(c.contains("QDIOAccel: Yes  QDIOAccelPriority: 1\n"), "{c}");
+    assert!(c.contains("SegmentationOffload: Yes\n"), "{c}");
+    assert!(
+        c.contains("  IOPRI1 0\n  IOPRI2 1\n  IOPRI3 2 3\n  IOPRI4 4 5 6 FWD\n"),
+        "{c}"
+    );
+    let d = text(DisplayKind::Devlinks, &e, None);
+    assert!(d.contains("SEGMENTATIONOFFLOAD: YES"), "{d}");
+}
+
+#[test]
+fn vcrt_lists_distributed_dvipas_and_says_what_is_missing() {
+    let e = streamed_engine();
+    let v = text(DisplayKind::Vcrt, &e, None);
+    assert!(v.contains("Dest: 201.2.10.11\n"), "{v}");
+    assert!(v.contains("no sysplex distributor connection"), "{v}");
+    let j = json(DisplayKind::Vcrt, &e, None);
+    assert_eq!(j["stacks"][0]["connection_table_available"], false);
+}
+
+#[test]
+fn drops_count_every_reason_and_balance() {
+    let mut e = one_frame_engine();
+    // A frame to a MAC nobody owns, and a runt frame.
+    let f = tcp_frame(
+        Mac([0x00, 0x99, 0, 0, 0, 1]),
+        "172.16.1.2",
+        1,
+        "172.16.1.1",
+        2,
+        10,
+    );
+    wire(&mut e, us(100), 0, &f);
+    wire(&mut e, us(101), 0, &(vec![0u8; 5], 5));
+    let d = text(DisplayKind::Drops, &e, None);
+    assert!(
+        d.contains("    FRAMES IN                         = 3\n"),
+        "{d}"
+    );
+    assert!(
+        d.contains("    PRESENTED TO STACKS               = 1\n"),
+        "{d}"
+    );
+    assert!(
+        d.contains("    DROPPED                           = 2\n"),
+        "{d}"
+    );
+    assert!(d.contains("BALANCED: YES"), "{d}");
+    let j = json(DisplayKind::Drops, &e, None);
+    let reasons = j["reasons"].as_array().cloned().unwrap_or_default();
+    let get = |name: &str| {
+        reasons
+            .iter()
+            .find(|r| r["reason"] == name)
+            .map(|r| r["inbound"].clone())
+    };
+    assert_eq!(get("UnknownMac"), Some(serde_json::json!(1)));
+    assert_eq!(get("InvalidFrame"), Some(serde_json::json!(1)));
+    assert_eq!(
+        reasons.len(),
+        softosa_engine::counters::DropReason::ALL.len()
+    );
+}
+
+#[test]
+fn unknown_names_list_the_valid_ones() {
+    let e = one_frame_engine();
+    let err = render(
+        DisplayKind::Devlinks,
+        &e,
+        &DisplayContext::default(),
+        Some("NOPE"),
+        Format::Text,
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(
+        err.contains("NOPE") && err.contains("TCPCS1/QDIO4101L"),
+        "{err}"
+    );
+    let err = render(
+        DisplayKind::Trle,
+        &e,
+        &DisplayContext::default(),
+        Some("NOPE"),
+        Format::Text,
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(err.contains("TRLEs: QDIO4101"), "{err}");
+    let err = render(
+        DisplayKind::Stats,
+        &e,
+        &DisplayContext::default(),
+        Some("NOPE"),
+        Format::Text,
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(err.contains("stacks: TCPCS1"), "{err}");
+}
+
+#[test]
+fn same_interface_name_in_two_stacks_needs_a_qualifier() {
+    let mut cfg = system(vec![]);
+    cfg.stacks.push(StackConfig::new("TCPCS2"));
+    let mut a = iwq_iface("QDIO4101L", 0, 0, "172.16.1.1");
+    a.workloadq = false;
+    let mut b = iwq_iface("QDIO4101L", 1, 0, "172.16.1.2");
+    b.workloadq = false;
+    cfg.interfaces = vec![a, b];
+    let e = engine(cfg);
+    let err = render(
+        DisplayKind::Devlinks,
+        &e,
+        &DisplayContext::default(),
+        Some("QDIO4101L"),
+        Format::Text,
+    );
+    assert!(
+        matches!(err, Err(DisplayError::AmbiguousInterface { .. })),
+        "{err:?}"
+    );
+    let t = text(DisplayKind::Devlinks, &e, Some("TCPCS2/QDIO4101L"));
+    assert!(t.contains("EZD0101I NETSTAT CS SOFTOSA TCPCS2\n"), "{t}");
+    assert!(t.contains("VMACADDR: 020002F30000"), "{t}");
+}
+
+#[test]
+fn every_display_renders_as_json_with_the_text_values() {
+    let e = streamed_engine();
+    for k in DisplayKind::ALL {
+        let v = json(k, &e, None);
+        assert!(v.is_object(), "{k}");
+    }
+    let v = json(DisplayKind::Devlinks, &e, Some("QDIO4101L"));
+    let i = &v["stacks"][0]["interfaces"][0];
+    let c = &e.interfaces()[0].counters;
+    assert_eq!(i["statistics"]["bytesin"], c.bytes_in);
+    assert_eq!(i["statistics"]["inbound_packets"], c.packets_in);
+    assert_eq!(i["workloadqueueing"], true);
+}
