@@ -390,17 +390,19 @@ fn route_qdioaccel_lists_a_route_after_a_forwarded_send() {
 #[test]
 fn trle_display_uses_the_given_trle_devices() {
     let e = streamed_engine();
-    let mut ctx = DisplayContext::default();
-    ctx.osa_code_level = "ABCD".into();
-    ctx.trles.push(TrleInfo {
-        name: "NSQDIO11".into(),
-        portname: "qdio4101".into(),
-        portnum: 0,
-        read: 0x0E28,
-        write: 0x0E29,
-        datapath: vec![0x0E2A, 0x0E2B],
-        stack: Some("TCPCS1".into()),
-    });
+    let ctx = DisplayContext {
+        osa_code_level: "ABCD".into(),
+        trles: vec![TrleInfo {
+            name: "NSQDIO11".into(),
+            portname: "qdio4101".into(),
+            portnum: 0,
+            read: 0x0E28,
+            write: 0x0E29,
+            datapath: vec![0x0E2A, 0x0E2B],
+            stack: Some("TCPCS1".into()),
+        }],
+        ..Default::default()
+    };
     let t = render(DisplayKind::Trle, &e, &ctx, Some("NSQDIO11"), Format::Text)
         .unwrap_or_else(|err| panic!("{err}"));
     let expected_part = "\
