@@ -202,10 +202,11 @@ impl DisplayContext {
         let base = (u16::from(chpid) << 8) | (u16::from(portnum & 0x0f) << 4);
         if let Some(t) = self.trle_for(engine, iface) {
             let dp = t.datapath.get(rank).copied();
+            // More interfaces than DATAPATH devices: continue after the last.
             let datapath = dp.unwrap_or_else(|| {
-                t.write
-                    .max(t.read)
-                    .wrapping_add(1 + (rank - t.datapath.len().min(rank)) as u16)
+                let last = t.datapath.last().copied().unwrap_or(t.read.max(t.write));
+                let beyond = rank + 1 - t.datapath.len();
+                last.wrapping_add(beyond as u16)
             });
             let first = t.read.min(t.write);
             return Devices {

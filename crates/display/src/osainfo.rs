@@ -351,6 +351,9 @@ impl OsaInfo {
 impl Report for OsaInfoReport {
     fn to_text(&self) -> String {
         let mut l = Lines::new();
+        if self.interfaces.is_empty() {
+            l.line("No OSA interfaces to display.");
+        }
         for i in &self.interfaces {
             let mut body = Lines::new();
             i.write(&mut body);

@@ -653,3 +653,70 @@ fn every_display_renders_as_json_with_the_text_values() {
     assert_eq!(i["statistics"]["inbound_packets"], c.packets_in);
     assert_eq!(i["workloadqueueing"], true);
 }
+
+#[test]
+fn interfaces_beyond_the_trle_datapath_list_get_the_next_devices() {
+    let mut v6 = InterfaceConfig::new("QDIO4101I", 0, 0);
+    v6.ip_version = softosa_engine::config::IpVersion::V6;
+    v6.addresses = vec![net("2001:db8::1", 64)];
+    let mut v4 = InterfaceConfig::new("QDIO4101L", 0, 0);
+    v4.addresses = vec![net("172.16.1.1", 24)];
+    let e = engine(system(vec![v4, v6]));
+    let ctx = DisplayContext {
+        trles: vec![TrleInfo {
+            name: "QDIO101".into(),
+            portname: "QDIO4101".into(),
+            portnum: 0,
+            read: 0x0E28,
+            write: 0x0E29,
+            datapath: vec![0x0E2A],
+            stack: None,
+        }],
+        ..Default::default()
+    };
+    let d = render(DisplayKind::Devlinks, &e, &ctx, None, Format::Text)
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert!(d.contains("INTFNAME: QDIO4101L          INTFTYPE: IPAQENET   INTFSTATUS: READY\n  PORTNAME: QDIO4101  DATAPATH: 0E2A"), "{d}");
+    assert!(d.contains("INTFNAME: QDIO4101I          INTFTYPE: IPAQENET6  INTFSTATUS: READY\n  PORTNAME: QDIO4101  DATAPATH: 0E2B"), "{d}");
+    // IPv6: no ARP offload or broadcast lines.
+    let v6_part = d.split("INTFNAME: QDIO4101I").nth(1).unwrap_or_default();
+    assert!(!v6_part.contains("ARPOFFLOAD"), "{v6_part}");
+    assert!(v6_part.contains("  IPADDR: 2001:db8::1/64\n"), "{v6_part}");
+}
+
+#[test]
+fn cli_arguments_set_clock_code_level_and_format() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Top {
+        #[command(flatten)]
+        args: softosa_display::cli::DisplayArgs,
+    }
+    let e = one_frame_engine();
+    let top = Top::try_parse_from([
+        "softosa",
+        "trle",
+        "--intf",
+        "QDIO4101L",
+        "--code-level",
+        "abcd",
+    ])
+    .unwrap_or_else(|err| panic!("{err}"));
+    let out = softosa_display::cli::render_args(&top.args, &e, &DisplayContext::default())
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert!(out.contains("OSA CODE LEVEL = ABCD"), "{out}");
+    let top = Top::try_parse_from([
+        "softosa",
+        "VTAM",
+        "--clock",
+        "1263400808",
+        "--format",
+        "json",
+    ])
+    .unwrap_or_else(|err| panic!("{err}"));
+    let out = softosa_display::cli::render_args(&top.args, &e, &DisplayContext::default())
+        .unwrap_or_else(|err| panic!("{err}"));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(v["devices"][0]["date"], "10013");
+    assert_eq!(v["devices"][0]["time"], "16400800");
+}
