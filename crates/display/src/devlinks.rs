@@ -9,7 +9,7 @@ use crate::context::DisplayContext;
 use crate::text::{dev, yes_no, Lines};
 use crate::{select_interfaces, DisplayError, Report};
 use serde::Serialize;
-use softosa_engine::config::{InbPerf, IpVersion, Layer, PortKind, VmacRoute};
+use softosa_engine::config::{DefinedBy, InbPerf, IpVersion, Layer, PortKind, VmacRoute};
 use softosa_engine::engine::{Interface, VmacOrigin};
 use softosa_engine::{Engine, QueueKind};
 
@@ -77,6 +77,8 @@ pub struct AncillaryQueue {
 
 #[derive(Debug, Serialize)]
 pub struct DevlinksIntf {
+    /// `INTERFACE` or `LINK` (legacy DEVICE/LINK definition).
+    pub defined_by: String,
     pub intfname: String,
     pub intftype: String,
     pub intfstatus: String,
@@ -225,6 +227,10 @@ fn intf(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> DevlinksIntf {
         })
         .collect();
     DevlinksIntf {
+        defined_by: match i.cfg.defined_by {
+            DefinedBy::Interface => "INTERFACE".into(),
+            DefinedBy::Link => "LINK".into(),
+        },
         intfname: i.cfg.name.clone(),
         intftype: intftype.into(),
         intfstatus: status.into(),
@@ -275,10 +281,21 @@ const STAT_W: usize = 34;
 impl DevlinksIntf {
     /// The z/OS layout of one interface.
     pub fn write(&self, l: &mut Lines) {
-        l.line(format!(
-            "INTFNAME: {:<18} INTFTYPE: {:<10} INTFSTATUS: {}",
-            self.intfname, self.intftype, self.intfstatus
-        ));
+        let link = self.defined_by == "LINK";
+        if link {
+            // Legacy definition: the device, then the link on it.
+            l.line(format!("DEVNAME: {:<18} DEVTYPE: MPCIPA", self.portname));
+            l.line(format!("  DEVSTATUS: {}", self.datapathstatus));
+            l.line(format!(
+                "LNKNAME: {:<18} LNKTYPE: {:<10} LNKSTATUS: {}",
+                self.intfname, self.intftype, self.intfstatus
+            ));
+        } else {
+            l.line(format!(
+                "INTFNAME: {:<18} INTFTYPE: {:<10} INTFSTATUS: {}",
+                self.intfname, self.intftype, self.intfstatus
+            ));
+        }
         if self.intftype == "IPAQIDIO" {
             l.line(format!(
                 "  CHPID: {}  DATAPATH: {:<9} DATAPATHSTATUS: {}",
@@ -371,7 +388,11 @@ impl DevlinksIntf {
             }
         }
         let s = &self.statistics;
-        l.line("  INTERFACE STATISTICS:");
+        l.line(if link {
+            "  LINK STATISTICS:"
+        } else {
+            "  INTERFACE STATISTICS:"
+        });
         let rows: [(&str, u64); 12] = [
             ("BYTESIN", s.bytesin),
             ("INBOUND PACKETS", s.inbound_packets),

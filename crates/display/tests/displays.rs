@@ -720,3 +720,15 @@ fn cli_arguments_set_clock_code_level_and_format() {
     assert_eq!(v["devices"][0]["date"], "10013");
     assert_eq!(v["devices"][0]["time"], "16400800");
 }
+
+#[test]
+fn link_defined_interfaces_show_device_and_link_lines() {
+    let mut l = InterfaceConfig::new("QDIO4101L", 0, 0);
+    l.defined_by = softosa_engine::config::DefinedBy::Link;
+    l.addresses = vec![net("172.16.1.1", 24)];
+    let e = engine(system(vec![l]));
+    let d = text(DisplayKind::Devlinks, &e, None);
+    assert!(d.contains("DEVNAME: QDIO4101           DEVTYPE: MPCIPA\n  DEVSTATUS: READY\nLNKNAME: QDIO4101L          LNKTYPE: IPAQENET   LNKSTATUS: READY\n"), "{d}");
+    assert!(d.contains("  LINK STATISTICS:\n"), "{d}");
+    assert!(!d.contains("INTFNAME"), "{d}");
+}
