@@ -552,6 +552,54 @@ pub fn validate_system_with_limits(
             }
         }
     }
+    // Two stacks registering the same IP address on one port: the data
+    // router could not tell them apart.
+    let mut seen: BTreeMap<(String, std::net::IpAddr), (String, String, u32)> = BTreeMap::new();
+    for (stack, p) in stacks {
+        let mut regs: Vec<(String, &str, std::net::IpAddr, Span)> = Vec::new();
+        for i in p.interfaces.iter().filter(|i| i.kind.is_osa()) {
+            if let Some(port) = &i.portname {
+                for a in &i.ipaddr {
+                    regs.push((
+                        port.value.to_ascii_uppercase(),
+                        &i.name,
+                        a.value.addr,
+                        a.span,
+                    ));
+                }
+            }
+        }
+        for h in &p.home {
+            if let Some(l) = p
+                .link(&h.link.value)
+                .filter(|l| l.kind == InterfaceKind::IpaqEnet)
+            {
+                regs.push((
+                    l.device.value.to_ascii_uppercase(),
+                    &l.name,
+                    h.addr.value,
+                    h.addr.span,
+                ));
+            }
+        }
+        for (port, name, addr, span) in regs {
+            match seen.get(&(port.clone(), addr)) {
+                Some((other_stack, other, line)) if other_stack != stack => d.error(
+                    &p.file,
+                    span,
+                    ErrorKind::DuplicateAddress {
+                        addr: addr.to_string(),
+                        other: format!("{other} of stack {other_stack} on the same port {port}"),
+                        first_line: *line,
+                    },
+                ),
+                Some(_) => {}
+                None => {
+                    seen.insert((port, addr), (stack.clone(), name.to_string(), span.line));
+                }
+            }
+        }
+    }
     for (u, e) in olm_refused(&users, &trles, limits) {
         d.error(&u.file, u.span, e);
     }

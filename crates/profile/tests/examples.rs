@@ -102,6 +102,28 @@ fn every_example_parses_and_activates() {
         }
     }
     assert!(count >= 12, "only {count} example files");
+    // All examples together (13 stacks, several sharing ports) activate too.
+    let mut profs = Vec::new();
+    for e in std::fs::read_dir(dir())
+        .expect("dir")
+        .filter_map(|e| e.ok())
+    {
+        if let (Some(Loaded::Profile(p)), _) = load_path(&e.path()) {
+            profs.push(*p);
+        }
+    }
+    let inputs: Vec<StackInput<'_>> = profs
+        .iter()
+        .map(|p| StackInput {
+            name: p.file.clone(),
+            profile: p,
+            policy: None,
+        })
+        .collect();
+    let all = activate(&inputs, &[&t], &ActivateOptions::default())
+        .map_err(|d| format!("{:?}", d.items()))
+        .expect("all examples together");
+    assert_eq!(all.config.stacks.len(), profs.len());
 }
 
 #[test]
@@ -109,7 +131,7 @@ fn basic_osa_means_what_it_says() {
     let c = activate_names(&["basic-osa.prof"]);
     let i = &c.interfaces[0];
     assert_eq!(i.name, "QDIO4101L");
-    assert_eq!(i.addresses[0].to_string(), "172.16.1.1/24");
+    assert_eq!(i.addresses[0].to_string(), "172.16.1.5/24");
     assert_eq!(i.mtu, Some(1492));
     assert_eq!(i.vlan, Some(1261));
     assert_eq!(i.inbperf, ec::InbPerf::Balanced);

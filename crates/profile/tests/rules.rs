@@ -455,3 +455,20 @@ fn wlmpriorityq_custom_and_duplicates() {
     let (_, v, _) = check("GLOBALCONFIG WLMPRIORITYQ IOPRI1 7\n");
     assert!(has(&v, "1:34: error", "control values are 0-6"), "{v:?}");
 }
+
+#[test]
+fn same_address_on_a_shared_port_is_refused() {
+    let (a, _) = parse_profile(
+        "a.prof",
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n",
+    );
+    let (b, _) = parse_profile(
+        "b.prof",
+        "DEVICE P1 MPCIPA\nLINK L IPAQENET P1\nHOME 192.0.2.1 L\n",
+    );
+    let mut d = Diagnostics::new();
+    validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[], &mut d);
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(v[0].starts_with("b.prof:3:6: error: IPADDR 192.0.2.1 is the address of interface A of stack SA on the same port P1"), "{v:?}");
+}
