@@ -643,6 +643,28 @@ fn sll_hint(pkttype: u16) -> DirectionHint {
     }
 }
 
+/// The Ethernet group address an IP multicast or broadcast packet would
+/// have carried (synthesised headers must keep group frames recognisable).
+fn group_mac(ethertype: u16, ip: &[u8]) -> Option<[u8; 6]> {
+    match ethertype {
+        0x0800 => {
+            let d = ip.get(16..20)?;
+            if d == [255, 255, 255, 255] {
+                Some([0xff; 6])
+            } else if d[0] & 0xf0 == 0xe0 {
+                Some([0x01, 0x00, 0x5e, d[1] & 0x7f, d[2], d[3]])
+            } else {
+                None
+            }
+        }
+        0x86dd => {
+            let d = ip.get(24..40)?;
+            (d[0] == 0xff).then(|| [0x33, 0x33, d[12], d[13], d[14], d[15]])
+        }
+        _ => None,
+    }
+}
+
 /// Turn one captured record into an Ethernet II frame in `out`. Returns the
 /// frame's wire length and the capture's own direction hint.
 pub fn normalise(
@@ -721,10 +743,11 @@ pub fn normalise(
     if ethertype < 0x0600 {
         return Err(SkipReason::NotEthernetII(ethertype));
     }
-    out.extend_from_slice(&SYNTH_DST_MAC);
+    let payload = data.get(strip..).unwrap_or(&[]);
+    out.extend_from_slice(&group_mac(ethertype, payload).unwrap_or(SYNTH_DST_MAC));
     out.extend_from_slice(&src.unwrap_or(SYNTH_SRC_MAC));
     out.extend_from_slice(&ethertype.to_be_bytes());
-    out.extend_from_slice(data.get(strip..).unwrap_or(&[]));
+    out.extend_from_slice(payload);
     let wire = orig_len.saturating_sub(strip as u32).saturating_add(14);
     Ok((wire, hint))
 }
@@ -760,6 +783,23 @@ mod tests {
             normalise(linktype::RAW, &[], 0, &mut out),
             Err(SkipReason::ShortLinkHeader)
         );
+    }
+
+    #[test]
+    fn synthesised_headers_keep_group_addresses() {
+        let mut out = Vec::new();
+        let mut v6 = vec![0x60u8; 40];
+        v6[24] = 0xff;
+        v6[36..40].copy_from_slice(&[0, 0, 0, 0x16]);
+        normalise(linktype::RAW, &v6, 40, &mut out).unwrap();
+        assert_eq!(&out[..6], &[0x33, 0x33, 0, 0, 0, 0x16]);
+        let mut v4 = vec![0x45u8; 20];
+        v4[16..20].copy_from_slice(&[224, 0, 0, 251]);
+        normalise(linktype::RAW, &v4, 20, &mut out).unwrap();
+        assert_eq!(&out[..6], &[0x01, 0x00, 0x5e, 0, 0, 251]);
+        v4[16..20].copy_from_slice(&[192, 0, 2, 1]);
+        normalise(linktype::RAW, &v4, 20, &mut out).unwrap();
+        assert_eq!(&out[..6], &SYNTH_DST_MAC);
     }
 
     #[test]

@@ -9,5 +9,23 @@
 //! Modules:
 //! - [`capture`]: streaming pcap/pcapng reader, normalising every record to
 //!   an Ethernet frame plus timestamp.
+//! - [`config`]: profile (via softosa-profile) to engine configuration.
+//! - [`replay`]: drives the engine with the capture, one run per INBPERF mode.
+//! - [`stats`]: bounded histograms and time series for the reports.
+//! - [`report`]: text (modes side by side) and JSON reports.
+//! - [`html`]: self-contained HTML report with SVG charts and timelines.
+//! - [`cli`]: `softosa replay` arguments and entry point.
+//! - [`annotate`]: the annotated pcapng (packet comments) writer.
+//! - [`smcat`], [`zert`]: SMC applicability and encryption readiness from
+//!   the same replay (spec 04 §4.5, §4.3).
 
+pub mod annotate;
 pub mod capture;
+pub mod cli;
+pub mod config;
+pub mod html;
+pub mod replay;
+pub mod report;
+pub mod smcat;
+pub mod stats;
+pub mod zert;

@@ -1,0 +1,323 @@
+//! `softosa replay` (layer: replay driver, command-line front end; spec 08
+//! §8.2). The lead wires [`ReplayArgs`] in as the `replay` subcommand and
+//! calls [`run`].
+
+use crate::annotate::PcapNgWriter;
+use crate::capture::{CaptureFormat, CaptureReader};
+use crate::config::{load_config, ConfigLoadError};
+use crate::replay::{replay_mode, FrameObserver, Hooks, Mode, ReplayError, ReplayOptions};
+use crate::report::{render_json, render_text, Report};
+use crate::smcat::{parse_config, SmcatAnalyzer, SmcatConfigError};
+use crate::zert::ZertAnalyzer;
+use clap::{Args, ValueEnum};
+use core::time::Duration;
+use softosa_engine::config::{PortKind, SystemConfig};
+use std::io::{IsTerminal, Write};
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const LONG_ABOUT: &str = "\
+Replay a packet capture through softosa's OSA adapter model and show, for
+each INBPERF setting side by side, how the adapter would have sorted the
+traffic onto input queues and batched it into interrupts:
+
+  * interrupts and packets per interrupt, per input queue;
+  * the delay the LAN-idle timers add (presentation time minus arrival:
+    mean, median, 99th percentile);
+  * which TCP connections the stack would detect as bulk, and when, and the
+    queue each connection's frames landed on (BULKDATA under WORKLOADQ);
+  * the VTAM tuning statistics counters (PCIREAL, PCIVIRT, PACKCNT, ...).
+
+The capture's own timestamps drive the model. Frames addressed to the
+analysed interfaces' addresses (from the profile, plus --address) are
+inbound; frames sent from those addresses are outbound and let the bulk
+detector see both directions; anything else is counted and left out.
+Captures: pcap or pcapng, Ethernet, Linux cooked (SLL, SLL2) or raw IP.
+The capture is read as a stream, once per mode: any size works.";
+
+const EXAMPLES: &str = "\
+Examples:
+  # Compare every INBPERF setting for traffic captured at the host:
+  softosa replay trace.pcapng --profile tcpip.prof
+
+  # Only the interface OSAQDIO4, and the host is 10.1.1.5 in this capture:
+  softosa replay trace.pcap -p tcpip.prof -i OSAQDIO4 --address 10.1.1.5
+
+  # Everything: HTML with charts, annotated capture for Wireshark
+  # (see the comments with: tshark -r out.pcapng -T fields -e frame.comment),
+  # SMC applicability and zERT summaries, JSON on stdout:
+  softosa replay trace.pcap -p tcpip.prof --html out.html \\
+      --annotate out.pcapng --smcat smcat.cfg --zert --format json";
+
+/// Output format of the report on stdout (or --output).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// What would each INBPERF mode do to my traffic? Replay a capture.
+#[derive(Debug, Args)]
+#[command(long_about = LONG_ABOUT, after_long_help = EXAMPLES)]
+pub struct ReplayArgs {
+    /// The capture file (pcap or pcapng).
+    #[arg(value_name = "CAPTURE")]
+    pub capture: PathBuf,
+    /// TCP/IP profile of the host the capture was taken at (or a JSON
+    /// SystemConfig).
+    #[arg(long, short = 'p', value_name = "FILE")]
+    pub profile: PathBuf,
+    /// Interface to analyse (repeatable); default: every OSA interface.
+    #[arg(long = "interface", short = 'i', value_name = "NAME")]
+    pub interfaces: Vec<String>,
+    /// An address the capture's host owns that the profile does not list
+    /// (repeatable).
+    #[arg(long = "address", value_name = "IP")]
+    pub addresses: Vec<IpAddr>,
+    /// Mode to run (repeatable): BALANCED, MINCPU, MINLATENCY, DYNAMIC,
+    /// WORKLOADQ (= DYNAMIC WORKLOADQ), OLM. Default: all six.
+    #[arg(long = "mode", value_name = "MODE", value_parser = parse_mode)]
+    pub modes: Vec<Mode>,
+    /// Time the host spends on each presented batch, in microseconds.
+    #[arg(long, value_name = "US", default_value_t = 5.0)]
+    pub host_service_us: f64,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the report to this file instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Also write a self-contained HTML report with charts and timelines.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
+    /// Write the capture back as pcapng with each packet's queue and
+    /// presentation time as a packet comment.
+    #[arg(long, value_name = "OUT.pcapng")]
+    pub annotate: Option<PathBuf>,
+    /// Mode whose outcome --annotate writes; default: the interface's
+    /// configured INBPERF.
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    pub annotate_mode: Option<Mode>,
+    /// SMCAT configuration (SMCATCFG INTERVAL n / IPADDR list): add the SMC
+    /// applicability report.
+    #[arg(long, value_name = "CONFIG")]
+    pub smcat: Option<PathBuf>,
+    /// Add the zERT summary (TLS, SSH, IPsec or clear text per connection).
+    #[arg(long)]
+    pub zert: bool,
+    /// Flows itemised in the report at most (others are counted).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_flows: usize,
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    Mode::parse(s).ok_or_else(|| {
+        format!("unknown mode {s:?}: use BALANCED, MINCPU, MINLATENCY, DYNAMIC, WORKLOADQ or OLM")
+    })
+}
+
+/// Errors of `softosa replay`.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayCliError {
+    #[error(transparent)]
+    Config(#[from] ConfigLoadError),
+    #[error("{}: {source}", path.display())]
+    Replay { path: PathBuf, source: ReplayError },
+    #[error(transparent)]
+    Smcat(#[from] SmcatConfigError),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("--host-service-us must be a finite number of microseconds >= 0, not {0}")]
+    HostService(f64),
+    #[error("JSON output: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReplayCliError + '_ {
+    move |source| ReplayCliError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The configured mode of the first analysed interface.
+fn configured_mode(cfg: &SystemConfig, names: &[String]) -> Mode {
+    cfg.interfaces
+        .iter()
+        .find(|i| {
+            if names.is_empty() {
+                cfg.ports
+                    .get(i.port)
+                    .is_some_and(|p| matches!(p.kind, PortKind::Osa { .. }))
+            } else {
+                names.iter().any(|n| n.eq_ignore_ascii_case(&i.name))
+            }
+        })
+        .map_or(Mode::Balanced, |i| Mode::of(i.inbperf, i.workloadq, i.olm))
+}
+
+/// Entry point for `softosa replay`.
+pub fn run(args: ReplayArgs) -> Result<ExitCode, ReplayCliError> {
+    let report = build_report(&args)?;
+    let text = match args.format {
+        Format::Text => render_text(&report),
+        Format::Json => render_json(&report)? + "\n",
+    };
+    match &args.output {
+        Some(p) => std::fs::write(p, text).map_err(io_err(p))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (| head) is not an error worth reporting.
+            let _ = out.write_all(text.as_bytes());
+        }
+    }
+    if let Some(p) = &args.html {
+        std::fs::write(p, crate::html::render_html(&report)).map_err(io_err(p))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Run every requested mode and assemble the report (no output written
+/// except the annotated capture).
+pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
+    if !args.host_service_us.is_finite() || args.host_service_us < 0.0 {
+        return Err(ReplayCliError::HostService(args.host_service_us));
+    }
+    let cfg = load_config(&args.profile)?;
+    let smcat_cfg = match &args.smcat {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(io_err(p))?;
+            Some(parse_config(&p.display().to_string(), &text)?)
+        }
+        None => None,
+    };
+    let mut modes: Vec<Mode> = if args.modes.is_empty() {
+        Mode::ALL.to_vec()
+    } else {
+        let mut v = Vec::new();
+        for m in &args.modes {
+            if !v.contains(m) {
+                v.push(*m);
+            }
+        }
+        v
+    };
+    let annotate_mode = args.annotate.as_ref().map(|_| {
+        args.annotate_mode
+            .unwrap_or_else(|| configured_mode(&cfg, &args.interfaces))
+    });
+    if let Some(m) = annotate_mode {
+        if !modes.contains(&m) {
+            modes.push(m);
+        }
+    }
+    let opts = ReplayOptions {
+        interfaces: args.interfaces.clone(),
+        extra_addresses: args.addresses.clone(),
+        host_service: Duration::from_nanos((args.host_service_us * 1000.0).round() as u64),
+        max_flows: args.max_flows,
+        ..ReplayOptions::default()
+    };
+    let size = std::fs::metadata(&args.capture)
+        .map_err(io_err(&args.capture))?
+        .len();
+    let bar = indicatif::ProgressBar::hidden();
+    bar.set_length(size.saturating_mul(modes.len() as u64));
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg:>18} [{bar:40}] {bytes}/{total_bytes} ({eta})",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let started = std::time::Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let mut shown = false;
+    let local_nets: Vec<_> = cfg
+        .interfaces
+        .iter()
+        .filter(|i| {
+            args.interfaces.is_empty()
+                || args
+                    .interfaces
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(&i.name))
+        })
+        .flat_map(|i| i.addresses.iter().copied())
+        .collect();
+    let mut smcat = smcat_cfg.map(|c| SmcatAnalyzer::new(c, local_nets, args.max_flows));
+    let mut zert = args.zert.then(|| ZertAnalyzer::new(args.max_flows));
+    let mut results = Vec::new();
+    let mut format = String::new();
+    let mut bytes = 0;
+    for (n, &mode) in modes.iter().enumerate() {
+        let reader = CaptureReader::open(&args.capture).map_err(|e| ReplayCliError::Replay {
+            path: args.capture.clone(),
+            source: e.into(),
+        })?;
+        format = match reader.format() {
+            CaptureFormat::Pcap { nanos: true } => "pcap, nanosecond stamps".into(),
+            CaptureFormat::Pcap { nanos: false } => "pcap, microsecond stamps".into(),
+            CaptureFormat::PcapNg => "pcapng".into(),
+        };
+        bar.set_message(mode.label());
+        let base = size.saturating_mul(n as u64);
+        let mut progress = |b: u64| {
+            bar.set_position(base + b);
+            if !shown && terminal && started.elapsed() > Duration::from_secs(1) {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                shown = true;
+            }
+        };
+        let mut writer = None;
+        if annotate_mode == Some(mode) {
+            if let Some(p) = &args.annotate {
+                let f = std::fs::File::create(p).map_err(io_err(p))?;
+                writer = Some(PcapNgWriter::new(std::io::BufWriter::new(f)).map_err(io_err(p))?);
+            }
+        }
+        let mut observers: Vec<&mut dyn FrameObserver> = Vec::new();
+        if n == 0 {
+            if let Some(s) = smcat.as_mut() {
+                observers.push(s);
+            }
+            if let Some(z) = zert.as_mut() {
+                observers.push(z);
+            }
+        }
+        let hooks = Hooks {
+            sink: writer
+                .as_mut()
+                .map(|w| w as &mut dyn crate::replay::AnnotationSink),
+            observers,
+            progress: Some(&mut progress),
+        };
+        let result = replay_mode(reader, &cfg, mode, &opts, hooks).map_err(|source| {
+            ReplayCliError::Replay {
+                path: args.capture.clone(),
+                source,
+            }
+        })?;
+        if let (Some(w), Some(p)) = (writer, &args.annotate) {
+            w.finish().map_err(io_err(p))?;
+        }
+        bytes = size;
+        results.push(result);
+    }
+    bar.finish_and_clear();
+    // Report modes in the canonical order.
+    results.sort_by_key(|r| Mode::ALL.iter().position(|m| *m == r.mode));
+    Ok(Report {
+        capture: args.capture.display().to_string(),
+        capture_format: format,
+        capture_bytes: bytes,
+        profile: args.profile.display().to_string(),
+        host_service_us: args.host_service_us,
+        modes: results,
+        annotated_mode: annotate_mode.map(|m| m.label().to_string()),
+        smcat: smcat.map(SmcatAnalyzer::finish),
+        zert: zert.map(ZertAnalyzer::finish),
+    })
+}

@@ -1,0 +1,1264 @@
+//! Driving the engine from a capture (layer: replay driver; spec 08 §8.2
+//! with 02 §2.1–2.4).
+//!
+//! The capture's timestamps are the engine's clock (rebased so the first
+//! record is time zero). Before each frame every deadline the engine asked
+//! for ([`Engine::poll_timeout`]) and every host completion that falls before
+//! the frame's time is run, in time order. Each frame is then sorted by
+//! direction:
+//! - **inbound**: addressed to one of the analysed interfaces' registered
+//!   addresses (its destination MAC is rewritten to that interface's MAC,
+//!   because the capture was taken elsewhere), to its MAC, or to a group
+//!   address; fed to `handle_wire_frame`;
+//! - **outbound**: sent from one of those addresses; fed to
+//!   `handle_host_send` (so the bulk detector sees both directions) and the
+//!   write queues are drained;
+//! - **foreign**: neither (a cooked capture's own direction mark decides
+//!   when present); counted, not replayed.
+//!
+//! The host is modelled as prompt: every presented batch is serviced for a
+//! fixed time and then completed. One run per INBPERF [`Mode`] gives one
+//! [`ModeResult`]; all memory is bounded (histograms, binned series, a
+//! capped flow table, a reorder window for annotation bounded by the frames
+//! the engine holds).
+
+use crate::capture::{CaptureError, CaptureReader, DirectionHint};
+use crate::stats::{DelaySummary, Histogram, TimeSeries};
+use core::time::Duration;
+use serde::Serialize;
+use softosa_engine::config::{
+    InbPerf, IpNet, IpVersion, Layer, Mac, PortKind, SystemConfig, VmacConfig, VmacRoute,
+};
+use softosa_engine::counters::{ReadQueueCounters, WriteQueueCounters};
+use softosa_engine::inbound::bulk::ConnKey;
+use softosa_engine::wire::{self, Frame, L4Info, NetInfo};
+use softosa_engine::{
+    BatchId, Disposition, Engine, Event, IfaceId, Instant, PortId, PresentCause, QueueKind,
+    SendMeta, SendOutcome,
+};
+use std::collections::{BTreeMap, VecDeque};
+use std::io::Read;
+use std::net::IpAddr;
+
+/// The INBPERF settings compared side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Mode {
+    Balanced,
+    MinCpu,
+    MinLatency,
+    Dynamic,
+    DynamicWorkloadq,
+    Olm,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 6] = [
+        Mode::Balanced,
+        Mode::MinCpu,
+        Mode::MinLatency,
+        Mode::Dynamic,
+        Mode::DynamicWorkloadq,
+        Mode::Olm,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Balanced => "BALANCED",
+            Mode::MinCpu => "MINCPU",
+            Mode::MinLatency => "MINLATENCY",
+            Mode::Dynamic => "DYNAMIC",
+            Mode::DynamicWorkloadq => "DYNAMIC WORKLOADQ",
+            Mode::Olm => "OLM",
+        }
+    }
+
+    /// Parse a label (case-insensitive; `WORKLOADQ`, `IWQ`, `-`/`_` accepted).
+    pub fn parse(s: &str) -> Option<Mode> {
+        let t: String = s
+            .trim()
+            .to_ascii_uppercase()
+            .chars()
+            .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+            .collect();
+        match t.split_whitespace().collect::<Vec<_>>().join(" ").as_str() {
+            "BALANCED" => Some(Mode::Balanced),
+            "MINCPU" => Some(Mode::MinCpu),
+            "MINLATENCY" => Some(Mode::MinLatency),
+            "DYNAMIC" => Some(Mode::Dynamic),
+            "DYNAMIC WORKLOADQ" | "WORKLOADQ" | "IWQ" => Some(Mode::DynamicWorkloadq),
+            "OLM" => Some(Mode::Olm),
+            _ => None,
+        }
+    }
+
+    /// The mode an interface is configured with.
+    pub fn of(inbperf: InbPerf, workloadq: bool, olm: bool) -> Mode {
+        match (inbperf, workloadq, olm) {
+            (_, _, true) => Mode::Olm,
+            (InbPerf::Dynamic, true, _) => Mode::DynamicWorkloadq,
+            (InbPerf::Dynamic, false, _) => Mode::Dynamic,
+            (InbPerf::Balanced, ..) => Mode::Balanced,
+            (InbPerf::MinCpu, ..) => Mode::MinCpu,
+            (InbPerf::MinLatency, ..) => Mode::MinLatency,
+        }
+    }
+}
+
+/// How a replay is run.
+#[derive(Clone, Debug)]
+pub struct ReplayOptions {
+    /// Interfaces to analyse (names); empty: every OSA interface.
+    pub interfaces: Vec<String>,
+    /// Extra addresses owned by the host (registered on the first analysed
+    /// interface of the same IP version) when the capture's host addresses
+    /// are not in the profile.
+    pub extra_addresses: Vec<IpAddr>,
+    /// Time the modelled host spends on each presented batch.
+    pub host_service: Duration,
+    /// Flows tracked for the report at most (beyond: counted only).
+    pub max_flows: usize,
+    /// Presentations and arrivals kept per queue for the timeline.
+    pub timeline_detail: usize,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> Self {
+        ReplayOptions {
+            interfaces: Vec::new(),
+            extra_addresses: Vec::new(),
+            host_service: Duration::from_micros(5),
+            max_flows: 10_000,
+            timeline_detail: 400,
+        }
+    }
+}
+
+/// Errors of a replay run.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    #[error("no interface named {0} in the profile (interfaces: {1})")]
+    NoSuchInterface(String, String),
+    #[error("the profile defines no OSA interface to analyse")]
+    NoInterface,
+    #[error("address {0}: no analysed interface of that IP version to register it on")]
+    AddressVersion(IpAddr),
+    #[error("writing the annotated capture: {0}")]
+    Annotate(std::io::Error),
+}
+
+/// Direction of a flow's packet relative to the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    In,
+    Out,
+}
+
+/// One flow, from the host's side (local = the analysed host).
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowResult {
+    pub proto: String,
+    pub local: IpAddr,
+    pub local_port: u16,
+    pub remote: IpAddr,
+    pub remote_port: u16,
+    pub packets_in: u64,
+    pub packets_out: u64,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+    /// Payload bytes carried (TCP/UDP), in and out.
+    pub payload_in: u64,
+    pub payload_out: u64,
+    pub first_us: f64,
+    pub last_us: f64,
+    /// Inbound frames queued per input queue (label → frames).
+    pub queues: BTreeMap<String, u64>,
+    /// When the stack registered it as bulk (µs since the capture start).
+    pub bulk_registered_us: Option<f64>,
+    pub bulk_deregistered_us: Option<f64>,
+    pub bulk_refused: bool,
+}
+
+impl FlowResult {
+    /// The queue that took most of the flow's inbound frames.
+    pub fn main_queue(&self) -> Option<&str> {
+        self.queues
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map(|(q, _)| q.as_str())
+    }
+}
+
+/// One input queue's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct QueueResult {
+    pub interface: String,
+    pub queue: String,
+    pub queue_id: u8,
+    pub interrupts: u64,
+    pub presentations: u64,
+    pub frames: u64,
+    pub packets_per_interrupt: Option<f64>,
+    pub packets_per_presentation: Option<f64>,
+    pub by_cause: BTreeMap<String, u64>,
+    /// Hold delay added: presentation time minus arrival.
+    pub hold: DelaySummary,
+    /// Timers at the end of the replay (µs).
+    pub final_gap_us: Option<f64>,
+    pub final_block_us: Option<f64>,
+    /// The VTAM tuning statistics counters of the queue.
+    pub vtam: ReadQueueCounters,
+    pub arrivals: TimeSeries,
+    pub presents: TimeSeries,
+    /// First arrivals (ns) and presentations (ns, frames) for the timeline.
+    pub detail_arrivals: Vec<u64>,
+    pub detail_presents: Vec<(u64, u32)>,
+}
+
+/// Whole-run totals and the accounting identity.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Totals {
+    pub records: u64,
+    pub reader_skipped: BTreeMap<String, u64>,
+    pub inbound: u64,
+    pub outbound: u64,
+    pub foreign: u64,
+    pub inbound_queued: u64,
+    pub inbound_replicated: u64,
+    pub inbound_forwarded: u64,
+    pub inbound_handled: u64,
+    pub inbound_dropped: BTreeMap<String, u64>,
+    pub outbound_queued: BTreeMap<String, u64>,
+    pub outbound_internal: u64,
+    pub outbound_awaiting_arp: u64,
+    pub outbound_dropped: BTreeMap<String, u64>,
+    pub timestamps_backwards: u64,
+    pub duration_us: f64,
+    pub flows_untracked: u64,
+    /// Engine accounting at the end (held should be 0 after the drain).
+    pub engine_frames_in: u64,
+    pub engine_presented: u64,
+    pub engine_replicated: u64,
+    pub engine_held: u64,
+    pub engine_forwarded: u64,
+    pub engine_handled: u64,
+    pub engine_dropped: u64,
+    pub balanced: bool,
+    /// Deadlines that did not move when handled (should stay 0).
+    pub stuck_timers: u64,
+}
+
+/// Everything one mode's replay produced.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModeResult {
+    pub mode: Mode,
+    pub label: &'static str,
+    /// Set when the mode could not be activated (then the rest is empty).
+    pub unavailable: Option<String>,
+    pub notes: Vec<String>,
+    pub queues: Vec<QueueResult>,
+    pub flows: Vec<FlowResult>,
+    pub totals: Totals,
+    pub write_queues: BTreeMap<String, WriteQueueCounters>,
+    pub bulk_registrations: u64,
+    pub bulk_deregistrations: u64,
+    pub registrations_refused: u64,
+    pub retunes: u64,
+}
+
+impl ModeResult {
+    pub fn interrupts(&self) -> u64 {
+        self.queues.iter().map(|q| q.interrupts).sum()
+    }
+    pub fn frames_presented(&self) -> u64 {
+        self.queues.iter().map(|q| q.frames).sum()
+    }
+    /// Hold delay over every queue.
+    pub fn queue(&self, iface: &str, q: QueueKind) -> Option<&QueueResult> {
+        self.queues
+            .iter()
+            .find(|r| r.interface.eq_ignore_ascii_case(iface) && r.queue == q.label())
+    }
+    pub fn flow(&self, remote_port: u16) -> Option<&FlowResult> {
+        self.flows.iter().find(|f| f.remote_port == remote_port)
+    }
+}
+
+/// What happened to one record (for the annotated capture).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fate {
+    Presented {
+        interface: String,
+        queue: QueueKind,
+        at_ns: u64,
+        hold_ns: u64,
+        interrupt: bool,
+    },
+    Outbound(String),
+    Other(String),
+}
+
+impl Fate {
+    pub fn comment(&self) -> String {
+        match self {
+            Fate::Presented {
+                interface,
+                queue,
+                at_ns,
+                hold_ns,
+                interrupt,
+            } => format!(
+                "softosa: {interface} queue {} {} presented at {:.3} us (+{:.3} us held){}",
+                queue.id(),
+                queue.label(),
+                *at_ns as f64 / 1000.0,
+                *hold_ns as f64 / 1000.0,
+                if *interrupt {
+                    ", interrupt"
+                } else {
+                    ", no interrupt"
+                }
+            ),
+            Fate::Outbound(s) | Fate::Other(s) => format!("softosa: {s}"),
+        }
+    }
+}
+
+/// A record waiting for its fate, kept only while annotating.
+pub struct PendingRecord {
+    pub number: u64,
+    pub ts_ns: i64,
+    pub raw: Vec<u8>,
+    pub link_type: i32,
+    pub orig_len: u32,
+    pub interface: u32,
+    pub fates: Vec<Fate>,
+    /// Copies still to be presented.
+    awaiting: u32,
+}
+
+/// Receives records in capture order once their fate is known.
+pub trait AnnotationSink {
+    fn record(&mut self, rec: &PendingRecord) -> std::io::Result<()>;
+}
+
+/// Progress callback: bytes read so far.
+pub type Progress<'a> = &'a mut dyn FnMut(u64);
+
+/// Direction of a replayed frame, from the analysed host's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum Direction {
+    Inbound,
+    Outbound,
+}
+
+/// Sees every replayed frame with its direction (SMCAT, zERT).
+pub trait FrameObserver {
+    fn observe(&mut self, now_ns: u64, dir: Direction, info: &wire::FrameInfo, frame: &[u8]);
+}
+
+/// Optional attachments to one replay run.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    /// Receives every record with its fate, in capture order.
+    pub sink: Option<&'a mut dyn AnnotationSink>,
+    /// Sees every replayed frame.
+    pub observers: Vec<&'a mut dyn FrameObserver>,
+    /// Called with the bytes read so far (about every MiB).
+    pub progress: Option<Progress<'a>>,
+}
+
+struct Subject {
+    id: IfaceId,
+    name: String,
+    port: PortId,
+    mac: Mac,
+    version: IpVersion,
+    layer: Layer,
+    addrs: Vec<IpAddr>,
+}
+
+#[derive(Default)]
+struct FlowAcc {
+    packets_in: u64,
+    packets_out: u64,
+    bytes_in: u64,
+    bytes_out: u64,
+    payload_in: u64,
+    payload_out: u64,
+    first: u64,
+    last: u64,
+    queues: [u64; 5],
+    bulk_on: Option<u64>,
+    bulk_off: Option<u64>,
+    refused: bool,
+}
+
+struct QueueAcc {
+    hold: Histogram,
+    interrupts: u64,
+    presentations: u64,
+    frames: u64,
+    causes: BTreeMap<&'static str, u64>,
+    arrivals: TimeSeries,
+    presents: TimeSeries,
+    detail_arrivals: Vec<u64>,
+    detail_presents: Vec<(u64, u32)>,
+}
+
+impl QueueAcc {
+    fn new() -> Self {
+        QueueAcc {
+            hold: Histogram::default(),
+            interrupts: 0,
+            presentations: 0,
+            frames: 0,
+            causes: BTreeMap::new(),
+            arrivals: TimeSeries::new(512, 100_000),
+            presents: TimeSeries::new(512, 100_000),
+            detail_arrivals: Vec::new(),
+            detail_presents: Vec::new(),
+        }
+    }
+}
+
+fn cause_label(c: PresentCause) -> &'static str {
+    match c {
+        PresentCause::GapTimer => "gap timer",
+        PresentCause::BlockTimer => "block timer",
+        PresentCause::Threshold => "threshold",
+        PresentCause::Early => "early (OLM)",
+        PresentCause::Immediate => "immediate",
+    }
+}
+
+type FlowMapKey = (u8, IpAddr, u16, IpAddr, u16);
+
+struct Run<'s> {
+    engine: Engine,
+    subjects: Vec<Subject>,
+    opts: ReplayOptions,
+    totals: Totals,
+    flows: BTreeMap<FlowMapKey, FlowAcc>,
+    queues: BTreeMap<(usize, QueueKind), QueueAcc>,
+    completions: VecDeque<(Instant, BatchId, IfaceId, QueueKind)>,
+    scratch: Vec<u8>,
+    tx_buf: Vec<u8>,
+    sink: Option<&'s mut dyn AnnotationSink>,
+    pending: VecDeque<PendingRecord>,
+    /// Per (iface, queue): record numbers waiting there, with arrival.
+    fifo: BTreeMap<(usize, QueueKind), VecDeque<(u64, Instant)>>,
+    group: VecDeque<(u64, Instant)>,
+    sink_error: Option<std::io::Error>,
+    notes: Vec<String>,
+    observers: Vec<&'s mut dyn FrameObserver>,
+}
+
+/// Replay a capture under one mode.
+pub fn replay_mode<R: Read>(
+    mut reader: CaptureReader<R>,
+    base: &SystemConfig,
+    mode: Mode,
+    opts: &ReplayOptions,
+    hooks: Hooks<'_>,
+) -> Result<ModeResult, ReplayError> {
+    let Hooks {
+        sink,
+        observers,
+        progress,
+    } = hooks;
+    let (cfg, notes, selected) = configure(base, mode, opts)?;
+    let engine = match Engine::new(cfg) {
+        Ok(e) => e,
+        Err(e) => return Ok(unavailable(mode, e.to_string(), notes)),
+    };
+    let mut run = Run {
+        subjects: subjects(&engine, &selected),
+        engine,
+        opts: opts.clone(),
+        totals: Totals::default(),
+        flows: BTreeMap::new(),
+        queues: BTreeMap::new(),
+        completions: VecDeque::new(),
+        scratch: Vec::with_capacity(2048),
+        tx_buf: Vec::with_capacity(2048),
+        sink,
+        pending: VecDeque::new(),
+        fifo: BTreeMap::new(),
+        group: VecDeque::new(),
+        sink_error: None,
+        notes,
+        observers,
+    };
+    run.register_extra()?;
+    let mut progress = progress;
+    let mut origin: Option<i64> = None;
+    let mut clock = 0u64;
+    let mut last_progress = 0u64;
+    while let Some(rec) = reader.next_record()? {
+        let first = *origin.get_or_insert(rec.ts_ns);
+        let rel = u64::try_from(rec.ts_ns.saturating_sub(first)).unwrap_or(0);
+        if rel < clock {
+            run.totals.timestamps_backwards += 1;
+        }
+        clock = clock.max(rel);
+        let now = Instant::from_nanos(clock);
+        run.advance(now);
+        if run.sink.is_some() {
+            run.pending.push_back(PendingRecord {
+                number: rec.number,
+                ts_ns: rec.ts_ns,
+                raw: rec.raw.to_vec(),
+                link_type: rec.link_type,
+                orig_len: rec.orig_len,
+                interface: rec.interface,
+                fates: Vec::new(),
+                awaiting: 0,
+            });
+        }
+        run.scratch.clear();
+        run.scratch.extend_from_slice(rec.frame);
+        run.frame(now, rec.number, rec.wire_len, rec.direction_hint);
+        run.flush_pending();
+        if let Some(p) = progress.as_mut() {
+            let b = reader.bytes_read();
+            if b - last_progress > 1 << 20 {
+                p(b);
+                last_progress = b;
+            }
+        }
+    }
+    if let Some(p) = progress.as_mut() {
+        p(reader.bytes_read());
+    }
+    run.totals.records = reader.stats().records;
+    run.totals.reader_skipped = reader.stats().skipped.clone();
+    run.totals.duration_us = clock as f64 / 1000.0;
+    // Drain: every timer and completion after the last frame (bounded).
+    run.advance(Instant::from_nanos(clock) + Duration::from_secs(30));
+    run.finish_pending();
+    if let Some(e) = run.sink_error.take() {
+        return Err(ReplayError::Annotate(e));
+    }
+    Ok(run.result(mode))
+}
+
+fn unavailable(mode: Mode, why: String, notes: Vec<String>) -> ModeResult {
+    ModeResult {
+        mode,
+        label: mode.label(),
+        unavailable: Some(why),
+        notes,
+        queues: Vec::new(),
+        flows: Vec::new(),
+        totals: Totals::default(),
+        write_queues: BTreeMap::new(),
+        bulk_registrations: 0,
+        bulk_deregistrations: 0,
+        registrations_refused: 0,
+        retunes: 0,
+    }
+}
+
+/// Apply `mode` to the analysed interfaces of a copy of `base`.
+fn configure(
+    base: &SystemConfig,
+    mode: Mode,
+    opts: &ReplayOptions,
+) -> Result<(SystemConfig, Vec<String>, Vec<String>), ReplayError> {
+    let mut cfg = base.clone();
+    let mut notes = Vec::new();
+    let names: Vec<String> = cfg.interfaces.iter().map(|i| i.name.clone()).collect();
+    let selected: Vec<usize> = if opts.interfaces.is_empty() {
+        cfg.interfaces
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| {
+                cfg.ports
+                    .get(i.port)
+                    .is_some_and(|p| matches!(p.kind, PortKind::Osa { .. }))
+            })
+            .map(|(n, _)| n)
+            .collect()
+    } else {
+        let mut v = Vec::new();
+        for want in &opts.interfaces {
+            match names.iter().position(|n| n.eq_ignore_ascii_case(want)) {
+                Some(n) => v.push(n),
+                None => return Err(ReplayError::NoSuchInterface(want.clone(), names.join(", "))),
+            }
+        }
+        v
+    };
+    if selected.is_empty() {
+        return Err(ReplayError::NoInterface);
+    }
+    for &n in &selected {
+        let i = &mut cfg.interfaces[n];
+        let (perf, wq, olm) = match mode {
+            Mode::Balanced => (InbPerf::Balanced, false, false),
+            Mode::MinCpu => (InbPerf::MinCpu, false, false),
+            Mode::MinLatency => (InbPerf::MinLatency, false, false),
+            Mode::Dynamic => (InbPerf::Dynamic, false, false),
+            Mode::DynamicWorkloadq => (InbPerf::Dynamic, true, false),
+            Mode::Olm => (InbPerf::Dynamic, false, true),
+        };
+        i.inbperf = perf;
+        i.workloadq = wq;
+        i.olm = olm;
+        if wq && i.vmac.is_none() {
+            i.vmac = Some(VmacConfig {
+                mac: None,
+                route: VmacRoute::All,
+            });
+            notes.push(format!(
+                "{}: WORKLOADQ needs a VMAC; an adapter-generated one was assumed",
+                i.name
+            ));
+        }
+    }
+    let selected = selected
+        .iter()
+        .map(|&n| cfg.interfaces[n].name.clone())
+        .collect();
+    Ok((cfg, notes, selected))
+}
+
+fn subjects(engine: &Engine, selected: &[String]) -> Vec<Subject> {
+    engine
+        .interfaces()
+        .iter()
+        .filter(|i| i.active && selected.iter().any(|s| s.eq_ignore_ascii_case(&i.cfg.name)))
+        .map(|i| Subject {
+            id: i.id,
+            name: i.cfg.name.clone(),
+            port: PortId(i.cfg.port),
+            mac: i.mac,
+            version: i.cfg.ip_version,
+            layer: i.cfg.layer,
+            addrs: i.cfg.addresses.iter().map(|n: &IpNet| n.addr).collect(),
+        })
+        .collect()
+}
+
+fn version_of(ip: IpAddr) -> IpVersion {
+    if ip.is_ipv6() {
+        IpVersion::V6
+    } else {
+        IpVersion::V4
+    }
+}
+
+impl Run<'_> {
+    fn register_extra(&mut self) -> Result<(), ReplayError> {
+        for &a in &self.opts.extra_addresses.clone() {
+            let Some(s) = self
+                .subjects
+                .iter_mut()
+                .find(|s| s.version == version_of(a))
+            else {
+                return Err(ReplayError::AddressVersion(a));
+            };
+            if !s.addrs.contains(&a) {
+                s.addrs.push(a);
+                self.engine.register_address(s.id, a);
+            }
+        }
+        Ok(())
+    }
+
+    fn subject_owning(&self, ip: IpAddr) -> Option<usize> {
+        self.subjects.iter().position(|s| s.addrs.contains(&ip))
+    }
+
+    fn subject_for_version(&self, v: IpVersion) -> Option<usize> {
+        self.subjects
+            .iter()
+            .position(|s| s.version == v)
+            .or(if self.subjects.is_empty() {
+                None
+            } else {
+                Some(0)
+            })
+    }
+
+    /// Run timers and host completions up to `target`, in time order.
+    fn advance(&mut self, target: Instant) {
+        let mut guard = 0u64;
+        loop {
+            let timer = self.engine.poll_timeout();
+            let done = self.completions.front().map(|c| c.0);
+            let next = match (timer, done) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) => a,
+                (None, Some(b)) => b,
+                (None, None) => return,
+            };
+            if next > target {
+                return;
+            }
+            guard += 1;
+            if guard > 10_000_000 {
+                self.totals.stuck_timers += 1;
+                return;
+            }
+            if done == Some(next) {
+                if let Some((t, batch, iface, q)) = self.completions.pop_front() {
+                    self.engine.complete_batch(t, batch);
+                    self.engine.end_service(t, iface, q);
+                }
+            } else {
+                self.engine.handle_timeout(next);
+                if self.engine.poll_timeout() == Some(next) && done.is_none_or(|d| d > next) {
+                    // A deadline that does not move would spin forever.
+                    self.totals.stuck_timers += 1;
+                    self.drain(next);
+                    return;
+                }
+            }
+            self.drain(next);
+        }
+    }
+
+    /// Collect presentations (the host starts servicing each) and events.
+    fn drain(&mut self, now: Instant) {
+        while let Some(p) = self.engine.poll_presentation() {
+            let iface_name = self
+                .engine
+                .interface(p.iface)
+                .map(|i| i.cfg.name.clone())
+                .unwrap_or_default();
+            let detail_cap = self.opts.timeline_detail;
+            let acc = self
+                .queues
+                .entry((p.iface.0, p.queue))
+                .or_insert_with(QueueAcc::new);
+            acc.presentations += 1;
+            if p.interrupt {
+                acc.interrupts += 1;
+            }
+            acc.frames += u64::from(p.frames);
+            *acc.causes.entry(cause_label(p.cause)).or_default() += 1;
+            let at = p.at.as_nanos();
+            acc.presents.add(at, u64::from(p.frames));
+            if acc.detail_presents.len() < detail_cap {
+                acc.detail_presents.push((at, p.frames));
+            }
+            let mut arrivals: Vec<Instant> = Vec::new();
+            for f in self.engine.batch_frames(p.batch) {
+                let hold = p.at.saturating_duration_since(f.arrival);
+                acc.hold
+                    .record(u64::try_from(hold.as_nanos()).unwrap_or(u64::MAX));
+                if self.sink.is_some() {
+                    arrivals.push(f.arrival);
+                }
+            }
+            if self.sink.is_some() {
+                for arrival in arrivals {
+                    self.annotate_presented(
+                        &iface_name,
+                        p.iface,
+                        p.queue,
+                        arrival,
+                        p.at,
+                        p.interrupt,
+                    );
+                }
+            }
+            self.engine.begin_service(now, p.iface, p.queue);
+            self.completions
+                .push_back((now + self.opts.host_service, p.batch, p.iface, p.queue));
+        }
+        while let Some(ev) = self.engine.poll_event() {
+            match ev {
+                Event::BulkRegistered { at, conn, .. } => {
+                    if let Some(f) = self.flows.get_mut(&conn_key(&conn)) {
+                        f.bulk_on.get_or_insert(at.as_nanos());
+                    }
+                }
+                Event::BulkDeregistered { at, conn, .. } => {
+                    if let Some(f) = self.flows.get_mut(&conn_key(&conn)) {
+                        f.bulk_off = Some(at.as_nanos());
+                    }
+                }
+                Event::RegistrationRefused { conn, .. } => {
+                    if let Some(f) = self.flows.get_mut(&conn_key(&conn)) {
+                        f.refused = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn annotate_presented(
+        &mut self,
+        iface_name: &str,
+        iface: IfaceId,
+        q: QueueKind,
+        arrival: Instant,
+        at: Instant,
+        interrupt: bool,
+    ) {
+        let fate = Fate::Presented {
+            interface: iface_name.to_string(),
+            queue: q,
+            at_ns: at.as_nanos(),
+            hold_ns: u64::try_from(at.saturating_duration_since(arrival).as_nanos())
+                .unwrap_or(u64::MAX),
+            interrupt,
+        };
+        let number = match self.fifo.get_mut(&(iface.0, q)) {
+            Some(fifo) => {
+                // Frames leave a queue in arrival order; skip any that never
+                // will (should not happen) so the window stays bounded.
+                while fifo.front().is_some_and(|(_, a)| *a < arrival) {
+                    fifo.pop_front();
+                }
+                match fifo.front() {
+                    Some((n, a)) if *a == arrival => {
+                        let n = *n;
+                        fifo.pop_front();
+                        Some(n)
+                    }
+                    _ => None,
+                }
+            }
+            None => None,
+        };
+        let number = number.or_else(|| {
+            self.group
+                .iter()
+                .find(|(_, a)| *a == arrival)
+                .map(|(n, _)| *n)
+        });
+        let Some(number) = number else { return };
+        if let Some(p) = self.pending.iter_mut().find(|p| p.number == number) {
+            p.fates.push(fate);
+            p.awaiting = p.awaiting.saturating_sub(1);
+            if p.awaiting == 0 {
+                self.group.retain(|(n, _)| *n != number);
+            }
+        }
+    }
+
+    fn settle(&mut self, number: u64, fate: Fate) {
+        if self.sink.is_none() {
+            return;
+        }
+        if let Some(p) = self.pending.iter_mut().rev().find(|p| p.number == number) {
+            p.fates.push(fate);
+        }
+    }
+
+    fn expect(
+        &mut self,
+        number: u64,
+        at: Instant,
+        where_: Option<(usize, QueueKind)>,
+        copies: u32,
+    ) {
+        if self.sink.is_none() {
+            return;
+        }
+        if let Some(p) = self.pending.iter_mut().rev().find(|p| p.number == number) {
+            p.awaiting = copies;
+        }
+        match where_ {
+            Some(k) => self.fifo.entry(k).or_default().push_back((number, at)),
+            None => self.group.push_back((number, at)),
+        }
+    }
+
+    fn flush_pending(&mut self) {
+        let Some(sink) = self.sink.as_mut() else {
+            return;
+        };
+        while self.pending.front().is_some_and(|p| p.awaiting == 0) {
+            if let Some(p) = self.pending.pop_front() {
+                let mut p = p;
+                if p.fates.is_empty() {
+                    p.fates.push(Fate::Other("not replayed".into()));
+                }
+                if self.sink_error.is_none() {
+                    if let Err(e) = sink.record(&p) {
+                        self.sink_error = Some(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish_pending(&mut self) {
+        for p in self.pending.iter_mut() {
+            if p.awaiting > 0 {
+                p.fates.push(Fate::Other("still held at the end".into()));
+                p.awaiting = 0;
+            }
+        }
+        self.flush_pending();
+    }
+
+    /// Classify and feed one frame (in `self.scratch`).
+    fn frame(&mut self, now: Instant, number: u64, wire_len: u32, hint: Option<DirectionHint>) {
+        let info = wire::parse_ethernet(&self.scratch).ok();
+        let (src_ip, dst_ip) = match info.as_ref().map(|i| &i.net) {
+            Some(NetInfo::Ip(ip, _)) => (Some(ip.src), Some(ip.dst)),
+            Some(NetInfo::Arp(a)) => (Some(IpAddr::V4(a.sender_ip)), Some(IpAddr::V4(a.target_ip))),
+            _ => (None, None),
+        };
+        let is_arp = matches!(info.as_ref().map(|i| &i.net), Some(NetInfo::Arp(_)));
+        let dst_mac = info.as_ref().and_then(|i| i.l2).map(|l| l.dst);
+        let from_us = src_ip.and_then(|ip| self.subject_owning(ip));
+        let to_us = dst_ip.and_then(|ip| self.subject_owning(ip));
+        let to_mac = dst_mac.and_then(|m| self.subjects.iter().position(|s| s.mac == m));
+        let group = dst_mac.is_some_and(|m| m.is_group());
+        let version = src_ip.map(version_of).unwrap_or(IpVersion::V4);
+        let decision = if let Some(s) = from_us {
+            if is_arp {
+                None // the adapter answers ARP itself (ARP offload)
+            } else {
+                Some((Way::Out, s))
+            }
+        } else if let Some(s) = to_us.or(to_mac) {
+            Some((Way::In, s))
+        } else if group {
+            self.subject_for_version(version).map(|s| (Way::In, s))
+        } else {
+            match hint {
+                Some(DirectionHint::ToHost) => {
+                    self.subject_for_version(version).map(|s| (Way::In, s))
+                }
+                Some(DirectionHint::FromHost) => {
+                    self.subject_for_version(version).map(|s| (Way::Out, s))
+                }
+                _ => None,
+            }
+        };
+        let Some((way, s)) = decision else {
+            self.totals.foreign += 1;
+            self.settle(
+                number,
+                Fate::Other("not to or from the analysed interfaces: not replayed".into()),
+            );
+            return;
+        };
+        let flow = info.as_ref().and_then(|i| i.flow());
+        let payload = info
+            .as_ref()
+            .and_then(|i| i.l4())
+            .map(|l4| match l4 {
+                L4Info::Tcp { payload_len, .. } | L4Info::Udp { payload_len, .. } => *payload_len,
+                L4Info::Other => 0,
+            })
+            .unwrap_or(0);
+        let fkey = flow.map(|f| match way {
+            Way::In => (f.proto, f.dst, f.dst_port, f.src, f.src_port),
+            Way::Out => (f.proto, f.src, f.src_port, f.dst, f.dst_port),
+        });
+        let rel = now.as_nanos();
+        if let Some(k) = fkey {
+            if !self.flows.contains_key(&k) && self.flows.len() >= self.opts.max_flows {
+                self.totals.flows_untracked += 1;
+            } else {
+                let f = self.flows.entry(k).or_insert_with(|| FlowAcc {
+                    first: rel,
+                    ..FlowAcc::default()
+                });
+                f.last = rel;
+                match way {
+                    Way::In => {
+                        f.packets_in += 1;
+                        f.bytes_in += u64::from(wire_len);
+                        f.payload_in += u64::from(payload);
+                    }
+                    Way::Out => {
+                        f.packets_out += 1;
+                        f.bytes_out += u64::from(wire_len);
+                        f.payload_out += u64::from(payload);
+                    }
+                }
+            }
+        }
+        if let Some(i) = info.as_ref() {
+            let dir = match way {
+                Way::In => Direction::Inbound,
+                Way::Out => Direction::Outbound,
+            };
+            for o in self.observers.iter_mut() {
+                o.observe(rel, dir, i, &self.scratch);
+            }
+        }
+        match way {
+            Way::In => self.inbound(now, number, s, wire_len, to_us.is_some(), fkey),
+            Way::Out => self.outbound(now, number, s, wire_len, info.and_then(|i| i.l2)),
+        }
+        self.drain(now);
+    }
+
+    fn inbound(
+        &mut self,
+        now: Instant,
+        number: u64,
+        s: usize,
+        wire_len: u32,
+        rewrite: bool,
+        fkey: Option<FlowMapKey>,
+    ) {
+        self.totals.inbound += 1;
+        let subj = &self.subjects[s];
+        if rewrite && self.scratch.len() >= 6 && self.scratch[0] & 1 == 0 {
+            self.scratch[..6].copy_from_slice(&subj.mac.0);
+        }
+        let port = subj.port;
+        let d = self.engine.handle_wire_frame(
+            now,
+            port,
+            Frame {
+                data: &self.scratch,
+                wire_len,
+            },
+        );
+        match d {
+            Disposition::Queued { iface, queue } => {
+                self.totals.inbound_queued += 1;
+                let acc = self
+                    .queues
+                    .entry((iface.0, queue))
+                    .or_insert_with(QueueAcc::new);
+                acc.arrivals.add(now.as_nanos(), 1);
+                if acc.detail_arrivals.len() < self.opts.timeline_detail * 8 {
+                    acc.detail_arrivals.push(now.as_nanos());
+                }
+                if let Some(f) = fkey.and_then(|k| self.flows.get_mut(&k)) {
+                    f.queues[queue.index()] += 1;
+                }
+                self.expect(number, now, Some((iface.0, queue)), 1);
+            }
+            Disposition::Replicated { copies } => {
+                self.totals.inbound_replicated += 1;
+                self.expect(number, now, None, copies);
+            }
+            Disposition::Forwarded { out } => {
+                self.totals.inbound_forwarded += 1;
+                self.settle(
+                    number,
+                    Fate::Other(format!(
+                        "forwarded by the accelerator to interface {}",
+                        out.0
+                    )),
+                );
+            }
+            Disposition::Handled => {
+                self.totals.inbound_handled += 1;
+                self.settle(
+                    number,
+                    Fate::Other("handled by the adapter (ARP offload)".into()),
+                );
+            }
+            Disposition::Dropped(r) => {
+                *self
+                    .totals
+                    .inbound_dropped
+                    .entry(r.label().to_string())
+                    .or_default() += 1;
+                self.settle(
+                    number,
+                    Fate::Other(format!("dropped inbound: {}", r.label())),
+                );
+            }
+        }
+    }
+
+    fn outbound(
+        &mut self,
+        now: Instant,
+        number: u64,
+        s: usize,
+        wire_len: u32,
+        l2: Option<wire::L2Info>,
+    ) {
+        self.totals.outbound += 1;
+        let subj = &self.subjects[s];
+        let (id, port, layer) = (subj.id, subj.port, subj.layer);
+        let l2len = l2.map_or(0, |l| usize::from(l.header_len));
+        // Tell the adapter the next hop's MAC the capture shows (it would
+        // have learned it by ARP before this traffic started).
+        if let (Some(l), Ok(info)) = (l2, wire::parse_ethernet(&self.scratch)) {
+            if let (Some(ip), false) = (info.ip(), l.dst.is_group()) {
+                self.engine.add_neighbor(port, ip.dst, l.dst);
+            }
+        }
+        let (data, len) = match layer {
+            Layer::Layer3 => (
+                self.scratch.get(l2len..).unwrap_or(&[]),
+                wire_len.saturating_sub(l2len as u32),
+            ),
+            Layer::Layer2 => (&self.scratch[..], wire_len),
+        };
+        let meta = SendMeta {
+            end_of_write: true,
+            ..SendMeta::default()
+        };
+        let r = self.engine.handle_host_send(
+            now,
+            id,
+            Frame {
+                data,
+                wire_len: len,
+            },
+            meta,
+        );
+        let fate = match r {
+            Ok(SendOutcome::Queued { queue, .. }) => {
+                *self
+                    .totals
+                    .outbound_queued
+                    .entry(format!("WR/{queue}"))
+                    .or_default() += 1;
+                format!("outbound on write queue {queue}")
+            }
+            Ok(SendOutcome::DeliveredInternally { to }) => {
+                self.totals.outbound_internal += 1;
+                format!(
+                    "outbound, delivered inside the adapter to interface {}",
+                    to.0
+                )
+            }
+            Ok(SendOutcome::AwaitingArp) => {
+                self.totals.outbound_awaiting_arp += 1;
+                "outbound, waiting for ARP".to_string()
+            }
+            Err(r) => {
+                *self
+                    .totals
+                    .outbound_dropped
+                    .entry(r.label().to_string())
+                    .or_default() += 1;
+                format!("outbound dropped: {}", r.label())
+            }
+        };
+        self.settle(number, Fate::Outbound(fate));
+        while self
+            .engine
+            .poll_transmit(now, port, &mut self.tx_buf)
+            .is_some()
+        {}
+    }
+
+    fn result(mut self, mode: Mode) -> ModeResult {
+        let acc = self.engine.accounting();
+        let t = &mut self.totals;
+        t.engine_frames_in = acc.frames_in;
+        t.engine_presented = acc.presented;
+        t.engine_replicated = acc.replicated;
+        t.engine_held = acc.held;
+        t.engine_forwarded = acc.forwarded;
+        t.engine_handled = acc.handled;
+        t.engine_dropped = acc.dropped;
+        t.balanced = acc.balanced();
+        let mut queues = Vec::new();
+        let mut retunes = 0;
+        let mut write_queues = BTreeMap::new();
+        for s in &self.subjects {
+            let Some(iface) = self.engine.interface(s.id) else {
+                continue;
+            };
+            for k in QueueKind::ALL {
+                let Some(rq) = iface.queue(k) else { continue };
+                let acc = self
+                    .queues
+                    .remove(&(s.id.0, k))
+                    .unwrap_or_else(QueueAcc::new);
+                retunes += rq.q.counters.retunes;
+                let timers = self.engine.timers(s.id, k);
+                queues.push(QueueResult {
+                    interface: s.name.clone(),
+                    queue: k.label().to_string(),
+                    queue_id: k.id(),
+                    interrupts: acc.interrupts,
+                    presentations: acc.presentations,
+                    frames: acc.frames,
+                    packets_per_interrupt: (acc.interrupts > 0)
+                        .then(|| acc.frames as f64 / acc.interrupts as f64),
+                    packets_per_presentation: (acc.presentations > 0)
+                        .then(|| acc.frames as f64 / acc.presentations as f64),
+                    by_cause: acc
+                        .causes
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), *v))
+                        .collect(),
+                    hold: acc.hold.summary(),
+                    final_gap_us: timers.map(|t| t.gap.as_nanos() as f64 / 1000.0),
+                    final_block_us: timers.map(|t| t.block.as_nanos() as f64 / 1000.0),
+                    vtam: rq.q.counters.clone(),
+                    arrivals: acc.arrivals,
+                    presents: acc.presents,
+                    detail_arrivals: acc.detail_arrivals,
+                    detail_presents: acc.detail_presents,
+                });
+            }
+            for (n, wq) in iface.writes.iter().enumerate() {
+                if wq.counters.packcnt > 0 || wq.counters.discards > 0 {
+                    write_queues.insert(format!("{} WR/{}", s.name, n + 1), wq.counters.clone());
+                }
+            }
+        }
+        let flows = self
+            .flows
+            .iter()
+            .map(|(k, f)| FlowResult {
+                proto: match k.0 {
+                    6 => "TCP".into(),
+                    17 => "UDP".into(),
+                    p => format!("IP/{p}"),
+                },
+                local: k.1,
+                local_port: k.2,
+                remote: k.3,
+                remote_port: k.4,
+                packets_in: f.packets_in,
+                packets_out: f.packets_out,
+                bytes_in: f.bytes_in,
+                bytes_out: f.bytes_out,
+                payload_in: f.payload_in,
+                payload_out: f.payload_out,
+                first_us: f.first as f64 / 1000.0,
+                last_us: f.last as f64 / 1000.0,
+                queues: QueueKind::ALL
+                    .iter()
+                    .filter(|q| f.queues[q.index()] > 0)
+                    .map(|q| (q.label().to_string(), f.queues[q.index()]))
+                    .collect(),
+                bulk_registered_us: f.bulk_on.map(|t| t as f64 / 1000.0),
+                bulk_deregistered_us: f.bulk_off.map(|t| t as f64 / 1000.0),
+                bulk_refused: f.refused,
+            })
+            .collect();
+        let (mut reg, mut dereg, mut refused) = (0, 0, 0);
+        for st in self.engine.stacks() {
+            reg += st.counters.bulk_registrations;
+            dereg += st.counters.bulk_deregistrations;
+            refused += st.counters.registrations_refused;
+        }
+        ModeResult {
+            mode,
+            label: mode.label(),
+            unavailable: None,
+            notes: self.notes,
+            queues,
+            flows,
+            totals: self.totals,
+            write_queues,
+            bulk_registrations: reg,
+            bulk_deregistrations: dereg,
+            registrations_refused: refused,
+            retunes,
+        }
+    }
+}
+
+fn conn_key(c: &ConnKey) -> FlowMapKey {
+    (6, c.local, c.local_port, c.remote, c.remote_port)
+}

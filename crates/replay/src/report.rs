@@ -1,0 +1,416 @@
+//! Replay reports (layer: replay driver, output; spec 08 §8.2): the
+//! per-mode comparison as text with the modes side by side, and as JSON.
+
+use crate::replay::{ModeResult, QueueResult};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// Everything `softosa replay` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub capture: String,
+    pub capture_format: String,
+    pub capture_bytes: u64,
+    pub profile: String,
+    pub host_service_us: f64,
+    pub modes: Vec<ModeResult>,
+    /// Mode whose per-frame fate was written to the annotated capture.
+    pub annotated_mode: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub smcat: Option<crate::smcat::SmcatReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zert: Option<crate::zert::ZertReport>,
+}
+
+impl Report {
+    pub fn available(&self) -> impl Iterator<Item = &ModeResult> {
+        self.modes.iter().filter(|m| m.unavailable.is_none())
+    }
+
+    /// Queues (interface, queue label) that received frames in any mode, in order.
+    pub fn queue_keys(&self) -> Vec<(String, String, u8)> {
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for m in self.available() {
+            for q in &m.queues {
+                if q.frames > 0 && seen.insert((q.interface.clone(), q.queue_id)) {
+                    out.push((q.interface.clone(), q.queue.clone(), q.queue_id));
+                }
+            }
+        }
+        out.sort_by(|a, b| (a.0.as_str(), a.2).cmp(&(b.0.as_str(), b.2)));
+        out
+    }
+}
+
+const LABEL_W: usize = 30;
+const COL_W: usize = 14;
+
+fn short(label: &str) -> &str {
+    match label {
+        "DYNAMIC WORKLOADQ" => "DYN+IWQ",
+        "MINLATENCY" => "MINLATENCY",
+        other => other,
+    }
+}
+
+fn row(out: &mut String, label: &str, cells: &[String]) {
+    let _ = write!(out, "{label:<LABEL_W$}");
+    for c in cells {
+        // A leading space keeps wide cells apart.
+        let _ = write!(out, " {c:>w$}", w = COL_W - 1);
+    }
+    out.push('\n');
+}
+
+fn f1(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |x| format!("{x:.1}"))
+}
+
+fn f2(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |x| format!("{x:.2}"))
+}
+
+fn find<'a>(m: &'a ModeResult, iface: &str, qid: u8) -> Option<&'a QueueResult> {
+    m.queues
+        .iter()
+        .find(|q| q.interface == iface && q.queue_id == qid)
+}
+
+fn ms(us: f64) -> String {
+    format!("{:.3} ms", us / 1000.0)
+}
+
+/// The text report: modes side by side.
+pub fn render_text(r: &Report) -> String {
+    let mut o = String::new();
+    let modes: Vec<&ModeResult> = r.available().collect();
+    let _ = writeln!(o, "softosa replay of {} ({})", r.capture, r.capture_format);
+    let _ = writeln!(
+        o,
+        "Profile {}; host services each presented batch in {:.1} us",
+        r.profile, r.host_service_us
+    );
+    if let Some(m) = modes.first() {
+        let t = &m.totals;
+        let _ = writeln!(
+            o,
+            "Records {}  ({:.3} s): {} inbound, {} outbound, {} not to or from the analysed interfaces, {} unreadable",
+            t.records,
+            t.duration_us / 1e6,
+            t.inbound,
+            t.outbound,
+            t.foreign,
+            t.reader_skipped.values().sum::<u64>()
+        );
+        for (why, n) in &t.reader_skipped {
+            let _ = writeln!(o, "  skipped {n}: {why}");
+        }
+        if t.foreign > 0 && t.inbound + t.outbound == 0 {
+            let _ = writeln!(
+                o,
+                "  No frame matched the analysed interfaces' addresses: name the capture's host with --address IP."
+            );
+        }
+    }
+    for m in &r.modes {
+        if let Some(why) = &m.unavailable {
+            let _ = writeln!(o, "{}: not available: {why}", m.label);
+        }
+        for n in &m.notes {
+            let _ = writeln!(o, "{}: note: {n}", m.label);
+        }
+    }
+    o.push('\n');
+    let head: Vec<String> = modes.iter().map(|m| short(m.label).to_string()).collect();
+    row(&mut o, "INBPERF", &head);
+    row(
+        &mut o,
+        "",
+        &modes
+            .iter()
+            .map(|_| "-".repeat(COL_W - 2))
+            .collect::<Vec<_>>(),
+    );
+    let all = |f: &dyn Fn(&ModeResult) -> String| modes.iter().map(|m| f(m)).collect::<Vec<_>>();
+    row(
+        &mut o,
+        "Interrupts (all queues)",
+        &all(&|m| m.interrupts().to_string()),
+    );
+    row(
+        &mut o,
+        "Presentations",
+        &all(&|m| {
+            m.queues
+                .iter()
+                .map(|q| q.presentations)
+                .sum::<u64>()
+                .to_string()
+        }),
+    );
+    row(
+        &mut o,
+        "Packets per interrupt",
+        &all(&|m| {
+            let i = m.interrupts();
+            f2((i > 0).then(|| m.frames_presented() as f64 / i as f64))
+        }),
+    );
+    row(
+        &mut o,
+        "Bulk registrations",
+        &all(&|m| m.bulk_registrations.to_string()),
+    );
+    row(&mut o, "Timer retunes", &all(&|m| m.retunes.to_string()));
+    for (iface, qlabel, qid) in r.queue_keys() {
+        o.push('\n');
+        let _ = writeln!(o, "{iface} input queue {qid} ({qlabel})");
+        let q = |f: &dyn Fn(&QueueResult) -> String| {
+            modes
+                .iter()
+                .map(|m| find(m, &iface, qid).map_or_else(|| "-".into(), f))
+                .collect::<Vec<_>>()
+        };
+        row(&mut o, "  Frames presented", &q(&|x| x.frames.to_string()));
+        row(
+            &mut o,
+            "  Interrupts (PCIREAL)",
+            &q(&|x| x.interrupts.to_string()),
+        );
+        row(
+            &mut o,
+            "  Packets per interrupt",
+            &q(&|x| f2(x.packets_per_interrupt)),
+        );
+        row(
+            &mut o,
+            "  Hold delay mean (us)",
+            &q(&|x| f1(x.hold.mean_us)),
+        );
+        row(&mut o, "  Hold delay p50 (us)", &q(&|x| f1(x.hold.p50_us)));
+        row(&mut o, "  Hold delay p99 (us)", &q(&|x| f1(x.hold.p99_us)));
+        row(&mut o, "  Hold delay max (us)", &q(&|x| f1(x.hold.max_us)));
+        row(
+            &mut o,
+            "  Timers at end gap/block us",
+            &q(&|x| format!("{}/{}", f1(x.final_gap_us), f1(x.final_block_us))),
+        );
+        for cause in [
+            "gap timer",
+            "block timer",
+            "threshold",
+            "early (OLM)",
+            "immediate",
+        ] {
+            if modes
+                .iter()
+                .any(|m| find(m, &iface, qid).is_some_and(|x| x.by_cause.contains_key(cause)))
+            {
+                row(
+                    &mut o,
+                    &format!("  Presented by {cause}"),
+                    &q(&|x| x.by_cause.get(cause).copied().unwrap_or(0).to_string()),
+                );
+            }
+        }
+    }
+    // Flows: which queue each landed on, per mode, and bulk detection.
+    o.push('\n');
+    let _ = writeln!(
+        o,
+        "Flows (local <- remote; inbound frames and the queue that took most of them)"
+    );
+    let mut keys = BTreeSet::new();
+    for m in &modes {
+        for f in &m.flows {
+            keys.insert((
+                f.proto.clone(),
+                f.local,
+                f.local_port,
+                f.remote,
+                f.remote_port,
+            ));
+        }
+    }
+    for k in &keys {
+        let _ = writeln!(o, "  {} {}..{} <- {}..{}", k.0, k.1, k.2, k.3, k.4);
+        let flows: Vec<_> = modes
+            .iter()
+            .map(|m| {
+                m.flows.iter().find(|f| {
+                    (
+                        f.proto.as_str(),
+                        f.local,
+                        f.local_port,
+                        f.remote,
+                        f.remote_port,
+                    ) == (k.0.as_str(), k.1, k.2, k.3, k.4)
+                })
+            })
+            .collect();
+        if let Some(f) = flows.iter().flatten().next() {
+            let _ = writeln!(
+                o,
+                "    in {} frames ({} payload bytes), out {} frames ({} payload bytes), {} .. {}",
+                f.packets_in,
+                f.payload_in,
+                f.packets_out,
+                f.payload_out,
+                ms(f.first_us),
+                ms(f.last_us)
+            );
+        }
+        row(
+            &mut o,
+            "    queue",
+            &flows
+                .iter()
+                .map(|f| match f {
+                    Some(f) => {
+                        let total: u64 = f.queues.values().sum();
+                        match f.main_queue() {
+                            Some(q) if total > 0 => {
+                                let n = f.queues.get(q).copied().unwrap_or(0);
+                                if n == total {
+                                    q.to_string()
+                                } else {
+                                    format!("{q} {}%", n * 100 / total)
+                                }
+                            }
+                            _ => "-".into(),
+                        }
+                    }
+                    None => "-".into(),
+                })
+                .collect::<Vec<_>>(),
+        );
+        if flows
+            .iter()
+            .flatten()
+            .any(|f| f.bulk_registered_us.is_some() || f.bulk_refused)
+        {
+            row(
+                &mut o,
+                "    bulk registered at (ms)",
+                &flows
+                    .iter()
+                    .map(|f| match f {
+                        Some(f) if f.bulk_refused && f.bulk_registered_us.is_none() => {
+                            "refused".into()
+                        }
+                        Some(f) => f
+                            .bulk_registered_us
+                            .map_or("-".into(), |t| format!("{:.3}", t / 1000.0)),
+                        None => "-".into(),
+                    })
+                    .collect::<Vec<_>>(),
+            );
+            row(
+                &mut o,
+                "    deregistered at (ms)",
+                &flows
+                    .iter()
+                    .map(|f| {
+                        f.and_then(|f| f.bulk_deregistered_us)
+                            .map_or("-".into(), |t| format!("{:.3}", t / 1000.0))
+                    })
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    if let Some(m) = modes.first() {
+        let untracked = m.totals.flows_untracked;
+        if untracked > 0 {
+            let _ = writeln!(
+                o,
+                "  ({untracked} frames of flows beyond the flow table were not itemised)"
+            );
+        }
+    }
+    // VTAM tuning statistics.
+    o.push('\n');
+    let _ = writeln!(o, "VTAM tuning statistics (read queues)");
+    for (iface, qlabel, qid) in r.queue_keys() {
+        let _ = writeln!(o, "  {iface} DIR = RD/{qid} ({qlabel})");
+        let q = |f: &dyn Fn(&QueueResult) -> u64| {
+            modes
+                .iter()
+                .map(|m| find(m, &iface, qid).map_or_else(|| "-".into(), |x| f(x).to_string()))
+                .collect::<Vec<_>>()
+        };
+        row(&mut o, "    PCIREAL", &q(&|x| x.vtam.pcireal));
+        row(&mut o, "    PCIVIRT", &q(&|x| x.vtam.pcivirt));
+        row(&mut o, "    PCITHRSH", &q(&|x| x.vtam.pcithrsh));
+        row(&mut o, "    PCIUNPRD", &q(&|x| x.vtam.pciunprd));
+        row(&mut o, "    EARLYINT", &q(&|x| x.vtam.earlyint));
+        row(&mut o, "    NOREADS", &q(&|x| x.vtam.noreads));
+        row(&mut o, "    SBALCNT", &q(&|x| x.vtam.sbalcnt));
+        row(&mut o, "    PACKCNT", &q(&|x| x.vtam.packcnt));
+        row(&mut o, "    BYTECNT", &q(&|x| x.vtam.bytecnt));
+    }
+    // Accounting.
+    o.push('\n');
+    let _ = writeln!(
+        o,
+        "Accounting (inbound frames in = presented + forwarded + handled + dropped)"
+    );
+    row(
+        &mut o,
+        "  Frames in",
+        &all(&|m| m.totals.engine_frames_in.to_string()),
+    );
+    row(
+        &mut o,
+        "  Presented",
+        &all(&|m| m.totals.engine_presented.to_string()),
+    );
+    row(
+        &mut o,
+        "  Forwarded",
+        &all(&|m| m.totals.engine_forwarded.to_string()),
+    );
+    row(
+        &mut o,
+        "  Handled by adapter",
+        &all(&|m| m.totals.engine_handled.to_string()),
+    );
+    row(
+        &mut o,
+        "  Dropped",
+        &all(&|m| m.totals.engine_dropped.to_string()),
+    );
+    row(
+        &mut o,
+        "  Still held",
+        &all(&|m| m.totals.engine_held.to_string()),
+    );
+    row(
+        &mut o,
+        "  Balanced",
+        &all(&|m| if m.totals.balanced { "yes" } else { "NO" }.to_string()),
+    );
+    for m in &modes {
+        for (why, n) in &m.totals.inbound_dropped {
+            let _ = writeln!(o, "  {}: {n} inbound dropped: {why}", m.label);
+        }
+        for (why, n) in &m.totals.outbound_dropped {
+            let _ = writeln!(o, "  {}: {n} outbound dropped: {why}", m.label);
+        }
+    }
+    if let Some(s) = &r.smcat {
+        o.push('\n');
+        o.push_str(&crate::smcat::render_text(s));
+    }
+    if let Some(z) = &r.zert {
+        o.push('\n');
+        o.push_str(&crate::zert::render_text(z));
+    }
+    o
+}
+
+/// The JSON report.
+pub fn render_json(r: &Report) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(r)
+}

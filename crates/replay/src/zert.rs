@@ -1,0 +1,466 @@
+//! zERT-style encryption readiness from a replayed capture (layer: replay
+//! driver, analysis; spec 04 §4.3).
+//!
+//! Passive: for every TCP connection of the analysed host it reads the
+//! first payload segments each way — a TLS handshake (ClientHello offers,
+//! ServerHello chooses the version and cipher suite), an SSH version
+//! exchange (`SSH-2.0-...`), or neither (clear text) — and it lists IPsec
+//! security associations from ESP and AH SPIs. *Discovery* gives one detail
+//! record per connection; *aggregation* groups connections by security
+//! session (server address and port, client address, protection) with
+//! counts and bytes, like the SMF 119 subtype 12 summary records.
+//! With a short snap length the handshake may be cut; such connections are
+//! reported as TLS with the fields that were visible.
+
+use crate::replay::{Direction, FrameObserver};
+use serde::Serialize;
+use softosa_engine::wire::{tcp_flags, FrameInfo, L4Info, NetInfo, PROTO_ESP};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::net::IpAddr;
+
+/// Payload segments inspected per direction of a connection.
+const SEGMENTS_INSPECTED: u8 = 4;
+
+/// What protects a connection.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum Protection {
+    Tls {
+        version: String,
+        cipher: Option<String>,
+    },
+    Ssh {
+        version: String,
+    },
+    /// Carried inside AH (ESP-protected TCP is not visible as TCP).
+    IpsecAh,
+    ClearText,
+    /// No payload seen.
+    NoData,
+}
+
+impl Protection {
+    pub fn label(&self) -> String {
+        match self {
+            Protection::Tls { version, cipher } => match cipher {
+                Some(c) => format!("{version} {c}"),
+                None => format!("{version} (cipher not seen)"),
+            },
+            Protection::Ssh { version } => format!("SSH {version}"),
+            Protection::IpsecAh => "IPsec AH".into(),
+            Protection::ClearText => "clear text".into(),
+            Protection::NoData => "no data".into(),
+        }
+    }
+}
+
+fn tls_version(major: u8, minor: u8) -> String {
+    match (major, minor) {
+        (3, 0) => "SSLv3".into(),
+        (3, 1) => "TLSv1.0".into(),
+        (3, 2) => "TLSv1.1".into(),
+        (3, 3) => "TLSv1.2".into(),
+        (3, 4) => "TLSv1.3".into(),
+        (a, b) => format!("TLS {a}.{b}"),
+    }
+}
+
+fn cipher_name(id: u16) -> String {
+    let n = match id {
+        0x1301 => "TLS_AES_128_GCM_SHA256",
+        0x1302 => "TLS_AES_256_GCM_SHA384",
+        0x1303 => "TLS_CHACHA20_POLY1305_SHA256",
+        0xC02F => "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        0xC030 => "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+        0xC02B => "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+        0xC02C => "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+        0x009C => "TLS_RSA_WITH_AES_128_GCM_SHA256",
+        0x009D => "TLS_RSA_WITH_AES_256_GCM_SHA384",
+        0x002F => "TLS_RSA_WITH_AES_128_CBC_SHA",
+        0x0035 => "TLS_RSA_WITH_AES_256_CBC_SHA",
+        0x000A => "TLS_RSA_WITH_3DES_EDE_CBC_SHA",
+        _ => return format!("0x{id:04X}"),
+    };
+    n.to_string()
+}
+
+/// What a TLS record at the start of a payload says.
+#[derive(Debug, PartialEq)]
+enum TlsSeen {
+    ClientHello {
+        version: String,
+    },
+    ServerHello {
+        version: String,
+        cipher: Option<u16>,
+    },
+    Other {
+        version: String,
+    },
+}
+
+fn parse_tls(p: &[u8]) -> Option<TlsSeen> {
+    // record: type(1)=22 version(2) length(2); handshake: type(1) len(3)
+    if p.len() < 6 || !(20..=23).contains(&p[0]) || p[1] != 3 || p[2] > 4 {
+        return None;
+    }
+    let rec_version = tls_version(p[1], p[2]);
+    if p[0] != 22 {
+        return Some(TlsSeen::Other {
+            version: rec_version,
+        });
+    }
+    let version = match (p.get(9), p.get(10)) {
+        (Some(&a), Some(&b)) if a == 3 => tls_version(a, b),
+        _ => rec_version,
+    };
+    match p[5] {
+        1 => Some(TlsSeen::ClientHello { version }),
+        2 => {
+            // version(2) random(32) sid_len(1) sid cipher(2) at 9..
+            let sid_at = 9 + 2 + 32;
+            let cipher = p.get(sid_at).and_then(|&sid| {
+                let c = sid_at + 1 + usize::from(sid);
+                Some(u16::from_be_bytes([*p.get(c)?, *p.get(c + 1)?]))
+            });
+            // TLS 1.3 chooses 1.3 in an extension; its suites give it away.
+            let version = match cipher {
+                Some(0x1301..=0x1305) => "TLSv1.3".into(),
+                _ => version,
+            };
+            Some(TlsSeen::ServerHello { version, cipher })
+        }
+        _ => Some(TlsSeen::Other { version }),
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Conn {
+    /// True when the local end is the server.
+    local_is_server: Option<bool>,
+    inspected_in: u8,
+    inspected_out: u8,
+    tls: Option<(String, Option<u16>)>,
+    ssh: Option<String>,
+    ah: bool,
+    payload_seen: bool,
+    bytes_in: u64,
+    bytes_out: u64,
+}
+
+/// One connection (discovery detail record).
+#[derive(Clone, Debug, Serialize)]
+pub struct ConnectionRecord {
+    pub server: IpAddr,
+    pub server_port: u16,
+    pub client: IpAddr,
+    pub client_port: u16,
+    pub protection: Protection,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+}
+
+/// One security session (aggregation summary record).
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionSummary {
+    pub server: IpAddr,
+    pub server_port: u16,
+    pub client: IpAddr,
+    pub protection: String,
+    pub connections: u64,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+}
+
+/// An IPsec security association seen (ESP or AH SPI).
+#[derive(Clone, Debug, Serialize)]
+pub struct IpsecSa {
+    pub protocol: &'static str,
+    pub src: IpAddr,
+    pub dst: IpAddr,
+    pub spi: u32,
+    pub packets: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ZertReport {
+    pub connections: Vec<ConnectionRecord>,
+    pub sessions: Vec<SessionSummary>,
+    pub ipsec: Vec<IpsecSa>,
+    pub untracked: u64,
+}
+
+/// Collects zERT data while a capture is replayed.
+pub struct ZertAnalyzer {
+    conns: BTreeMap<(IpAddr, u16, IpAddr, u16), Conn>,
+    sas: BTreeMap<(&'static str, IpAddr, IpAddr, u32), u64>,
+    max: usize,
+    untracked: u64,
+}
+
+impl ZertAnalyzer {
+    pub fn new(max: usize) -> Self {
+        ZertAnalyzer {
+            conns: BTreeMap::new(),
+            sas: BTreeMap::new(),
+            max,
+            untracked: 0,
+        }
+    }
+
+    pub fn finish(self) -> ZertReport {
+        let mut connections = Vec::new();
+        let mut sessions: BTreeMap<(IpAddr, u16, IpAddr, String), SessionSummary> = BTreeMap::new();
+        for ((local, lport, remote, rport), c) in &self.conns {
+            let local_server = c.local_is_server.unwrap_or(lport <= rport);
+            let (server, server_port, client, client_port) = if local_server {
+                (*local, *lport, *remote, *rport)
+            } else {
+                (*remote, *rport, *local, *lport)
+            };
+            let protection = if let Some((v, cipher)) = &c.tls {
+                Protection::Tls {
+                    version: v.clone(),
+                    cipher: cipher.map(cipher_name),
+                }
+            } else if let Some(v) = &c.ssh {
+                Protection::Ssh { version: v.clone() }
+            } else if c.ah {
+                Protection::IpsecAh
+            } else if c.payload_seen {
+                Protection::ClearText
+            } else {
+                Protection::NoData
+            };
+            let label = protection.label();
+            let s = sessions
+                .entry((server, server_port, client, label.clone()))
+                .or_insert_with(|| SessionSummary {
+                    server,
+                    server_port,
+                    client,
+                    protection: label,
+                    connections: 0,
+                    bytes_in: 0,
+                    bytes_out: 0,
+                });
+            s.connections += 1;
+            s.bytes_in += c.bytes_in;
+            s.bytes_out += c.bytes_out;
+            connections.push(ConnectionRecord {
+                server,
+                server_port,
+                client,
+                client_port,
+                protection,
+                bytes_in: c.bytes_in,
+                bytes_out: c.bytes_out,
+            });
+        }
+        ZertReport {
+            connections,
+            sessions: sessions.into_values().collect(),
+            ipsec: self
+                .sas
+                .into_iter()
+                .map(|((protocol, src, dst, spi), packets)| IpsecSa {
+                    protocol,
+                    src,
+                    dst,
+                    spi,
+                    packets,
+                })
+                .collect(),
+            untracked: self.untracked,
+        }
+    }
+
+    fn note_sa(&mut self, proto: &'static str, src: IpAddr, dst: IpAddr, spi: u32) {
+        if self.sas.len() < self.max || self.sas.contains_key(&(proto, src, dst, spi)) {
+            *self.sas.entry((proto, src, dst, spi)).or_default() += 1;
+        } else {
+            self.untracked += 1;
+        }
+    }
+}
+
+impl FrameObserver for ZertAnalyzer {
+    fn observe(&mut self, _now_ns: u64, dir: Direction, info: &FrameInfo, frame: &[u8]) {
+        let NetInfo::Ip(ip, l4) = info.net else {
+            return;
+        };
+        let l2 = info.l2.map_or(0, |l| usize::from(l.header_len));
+        let ip_start = l2;
+        let after_ip = l2 + usize::from(ip.header_len);
+        if ip.proto == PROTO_ESP {
+            if let Some(s) = frame.get(after_ip..after_ip + 4) {
+                let spi = u32::from_be_bytes([s[0], s[1], s[2], s[3]]);
+                self.note_sa("ESP", ip.src, ip.dst, spi);
+            }
+            return;
+        }
+        // AH on IPv4: protocol 51 right after the IPv4 header.
+        let mut ah = false;
+        if ip.ipsec && ip.src.is_ipv4() {
+            if let (Some(&vihl), Some(&proto)) = (frame.get(ip_start), frame.get(ip_start + 9)) {
+                let at = ip_start + usize::from(vihl & 0x0f) * 4;
+                if proto == 51 {
+                    if let Some(s) = frame.get(at + 4..at + 8) {
+                        let spi = u32::from_be_bytes([s[0], s[1], s[2], s[3]]);
+                        self.note_sa("AH", ip.src, ip.dst, spi);
+                        ah = true;
+                    }
+                }
+            }
+        } else if ip.ipsec {
+            ah = true;
+        }
+        let L4Info::Tcp {
+            src_port,
+            dst_port,
+            flags,
+            header_len,
+            payload_len,
+            ..
+        } = l4
+        else {
+            return;
+        };
+        let key = match dir {
+            Direction::Inbound => (ip.dst, dst_port, ip.src, src_port),
+            Direction::Outbound => (ip.src, src_port, ip.dst, dst_port),
+        };
+        if !self.conns.contains_key(&key) && self.conns.len() >= self.max {
+            self.untracked += 1;
+            return;
+        }
+        let c = self.conns.entry(key).or_default();
+        c.ah |= ah;
+        let syn_only = flags & tcp_flags::SYN != 0 && flags & tcp_flags::ACK == 0;
+        if syn_only {
+            // The SYN's sender is the client.
+            c.local_is_server = Some(dir == Direction::Inbound);
+        }
+        match dir {
+            Direction::Inbound => c.bytes_in += u64::from(payload_len),
+            Direction::Outbound => c.bytes_out += u64::from(payload_len),
+        }
+        if payload_len == 0 {
+            return;
+        }
+        c.payload_seen = true;
+        let inspected = match dir {
+            Direction::Inbound => &mut c.inspected_in,
+            Direction::Outbound => &mut c.inspected_out,
+        };
+        if *inspected >= SEGMENTS_INSPECTED {
+            return;
+        }
+        *inspected += 1;
+        let start = after_ip + usize::from(header_len);
+        let payload = frame.get(start..).unwrap_or(&[]);
+        if payload.starts_with(b"SSH-") {
+            let end = payload
+                .iter()
+                .position(|b| *b == b'\r' || *b == b'\n')
+                .unwrap_or(payload.len())
+                .min(64);
+            c.ssh = Some(String::from_utf8_lossy(&payload[..end]).into_owned());
+            return;
+        }
+        match parse_tls(payload) {
+            Some(TlsSeen::ServerHello { version, cipher }) => {
+                c.tls = Some((version, cipher));
+                // The ServerHello's sender is the server.
+                c.local_is_server.get_or_insert(dir == Direction::Outbound);
+            }
+            Some(TlsSeen::ClientHello { version }) => {
+                c.tls.get_or_insert((version, None));
+                c.local_is_server.get_or_insert(dir == Direction::Inbound);
+            }
+            Some(TlsSeen::Other { version }) => {
+                c.tls.get_or_insert((version, None));
+            }
+            None => {}
+        }
+    }
+}
+
+/// The report as text.
+pub fn render_text(r: &ZertReport) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "zERT: {} connections (discovery records), {} security sessions (summary records)",
+        r.connections.len(),
+        r.sessions.len()
+    );
+    let _ = writeln!(
+        o,
+        "  {:<40} {:<22} {:<28} {:>5} {:>12} {:>12}",
+        "Server", "Client", "Protection", "Conns", "Bytes in", "Bytes out"
+    );
+    for s in &r.sessions {
+        let _ = writeln!(
+            o,
+            "  {:<40} {:<22} {:<28} {:>5} {:>12} {:>12}",
+            format!("{}..{}", s.server, s.server_port),
+            s.client.to_string(),
+            s.protection,
+            s.connections,
+            s.bytes_in,
+            s.bytes_out
+        );
+    }
+    for sa in &r.ipsec {
+        let _ = writeln!(
+            o,
+            "  IPsec {} SPI 0x{:08X} {} -> {}: {} packets",
+            sa.protocol, sa.spi, sa.src, sa.dst, sa.packets
+        );
+    }
+    if r.untracked > 0 {
+        let _ = writeln!(
+            o,
+            "  {} frames of connections beyond the table not analysed",
+            r.untracked
+        );
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tls_server_hello_gives_version_and_cipher() {
+        let mut p = vec![22, 3, 3, 0, 80, 2, 0, 0, 76, 3, 3];
+        p.extend_from_slice(&[0u8; 32]);
+        p.push(0); // no session id
+        p.extend_from_slice(&[0xC0, 0x2F]);
+        assert_eq!(
+            parse_tls(&p),
+            Some(TlsSeen::ServerHello {
+                version: "TLSv1.2".into(),
+                cipher: Some(0xC02F)
+            })
+        );
+        // Cut before the cipher: version only.
+        assert_eq!(
+            parse_tls(&p[..30]),
+            Some(TlsSeen::ServerHello {
+                version: "TLSv1.2".into(),
+                cipher: None
+            })
+        );
+        let ch = [22u8, 3, 1, 0, 200, 1, 0, 0, 196, 3, 3];
+        assert_eq!(
+            parse_tls(&ch),
+            Some(TlsSeen::ClientHello {
+                version: "TLSv1.2".into()
+            })
+        );
+        assert_eq!(parse_tls(b"GET / HTTP/1.1\r\n"), None);
+    }
+}

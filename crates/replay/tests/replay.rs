@@ -1,0 +1,316 @@
+//! Replay of the committed captures (made by iperf3 and sockperf, see
+//! tests/data/README.md) through the engine: classification against what
+//! the traffic really was, the expected ordering of the INBPERF modes, and
+//! the accounting identity.
+
+use softosa_engine::QueueKind;
+use softosa_replay::annotate::PcapNgWriter;
+use softosa_replay::capture::CaptureReader;
+use softosa_replay::config::load_config;
+use softosa_replay::replay::{replay_mode, Hooks, Mode, ModeResult, ReplayOptions};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn run(capture: &str, mode: Mode) -> ModeResult {
+    let cfg = load_config(&data("host.prof")).expect("profile");
+    let reader = CaptureReader::open(&data(capture)).expect("capture");
+    replay_mode(
+        reader,
+        &cfg,
+        mode,
+        &ReplayOptions::default(),
+        Hooks::default(),
+    )
+    .expect("replay")
+}
+
+const CAPTURES: [&str; 8] = [
+    "iperf3-tcp.pcap",
+    "sockperf-rr.pcap",
+    "mix.pcap",
+    "ipv6-tcp.pcapng",
+    "rr-nano.pcapng",
+    "sll2.pcap",
+    "sll.pcap",
+    "sll2-micro.pcapng",
+];
+/// Client ports of the iperf3 data connections (streams), per README.md.
+const STREAM_PORTS: [u16; 3] = [40001, 40003, 40005];
+
+#[test]
+fn streams_land_on_bulkdata_and_request_response_never_does() {
+    for (capture, port) in [
+        ("iperf3-tcp.pcap", 40001u16),
+        ("mix.pcap", 40003),
+        ("ipv6-tcp.pcapng", 40005),
+    ] {
+        let r = run(capture, Mode::DynamicWorkloadq);
+        let f = r.flow(port).expect("stream flow");
+        let at = f.bulk_registered_us.expect("stream registered as bulk");
+        assert!(
+            at > f.first_us && at < f.last_us,
+            "{capture}: registered at {at}"
+        );
+        let bulk = f.queues.get("BULKDATA").copied().unwrap_or(0);
+        assert!(
+            bulk * 2 > f.packets_in,
+            "{capture}: {bulk} of {} frames on BULKDATA",
+            f.packets_in
+        );
+        assert_eq!(f.main_queue(), Some("BULKDATA"));
+        let q = r
+            .queues
+            .iter()
+            .find(|q| q.queue == "BULKDATA" && q.frames > 0)
+            .expect("BULKDATA queue used");
+        assert_eq!(q.frames, bulk);
+    }
+    // Everything else, in every capture and mode, stays off BULKDATA.
+    for capture in CAPTURES {
+        for mode in Mode::ALL {
+            let r = run(capture, mode);
+            for f in r
+                .flows
+                .iter()
+                .filter(|f| !STREAM_PORTS.contains(&f.remote_port))
+            {
+                assert_eq!(
+                    f.bulk_registered_us, None,
+                    "{capture} {mode:?}: {}:{} registered",
+                    f.remote, f.remote_port
+                );
+                assert!(!f.queues.contains_key("BULKDATA"), "{capture} {mode:?}");
+            }
+            if mode != Mode::DynamicWorkloadq {
+                assert_eq!(r.bulk_registrations, 0, "{capture} {mode:?}");
+                assert!(r.flows.iter().all(|f| !f.queues.contains_key("BULKDATA")));
+            }
+        }
+    }
+}
+
+#[test]
+fn modes_order_as_expected() {
+    for capture in [
+        "iperf3-tcp.pcap",
+        "sockperf-rr.pcap",
+        "mix.pcap",
+        "ipv6-tcp.pcapng",
+    ] {
+        let results: BTreeMap<Mode, ModeResult> =
+            Mode::ALL.iter().map(|m| (*m, run(capture, *m))).collect();
+        let ints = |m: Mode| results[&m].interrupts();
+        for m in Mode::ALL {
+            assert!(
+                ints(Mode::MinCpu) <= ints(m),
+                "{capture}: MINCPU {} > {m:?} {}",
+                ints(Mode::MinCpu),
+                ints(m)
+            );
+        }
+        assert!(ints(Mode::MinCpu) < ints(Mode::MinLatency), "{capture}");
+        let primary = |m: Mode| {
+            let iface = if capture.contains("ipv6") {
+                "OSAV6"
+            } else {
+                "OSAV4"
+            };
+            results[&m]
+                .queue(iface, QueueKind::Primary)
+                .expect("primary queue")
+                .hold
+                .clone()
+        };
+        let mean = |m: Mode| primary(m).mean_us.expect("frames held");
+        // Static timers: MINLATENCY < BALANCED < MINCPU in added delay.
+        assert!(mean(Mode::MinLatency) < mean(Mode::Balanced), "{capture}");
+        assert!(mean(Mode::Balanced) < mean(Mode::MinCpu), "{capture}");
+        // DYNAMIC may go lower still on pure request/response (its gap
+        // timer falls to the floor), so only the static modes are ranked.
+        // No frame waits longer than the block hold timer (+ gap) of its mode.
+        assert!(primary(Mode::MinLatency).max_us.unwrap() <= 40.0 + 1e-6);
+        assert!(primary(Mode::Balanced).max_us.unwrap() <= 250.0 + 40.0);
+    }
+}
+
+fn expected_flows(capture: &str) -> Vec<(String, u16, String, u16, u64)> {
+    std::fs::read_to_string(data("expected-flows.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with(capture))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (
+                w[1].into(),
+                w[2].parse().unwrap(),
+                w[3].into(),
+                w[4].parse().unwrap(),
+                w[5].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn frames_are_accounted_for_and_flows_match_tshark() {
+    for capture in CAPTURES {
+        for mode in Mode::ALL {
+            let r = run(capture, mode);
+            let t = &r.totals;
+            assert!(r.unavailable.is_none(), "{capture} {mode:?}");
+            let skipped: u64 = t.reader_skipped.values().sum();
+            assert_eq!(
+                t.records,
+                t.inbound + t.outbound + t.foreign + skipped,
+                "{capture}"
+            );
+            assert_eq!(
+                t.foreign, 0,
+                "{capture}: every frame is to or from the host"
+            );
+            // frames in = presented + forwarded + handled + dropped (+ held, 0 after the drain).
+            assert_eq!(t.engine_frames_in, t.inbound, "{capture} {mode:?}");
+            assert_eq!(t.engine_held, 0, "{capture} {mode:?}");
+            let dropped: u64 = t.inbound_dropped.values().sum();
+            assert_eq!(t.engine_dropped, dropped);
+            assert_eq!(
+                t.engine_frames_in + t.engine_replicated,
+                t.engine_presented + t.engine_forwarded + t.engine_handled + t.engine_dropped,
+                "{capture} {mode:?}"
+            );
+            assert!(t.balanced);
+            assert_eq!(
+                r.frames_presented(),
+                t.engine_presented + t.engine_replicated
+            );
+            assert_eq!(t.stuck_timers, 0);
+            // Per-flow packet counts agree with tshark's, both directions.
+            for (src, sport, dst, dport, n) in expected_flows(capture) {
+                let (remote_port, inbound) = if src.ends_with("::2") || src == "192.0.2.2" {
+                    (sport, true)
+                } else {
+                    (dport, false)
+                };
+                let f = r
+                    .flows
+                    .iter()
+                    .find(|f| {
+                        f.remote_port == remote_port
+                            && f.local_port == if inbound { dport } else { sport }
+                    })
+                    .unwrap_or_else(|| panic!("{capture}: flow {src}:{sport} > {dst}:{dport}"));
+                let got = if inbound { f.packets_in } else { f.packets_out };
+                assert_eq!(got, n, "{capture} {mode:?}: {src}:{sport} > {dst}:{dport}");
+            }
+        }
+    }
+}
+
+#[test]
+fn host_service_time_turns_interrupts_into_polls_on_bulkdata() {
+    // BULKDATA is serviced by one unit of work at a time: while the host is
+    // still busy with a batch, the next one is found without an interrupt.
+    let cfg = load_config(&data("host.prof")).unwrap();
+    let slow = ReplayOptions {
+        host_service: core::time::Duration::from_millis(5),
+        ..ReplayOptions::default()
+    };
+    let reader = CaptureReader::open(&data("iperf3-tcp.pcap")).unwrap();
+    let r = replay_mode(
+        reader,
+        &cfg,
+        Mode::DynamicWorkloadq,
+        &slow,
+        Hooks::default(),
+    )
+    .unwrap();
+    let bulk = r.queue("OSAV4", QueueKind::BulkData).unwrap();
+    assert!(bulk.vtam.pcivirt > 0, "{:?}", bulk.vtam);
+    assert!(bulk.interrupts < bulk.presentations);
+    let fast = run("iperf3-tcp.pcap", Mode::DynamicWorkloadq);
+    let fast_bulk = fast.queue("OSAV4", QueueKind::BulkData).unwrap();
+    assert_eq!(fast_bulk.vtam.pcivirt, 0);
+}
+
+#[test]
+fn annotated_capture_keeps_every_record_with_its_queue() {
+    let cfg = load_config(&data("host.prof")).unwrap();
+    let mut w = PcapNgWriter::new(Vec::new()).unwrap();
+    let reader = CaptureReader::open(&data("mix.pcap")).unwrap();
+    let hooks = Hooks {
+        sink: Some(&mut w),
+        ..Hooks::default()
+    };
+    let r = replay_mode(
+        reader,
+        &cfg,
+        Mode::DynamicWorkloadq,
+        &ReplayOptions::default(),
+        hooks,
+    )
+    .unwrap();
+    let out = w.finish().unwrap();
+    // Same records, same order and timestamps.
+    let mut a = CaptureReader::new(&out[..]).unwrap();
+    let mut b = CaptureReader::open(&data("mix.pcap")).unwrap();
+    let mut n = 0;
+    loop {
+        let x = a.next_record().unwrap().map(|r| (r.ts_ns, r.raw.to_vec()));
+        let y = b.next_record().unwrap().map(|r| (r.ts_ns, r.raw.to_vec()));
+        assert_eq!(x, y, "record {}", n + 1);
+        if x.is_none() {
+            break;
+        }
+        n += 1;
+    }
+    assert_eq!(n, r.totals.records);
+    // Comments: as many BULKDATA presentations as frames BULKDATA took.
+    let text = String::from_utf8_lossy(&out);
+    let bulk = r.queue("OSAV4", QueueKind::BulkData).unwrap().frames;
+    assert_eq!(
+        text.matches("queue 2 BULKDATA presented at").count() as u64,
+        bulk
+    );
+    let primary = r.queue("OSAV4", QueueKind::Primary).unwrap().frames;
+    assert_eq!(
+        text.matches("queue 1 PRIMARY presented at").count() as u64,
+        primary
+    );
+    assert_eq!(
+        text.matches("outbound on write queue").count() as u64,
+        r.totals.outbound
+    );
+}
+
+#[test]
+fn unknown_interface_and_foreign_traffic_are_reported() {
+    let cfg = load_config(&data("host.prof")).unwrap();
+    let opts = ReplayOptions {
+        interfaces: vec!["NOSUCH".into()],
+        ..ReplayOptions::default()
+    };
+    let reader = CaptureReader::open(&data("sll.pcap")).unwrap();
+    let e = replay_mode(reader, &cfg, Mode::Balanced, &opts, Hooks::default()).unwrap_err();
+    assert!(
+        e.to_string().contains("NOSUCH") && e.to_string().contains("OSAV4"),
+        "{e}"
+    );
+    // Only the IPv6 interface analysed: the IPv4 capture is foreign to it.
+    let opts = ReplayOptions {
+        interfaces: vec!["osav6".into()],
+        ..ReplayOptions::default()
+    };
+    let reader = CaptureReader::open(&data("sockperf-rr.pcap")).unwrap();
+    let r = replay_mode(reader, &cfg, Mode::Balanced, &opts, Hooks::default()).unwrap();
+    let tcp: u64 = expected_flows("sockperf-rr.pcap").iter().map(|f| f.4).sum();
+    assert_eq!(r.totals.foreign, tcp, "every TCP frame is foreign to OSAV6");
+    assert!(r.flows.iter().all(|f| f.proto != "TCP"));
+    // What remains are the IPv6 group frames (MLD), inbound to OSAV6.
+    assert_eq!(r.totals.inbound, r.totals.records - tcp);
+}
