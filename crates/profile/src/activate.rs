@@ -431,3 +431,53 @@ pub fn activate(
         warnings: d,
     })
 }
+
+/// Read configuration files (profiles, policy files, TRL members — told
+/// apart by content, see [`crate::load`]) and activate them in one go: each
+/// profile is one stack named after its file stem in upper case (or the
+/// name given with it); a policy file applies to every stack. This is the
+/// entry point for drivers that take `--profile FILE...`.
+pub fn activate_files(
+    files: &[(Option<String>, std::path::PathBuf)],
+    opts: &ActivateOptions,
+) -> Result<Activation, Diagnostics> {
+    use crate::load::{load_path, Loaded};
+    let mut d = Diagnostics::new();
+    let mut profiles: Vec<(String, Profile)> = Vec::new();
+    let mut trls: Vec<TrlFile> = Vec::new();
+    let mut policy: Option<TosPolicy> = None;
+    for (name, path) in files {
+        let (l, ld) = load_path(path);
+        d.extend(ld);
+        match l {
+            Some(Loaded::Profile(p)) => {
+                let n = name.clone().unwrap_or_else(|| {
+                    path.file_stem()
+                        .map(|s| s.to_string_lossy().to_ascii_uppercase())
+                        .unwrap_or_else(|| path.display().to_string())
+                });
+                profiles.push((n, *p));
+            }
+            Some(Loaded::Trl(t)) => trls.push(t),
+            Some(Loaded::Policy(p)) => policy = p.or(policy),
+            None => {}
+        }
+    }
+    if d.has_errors() {
+        return Err(d);
+    }
+    let inputs: Vec<StackInput<'_>> = profiles
+        .iter()
+        .map(|(n, p)| StackInput {
+            name: n.clone(),
+            profile: p,
+            policy: policy.as_ref(),
+        })
+        .collect();
+    let refs: Vec<&TrlFile> = trls.iter().collect();
+    let mut a = activate(&inputs, &refs, opts)?;
+    let mut all = d;
+    all.extend(a.warnings);
+    a.warnings = all;
+    Ok(a)
+}

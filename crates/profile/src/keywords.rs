@@ -7,6 +7,15 @@
 //! minimum abbreviation from the IBM syntax diagrams, the whole keyword is
 //! upper case here, so only the full keyword is accepted — that is safe:
 //! softosa never accepts a spelling that z/OS would reject.
+//!
+//! Abbreviable keywords (minimum in upper case): `INTERFace`,
+//! `GLOBALCONFig`, `IPCONFig`, `SEGMENTATIONOFFLoad`/`NOSEGMENTATIONOFFLoad`,
+//! `DATAGRamfwd`/`NODATAGRamfwd`, `QDIOACCELerator`/`NOQDIOACCELerator`,
+//! `IQDIORouting`/`NOIQDIORouting`, `QDIOPriority`, `SOURCEVIPAINTerface`.
+//! Every other keyword (DEVICE, LINK, HOME, START, VIPADYNAMIC, BEGINROUTES,
+//! DEFINE, IPADDR, PORTNAME, INBPERF, WORKLOADQ, OLM, READSTORAGE, VMAC,
+//! VLANID, MTU, WLMPRIORITYQ, IQDMULTIWRITE, ZIIP, DYNAMICXCF, ...) must be
+//! coded in full; a prefix of it is reported as too short.
 
 /// A keyword as documented: upper-case part is the minimum abbreviation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,9 +47,9 @@ impl Keyword {
 
     /// Does `token` (any case) spell this keyword, fully or abbreviated?
     pub fn matches(&self, token: &str) -> Match {
-        let t = token.to_ascii_uppercase();
-        let full = self.full_upper();
-        if t.is_empty() || t.len() > full.len() || !full.starts_with(&t) {
+        let full = self.doc.as_bytes();
+        let t = token.as_bytes();
+        if t.is_empty() || t.len() > full.len() || !full[..t.len()].eq_ignore_ascii_case(t) {
             return Match::No;
         }
         if t.len() >= self.min_upper().len() {

@@ -12,7 +12,7 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use crate::ast::*;
 use crate::diag::{Diagnostics, ErrorKind, Span, Spanned, WarningKind};
-use crate::keywords::{kw, lookup, Keyword, Lookup};
+use crate::keywords::{kw, Keyword, Match};
 use crate::lexer::{tokenize, Token};
 
 /// Top-level statements softosa understands.
@@ -84,16 +84,11 @@ const UNSUPPORTED: &[&str] = &[
 ];
 
 fn stmt_of(tok: &str) -> Option<Stmt> {
-    let table: Vec<Keyword> = STATEMENTS.iter().map(|(k, _)| *k).collect();
-    match lookup(&table, tok) {
-        Lookup::Found(i) => STATEMENTS.get(i).map(|(_, s)| *s),
-        _ => None,
-    }
+    find(STATEMENTS, tok).ok()
 }
 
 fn is_unsupported(tok: &str) -> bool {
-    let u = tok.to_ascii_uppercase();
-    UNSUPPORTED.contains(&u.as_str())
+    UNSUPPORTED.iter().any(|u| u.eq_ignore_ascii_case(tok))
 }
 
 /// Is this token a statement keyword (a place where a new statement starts)?
@@ -272,12 +267,15 @@ const IPCONFIG_PARAMS: &[(Keyword, CP)] = &[
 ];
 
 fn find<T: Copy>(table: &[(Keyword, T)], tok: &str) -> Result<T, Option<Keyword>> {
-    let keys: Vec<Keyword> = table.iter().map(|(k, _)| *k).collect();
-    match lookup(&keys, tok) {
-        Lookup::Found(i) => table.get(i).map(|(_, v)| *v).ok_or(None),
-        Lookup::TooShort(i) => Err(keys.get(i).copied()),
-        Lookup::NotFound => Err(None),
+    let mut short = None;
+    for (k, v) in table {
+        match k.matches(tok) {
+            Match::Yes => return Ok(*v),
+            Match::TooShort if short.is_none() => short = Some(*k),
+            _ => {}
+        }
     }
+    Err(short)
 }
 
 fn keyword_list<T>(table: &[(Keyword, T)]) -> String {
@@ -560,12 +558,8 @@ impl Parser<'_> {
 
     fn run(&mut self) {
         while let Some(t) = self.bump() {
-            let keys: Vec<Keyword> = STATEMENTS.iter().map(|(k, _)| *k).collect();
-            match lookup(&keys, &t.text) {
-                Lookup::Found(i) => {
-                    let Some(&(_, s)) = STATEMENTS.get(i) else {
-                        continue;
-                    };
+            match find(STATEMENTS, &t.text) {
+                Ok(s) => {
                     match s {
                         Stmt::Interface => self.interface(&t),
                         Stmt::Device => self.device(&t),
@@ -591,20 +585,18 @@ impl Parser<'_> {
                         }
                     }
                 }
-                Lookup::TooShort(i) => {
-                    if let Some(k) = keys.get(i) {
-                        self.err(
-                            t.span,
-                            ErrorKind::AbbreviationTooShort {
-                                got: t.text.clone(),
-                                keyword: k.doc,
-                                min: k.min_upper(),
-                            },
-                        );
-                    }
-                    self.skip_statement();
+                Err(Some(k)) => {
+                    self.err(
+                        t.span,
+                        ErrorKind::AbbreviationTooShort {
+                            got: t.text.clone(),
+                            keyword: k.doc,
+                            min: k.min_upper(),
+                        },
+                    );
+                    self.skip_unknown(t.span.line);
                 }
-                Lookup::NotFound => {
+                Err(None) => {
                     if is_unsupported(&t.text) {
                         self.err(t.span, ErrorKind::UnsupportedStatement(t.upper()));
                     } else {

@@ -235,3 +235,27 @@ fn convert_command_prints_the_interface() {
     };
     assert!(run_convert(&bad, &mut Vec::new(), &mut Vec::new()).is_err());
 }
+
+#[test]
+fn activate_files_reads_a_whole_set() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/profiles");
+    let files: Vec<(Option<String>, PathBuf)> = vec![
+        (Some("TCPIPA".into()), dir.join("two-stacks-a.prof")),
+        (None, dir.join("two-stacks-b.prof")),
+        (None, dir.join("osa.trl")),
+        (None, dir.join("qos-policy.policy")),
+    ];
+    let a = softosa_profile::activate::activate_files(&files, &ActivateOptions::default())
+        .expect("activates");
+    assert_eq!(a.config.stacks[0].name, "TCPIPA");
+    assert_eq!(a.config.stacks[1].name, "TWO-STACKS-B");
+    assert!(a.config.stacks.iter().all(|s| s.tos_policy.is_some()));
+    assert_eq!(a.config.ports.len(), 1);
+    // The PRIROUTER-with-VMAC warning is kept.
+    assert!(a
+        .warnings
+        .warnings()
+        .any(|w| matches!(w.warning(), Some(WarningKind::RouterIgnoredWithVmac { .. }))));
+    let bad = vec![(None, dir.join("does-not-exist.prof"))];
+    assert!(softosa_profile::activate::activate_files(&bad, &ActivateOptions::default()).is_err());
+}
