@@ -220,6 +220,10 @@ pub enum WarningKind {
     PolicyTosOutsideMask { tos: u8, mask: u8 },
     #[error("interface {0}: the QDIO accelerator does not accelerate traffic to or from an OLM interface")]
     OlmNotAccelerated(String),
+    #[error(
+        "{0} has no START statement: z/OS would leave it inactive, softosa activates it anyway"
+    )]
+    NotStarted(String),
     #[error("the Enterprise Extender address IPADDR={0} is not a home address or VIPA of any stack given; no stack gets an EE queue for it")]
     EeAddressNotOwned(String),
 }

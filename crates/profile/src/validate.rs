@@ -144,6 +144,33 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
             }
         }
     }
+    // When the profile uses START at all, an interface without one is
+    // probably an oversight (z/OS would not start it).
+    if !p.starts.is_empty() {
+        let started = |n: &str| {
+            p.starts
+                .iter()
+                .any(|s| s.name.value.eq_ignore_ascii_case(n))
+        };
+        for i in &p.interfaces {
+            if !started(&i.name) {
+                d.warning(
+                    f,
+                    i.span,
+                    WarningKind::NotStarted(format!("INTERFACE {}", i.name)),
+                );
+            }
+        }
+        for dv in &p.devices {
+            if !started(&dv.name) {
+                d.warning(
+                    f,
+                    dv.span,
+                    WarningKind::NotStarted(format!("DEVICE {}", dv.name)),
+                );
+            }
+        }
+    }
     for s in &p.starts {
         let n = &s.name.value;
         if p.device(n).is_none() && p.interface(n).is_none() {

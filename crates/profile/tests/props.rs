@@ -184,3 +184,73 @@ fn convert_reports_unknown_prefix_and_takes_it_from_options() {
     assert!(!d.has_errors());
     assert_eq!(c.interfaces[0].ipaddr[0].value.to_string(), "10.0.0.1/16");
 }
+
+/// A random INTERFACE statement built from valid parameters.
+fn interface_stmt() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just("IPAQENET"), Just("IPAQIDIO")],
+        prop::collection::vec(
+            prop_oneof![
+                Just("INBPERF DYNAMIC".to_string()),
+                Just("INBPERF MINLATENCY".to_string()),
+                Just("WORKLOADQ".to_string()),
+                Just("NOOLM".to_string()),
+                Just("OLM".to_string()),
+                Just("READSTORAGE AVG".to_string()),
+                Just("PRIROUTER".to_string()),
+                Just("ISOLATE".to_string()),
+                Just("VMAC ROUTELCL".to_string()),
+                Just("VMAC 02AB00000001".to_string()),
+                (1u32..5000).prop_map(|v| format!("VLANID {v}")),
+                (500u32..9000).prop_map(|m| format!("MTU {m}")),
+                Just("SOURCEVIPAINTERFACE VIPA1".to_string()),
+            ],
+            0..8,
+        ),
+        1u8..=32,
+    )
+        .prop_map(|(kind, params, prefix)| {
+            // HiperSockets has no INBPERF/OLM/router role/ISOLATE.
+            let osa_only = [
+                "INBPERF",
+                "WORKLOADQ",
+                "OLM",
+                "NOOLM",
+                "PRIROUTER",
+                "ISOLATE",
+            ];
+            let params: Vec<String> = params
+                .into_iter()
+                .filter(|p| kind == "IPAQENET" || !osa_only.iter().any(|o| p.starts_with(o)))
+                .collect();
+            let fixed = if kind == "IPAQIDIO" {
+                "CHPID F1".to_string()
+            } else {
+                "PORTNAME OSAP1".to_string()
+            };
+            format!(
+                "INTERFACE I1 DEFINE {kind} IPADDR 192.0.2.9/{prefix} {fixed} {}\n",
+                params.join(" ")
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    #[test]
+    fn printed_interfaces_parse_back_the_same(src in interface_stmt()) {
+        let (p, d) = parse_profile("gen", &src);
+        // Rules may complain (e.g. WORKLOADQ without VMAC); syntax must not.
+        prop_assert!(!d.has_errors(), "{}: {:?}", src, d.items());
+        let text = print_profile(&p);
+        let (back, bd) = parse_profile("printed", &text);
+        prop_assert!(!bd.has_errors(), "{}\n{:?}", text, bd.items());
+        prop_assert_eq!(print_profile(&back), text);
+        let (a, b) = (&p.interfaces[0], &back.interfaces[0]);
+        prop_assert_eq!(a.effective_inbperf(), b.effective_inbperf());
+        prop_assert_eq!(a.workloadq_on(), b.workloadq_on());
+        prop_assert_eq!(a.mtu.as_ref().map(|m| m.value), b.mtu.as_ref().map(|m| m.value));
+        prop_assert_eq!(a.vlanid.as_ref().map(|m| m.value), b.vlanid.as_ref().map(|m| m.value));
+    }
+}

@@ -472,3 +472,14 @@ fn same_address_on_a_shared_port_is_refused() {
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].starts_with("b.prof:3:6: error: IPADDR 192.0.2.1 is the address of interface A of stack SA on the same port P1"), "{v:?}");
 }
+
+#[test]
+fn missing_start_warns_only_when_start_is_used() {
+    let (_, v, _) = check(GOOD);
+    assert!(v.is_empty(), "{v:?}");
+    let src =
+        format!("{GOOD}INTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1\nSTART A\n");
+    let (_, v, d) = check(&src);
+    assert_eq!(v, vec!["2:11: warning: INTERFACE B has no START statement: z/OS would leave it inactive, softosa activates it anyway"]);
+    assert!(!d.has_errors());
+}
