@@ -5,7 +5,10 @@
 use crate::annotate::PcapNgWriter;
 use crate::capture::{CaptureFormat, CaptureReader};
 use crate::config::{load_config, ConfigLoadError};
-use crate::replay::{replay_mode, FrameObserver, Hooks, Mode, ReplayError, ReplayOptions};
+use crate::replay::{
+    busiest_window, replay_mode, tighten_window, FrameObserver, Hooks, Mode, ReplayError,
+    ReplayOptions,
+};
 use crate::report::{render_json, render_text, Report};
 use crate::smcat::{parse_config, SmcatAnalyzer, SmcatConfigError};
 use crate::zert::ZertAnalyzer;
@@ -59,7 +62,11 @@ pub enum Format {
 
 /// What would each INBPERF mode do to my traffic? Replay a capture.
 #[derive(Debug, Args)]
-#[command(long_about = LONG_ABOUT, after_long_help = EXAMPLES)]
+#[command(
+    long_about = LONG_ABOUT,
+    after_help = "Example: softosa replay trace.pcapng --profile tcpip.prof   (--help: more examples)",
+    after_long_help = EXAMPLES
+)]
 pub struct ReplayArgs {
     /// The capture file (pcap or pcapng).
     #[arg(value_name = "CAPTURE")]
@@ -215,7 +222,32 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
             modes.push(m);
         }
     }
+    let window = busiest_window(
+        CaptureReader::open(&args.capture).map_err(|e| ReplayCliError::Replay {
+            path: args.capture.clone(),
+            source: e.into(),
+        })?,
+        ReplayOptions::default().timeline_window.1,
+    )
+    .map_err(|source| ReplayCliError::Replay {
+        path: args.capture.clone(),
+        source,
+    })?;
+    let open = || {
+        CaptureReader::open(&args.capture).map_err(|e| ReplayCliError::Replay {
+            path: args.capture.clone(),
+            source: e.into(),
+        })
+    };
+    // Keep a MINCPU block hold time after the last frame so it shows presented.
+    let tail = cfg.tuning.timers.min_cpu.block.as_nanos() as u64 + 100_000;
+    let window =
+        tighten_window(open()?, window, tail).map_err(|source| ReplayCliError::Replay {
+            path: args.capture.clone(),
+            source,
+        })?;
     let opts = ReplayOptions {
+        timeline_window: window,
         interfaces: args.interfaces.clone(),
         extra_addresses: args.addresses.clone(),
         host_service: Duration::from_nanos((args.host_service_us * 1000.0).round() as u64),
@@ -316,6 +348,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
         profile: args.profile.display().to_string(),
         host_service_us: args.host_service_us,
         modes: results,
+        timeline_window_ns: opts.timeline_window,
         annotated_mode: annotate_mode.map(|m| m.label().to_string()),
         smcat: smcat.map(SmcatAnalyzer::finish),
         zert: zert.map(ZertAnalyzer::finish),

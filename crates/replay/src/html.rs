@@ -95,10 +95,12 @@ fn bar_chart(title: &str, unit: &str, modes: &[String], series: &[(&str, Vec<f64
 
 /// One queue's timeline: arrival ticks below the axis, presentations as
 /// bars above it (height grows with the frames presented).
-fn timeline(arrivals: &[u64], presents: &[(u64, u32)], window_ns: u64, label: &str) -> String {
+fn timeline(arrivals: &[u64], presents: &[(u64, u32)], window: (u64, u64), label: &str) -> String {
     let (w, h, left) = (900.0, 80.0, 8.0);
-    let span = window_ns.max(1) as f64;
-    let x = |t: u64| left + (w - 2.0 * left) * (t as f64 / span);
+    let (start, len) = window;
+    let span = len.max(1) as f64;
+    let x = |t: u64| left + (w - 2.0 * left) * (t.saturating_sub(start) as f64 / span);
+    let inside = |t: u64| t >= start && t - start < len;
     let axis = 52.0;
     let mut s = String::new();
     let _ = write!(
@@ -107,7 +109,7 @@ fn timeline(arrivals: &[u64], presents: &[(u64, u32)], window_ns: u64, label: &s
         l = esc(label),
         x2 = w - left
     );
-    for &t in arrivals.iter().filter(|t| **t <= window_ns) {
+    for &t in arrivals.iter().filter(|t| inside(**t)) {
         let _ = write!(
             s,
             r##"<line x1="{x:.2}" x2="{x:.2}" y1="{a}" y2="{b}" stroke="#999" stroke-width="0.6"/>"##,
@@ -116,7 +118,7 @@ fn timeline(arrivals: &[u64], presents: &[(u64, u32)], window_ns: u64, label: &s
             b = axis + 10.0
         );
     }
-    for &(t, n) in presents.iter().filter(|(t, _)| *t <= window_ns) {
+    for &(t, n) in presents.iter().filter(|(t, _)| inside(*t)) {
         let bh = 6.0 + 8.0 * f64::from(n.max(1)).log2().min(4.0);
         let _ = write!(
             s,
@@ -129,36 +131,13 @@ fn timeline(arrivals: &[u64], presents: &[(u64, u32)], window_ns: u64, label: &s
     }
     let _ = write!(
         s,
-        r#"<text x="{left}" y="{y}" font-size="10">0</text><text x="{x2}" y="{y}" font-size="10" text-anchor="end">{ms:.3} ms</text></svg>"#,
+        r#"<text x="{left}" y="{y}" font-size="10">{a:.3} ms</text><text x="{x2}" y="{y}" font-size="10" text-anchor="end">{b:.3} ms</text></svg>"#,
         y = h - 4.0,
         x2 = w - left,
-        ms = span / 1e6
+        a = start as f64 / 1e6,
+        b = (start + len) as f64 / 1e6
     );
     s
-}
-
-/// Time window shown by every timeline: up to where the kept detail runs out.
-fn window(r: &Report) -> u64 {
-    let mut w = r
-        .available()
-        .map(|m| (m.totals.duration_us * 1000.0) as u64)
-        .max()
-        .unwrap_or(1);
-    for m in r.available() {
-        for q in &m.queues {
-            if q.detail_presents.len() < q.presentations as usize {
-                if let Some((t, _)) = q.detail_presents.last() {
-                    w = w.min(*t);
-                }
-            }
-            if q.detail_arrivals.len() < q.frames as usize {
-                if let Some(t) = q.detail_arrivals.last() {
-                    w = w.min(*t);
-                }
-            }
-        }
-    }
-    w.max(1)
 }
 
 /// The whole HTML page.
@@ -227,11 +206,12 @@ h2{{border-bottom:1px solid #ccc}}.charts svg{{margin:0 1em 1em 0}}</style></hea
         &[("packets/interrupt", ppi)],
     ));
     o.push_str("</div>");
-    let w = window(r);
+    let w = r.timeline_window_ns;
     let _ = write!(
         o,
-        "<h2>Timelines per input queue</h2><p>First {:.3}&nbsp;ms of the capture. Grey ticks below the line: frames arriving on the queue; blue bars above: presentations to the host (taller = more frames; hover for the time).</p>",
-        w as f64 / 1e6
+        "<h2>Timelines per input queue</h2><p>The busiest {:.1}&nbsp;ms of the capture, from {:.3}&nbsp;ms. Grey ticks below the line: frames arriving on the queue; blue bars above: presentations to the host (taller = more frames; hover for the time).</p>",
+        w.1 as f64 / 1e6,
+        w.0 as f64 / 1e6
     );
     for m in &modes {
         let _ = write!(o, "<h3>{}</h3>", esc(m.label));

@@ -119,6 +119,9 @@ pub struct ReplayOptions {
     pub max_flows: usize,
     /// Presentations and arrivals kept per queue for the timeline.
     pub timeline_detail: usize,
+    /// Window `[start, start + length)` (ns since the capture start) whose
+    /// arrivals and presentations are kept for the timeline.
+    pub timeline_window: (u64, u64),
 }
 
 impl Default for ReplayOptions {
@@ -128,7 +131,8 @@ impl Default for ReplayOptions {
             extra_addresses: Vec::new(),
             host_service: Duration::from_micros(5),
             max_flows: 10_000,
-            timeline_detail: 400,
+            timeline_detail: 4000,
+            timeline_window: (0, 3_000_000),
         }
     }
 }
@@ -742,7 +746,7 @@ impl Run<'_> {
             *acc.causes.entry(cause_label(p.cause)).or_default() += 1;
             let at = p.at.as_nanos();
             acc.presents.add(at, u64::from(p.frames));
-            if acc.detail_presents.len() < detail_cap {
+            if in_window(self.opts.timeline_window, at) && acc.detail_presents.len() < detail_cap {
                 acc.detail_presents.push((at, p.frames));
             }
             let mut arrivals: Vec<Instant> = Vec::new();
@@ -1028,7 +1032,9 @@ impl Run<'_> {
                     .entry((iface.0, queue))
                     .or_insert_with(QueueAcc::new);
                 acc.arrivals.add(now.as_nanos(), 1);
-                if acc.detail_arrivals.len() < self.opts.timeline_detail * 8 {
+                if in_window(self.opts.timeline_window, now.as_nanos())
+                    && acc.detail_arrivals.len() < self.opts.timeline_detail
+                {
                     acc.detail_arrivals.push(now.as_nanos());
                 }
                 if let Some(f) = fkey.and_then(|k| self.flows.get_mut(&k)) {
@@ -1257,6 +1263,57 @@ impl Run<'_> {
             retunes,
         }
     }
+}
+
+fn in_window(w: (u64, u64), t: u64) -> bool {
+    t >= w.0 && t - w.0 < w.1
+}
+
+/// The `length`-long window with the most records (ns since the first
+/// record), found by one streaming pass over the capture: the timeline
+/// shows where the traffic is densest. See [`tighten_window`].
+pub fn busiest_window<R: Read>(
+    mut reader: CaptureReader<R>,
+    length: u64,
+) -> Result<(u64, u64), ReplayError> {
+    let mut series = TimeSeries::new(1024, length.max(1));
+    let mut first = None;
+    while let Some(rec) = reader.next_record()? {
+        let f = *first.get_or_insert(rec.ts_ns);
+        series.add(u64::try_from(rec.ts_ns.saturating_sub(f)).unwrap_or(0), 1);
+    }
+    let best = series
+        .bins
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, n)| (**n, core::cmp::Reverse(*i)))
+        .map_or(0, |(i, _)| i as u64);
+    // Bins coarsen on long captures: the window is then one (wider) bin.
+    Ok((best * series.bin_ns, series.bin_ns.max(length)))
+}
+
+/// Narrow a window to the records inside it (a second streaming pass),
+/// keeping `tail` after the last one so its presentation shows too.
+pub fn tighten_window<R: Read>(
+    mut reader: CaptureReader<R>,
+    window: (u64, u64),
+    tail: u64,
+) -> Result<(u64, u64), ReplayError> {
+    let mut first = None;
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    while let Some(rec) = reader.next_record()? {
+        let f = *first.get_or_insert(rec.ts_ns);
+        let t = u64::try_from(rec.ts_ns.saturating_sub(f)).unwrap_or(0);
+        if in_window(window, t) {
+            lo = lo.min(t);
+            hi = hi.max(t);
+        }
+    }
+    if lo > hi {
+        return Ok(window);
+    }
+    let start = lo.saturating_sub(tail / 20);
+    Ok((start, (hi + tail).saturating_sub(start).max(1)))
 }
 
 fn conn_key(c: &ConnKey) -> FlowMapKey {

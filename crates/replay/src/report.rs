@@ -15,6 +15,8 @@ pub struct Report {
     pub profile: String,
     pub host_service_us: f64,
     pub modes: Vec<ModeResult>,
+    /// The timeline window (start, length) in ns since the capture start.
+    pub timeline_window_ns: (u64, u64),
     /// Mode whose per-frame fate was written to the annotated capture.
     pub annotated_mode: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -314,3 +314,154 @@ fn unknown_interface_and_foreign_traffic_are_reported() {
     // What remains are the IPv6 group frames (MLD), inbound to OSAV6.
     assert_eq!(r.totals.inbound, r.totals.records - tcp);
 }
+
+mod cli {
+    use super::data;
+    use clap::Parser;
+    use softosa_replay::cli::{build_report, run, ReplayArgs};
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: ReplayArgs,
+    }
+
+    fn args(extra: &[&str]) -> ReplayArgs {
+        let capture = data("mix.pcap");
+        let profile = data("host.prof");
+        let mut v = vec![
+            "softosa-replay".to_string(),
+            capture.display().to_string(),
+            "--profile".into(),
+            profile.display().to_string(),
+        ];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        Cli::try_parse_from(v).expect("arguments").args
+    }
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("softosa-replay-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn every_output_is_written_and_consistent() {
+        let html = tmp("r.html");
+        let json = tmp("r.json");
+        let ann = tmp("r.pcapng");
+        let smcat = tmp("smcat.cfg");
+        std::fs::write(&smcat, "SMCATCFG INTERVAL 30\nIPADDR\n192.0.2.0/24\n").unwrap();
+        let a = args(&[
+            "--format",
+            "json",
+            "-o",
+            json.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+            "--annotate",
+            ann.to_str().unwrap(),
+            "--smcat",
+            smcat.to_str().unwrap(),
+            "--zert",
+            "--mode",
+            "balanced",
+            "--mode",
+            "mincpu",
+        ]);
+        run(a).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let modes = v["modes"].as_array().unwrap();
+        // Two requested plus the profile's own DYNAMIC WORKLOADQ for --annotate.
+        let labels: Vec<&str> = modes.iter().map(|m| m["label"].as_str().unwrap()).collect();
+        assert_eq!(labels, ["BALANCED", "MINCPU", "DYNAMIC WORKLOADQ"]);
+        assert_eq!(v["annotated_mode"], "DYNAMIC WORKLOADQ");
+        assert_eq!(v["smcat"]["potential"]["total_connections"], 3);
+        assert_eq!(v["smcat"]["potential"]["eligible_connections"], 3);
+        assert_eq!(v["zert"]["connections"].as_array().unwrap().len(), 3);
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("<svg") && page.contains("BULKDATA"));
+        assert!(
+            !page.contains("<script") && !page.contains("<link"),
+            "self-contained"
+        );
+        // The annotated capture reads back with every record.
+        let mut r = softosa_replay::capture::CaptureReader::open(&ann).unwrap();
+        let mut n = 0;
+        while r.next_record().unwrap().is_some() {
+            n += 1;
+        }
+        assert_eq!(n, 2023);
+        // Wireshark's reader sees the comments, when tshark is installed.
+        if let Ok(out) = std::process::Command::new("tshark")
+            .args([
+                "-r",
+                ann.to_str().unwrap(),
+                "-T",
+                "fields",
+                "-e",
+                "frame.comment",
+            ])
+            .output()
+        {
+            if out.status.success() {
+                let text = String::from_utf8_lossy(&out.stdout);
+                assert_eq!(
+                    text.lines().filter(|l| l.contains("softosa:")).count(),
+                    2023
+                );
+                assert!(text.contains("queue 2 BULKDATA presented at"));
+            }
+        }
+    }
+
+    #[test]
+    fn text_report_puts_modes_side_by_side() {
+        let r = build_report(&args(&[])).unwrap();
+        let text = softosa_replay::report::render_text(&r);
+        let header = text.lines().find(|l| l.starts_with("INBPERF")).unwrap();
+        for m in [
+            "BALANCED",
+            "MINCPU",
+            "MINLATENCY",
+            "DYNAMIC",
+            "DYN+IWQ",
+            "OLM",
+        ] {
+            assert!(header.contains(m), "{header}");
+        }
+        let ints = text
+            .lines()
+            .find(|l| l.starts_with("Interrupts (all queues)"))
+            .unwrap();
+        let cells: Vec<u64> = ints
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let expect: Vec<u64> = r.modes.iter().map(|m| m.interrupts()).collect();
+        assert_eq!(cells, expect);
+        assert!(text.contains("DIR = RD/2 (BULKDATA)"));
+    }
+
+    #[test]
+    fn user_errors_are_messages_not_panics() {
+        let e = build_report(&args(&["--interface", "NOPE"])).unwrap_err();
+        assert!(e.to_string().contains("NOPE"), "{e}");
+        let bad = tmp("bad.prof");
+        std::fs::write(
+            &bad,
+            "INTERFACE X\n  DEFINE IPAQENET\n  INBPERF SOMETIMES\n",
+        )
+        .unwrap();
+        let mut a = args(&[]);
+        a.profile = bad.clone();
+        let e = build_report(&a).unwrap_err().to_string();
+        assert!(e.contains("bad.prof:3"), "{e}");
+        let mut a = args(&[]);
+        a.capture = data("host.prof");
+        let e = build_report(&a).unwrap_err().to_string();
+        assert!(e.contains("not a pcap or pcapng file"), "{e}");
+        assert!(Cli::try_parse_from(["x", "c.pcap", "-p", "p", "--mode", "fast"]).is_err());
+    }
+}
