@@ -143,6 +143,15 @@ pub enum ErrorKind {
         name: String,
         first_line: u32,
     },
+    #[error(
+        "interface {intf}: VMAC {mac} is already used by interface {other} on the same port {port}"
+    )]
+    VmacInUse {
+        intf: String,
+        mac: String,
+        other: String,
+        port: String,
+    },
     #[error("HOME refers to link {0}, which no LINK statement defines")]
     HomeUnknownLink(String),
     #[error("HOME refers to {0}, which is an INTERFACE; code the address with IPADDR on the INTERFACE statement")]

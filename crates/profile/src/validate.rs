@@ -627,6 +627,44 @@ pub fn validate_system_with_limits(
             }
         }
     }
+    // A user VMAC may be used by one interface per port only.
+    let mut macs: BTreeMap<(String, [u8; 6]), String> = BTreeMap::new();
+    for (stack, p) in stacks {
+        let mut list: Vec<(String, &str, [u8; 6], Span)> = Vec::new();
+        for i in p.interfaces.iter() {
+            let port = match (&i.portname, &i.chpid, i.kind) {
+                (_, Some(c), InterfaceKind::IpaqIdio) => format!("IUTIQD{:02X}", c.value),
+                (Some(pn), _, _) => pn.value.to_ascii_uppercase(),
+                _ => continue,
+            };
+            if let Some((m, sp)) = i.vmac.as_ref().and_then(|v| v.mac.map(|m| (m, v.span))) {
+                list.push((port, &i.name, m, sp));
+            }
+        }
+        for l in &p.links {
+            if let Some((m, sp)) = l.vmac.as_ref().and_then(|v| v.mac.map(|m| (m, v.span))) {
+                list.push((l.device.value.to_ascii_uppercase(), &l.name, m, sp));
+            }
+        }
+        for (port, name, m, sp) in list {
+            let who = format!("{name} of stack {stack}");
+            match macs.get(&(port.clone(), m)) {
+                Some(other) => d.error(
+                    &p.file,
+                    sp,
+                    ErrorKind::VmacInUse {
+                        intf: name.to_string(),
+                        mac: m.iter().map(|b| format!("{b:02X}")).collect(),
+                        other: other.clone(),
+                        port,
+                    },
+                ),
+                None => {
+                    macs.insert((port, m), who);
+                }
+            }
+        }
+    }
     for (u, e) in olm_refused(&users, &trles, limits) {
         d.error(&u.file, u.span, e);
     }

@@ -99,6 +99,10 @@ fn every_example_parses_and_activates() {
             };
             assert_eq!(cfg.stacks.len(), 1);
             assert!(!cfg.interfaces.is_empty(), "{}", path.display());
+            // The engine accepts what activation produced.
+            if let Err(e) = softosa_engine::Engine::new(cfg) {
+                panic!("{}: engine refused the config: {e}", path.display());
+            }
         }
     }
     assert!(count >= 12, "only {count} example files");
@@ -124,6 +128,11 @@ fn every_example_parses_and_activates() {
         .map_err(|d| format!("{:?}", d.items()))
         .expect("all examples together");
     assert_eq!(all.config.stacks.len(), profs.len());
+    let n = all.config.interfaces.len();
+    let e = softosa_engine::Engine::new(all.config)
+        .map_err(|e| e.to_string())
+        .expect("engine accepts all examples");
+    let _ = (e, n);
 }
 
 #[test]

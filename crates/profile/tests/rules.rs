@@ -483,3 +483,30 @@ fn missing_start_warns_only_when_start_is_used() {
     assert_eq!(v, vec!["2:11: warning: INTERFACE B has no START statement: z/OS would leave it inactive, softosa activates it anyway"]);
     assert!(!d.has_errors());
 }
+
+#[test]
+fn one_user_vmac_per_port() {
+    let (a, _) = parse_profile(
+        "a.prof",
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC 020000000001\n",
+    );
+    let (b, _) = parse_profile(
+        "b.prof",
+        "INTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1\n  VMAC 020000000001\n",
+    );
+    let mut d = Diagnostics::new();
+    validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[], &mut d);
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(
+        v,
+        vec!["b.prof:2:3: error: interface B: VMAC 020000000001 is already used by interface A of stack SA on the same port P1"]
+    );
+    // On different ports the same VMAC is fine.
+    let (c, _) = parse_profile(
+        "c.prof",
+        "INTERFACE C DEFINE IPAQENET IPADDR 192.0.2.3/24 PORTNAME P2 VMAC 020000000001\n",
+    );
+    let mut d = Diagnostics::new();
+    validate_system(&[("SA".into(), &a), ("SC".into(), &c)], &[], &mut d);
+    assert!(!d.has_errors());
+}
