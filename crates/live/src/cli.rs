@@ -47,6 +47,11 @@ pub struct LabArgs {
     /// iperf3 TCP streams (client to stack 1).
     #[arg(long, default_value_t = 1)]
     pub streams: usize,
+    /// Cap each stream at this rate in Mbit/s (0: unlimited). A capped
+    /// stream leaves CPU for the RR connections on a small machine, so
+    /// the adapter's timers, not CPU contention, decide their latency.
+    #[arg(long, default_value_t = 0)]
+    pub stream_mbps: u64,
     /// sockperf TCP ping-pong connections.
     #[arg(long, default_value_t = 2)]
     pub rr: usize,
@@ -82,6 +87,9 @@ pub struct LabArgs {
     /// Spin instead of sleeping when a timer is due within this many µs.
     #[arg(long, default_value_t = 0)]
     pub busy_poll_us: u64,
+    /// SCHED_FIFO priority of softosa's threads (0: normal scheduling).
+    #[arg(long, default_value_t = 10)]
+    pub realtime: i32,
     /// Which core drives the plane (passthrough measures plumbing only).
     #[arg(long, value_enum, default_value_t = CoreKind::Engine)]
     pub core: CoreKind,
@@ -146,6 +154,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         inbperf: inb,
         core: a.core,
         streams: a.streams,
+        stream_mbps: a.stream_mbps,
         rr: a.rr,
         rr_size: a.rr_size,
         secs: a.secs,
@@ -158,9 +167,11 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         fault_rate: a.fault_rate,
         seed: a.seed,
         busy_poll_us: a.busy_poll_us,
+        realtime_prio: a.realtime,
         instance: a.instance.clone(),
         metrics_port: a.metrics_port,
         reference: a.bench,
+        sequential: a.bench,
         mtu: 1500,
     }
 }

@@ -170,6 +170,8 @@ pub struct Placement {
     pub queue: String,
     /// When its inbound packets first went to BULKDATA (ns), if ever.
     pub bulk_since: Option<u64>,
+    /// Inbound packets per input queue (PRIMARY, BULKDATA, SYSDIST, EE, IPSEC).
+    pub per_queue: [u64; 5],
     /// When it was first seen (ns).
     pub first_seen: u64,
 }
@@ -206,6 +208,9 @@ pub struct DriverStats {
     pub host_tx_errors: AtomicU64,
     pub wakeups: AtomicU64,
     pub timer_wakeups: AtomicU64,
+    /// Sum and maximum of how late timers were served (ns).
+    pub timer_late_ns_total: AtomicU64,
+    pub timer_late_ns_max: AtomicU64,
 }
 
 impl DriverStats {
@@ -240,6 +245,8 @@ pub struct PlaneConfig {
     /// Pace the wire at this many bits per second (0: unpaced), so the
     /// engine's write queues fill as on a real, slower LAN.
     pub wire_bps: u64,
+    /// SCHED_FIFO priority of the plane's threads (0: normal scheduling).
+    pub realtime_prio: i32,
 }
 
 /// Burst the pacer lets through ahead of the line rate.
@@ -269,6 +276,7 @@ struct Shared<C: Core> {
     fault: Mutex<FaultInjector>,
     busy_poll: Duration,
     wire_bps: u64,
+    realtime_prio: i32,
     /// When the paced wire is next free (ns).
     pacer: Mutex<u64>,
 }
@@ -291,6 +299,18 @@ fn set_timer_slack() {
     unsafe {
         libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0);
     }
+}
+
+/// Run the calling thread under SCHED_FIFO at `prio` (the adapter's
+/// microprocessor does not wait behind the workload's processes). The
+/// threads block in `ppoll` between bursts, and the kernel's real-time
+/// throttling still bounds them. Returns false if refused (not root).
+fn set_realtime(prio: i32) -> bool {
+    let p = libc::sched_param {
+        sched_priority: prio,
+    };
+    // SAFETY: sched_setscheduler on the calling thread (pid 0) with a valid param.
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &p) == 0 }
 }
 
 /// `ppoll` on `fds` with a nanosecond timeout (`None`: wait forever).
@@ -342,23 +362,32 @@ impl<C: Core> Plane<C> {
             fault: Mutex::new(FaultInjector::new(cfg.fault_rate, cfg.fault_seed)),
             busy_poll: cfg.busy_poll,
             wire_bps: cfg.wire_bps,
+            realtime_prio: cfg.realtime_prio,
             pacer: Mutex::new(0),
         });
         let mut threads = Vec::new();
-        let s = shared.clone();
-        threads.push(
-            std::thread::Builder::new()
-                .name("sosa-wire".into())
-                .spawn(move || wire_thread(&s))?,
-        );
         let mut host_fds = Vec::new();
+        if cfg.hosts.is_empty() {
+            let s = shared.clone();
+            threads.push(
+                std::thread::Builder::new()
+                    .name("sosa-wire".into())
+                    .spawn(move || io_thread(&s, true, None))?,
+            );
+        }
         for (i, h) in cfg.hosts.into_iter().enumerate() {
             let s = shared.clone();
             let fd = h.fd.as_raw_fd();
+            // The first queue's thread is also the wire reader and timer.
+            let name = if i == 0 {
+                format!("sosa-wq{}.{}", h.iface, h.queue)
+            } else {
+                format!("sosa-q{}.{}", h.iface, h.queue)
+            };
             threads.push(
                 std::thread::Builder::new()
-                    .name(format!("sosa-q{}.{}", h.iface, h.queue))
-                    .spawn(move || queue_thread(&s, i, fd))?,
+                    .name(name)
+                    .spawn(move || io_thread(&s, i == 0, Some((i, fd))))?,
             );
             host_fds.push(h.fd);
         }
@@ -565,12 +594,6 @@ impl<C: Core> Shared<C> {
         }
     }
 
-    fn wake_all(&self, wake: &[usize]) {
-        for &i in wake {
-            self.mailboxes[i].wake.signal();
-        }
-    }
-
     /// Tell the wire thread if the core's deadline is now earlier than the
     /// one it sleeps toward.
     fn rearm(&self, deadline: Option<u64>) {
@@ -590,69 +613,127 @@ fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     }
 }
 
-fn wire_thread<C: Core>(s: &Shared<C>) {
+fn thread_setup<C: Core>(s: &Shared<C>) {
     set_timer_slack();
-    let mut rx = RecvBatch::new(WIRE_BATCH, MAX_FRAME + VNET_HDR_LEN);
+    if s.realtime_prio > 0 && !set_realtime(s.realtime_prio) {
+        tracing::warn!("SCHED_FIFO refused; running with normal scheduling");
+    }
+}
+
+/// One I/O thread: the wire reader and timer (`wire`), the servicer of one
+/// input queue's device fd (`queue`), or both. The first input queue's
+/// thread also reads the wire, so a frame presented on that queue at once
+/// is written without waking another thread.
+fn io_thread<C: Core>(s: &Shared<C>, wire: bool, queue: Option<(usize, RawFd)>) {
+    thread_setup(s);
+    let mut rx = RecvBatch::new(if wire { WIRE_BATCH } else { 1 }, if wire { MAX_FRAME + VNET_HDR_LEN } else { 1 });
+    let mut buf = vec![0u8; if queue.is_some() { MAX_FRAME + VNET_HDR_LEN } else { 1 }];
+    let mut host: Vec<Vec<u8>> = (0..HOST_BATCH).map(|_| Vec::new()).collect();
     let mut tx = TxList::default();
     let mut wake = Vec::new();
     let mut drops = Vec::new();
-    let mut pfds = [
-        libc::pollfd {
-            fd: s.wire_fd,
-            events: libc::POLLIN,
-            revents: 0,
-        },
-        libc::pollfd {
-            fd: s.wire_wake.raw(),
-            events: libc::POLLIN,
-            revents: 0,
-        },
-    ];
+    let mut done: Vec<(usize, u64)> = Vec::new();
+    let mut pfds: Vec<libc::pollfd> = Vec::new();
+    let pfd = |fd| libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    if wire {
+        pfds.push(pfd(s.wire_fd));
+        pfds.push(pfd(s.wire_wake.raw()));
+    }
+    let mb = queue.map(|(i, fd)| {
+        pfds.push(pfd(fd));
+        pfds.push(pfd(s.mailboxes[i].wake.raw()));
+        (i, fd, &s.mailboxes[i])
+    });
     let mut deadline: Option<u64> = None;
     let spin_ns = u64::try_from(s.busy_poll.as_nanos()).unwrap_or(u64::MAX);
     let mut last_work = 0u64;
+    let mut again = false;
     while !s.stop.load(Ordering::Relaxed) {
         let now = s.clock.now();
-        let wait = deadline.map(|d| d.saturating_sub(now));
-        s.armed.store(deadline.unwrap_or(u64::MAX), Ordering::Release);
+        let wait = if wire {
+            s.armed.store(deadline.unwrap_or(u64::MAX), Ordering::Release);
+            deadline.map(|d| d.saturating_sub(now))
+        } else {
+            None
+        };
         // Spin (non-blocking checks) right after activity or when a timer
         // is due within the window; otherwise sleep in ppoll.
         let spin = spin_ns > 0
             && (now.saturating_sub(last_work) < spin_ns || wait.is_some_and(|w| w <= spin_ns));
-        let mut woken = false;
-        if wait != Some(0) && !spin {
-            pfds[0].revents = 0;
-            pfds[1].revents = 0;
-            ppoll(&mut pfds, Some(wait.unwrap_or(100_000_000)));
+        for p in pfds.iter_mut() {
+            p.revents = 0;
+        }
+        let timeout = if again || spin || wait == Some(0) {
+            Some(0)
+        } else {
+            Some(wait.unwrap_or(100_000_000))
+        };
+        ppoll(&mut pfds, timeout);
+        if timeout != Some(0) {
             DriverStats::add(&s.stats.wakeups, 1);
-            if pfds[1].revents != 0 {
-                woken = s.wire_wake.drain();
-            }
-        } else if spin {
+        }
+        again = false;
+        let mut woken = false;
+        if wire {
             woken = s.wire_wake.drain();
         }
-        let n = match rx.recv(s.wire_fd) {
-            Ok(n) => n,
-            Err(e) => {
-                tracing::warn!(error = %e, "wire receive failed");
-                0
-            }
-        };
-        let now = s.clock.now();
-        if n > 0 {
-            last_work = now;
+        if let Some((_, _, m)) = mb {
+            m.wake.drain();
         }
-        if n == 0 && deadline.is_none_or(|d| d > now) && !woken {
-            if spin {
-                continue;
+        // 1. Wire: receive a batch.
+        let n = if wire {
+            match rx.recv(s.wire_fd) {
+                Ok(n) => n,
+                Err(e) => {
+                    tracing::warn!(error = %e, "wire receive failed");
+                    0
+                }
             }
-            // Nothing to do yet (spurious wake or idle tick).
-            let core = lock(&s.core);
-            deadline = core.deadline();
+        } else {
+            0
+        };
+        // 2. Present: write every waiting batch on this queue's fd.
+        done.clear();
+        let mut write_errors = 0u64;
+        let mut nhost = 0;
+        if let Some((_, fd, m)) = mb {
+            write_errors += present_batches(s, m, fd, &mut done);
+            // 3. Read what the host sent on this queue.
+            while nhost < HOST_BATCH {
+                match sys::read(fd, &mut buf) {
+                    Ok(n) if n > VNET_HDR_LEN => {
+                        let Some(h) = VnetHdr::parse(&buf) else {
+                            continue;
+                        };
+                        let frame = &mut buf[VNET_HDR_LEN..n];
+                        if !vnet::normalize_ingress(frame, &h, s.host_framing) {
+                            continue;
+                        }
+                        let slot = &mut host[nhost];
+                        slot.clear();
+                        slot.extend_from_slice(frame);
+                        nhost += 1;
+                    }
+                    Ok(_) => continue,
+                    Err(_) => break,
+                }
+            }
+        }
+        let now = s.clock.now();
+        let timer_due = wire && deadline.is_some_and(|d| d <= now);
+        if n == 0 && !timer_due && !woken && done.is_empty() && nhost == 0 && write_errors == 0 {
             continue;
         }
-        if n == 0 && deadline.is_some_and(|d| d <= now) {
+        last_work = now;
+        if let Some(d) = deadline.filter(|_| timer_due) {
             DriverStats::add(&s.stats.timer_wakeups, 1);
+            let late = now - d;
+            DriverStats::add(&s.stats.timer_late_ns_total, late);
+            s.stats.timer_late_ns_max.fetch_max(late, Ordering::Relaxed);
         }
         let mut core = lock(&s.core);
         if n > 0 {
@@ -680,11 +761,37 @@ fn wire_thread<C: Core>(s: &Shared<C>) {
                 core.wire_frame(now, 0, frame);
             }
         }
+        for _ in 0..write_errors {
+            core.driver_drop(DriverDrop::HostWrite);
+        }
+        DriverStats::add(&s.stats.host_tx_errors, write_errors);
+        for &(i, h) in &done {
+            core.complete(now, i, h);
+        }
+        if let Some((i, _, _)) = mb {
+            let iface = s.route[i].0;
+            for (k, f) in host[..nhost].iter().enumerate() {
+                DriverStats::add(&s.stats.host_rx_frames, 1);
+                DriverStats::add(&s.stats.host_rx_bytes, f.len() as u64);
+                core.host_send(now, iface, f, k + 1 == nhost);
+            }
+        }
         wake.clear();
-        let again = s.drain(&mut core, now, &mut tx, &mut wake);
-        deadline = min_opt(again, core.deadline());
+        let more = s.drain(&mut core, now, &mut tx, &mut wake);
+        let dl = min_opt(more, core.deadline());
         drop(core);
-        s.wake_all(&wake);
+        if wire {
+            deadline = dl;
+        } else {
+            s.rearm(dl);
+        }
+        for &i in &wake {
+            if mb.is_some_and(|(own, _, _)| own == i) {
+                again = true; // our own queue: present on the next pass, no wake-up
+            } else {
+                s.mailboxes[i].wake.signal();
+            }
+        }
         drops.clear();
         s.send_tx(&mut tx, &mut drops);
         if !drops.is_empty() {
@@ -696,115 +803,32 @@ fn wire_thread<C: Core>(s: &Shared<C>) {
     }
 }
 
-fn queue_thread<C: Core>(s: &Shared<C>, idx: usize, fd: RawFd) {
-    set_timer_slack();
-    let mb = &s.mailboxes[idx];
-    let (iface, _queue) = s.route[idx];
-    let mut buf = vec![0u8; MAX_FRAME + VNET_HDR_LEN];
-    let mut host: Vec<Vec<u8>> = (0..HOST_BATCH).map(|_| Vec::new()).collect();
-    let mut tx = TxList::default();
-    let mut wake = Vec::new();
-    let mut drops = Vec::new();
-    let mut done: Vec<(usize, u64)> = Vec::new();
-    let mut pfds = [
-        libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        },
-        libc::pollfd {
-            fd: mb.wake.raw(),
-            events: libc::POLLIN,
-            revents: 0,
-        },
-    ];
-    let spin_ns = u64::try_from(s.busy_poll.as_nanos()).unwrap_or(u64::MAX);
-    let mut last_work = 0u64;
-    while !s.stop.load(Ordering::Relaxed) {
-        pfds[0].revents = 0;
-        pfds[1].revents = 0;
-        let spin = spin_ns > 0 && s.clock.now().saturating_sub(last_work) < spin_ns;
-        ppoll(&mut pfds, Some(if spin { 0 } else { 100_000_000 }));
-        if pfds[1].revents != 0 {
-            mb.wake.drain();
-        }
-        // 1. Present: write every waiting batch on this queue's fd.
-        done.clear();
-        let mut write_errors = 0u64;
-        loop {
-            let Some(b) = lock(&mb.q).pop_front() else {
-                break;
-            };
-            let mut bytes = 0u64;
-            for f in &b.frames[..b.len] {
-                let h = vnet::egress_hdr(f, s.host_framing, s.mtu);
-                let mut hb = [0u8; VNET_HDR_LEN];
-                h.write(&mut hb);
-                match sys::write2(fd, &hb, f) {
-                    Ok(_) => bytes += f.len() as u64,
-                    Err(_) => write_errors += 1,
-                }
-            }
-            DriverStats::add(&s.stats.host_tx_frames, b.len as u64);
-            DriverStats::add(&s.stats.host_tx_bytes, bytes);
-            DriverStats::add(&s.stats.host_tx_batches, 1);
-            done.push((b.iface, b.handle));
-            lock(&mb.pool).push(b);
-        }
-        // 2. Read what the host sent on this queue.
-        let mut nhost = 0;
-        while nhost < HOST_BATCH {
-            match sys::read(fd, &mut buf) {
-                Ok(n) if n > VNET_HDR_LEN => {
-                    let Some(h) = VnetHdr::parse(&buf) else {
-                        continue;
-                    };
-                    let frame = &mut buf[VNET_HDR_LEN..n];
-                    if !vnet::normalize_ingress(frame, &h, s.host_framing) {
-                        continue;
-                    }
-                    let slot = &mut host[nhost];
-                    slot.clear();
-                    slot.extend_from_slice(frame);
-                    nhost += 1;
-                }
-                Ok(_) => continue,
-                Err(_) => break,
+/// Write every batch waiting in mailbox `m` on device fd `fd` (one frame
+/// per write, each with its virtio-net header); returns write failures and
+/// collects the batches to complete.
+fn present_batches<C: Core>(s: &Shared<C>, m: &Mailbox, fd: RawFd, done: &mut Vec<(usize, u64)>) -> u64 {
+    let mut write_errors = 0;
+    loop {
+        let Some(b) = lock(&m.q).pop_front() else {
+            break;
+        };
+        let mut bytes = 0u64;
+        for f in &b.frames[..b.len] {
+            let h = vnet::egress_hdr(f, s.host_framing, s.mtu);
+            let mut hb = [0u8; VNET_HDR_LEN];
+            h.write(&mut hb);
+            match sys::write2(fd, &hb, f) {
+                Ok(_) => bytes += f.len() as u64,
+                Err(_) => write_errors += 1,
             }
         }
-        if done.is_empty() && nhost == 0 && write_errors == 0 {
-            continue;
-        }
-        let now = s.clock.now();
-        last_work = now;
-        let mut core = lock(&s.core);
-        for _ in 0..write_errors {
-            core.driver_drop(DriverDrop::HostWrite);
-        }
-        DriverStats::add(&s.stats.host_tx_errors, write_errors);
-        for &(i, h) in &done {
-            core.complete(now, i, h);
-        }
-        for (k, f) in host[..nhost].iter().enumerate() {
-            DriverStats::add(&s.stats.host_rx_frames, 1);
-            DriverStats::add(&s.stats.host_rx_bytes, f.len() as u64);
-            core.host_send(now, iface, f, k + 1 == nhost);
-        }
-        wake.clear();
-        let again = s.drain(&mut core, now, &mut tx, &mut wake);
-        let dl = min_opt(again, core.deadline());
-        drop(core);
-        s.rearm(dl);
-        s.wake_all(&wake);
-        drops.clear();
-        s.send_tx(&mut tx, &mut drops);
-        if !drops.is_empty() {
-            let mut core = lock(&s.core);
-            for d in &drops {
-                core.driver_drop(*d);
-            }
-        }
+        DriverStats::add(&s.stats.host_tx_frames, b.len as u64);
+        DriverStats::add(&s.stats.host_tx_bytes, bytes);
+        DriverStats::add(&s.stats.host_tx_batches, 1);
+        done.push((b.iface, b.handle));
+        lock(&m.pool).push(b);
     }
+    write_errors
 }
 
 struct PlaneStatus<C: Core> {
@@ -844,6 +868,8 @@ fn driver_pairs(st: &DriverStats) -> Vec<(&'static str, u64)> {
         ("host_tx_errors", g(&st.host_tx_errors)),
         ("wakeups", g(&st.wakeups)),
         ("timer_wakeups", g(&st.timer_wakeups)),
+        ("timer_late_ns_total", g(&st.timer_late_ns_total)),
+        ("timer_late_ns_max", g(&st.timer_late_ns_max)),
     ]
 }
 

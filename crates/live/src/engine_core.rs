@@ -100,6 +100,7 @@ struct ConnSeen {
     first_seen: u64,
     queue: QueueKind,
     bulk_since: Option<u64>,
+    per_queue: [u64; 5],
 }
 
 /// The engine driven by the live plane.
@@ -188,8 +189,10 @@ impl EngineCore {
             first_seen: now,
             queue,
             bulk_since: None,
+            per_queue: [0; 5],
         });
         e.queue = queue;
+        e.per_queue[queue.index()] += 1;
         if queue == QueueKind::BulkData && e.bulk_since.is_none() {
             e.bulk_since = Some(now);
         }
@@ -348,6 +351,7 @@ impl Core for EngineCore {
                 remote_port: *r,
                 queue: c.queue.label().to_string(),
                 bulk_since: c.bulk_since,
+                per_queue: c.per_queue,
                 first_seen: c.first_seen,
             })
             .collect()

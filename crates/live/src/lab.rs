@@ -144,6 +144,8 @@ pub struct LabOptions {
     pub core: CoreKind,
     /// iperf3 streams (client → stack 1, or stack → client with `reverse`).
     pub streams: usize,
+    /// Cap each stream at this rate (Mbit/s; 0: as fast as it goes).
+    pub stream_mbps: u64,
     /// sockperf ping-pong connections (client → the RR stack).
     pub rr: usize,
     /// RR message size in bytes.
@@ -165,11 +167,15 @@ pub struct LabOptions {
     pub fault_rate: f64,
     pub seed: u64,
     pub busy_poll_us: u64,
+    /// SCHED_FIFO priority of softosa's threads (0: normal).
+    pub realtime_prio: i32,
     /// Control socket instance name (None: no socket).
     pub instance: Option<String>,
     pub metrics_port: Option<u16>,
     /// Also measure a plain veth pair in the same run.
     pub reference: bool,
+    /// Run streams and request/response one after the other (benchmark).
+    pub sequential: bool,
     pub mtu: u32,
 }
 
@@ -180,6 +186,7 @@ impl Default for LabOptions {
             inbperf: Inb::Dynamic,
             core: CoreKind::Engine,
             streams: 1,
+            stream_mbps: 0,
             rr: 2,
             rr_size: 64,
             secs: 3.0,
@@ -192,9 +199,11 @@ impl Default for LabOptions {
             fault_rate: 0.0,
             seed: 1,
             busy_poll_us: 0,
+            realtime_prio: 10,
             instance: None,
             metrics_port: None,
             reference: false,
+            sequential: false,
             mtu: 1500,
         }
     }
@@ -333,6 +342,7 @@ pub fn run_once<C: Core + Default>(
             fault_seed: o.seed,
             busy_poll: Duration::from_micros(o.busy_poll_us),
             wire_bps: o.wire_mbps.saturating_mul(1_000_000),
+            realtime_prio: o.realtime_prio,
         },
     )
     .map_err(io_err("starting the data plane"))?;
@@ -368,6 +378,9 @@ pub fn run_once<C: Core + Default>(
         ("host_tx_frames", &st.host_tx_frames),
         ("host_tx_batches", &st.host_tx_batches),
         ("host_tx_errors", &st.host_tx_errors),
+        ("timer_wakeups", &st.timer_wakeups),
+        ("timer_late_ns_total", &st.timer_late_ns_total),
+        ("timer_late_ns_max", &st.timer_late_ns_max),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), DriverStats::get(v)))
@@ -433,85 +446,16 @@ fn run_workloads<C: Core>(
     }
     let cpu0 = thread_cpu_sosa();
     res.workload_start_ns = plane.now();
-    let mut clients = Vec::new();
-    if o.streams > 0 {
-        let mut args: Vec<String> = vec![
-            "-c".into(),
-            STACK4[0].into(),
-            "-p".into(),
-            "5201".into(),
-            "-t".into(),
-            format!("{}", o.secs.max(1.0).ceil() as u64),
-            "-P".into(),
-            o.streams.to_string(),
-            "-J".into(),
-        ];
-        if o.reverse {
-            args.push("-R".into());
-        }
-        if o.tos_priority {
-            args.push("-S".into());
-            args.push("32".into());
-        }
-        clients.push((
-            "str",
-            ChildGuard::spawn(workload::ns_command(&cli, "iperf3", &args), "iperf3 client")
-                .map_err(io_err("starting iperf3 client"))?,
-        ));
-    }
-    for k in 0..o.rr {
-        let mut args: Vec<String> = vec![
-            "ping-pong".into(),
-            "--tcp".into(),
-            "-i".into(),
-            rr_addr.into(),
-            "-p".into(),
-            (RR_PORT + k as u16).to_string(),
-            "-t".into(),
-            format!("{}", o.secs.max(1.0).ceil() as u64),
-            "-m".into(),
-            o.rr_size.max(14).to_string(),
-            "--full-rtt".into(),
-        ];
-        if o.tos_priority {
-            args.push("--tos".into());
-            args.push("128".into());
-        }
-        clients.push((
-            "rr",
-            ChildGuard::spawn(workload::ns_command(&cli, "sockperf", &args), "sockperf client")
-                .map_err(io_err("starting sockperf client"))?,
-        ));
-    }
-    let limit = Duration::from_secs_f64(o.secs + 20.0);
-    for (kind, c) in clients {
-        let (ok, out, err) = c
-            .wait_output(limit)
-            .map_err(|e| LabError::Workload(e.to_string()))?;
-        if crate::interrupted() {
-            return Err(LabError::Interrupted);
-        }
-        match kind {
-            "str" => {
-                if !ok {
-                    return Err(LabError::Workload(format!("iperf3: {}", err.trim())));
-                }
-                res.stream_bps = Some(
-                    workload::parse_iperf3(&out)
-                        .ok_or_else(|| LabError::Workload("iperf3 gave no report".into()))?,
-                );
-            }
-            _ => match workload::parse_sockperf(&out) {
-                Some(s) => res.rr.push(s),
-                None => {
-                    return Err(LabError::Workload(format!(
-                        "sockperf gave no report: {} {}",
-                        out.lines().rev().take(3).collect::<Vec<_>>().join(" | "),
-                        err.lines().rev().take(3).collect::<Vec<_>>().join(" | ")
-                    )))
-                }
-            },
-        }
+    if o.sequential {
+        // Speed benchmark: streams alone, then request/response alone.
+        let (bps, _) = run_clients(o, &cli, rr_addr, true, false)?;
+        let (_, rr) = run_clients(o, &cli, rr_addr, false, true)?;
+        res.stream_bps = bps;
+        res.rr = rr;
+    } else {
+        let (bps, rr) = run_clients(o, &cli, rr_addr, true, true)?;
+        res.stream_bps = bps;
+        res.rr = rr;
     }
     let cpu1 = thread_cpu_sosa();
     res.cpu_by_thread = cpu1
@@ -531,29 +475,142 @@ fn run_workloads<C: Core>(
     drop(servers);
     // Plain veth reference, same run, same workload shape.
     if let Some((a, b)) = &topo.ref_ns {
-        let _srv = workload::iperf3_server(b, "198.51.100.2", 5202)
-            .map_err(io_err("reference iperf3 server"))?;
-        let _sp = workload::sockperf_server(b, "198.51.100.2", 11112)
-            .map_err(io_err("reference sockperf server"))?;
+        let mut srv = vec![workload::iperf3_server(b, "198.51.100.2", STR_PORT)
+            .map_err(io_err("reference iperf3 server"))?];
+        for k in 0..o.rr {
+            srv.push(
+                workload::sockperf_server(b, "198.51.100.2", RR_PORT + k as u16)
+                    .map_err(io_err("reference sockperf server"))?,
+            );
+        }
         std::thread::sleep(Duration::from_millis(300));
-        if o.streams > 0 {
-            let c = workload::iperf3_client(a, "198.51.100.2", 5202, o.secs, o.streams, false)
-                .map_err(io_err("reference iperf3"))?;
-            let (_, out, _) = c
-                .wait_output(limit)
-                .map_err(|e| LabError::Workload(e.to_string()))?;
-            res.ref_stream_bps = workload::parse_iperf3(&out);
+        if o.sequential {
+            let (bps, _) = run_clients(o, a, "198.51.100.2", true, false)?;
+            let (_, rr) = run_clients(o, a, "198.51.100.2", false, true)?;
+            res.ref_stream_bps = bps;
+            res.ref_rr = summarize_rr(&rr);
+        } else {
+            let (bps, rr) = run_clients(o, a, "198.51.100.2", true, true)?;
+            res.ref_stream_bps = bps;
+            res.ref_rr = summarize_rr(&rr);
         }
-        if o.rr > 0 {
-            let c = workload::sockperf_client(a, "198.51.100.2", 11112, o.secs, o.rr_size)
-                .map_err(io_err("reference sockperf"))?;
-            let (_, out, _) = c
-                .wait_output(limit)
-                .map_err(|e| LabError::Workload(e.to_string()))?;
-            res.ref_rr = workload::parse_sockperf(&out);
-        }
+        drop(srv);
     }
     Ok(res)
+}
+
+/// The median connection's figures, as one summary.
+fn summarize_rr(rr: &[RttStats]) -> Option<RttStats> {
+    let m = |f: fn(&RttStats) -> f64| workload::median(&rr.iter().map(f).collect::<Vec<_>>());
+    Some(RttStats {
+        avg: m(|r| r.avg)?,
+        p50: m(|r| r.p50)?,
+        p90: m(|r| r.p90)?,
+        p99: m(|r| r.p99)?,
+        max: m(|r| r.max)?,
+        observations: rr.iter().map(|r| r.observations).sum(),
+    })
+}
+
+/// Start the selected clients from namespace `ns` against `addr` (streams
+/// to the same address as RR when `addr` is the reference), wait for all,
+/// and parse their reports.
+fn run_clients(
+    o: &LabOptions,
+    ns: &str,
+    rr_addr: &str,
+    streams: bool,
+    rr: bool,
+) -> Result<(Option<f64>, Vec<RttStats>), LabError> {
+    let str_addr = if rr_addr == "198.51.100.2" { rr_addr } else { STACK4[0] };
+    let mut clients = Vec::new();
+    if streams && o.streams > 0 {
+        let mut args: Vec<String> = vec![
+            "-c".into(),
+            str_addr.into(),
+            "-p".into(),
+            STR_PORT.to_string(),
+            "-t".into(),
+            format!("{}", o.secs.max(1.0).ceil() as u64),
+            "-P".into(),
+            o.streams.to_string(),
+            "-J".into(),
+        ];
+        if o.reverse {
+            args.push("-R".into());
+        }
+        if o.stream_mbps > 0 {
+            args.push("-b".into());
+            args.push(format!("{}M", o.stream_mbps));
+        }
+        if o.tos_priority {
+            args.push("-S".into());
+            args.push("32".into());
+        }
+        clients.push((
+            "str",
+            ChildGuard::spawn(workload::ns_command(ns, "iperf3", &args), "iperf3 client")
+                .map_err(io_err("starting iperf3 client"))?,
+        ));
+    }
+    if rr {
+        for k in 0..o.rr {
+            let mut args: Vec<String> = vec![
+                "ping-pong".into(),
+                "--tcp".into(),
+                "-i".into(),
+                rr_addr.into(),
+                "-p".into(),
+                (RR_PORT + k as u16).to_string(),
+                "-t".into(),
+                format!("{}", o.secs.max(1.0).ceil() as u64),
+                "-m".into(),
+                o.rr_size.max(14).to_string(),
+                "--full-rtt".into(),
+            ];
+            if o.tos_priority {
+                args.push("--tos".into());
+                args.push("128".into());
+            }
+            clients.push((
+                "rr",
+                ChildGuard::spawn(workload::ns_command(ns, "sockperf", &args), "sockperf client")
+                    .map_err(io_err("starting sockperf client"))?,
+            ));
+        }
+    }
+    let limit = Duration::from_secs_f64(o.secs + 20.0);
+    let mut bps = None;
+    let mut rtts = Vec::new();
+    for (kind, c) in clients {
+        let (ok, out, err) = c
+            .wait_output(limit)
+            .map_err(|e| LabError::Workload(e.to_string()))?;
+        if crate::interrupted() {
+            return Err(LabError::Interrupted);
+        }
+        if kind == "str" {
+            if !ok {
+                return Err(LabError::Workload(format!("iperf3: {}", err.trim())));
+            }
+            bps = Some(
+                workload::parse_iperf3(&out)
+                    .ok_or_else(|| LabError::Workload("iperf3 gave no report".into()))?,
+            );
+        } else {
+            match workload::parse_sockperf(&out) {
+                Some(s) => rtts.push(s),
+                None => {
+                    return Err(LabError::Workload(format!(
+                        "sockperf gave no report: {} {}",
+                        out.lines().rev().take(3).collect::<Vec<_>>().join(" | "),
+                        err.lines().rev().take(3).collect::<Vec<_>>().join(" | ")
+                    )))
+                }
+            }
+        }
+    }
+    Ok((bps, rtts))
 }
 
 fn fmt_opt(v: Option<f64>, scale: f64, prec: usize) -> String {
@@ -596,9 +653,11 @@ pub fn report(r: &LabResult) -> String {
     }
     for p in &r.placements {
         s.push_str(&format!(
-            "  conn :{} <- :{}  queue {}{}\n",
+            "  conn :{} <- :{}  packets PRIMARY {} BULKDATA {}, last on {}{}\n",
             p.local_port,
             p.remote_port,
+            p.per_queue[0],
+            p.per_queue[1],
             p.queue,
             p.bulk_since
                 .map(|b| format!(
@@ -606,6 +665,16 @@ pub fn report(r: &LabResult) -> String {
                     b.saturating_sub(p.first_seen) as f64 / 1e9
                 ))
                 .unwrap_or_default()
+        ));
+    }
+    let get = |k: &str| r.driver.iter().find(|d| d.0 == k).map_or(0, |d| d.1);
+    let tw = get("timer_wakeups");
+    if tw > 0 {
+        s.push_str(&format!(
+            "timers served       {} times, late by avg {:.1} us, max {:.1} us\n",
+            tw,
+            get("timer_late_ns_total") as f64 / tw as f64 / 1000.0,
+            get("timer_late_ns_max") as f64 / 1000.0
         ));
     }
     if r.ref_stream_bps.is_some() || r.ref_rr.is_some() {

@@ -82,6 +82,7 @@ fn frames_cross_the_passthrough_plumbing() {
             fault_seed: 1,
             busy_poll: Duration::ZERO,
             wire_bps: 0,
+            realtime_prio: 0,
         },
     )
     .expect("plane");
