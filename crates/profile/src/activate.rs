@@ -426,6 +426,20 @@ pub fn activate(
     if d.has_errors() {
         return Err(d);
     }
+    // Dry run: the engine must accept the result (its own activation rules
+    // are the final word; a refusal here means our checks missed a case).
+    if let Err(e) = softosa_engine::Engine::new(cfg.clone()) {
+        let file = stacks
+            .first()
+            .map(|s| s.profile.file.as_str())
+            .unwrap_or("");
+        d.error(
+            file,
+            Span::default(),
+            ErrorKind::Activation(format!("the engine refused the configuration: {e}")),
+        );
+        return Err(d);
+    }
     Ok(Activation {
         config: cfg,
         warnings: d,
