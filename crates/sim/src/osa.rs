@@ -278,3 +278,73 @@ impl Osa {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::nic_mac;
+    use crate::scenario::Scenario;
+
+    fn setup(extra: &str) -> OsaSetup {
+        let text = format!(
+            "[[host]]\nname=\"z\"\ntype=\"zos\"\nip=\"192.0.2.1\"\n{extra}\n[[host]]\nname=\"a\"\ntype=\"aix\"\nip=\"192.0.2.2\"\n[[workload]]\ntype=\"RR\"\nconnections=1\nrequest=1\nresponse=1\nclient=\"a\"\nserver=\"z\"\n"
+        );
+        let v = Scenario::parse("t", &text).unwrap().variants().unwrap();
+        v[0].setup.hosts[0].adapter.clone().unwrap().osa
+    }
+
+    fn seg(len: u32, seq: u32) -> Pkt {
+        Pkt {
+            src_mac: nic_mac(0),
+            dst_mac: nic_mac(1),
+            src_ip: 0xc0000201,
+            dst_ip: 0xc0000202,
+            sport: 5001,
+            dport: 1024,
+            seq,
+            ack: 1,
+            flags: crate::packet::ACK,
+            tos: 0,
+            wnd: 65536,
+            len,
+        }
+    }
+
+    #[test]
+    fn offloaded_send_leaves_as_consecutive_mss_frames() {
+        let mut o = Osa::new(&setup("segmentation_offload = true"), 0xc0000201, nic_mac(0)).unwrap();
+        o.add_neighbor(0xc0000202, nic_mac(1));
+        o.host_send(0, &seg(10 * 1460, 1000), 2, true);
+        let mut seq = 1000;
+        let mut n = 0;
+        while let Some(p) = o.poll_transmit(0) {
+            assert_eq!(p.seq, seq, "frame {n}");
+            assert!(p.len <= 1460);
+            seq = seq.wrapping_add(p.len);
+            n += 1;
+        }
+        assert_eq!(seq, 1000 + 10 * 1460);
+        assert_eq!(n, 10);
+    }
+
+    #[test]
+    fn inbound_frame_is_presented_and_parsed_back() {
+        let mut o = Osa::new(&setup("inbperf = \"MINLATENCY\""), 0xc0000201, nic_mac(0)).unwrap();
+        let mut p = seg(100, 7);
+        p.src_ip = 0xc0000202;
+        p.dst_ip = 0xc0000201;
+        p.src_mac = nic_mac(1);
+        p.dst_mac = nic_mac(0);
+        o.wire_in(1_000, &p);
+        assert!(o.poll_presentation(1_000).is_none(), "held for the gap timer");
+        let t = o.poll_timeout().unwrap();
+        assert_eq!(t, 1_000 + 20_000, "MINLATENCY gap timer is 20 us");
+        o.timeout(t);
+        let pr = o.poll_presentation(t).unwrap();
+        assert!(pr.interrupt);
+        assert_eq!(pr.frames.len(), 1);
+        assert_eq!(pr.frames[0].seq, 7);
+        assert_eq!(pr.frames[0].len, 100);
+        o.complete(t, pr.token);
+    }
+}

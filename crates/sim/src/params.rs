@@ -58,6 +58,10 @@ pub struct HostCosts {
     pub conn_ns: u64,
     pub sock_block: u32,
     pub poll_ns: u64,
+    /// Scheduling latency from data arriving for an application to its
+    /// socket call running (not CPU time).
+    #[serde(default)]
+    pub wakeup_ns: u64,
     /// Issuing one write signal (SIGA) to the adapter after a write.
     #[serde(default)]
     pub siga_ns: u64,

@@ -140,6 +140,9 @@ pub struct Tcb {
     pub unacked_segs: u32,
     pub ack_pending: bool,
     pub delack_at: Option<Ns>,
+    /// Do not send new data from `input`: the host calls `output` once per
+    /// processed batch instead (z/OS batch processing).
+    pub defer_output: bool,
     pub stats: TcpStats,
 }
 
@@ -172,6 +175,7 @@ impl Tcb {
             unacked_segs: 0,
             ack_pending: false,
             delack_at: None,
+            defer_output: false,
             stats: TcpStats::default(),
         }
     }
@@ -531,7 +535,7 @@ impl Tcb {
             r.peer_fin = true;
             self.ack_pending = true;
         }
-        if r.acked > 0 || r.established {
+        if (r.acked > 0 || r.established) && !self.defer_output {
             self.output(now, out);
         }
         r

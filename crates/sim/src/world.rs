@@ -118,6 +118,10 @@ struct Conn {
     rto_ev: Option<Ns>,
     delack_ev: Option<Ns>,
     force_ack: bool,
+    /// Units of work (batches) currently processing this connection; while
+    /// one does, an application send only queues data and the unit sends it
+    /// at its end (the connection is latched; the latch holder does the work).
+    in_units: u32,
 }
 
 /// Per-host counters of the simulator's own making.
@@ -190,6 +194,7 @@ enum Ev {
     ConnTimer(usize, usize, u32),
     Start(usize),
     Siga(usize),
+    App(usize, usize, u32, SockOp),
     Sample,
 }
 
@@ -401,6 +406,15 @@ impl World {
             }
             Ev::MicroDone(h) => self.micro_done(h, now),
             Ev::Siga(h) => self.osa_pull(h, now),
+            Ev::App(h, c, id, op) => {
+                let w = match self.hosts[h].conns.get(c).and_then(|x| x.as_ref()) {
+                    Some(cn) if cn.id == id => cn.wl,
+                    _ => return,
+                };
+                let mut u = Unit::new(None);
+                u.steps.push_back((Step::Sock(c, id, op), w));
+                self.submit(h, u, now);
+            }
             Ev::EngineTimer(h) => {
                 if self.osa_timer[h] == Some(now) {
                     self.osa_timer[h] = None;
@@ -775,6 +789,15 @@ impl World {
                     let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
                         continue;
                     };
+                    cn.in_units = cn.in_units.saturating_sub(1);
+                    if cn.tcb.defer_output && cn.tcb.output(now, &mut self.segs) > 0 {
+                        self.push_segs(h, p, c);
+                        self.arm_timers(h, c);
+                        continue;
+                    }
+                    let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+                        continue;
+                    };
                     if !cn.tcb.ack_pending {
                         continue;
                     }
@@ -908,7 +931,8 @@ impl World {
         host.iss = host.iss.wrapping_add(0x0101_0101);
         let id = host.next_id;
         host.next_id = host.next_id.wrapping_add(1);
-        let (tcb, syn) = Tcb::connect(cfg, host.iss, now);
+        let (mut tcb, syn) = Tcb::connect(cfg, host.iss, now);
+        tcb.defer_output = host.spec.kind == HostKind::Zos;
         let cn = Conn {
             id,
             tcb,
@@ -926,6 +950,7 @@ impl World {
             rto_ev: None,
             delack_ev: None,
             force_ack: false,
+            in_units: 0,
         };
         let c = self.alloc_conn(h, cn);
         self.segs.push(syn);
@@ -947,7 +972,8 @@ impl World {
                         host.iss = host.iss.wrapping_add(0x0101_0101);
                         let id = host.next_id;
                         host.next_id = host.next_id.wrapping_add(1);
-                        let (tcb, sa) = Tcb::accept(cfg, host.iss, pkt.seq, pkt.wnd, now);
+                        let (mut tcb, sa) = Tcb::accept(cfg, host.iss, pkt.seq, pkt.wnd, now);
+                        tcb.defer_output = host.spec.kind == HostKind::Zos;
                         let src = mac_nic(&pkt.src_mac)
                             .or_else(|| self.ip_map.get(&pkt.src_ip).copied())
                             .unwrap_or(0);
@@ -968,6 +994,7 @@ impl World {
                             rto_ev: None,
                             delack_ev: None,
                             force_ack: false,
+                            in_units: 0,
                         };
                         let c = self.alloc_conn(h, cn);
                         self.segs.push(sa);
@@ -1005,7 +1032,10 @@ impl World {
                 if r.ooo && ack_each_ooo {
                     let a = cn.tcb.make_ack();
                     self.segs.push(a);
-                } else if r.ooo || r.dup_data || r.filled_hole {
+                } else if r.ooo || r.dup_data || r.filled_hole || pkt.len >= cn.tcb.cfg.mss {
+                    // out of order, or a full-sized (streaming) segment: ACK
+                    // at the end of this batch; small requests wait for a
+                    // piggyback or the delayed-ACK timer.
                     cn.force_ack = true;
                 }
             } else if cn.tcb.ack_pending
@@ -1059,14 +1089,21 @@ impl World {
         }
         let mut write_more = false;
         if r.acked > 0 && cn.to_write > 0 && !cn.write_pending {
+            // The blocked send() resumes once a quarter of the buffer is free.
             let space = u64::from(cn.tcb.send_space());
-            if space >= cn.to_write.min(u64::from(block)) {
+            let low_water = u64::from((cn.tcb.cfg.sndbuf / 4).max(cn.tcb.cfg.mss));
+            if space >= cn.to_write.min(low_water) {
                 cn.write_pending = true;
                 write_more = true;
             }
         }
         let txn_start = cn.txn_start;
-        self.hosts[h].touched[p].push(c);
+        if !self.hosts[h].touched[p].contains(&c) {
+            self.hosts[h].touched[p].push(c);
+            if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
+                cn.in_units += 1;
+            }
+        }
         self.push_segs(h, p, c);
         if txn_done {
             let win = self.in_window(now);
@@ -1105,9 +1142,10 @@ impl World {
         }
         self.arm_timers(h, c);
         if let Some(op) = app {
-            let mut u = Unit::new(None);
-            u.steps.push_back((Step::Sock(c, id, op), w));
-            self.submit(h, u, now);
+            // The application is a separate dispatchable unit: waking it
+            // takes scheduling latency before its socket calls run.
+            let wake = self.hosts[h].spec.costs.wakeup_ns;
+            self.q.schedule(now + wake, Ev::App(h, c, id, op));
         }
         if read_call {
             let mut u = Unit::new(None);
@@ -1143,7 +1181,9 @@ impl World {
         let n = cn.to_write.min(u64::from(u32::MAX)) as u32;
         let wrote = cn.tcb.write(n);
         cn.to_write -= u64::from(wrote);
-        cn.tcb.output(now, &mut self.segs);
+        if cn.in_units == 0 {
+            cn.tcb.output(now, &mut self.segs);
+        }
         self.push_segs(h, p, c);
         self.arm_timers(h, c);
     }
