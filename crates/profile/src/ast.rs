@@ -206,6 +206,14 @@ pub struct Interface {
     pub router: Option<Spanned<RouterRole>>,
     pub isolate: Option<Spanned<bool>>,
     pub source_vipa: Option<Spanned<String>>,
+    /// SECCLASS (1-255, default 255): IP security class of the interface.
+    pub secclass: Option<Spanned<u8>>,
+    /// MONSYSPLEX / NOMONSYSPLEX (sysplex autonomics monitoring).
+    pub monsysplex: Option<Spanned<bool>>,
+    /// IPBCAST (IPv4 OSA): receive broadcast packets.
+    pub ipbcast: Option<Span>,
+    /// DYNVLANREG / NODYNVLANREG (dynamic VLAN registration).
+    pub dynvlanreg: Option<Spanned<bool>>,
 }
 
 impl Interface {
@@ -228,6 +236,10 @@ impl Interface {
             router: None,
             isolate: None,
             source_vipa: None,
+            secclass: None,
+            monsysplex: None,
+            ipbcast: None,
+            dynvlanreg: None,
         }
     }
     pub fn olm_on(&self) -> bool {

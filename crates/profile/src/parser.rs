@@ -145,6 +145,12 @@ enum IP {
     Isolate,
     NoIsolate,
     SourceVipa,
+    SecClass,
+    MonSysplex,
+    NoMonSysplex,
+    IpBcast,
+    DynVlanReg,
+    NoDynVlanReg,
 }
 
 const INTF_PARAMS: &[(Keyword, IP)] = &[
@@ -168,6 +174,12 @@ const INTF_PARAMS: &[(Keyword, IP)] = &[
     (kw("ISOLATE"), IP::Isolate),
     (kw("NOISOLATE"), IP::NoIsolate),
     (kw("SOURCEVIPAINTerface"), IP::SourceVipa),
+    (kw("SECCLASS"), IP::SecClass),
+    (kw("MONSYSPLEX"), IP::MonSysplex),
+    (kw("NOMONSYSPLEX"), IP::NoMonSysplex),
+    (kw("IPBCAST"), IP::IpBcast),
+    (kw("DYNVLANREG"), IP::DynVlanReg),
+    (kw("NODYNVLANREG"), IP::NoDynVlanReg),
 ];
 
 const KINDS: &[(Keyword, InterfaceKind)] = &[
@@ -824,6 +836,41 @@ impl Parser<'_> {
                     if let Some(v) = self.name(S, "SOURCEVIPAINTERFACE") {
                         intf.source_vipa = Some(Spanned::new(v.upper(), v.span));
                     }
+                }
+                IP::SecClass => {
+                    if let Some(v) = self.number(S, "SECCLASS", "a security class 1-255") {
+                        match u8::try_from(v.value).ok().filter(|c| *c >= 1) {
+                            Some(c) => intf.secclass = Some(Spanned::new(c, v.span)),
+                            None => self.err(
+                                v.span,
+                                ErrorKind::InvalidValue {
+                                    stmt: S,
+                                    param: "SECCLASS",
+                                    value: v.value.to_string(),
+                                    expected: "a security class 1-255".into(),
+                                },
+                            ),
+                        }
+                    }
+                }
+                IP::MonSysplex | IP::NoMonSysplex => {
+                    intf.monsysplex = Some(Spanned::new(p == IP::MonSysplex, t.span));
+                }
+                IP::IpBcast => {
+                    if kind != InterfaceKind::IpaqEnet {
+                        self.err(
+                            t.span,
+                            ErrorKind::NotValidForKind {
+                                intf: intf.name.clone(),
+                                param: "IPBCAST",
+                                kind: kind.keyword(),
+                            },
+                        );
+                    }
+                    intf.ipbcast = Some(t.span);
+                }
+                IP::DynVlanReg | IP::NoDynVlanReg => {
+                    intf.dynvlanreg = Some(Spanned::new(p == IP::DynVlanReg, t.span));
                 }
             }
         }

@@ -76,6 +76,32 @@ pub fn interface_line(i: &Interface) -> String {
     if let Some(s) = &i.source_vipa {
         w.push(format!("SOURCEVIPAINTERFACE {}", s.value));
     }
+    if let Some(c) = &i.secclass {
+        w.push(format!("SECCLASS {}", c.value));
+    }
+    if let Some(m) = &i.monsysplex {
+        w.push(
+            if m.value {
+                "MONSYSPLEX"
+            } else {
+                "NOMONSYSPLEX"
+            }
+            .into(),
+        );
+    }
+    if i.ipbcast.is_some() {
+        w.push("IPBCAST".into());
+    }
+    if let Some(x) = &i.dynvlanreg {
+        w.push(
+            if x.value {
+                "DYNVLANREG"
+            } else {
+                "NODYNVLANREG"
+            }
+            .into(),
+        );
+    }
     if let Some(r) = &i.router {
         w.push(r.value.keyword().into());
     }

@@ -204,6 +204,7 @@ fn interface_stmt() -> impl Strategy<Value = String> {
                 (1u32..5000).prop_map(|v| format!("VLANID {v}")),
                 (500u32..9000).prop_map(|m| format!("MTU {m}")),
                 Just("SOURCEVIPAINTERFACE VIPA1".to_string()),
+                Just("SECCLASS 7 NOMONSYSPLEX DYNVLANREG".to_string()),
             ],
             0..8,
         ),

@@ -166,3 +166,18 @@ fn ipv6_interface_takes_several_addresses() {
     assert_eq!(p.interfaces[0].ipaddr.len(), 2);
     assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1500));
 }
+
+#[test]
+fn display_related_parameters_are_read() {
+    let (p, v) = diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 SECCLASS 12 MONSYSPLEX IPBCAST DYNVLANREG\n");
+    assert!(v.is_empty(), "{v:?}");
+    let i = &p.interfaces[0];
+    assert_eq!(i.secclass.as_ref().map(|c| c.value), Some(12));
+    assert!(i.monsysplex.as_ref().is_some_and(|m| m.value));
+    assert!(i.ipbcast.is_some());
+    let (_, v) = diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 SECCLASS 0\n");
+    assert!(
+        v[0].starts_with("s.prof:1:70: error: INTERFACE SECCLASS: 0 is not valid"),
+        "{v:?}"
+    );
+}
