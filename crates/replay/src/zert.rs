@@ -65,7 +65,8 @@ fn tls_version(major: u8, minor: u8) -> String {
     }
 }
 
-fn cipher_name(id: u16) -> String {
+/// IANA name of a TLS cipher suite (hex when not in our short list).
+pub fn cipher_name(id: u16) -> String {
     let n = match id {
         0x1301 => "TLS_AES_128_GCM_SHA256",
         0x1302 => "TLS_AES_256_GCM_SHA384",

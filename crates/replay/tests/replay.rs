@@ -465,3 +465,86 @@ mod cli {
         assert!(Cli::try_parse_from(["x", "c.pcap", "-p", "p", "--mode", "fast"]).is_err());
     }
 }
+
+#[test]
+fn zert_reads_tls_and_ssh_as_tshark_does() {
+    use softosa_replay::zert::{cipher_name, ZertAnalyzer};
+    let cfg = load_config(&data("host.prof")).unwrap();
+    let mut z = ZertAnalyzer::new(100);
+    let reader = CaptureReader::open(&data("tls-ssh.pcap")).unwrap();
+    let hooks = Hooks {
+        observers: vec![&mut z],
+        ..Hooks::default()
+    };
+    replay_mode(
+        reader,
+        &cfg,
+        Mode::Balanced,
+        &ReplayOptions::default(),
+        hooks,
+    )
+    .unwrap();
+    let report = z.finish();
+    assert_eq!(report.connections.len(), 3);
+    let labels: Vec<String> = report
+        .connections
+        .iter()
+        .map(|c| c.protection.label())
+        .collect();
+    let truth = std::fs::read_to_string(data("expected-tls.txt")).unwrap();
+    let mut checked = 0;
+    for line in truth.lines().filter(|l| !l.starts_with('#')) {
+        let (port, rest) = line.split_once(' ').unwrap();
+        let (kind, value) = rest.split_once(' ').unwrap();
+        let port: u16 = port.parse().unwrap();
+        match kind {
+            "cipher" => {
+                let id = u16::from_str_radix(value.trim_start_matches("0x"), 16).unwrap();
+                let version = if (0x1301..=0x1305).contains(&id) {
+                    "TLSv1.3"
+                } else {
+                    "TLSv1.2"
+                };
+                let want = format!("{version} {}", cipher_name(id));
+                assert!(labels.contains(&want), "{want} not in {labels:?}");
+            }
+            "ssh" => {
+                let c = report
+                    .connections
+                    .iter()
+                    .find(|c| c.server_port == port)
+                    .expect("ssh connection");
+                assert_eq!(c.protection.label(), format!("SSH {value}"));
+            }
+            other => panic!("unknown ground truth kind {other}"),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+    // The host is the server of every connection.
+    assert!(report
+        .connections
+        .iter()
+        .all(|c| c.server.to_string() == "192.0.2.1"));
+    // And the plain iperf3/sockperf traffic is clear text.
+    let mut z = ZertAnalyzer::new(100);
+    let reader = CaptureReader::open(&data("mix.pcap")).unwrap();
+    let hooks = Hooks {
+        observers: vec![&mut z],
+        ..Hooks::default()
+    };
+    replay_mode(
+        reader,
+        &cfg,
+        Mode::Balanced,
+        &ReplayOptions::default(),
+        hooks,
+    )
+    .unwrap();
+    let r = z.finish();
+    assert!(r
+        .connections
+        .iter()
+        .all(|c| c.protection.label() == "clear text"));
+    assert!(r.ipsec.is_empty());
+}
