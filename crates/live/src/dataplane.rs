@@ -161,7 +161,7 @@ impl Accounting {
 }
 
 /// Queue placement of one TCP connection.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Placement {
     /// Local (stack) port and remote (client) port.
     pub local_port: u16,
@@ -172,6 +172,10 @@ pub struct Placement {
     pub bulk_since: Option<u64>,
     /// Inbound packets per input queue (PRIMARY, BULKDATA, SYSDIST, EE, IPSEC).
     pub per_queue: [u64; 5],
+    /// Time its inbound packets waited in the adapter (arrival from the
+    /// wire to presentation), median and 99th percentile, µs (1 µs buckets).
+    pub hold_p50_us: Option<f64>,
+    pub hold_p99_us: Option<f64>,
     /// When it was first seen (ns).
     pub first_seen: u64,
 }
@@ -247,6 +251,8 @@ pub struct PlaneConfig {
     pub wire_bps: u64,
     /// SCHED_FIFO priority of the plane's threads (0: normal scheduling).
     pub realtime_prio: i32,
+    /// Serve timers on their own thread (else the wire thread serves them).
+    pub timer_thread: bool,
 }
 
 /// Burst the pacer lets through ahead of the line rate.
@@ -367,12 +373,23 @@ impl<C: Core> Plane<C> {
         });
         let mut threads = Vec::new();
         let mut host_fds = Vec::new();
+        // The timer thread serves the engine's deadlines only, so timer
+        // precision does not depend on how busy the I/O threads are.
+        let tt = cfg.timer_thread;
+        if tt {
+            let s = shared.clone();
+            threads.push(
+                std::thread::Builder::new()
+                    .name("sosa-timer".into())
+                    .spawn(move || io_thread(&s, false, true, None))?,
+            );
+        }
         if cfg.hosts.is_empty() {
             let s = shared.clone();
             threads.push(
                 std::thread::Builder::new()
                     .name("sosa-wire".into())
-                    .spawn(move || io_thread(&s, true, None))?,
+                    .spawn(move || io_thread(&s, true, !tt, None))?,
             );
         }
         for (i, h) in cfg.hosts.into_iter().enumerate() {
@@ -387,7 +404,7 @@ impl<C: Core> Plane<C> {
             threads.push(
                 std::thread::Builder::new()
                     .name(name)
-                    .spawn(move || io_thread(&s, i == 0, Some((i, fd))))?,
+                    .spawn(move || io_thread(&s, i == 0, i == 0 && !tt, Some((i, fd))))?,
             );
             host_fds.push(h.fd);
         }
@@ -624,7 +641,7 @@ fn thread_setup<C: Core>(s: &Shared<C>) {
 /// input queue's device fd (`queue`), or both. The first input queue's
 /// thread also reads the wire, so a frame presented on that queue at once
 /// is written without waking another thread.
-fn io_thread<C: Core>(s: &Shared<C>, wire: bool, queue: Option<(usize, RawFd)>) {
+fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usize, RawFd)>) {
     thread_setup(s);
     let mut rx = RecvBatch::new(if wire { WIRE_BATCH } else { 1 }, if wire { MAX_FRAME + VNET_HDR_LEN } else { 1 });
     let mut buf = vec![0u8; if queue.is_some() { MAX_FRAME + VNET_HDR_LEN } else { 1 }];
@@ -641,6 +658,8 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, queue: Option<(usize, RawFd)>) 
     };
     if wire {
         pfds.push(pfd(s.wire_fd));
+    }
+    if timer {
         pfds.push(pfd(s.wire_wake.raw()));
     }
     let mb = queue.map(|(i, fd)| {
@@ -654,7 +673,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, queue: Option<(usize, RawFd)>) 
     let mut again = false;
     while !s.stop.load(Ordering::Relaxed) {
         let now = s.clock.now();
-        let wait = if wire {
+        let wait = if timer {
             s.armed.store(deadline.unwrap_or(u64::MAX), Ordering::Release);
             deadline.map(|d| d.saturating_sub(now))
         } else {
@@ -678,7 +697,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, queue: Option<(usize, RawFd)>) 
         }
         again = false;
         let mut woken = false;
-        if wire {
+        if timer {
             woken = s.wire_wake.drain();
         }
         if let Some((_, _, m)) = mb {
@@ -724,7 +743,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, queue: Option<(usize, RawFd)>) 
             }
         }
         let now = s.clock.now();
-        let timer_due = wire && deadline.is_some_and(|d| d <= now);
+        let timer_due = timer && deadline.is_some_and(|d| d <= now);
         if n == 0 && !timer_due && !woken && done.is_empty() && nhost == 0 && write_errors == 0 {
             continue;
         }
@@ -780,7 +799,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, queue: Option<(usize, RawFd)>) 
         let more = s.drain(&mut core, now, &mut tx, &mut wake);
         let dl = min_opt(more, core.deadline());
         drop(core);
-        if wire {
+        if timer {
             deadline = dl;
         } else {
             s.rearm(dl);

@@ -101,6 +101,61 @@ struct ConnSeen {
     queue: QueueKind,
     bulk_since: Option<u64>,
     per_queue: [u64; 5],
+    hold: Option<Box<HoldHist>>,
+}
+
+/// Connections whose hold times are kept (bounded memory).
+const MAX_HOLD_TRACKED: usize = 256;
+
+/// Histogram of hold times (arrival to presentation) in 1 µs buckets up
+/// to 2 ms, plus an overflow bucket.
+pub struct HoldHist {
+    buckets: [u32; 2001],
+    count: u64,
+}
+
+impl std::fmt::Debug for HoldHist {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HoldHist({} samples)", self.count)
+    }
+}
+
+impl Clone for HoldHist {
+    fn clone(&self) -> Self {
+        HoldHist {
+            buckets: self.buckets,
+            count: self.count,
+        }
+    }
+}
+
+impl HoldHist {
+    fn new() -> HoldHist {
+        HoldHist {
+            buckets: [0; 2001],
+            count: 0,
+        }
+    }
+    fn add(&mut self, ns: u64) {
+        let b = usize::try_from(ns / 1000).unwrap_or(usize::MAX).min(2000);
+        self.buckets[b] = self.buckets[b].saturating_add(1);
+        self.count += 1;
+    }
+    /// The `q` quantile (0..1) in µs (bucket upper edge).
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        if self.count == 0 {
+            return None;
+        }
+        let target = ((self.count as f64) * q).ceil().max(1.0) as u64;
+        let mut acc = 0u64;
+        for (i, n) in self.buckets.iter().enumerate() {
+            acc += u64::from(*n);
+            if acc >= target {
+                return Some((i + 1) as f64);
+            }
+        }
+        Some(2001.0)
+    }
 }
 
 /// The engine driven by the live plane.
@@ -172,16 +227,9 @@ impl EngineCore {
     }
 
     fn note_placement(&mut self, now: u64, frame: &[u8], queue: QueueKind) {
-        let Some(info) = vnet::l4_info(frame, Framing::Ethernet) else {
+        let Some(key) = tcp_ports(frame, Framing::Ethernet) else {
             return;
         };
-        if info.proto != 6 {
-            return;
-        }
-        let t = info.l4_off;
-        let src = u16::from_be_bytes([frame[t], frame[t + 1]]);
-        let dst = u16::from_be_bytes([frame[t + 2], frame[t + 3]]);
-        let key = (dst, src);
         if !self.conns.contains_key(&key) && self.conns.len() >= MAX_TRACKED {
             return;
         }
@@ -190,6 +238,7 @@ impl EngineCore {
             queue,
             bulk_since: None,
             per_queue: [0; 5],
+            hold: None,
         });
         e.queue = queue;
         e.per_queue[queue.index()] += 1;
@@ -220,6 +269,18 @@ impl Default for EngineCore {
             registrations: Vec::new(),
         }
     }
+}
+
+/// (local = destination port, remote = source port) of an inbound TCP packet.
+fn tcp_ports(frame: &[u8], framing: Framing) -> Option<(u16, u16)> {
+    let info = vnet::l4_info(frame, framing)?;
+    if info.proto != 6 {
+        return None;
+    }
+    let t = info.l4_off;
+    let src = u16::from_be_bytes([frame[t], frame[t + 1]]);
+    let dst = u16::from_be_bytes([frame[t + 2], frame[t + 3]]);
+    Some((dst, src))
 }
 
 fn drop_label(r: DropReason) -> String {
@@ -268,8 +329,28 @@ impl Core for EngineCore {
         };
         let t = Instant::from_nanos(now);
         self.engine.begin_service(t, p.iface, p.queue);
+        let framing = match self.engine.interface(p.iface).map(|i| i.cfg.layer) {
+            Some(Layer::Layer2) => Framing::Ethernet,
+            _ => Framing::Ip,
+        };
+        let mut holds: Vec<((u16, u16), u64)> = Vec::new();
         for f in self.engine.batch_frames(p.batch) {
             out.push(f.data);
+            if let Some(k) = tcp_ports(f.data, framing) {
+                holds.push((k, now.saturating_sub(f.arrival.as_nanos())));
+            }
+        }
+        let mut tracked = self.conns.values().filter(|c| c.hold.is_some()).count();
+        for (k, ns) in holds {
+            if let Some(c) = self.conns.get_mut(&k) {
+                if c.hold.is_none() && tracked < MAX_HOLD_TRACKED {
+                    c.hold = Some(Box::new(HoldHist::new()));
+                    tracked += 1;
+                }
+                if let Some(h) = c.hold.as_mut() {
+                    h.add(ns);
+                }
+            }
         }
         self.next_handle += 1;
         self.handles
@@ -353,6 +434,8 @@ impl Core for EngineCore {
                 bulk_since: c.bulk_since,
                 per_queue: c.per_queue,
                 first_seen: c.first_seen,
+                hold_p50_us: c.hold.as_ref().and_then(|h| h.quantile(0.5)),
+                hold_p99_us: c.hold.as_ref().and_then(|h| h.quantile(0.99)),
             })
             .collect()
     }

@@ -169,6 +169,8 @@ pub struct LabOptions {
     pub busy_poll_us: u64,
     /// SCHED_FIFO priority of softosa's threads (0: normal).
     pub realtime_prio: i32,
+    /// Serve the engine's timers on a thread of their own.
+    pub timer_thread: bool,
     /// Control socket instance name (None: no socket).
     pub instance: Option<String>,
     pub metrics_port: Option<u16>,
@@ -200,6 +202,7 @@ impl Default for LabOptions {
             seed: 1,
             busy_poll_us: 0,
             realtime_prio: 10,
+            timer_thread: false,
             instance: None,
             metrics_port: None,
             reference: false,
@@ -217,6 +220,8 @@ pub struct LabResult {
     pub stream_bps: Option<f64>,
     /// Per RR connection.
     pub rr: Vec<RttStats>,
+    /// Median over the RR connections of their median adapter hold (µs).
+    pub rr_hold_p50_us: Option<f64>,
     /// Median over the RR connections of their median RTT (µs).
     pub rr_p50_us: Option<f64>,
     pub rr_p99_us: Option<f64>,
@@ -235,6 +240,11 @@ pub struct LabResult {
     pub ref_rr: Option<RttStats>,
     /// Workload start (ns since plane start), for placement timing.
     pub workload_start_ns: u64,
+}
+
+/// Whether `port` is one of the lab's RR server ports.
+pub fn is_rr_port(port: u16, rr: usize) -> bool {
+    port >= RR_PORT && usize::from(port - RR_PORT) < rr
 }
 
 /// First sockperf port (one server per RR connection from here on).
@@ -343,6 +353,7 @@ pub fn run_once<C: Core + Default>(
             busy_poll: Duration::from_micros(o.busy_poll_us),
             wire_bps: o.wire_mbps.saturating_mul(1_000_000),
             realtime_prio: o.realtime_prio,
+            timer_thread: o.timer_thread,
         },
     )
     .map_err(io_err("starting the data plane"))?;
@@ -365,6 +376,13 @@ pub fn run_once<C: Core + Default>(
     std::thread::sleep(Duration::from_millis(300));
     res.accounting = plane.with_core(|c, _| c.accounting());
     res.placements = plane.with_core(|c, _| c.placements());
+    let holds: Vec<f64> = res
+        .placements
+        .iter()
+        .filter(|p| is_rr_port(p.local_port, o.rr))
+        .filter_map(|p| p.hold_p50_us)
+        .collect();
+    res.rr_hold_p50_us = workload::median(&holds);
     res.stats_text = plane
         .with_core(|c, _| c.display("TUNING", false))
         .unwrap_or_default();
@@ -633,6 +651,10 @@ pub fn report(r: &LabResult) -> String {
         fmt_opt(r.rr_avg_us, 1.0, 1),
         r.rr.len()
     ));
+    s.push_str(&format!(
+        "RR adapter hold     p50 {} us (median over RR connections)\n",
+        fmt_opt(r.rr_hold_p50_us, 1.0, 0)
+    ));
     s.push_str(&format!("softosa CPU         {:.2} s\n", r.cpu_secs));
     for (n, t) in &r.cpu_by_thread {
         s.push_str(&format!("  {n:<16} {t:.2} s\n"));
@@ -653,12 +675,14 @@ pub fn report(r: &LabResult) -> String {
     }
     for p in &r.placements {
         s.push_str(&format!(
-            "  conn :{} <- :{}  packets PRIMARY {} BULKDATA {}, last on {}{}\n",
+            "  conn :{} <- :{}  packets PRIMARY {} BULKDATA {}, last on {}, hold p50 {} p99 {} us{}\n",
             p.local_port,
             p.remote_port,
             p.per_queue[0],
             p.per_queue[1],
             p.queue,
+            fmt_opt(p.hold_p50_us, 1.0, 0),
+            fmt_opt(p.hold_p99_us, 1.0, 0),
             p.bulk_since
                 .map(|b| format!(
                     "  (BULKDATA {:.3} s after first packet)",
@@ -697,19 +721,20 @@ pub fn report(r: &LabResult) -> String {
 pub fn compare_table(rs: &[LabResult]) -> String {
     let mut s = String::new();
     s.push_str(&format!(
-        "{:<22}{:>10}{:>10}{:>10}{:>10}{:>9}{:>10}\n",
-        "INBPERF", "STR Gb/s", "RR p50", "RR p99", "RR avg", "CPU s", "frames ok"
+        "{:<34}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8}{:>7}\n",
+        "INBPERF", "STR Gb/s", "RR p50", "RR p99", "RR avg", "RR hold", "CPU s", "frames"
     ));
     for r in rs {
         s.push_str(&format!(
-            "{:<22}{:>10}{:>10}{:>10}{:>10}{:>9.2}{:>10}\n",
+            "{:<34}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8.2}{:>7}\n",
             r.label,
             fmt_opt(r.stream_bps, 1e9, 2),
             fmt_opt(r.rr_p50_us, 1.0, 1),
             fmt_opt(r.rr_p99_us, 1.0, 1),
             fmt_opt(r.rr_avg_us, 1.0, 1),
+            fmt_opt(r.rr_hold_p50_us, 1.0, 0),
             r.cpu_secs,
-            if r.accounting.balanced() { "yes" } else { "NO" }
+            if r.accounting.balanced() { "ok" } else { "NO" }
         ));
     }
     s
@@ -733,6 +758,7 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
     let cpu = med(&|r| Some(r.cpu_secs));
     let rbps = med(&|r| r.ref_stream_bps);
     let rp50 = med(&|r| r.ref_rr.as_ref().map(|x| x.p50));
+    let hold = med(&|r| r.rr_hold_p50_us);
     let n = runs.len();
     runs.sort_by(|a, b| {
         let k = |r: &LabResult| r.rr_p50_us.or(r.stream_bps).unwrap_or(0.0);
@@ -744,6 +770,7 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
     out.rr_p50_us = p50;
     out.rr_p99_us = p99;
     out.rr_avg_us = avg;
+    out.rr_hold_p50_us = hold;
     out.cpu_secs = cpu.unwrap_or(out.cpu_secs);
     out.ref_stream_bps = rbps;
     if let (Some(r), Some(p)) = (out.ref_rr.as_mut(), rp50) {

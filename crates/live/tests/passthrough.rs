@@ -83,6 +83,7 @@ fn frames_cross_the_passthrough_plumbing() {
             busy_poll: Duration::ZERO,
             wire_bps: 0,
             realtime_prio: 0,
+            timer_thread: false,
         },
     )
     .expect("plane");
