@@ -121,6 +121,7 @@ pub struct Tcb {
     pub snd_lim: u32,
     pub fin_queued: bool,
     pub fin_sent: bool,
+    /// Congestion window (bytes); grows by bytes acknowledged.
     pub cwnd: u32,
     pub ssthresh: u32,
     pub peer_wnd: u32,
@@ -218,10 +219,11 @@ impl Tcb {
         }
     }
 
-    /// Receive window we advertise: the buffer minus out-of-order data held
-    /// (applications read in-order data at once).
+    /// Receive window we advertise. Applications read in-order data at once
+    /// and out-of-order data sits inside the window already, so the right
+    /// edge never shrinks: the buffer size.
     pub fn adv_wnd(&self) -> u32 {
-        self.cfg.rcvbuf.saturating_sub(self.ooo_bytes)
+        self.cfg.rcvbuf
     }
 
     /// Bytes sent and not yet acknowledged.
@@ -443,10 +445,11 @@ impl Tcb {
                         self.cwnd = self.cwnd.saturating_sub(acked).saturating_add(mss);
                     }
                 } else if self.cwnd < self.ssthresh {
-                    self.cwnd = self.cwnd.saturating_add(acked.min(2 * mss));
+                    // Byte counting: stretch ACKs (one per batch) open the
+                    // window as much as the data they cover.
+                    self.cwnd = self.cwnd.saturating_add(acked);
                 } else {
-                    let inc = (u64::from(mss) * u64::from(acked.min(2 * mss))
-                        / u64::from(self.cwnd.max(1))) as u32;
+                    let inc = (u64::from(mss) * u64::from(acked) / u64::from(self.cwnd.max(1))) as u32;
                     self.cwnd = self.cwnd.saturating_add(inc.max(1));
                 }
                 self.dupacks = 0;
@@ -459,6 +462,7 @@ impl Tcb {
                 && len == 0
                 && flags & (SYN | FIN) == 0
                 && self.snd_max != self.snd_una
+                && wnd == self.peer_wnd
             {
                 r.dupack = true;
                 self.stats.dupacks_in += 1;

@@ -142,7 +142,7 @@ pub struct WlStats {
     pub transactions: u64,
     pub response_bytes: u64,
     pub request_bytes: u64,
-    /// Response bytes delivered to clients inside the window (streams are
+    /// Payload bytes delivered to either end inside the window (streams are
     /// measured by this, not by completed 20 MB transactions).
     pub delivered_bytes: u64,
     pub latency: Histogram,

@@ -94,7 +94,9 @@ enum Step {
     Poll,
     Rx(Pkt, bool),
     BatchEnd(u64),
-    Tx(Pkt, TxKind, u8, bool),
+    /// A segment to hand to the NIC: kind, WLM importance, end of this
+    /// write (SIGA), emitted by an application unit.
+    Tx(Pkt, TxKind, u8, bool, bool),
     Sock(usize, u32, SockOp),
     Connect(usize),
     Timer(usize, u32),
@@ -122,6 +124,9 @@ struct Conn {
     /// one does, an application send only queues data and the unit sends it
     /// at its end (the connection is latched; the latch holder does the work).
     in_units: u32,
+    /// Application units still handing this connection's segments to the
+    /// NIC; a batch's output waits for them (one writer at a time).
+    app_emitting: u32,
 }
 
 /// Per-host counters of the simulator's own making.
@@ -689,7 +694,7 @@ impl World {
                 c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
             }
             Step::BatchEnd(_) => 0,
-            Step::Tx(p, kind, _, eow) => (if *eow { c.siga_ns } else { 0 }) + match kind {
+            Step::Tx(p, kind, _, eow, _) => (if *eow { c.siga_ns } else { 0 }) + match kind {
                 TxKind::Ack => c.tx_ack_ns,
                 TxKind::Data => {
                     let mss = host
@@ -735,8 +740,17 @@ impl World {
     }
 
     fn push_segs(&mut self, h: usize, p: usize, c: usize) {
+        self.push_segs_from(h, p, c, false);
+    }
+
+    fn push_segs_from(&mut self, h: usize, p: usize, c: usize, app: bool) {
         if self.segs.is_empty() {
             return;
+        }
+        if app {
+            if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
+                cn.app_emitting += 1;
+            }
         }
         let segs = std::mem::take(&mut self.segs);
         let host = &self.hosts[h];
@@ -767,10 +781,10 @@ impl World {
             } else {
                 TxKind::Data
             };
-            (Step::Tx(pk, k, imp, false), wl)
+            (Step::Tx(pk, k, imp, false, app), wl)
         };
         let mut steps: Vec<(Step, usize)> = segs.iter().map(mk).collect();
-        if let Some((Step::Tx(_, _, _, eow), _)) = steps.last_mut() {
+        if let Some((Step::Tx(_, _, _, eow, _), _)) = steps.last_mut() {
             *eow = true;
         }
         self.hosts[h].cpu.push_front(p, steps.into_iter());
@@ -790,7 +804,10 @@ impl World {
                         continue;
                     };
                     cn.in_units = cn.in_units.saturating_sub(1);
-                    if cn.tcb.defer_output && cn.tcb.output(now, &mut self.segs) > 0 {
+                    if cn.tcb.defer_output
+                        && cn.app_emitting == 0
+                        && cn.tcb.output(now, &mut self.segs) > 0
+                    {
                         self.push_segs(h, p, c);
                         self.arm_timers(h, c);
                         continue;
@@ -821,7 +838,10 @@ impl World {
                     self.osa_sync(h, now);
                 }
             }
-            Step::Tx(pkt, kind, imp, eow) => {
+            Step::Tx(pkt, kind, imp, eow, app) => {
+                if eow && app {
+                    self.app_write_done(h, p, &pkt, now);
+                }
                 let host = &mut self.hosts[h];
                 host.stats.segments_out += 1;
                 if let TxKind::Ack = kind {
@@ -951,6 +971,7 @@ impl World {
             delack_ev: None,
             force_ack: false,
             in_units: 0,
+            app_emitting: 0,
         };
         let c = self.alloc_conn(h, cn);
         self.segs.push(syn);
@@ -995,6 +1016,7 @@ impl World {
                             delack_ev: None,
                             force_ack: false,
                             in_units: 0,
+            app_emitting: 0,
                         };
                         let c = self.alloc_conn(h, cn);
                         self.segs.push(sa);
@@ -1057,7 +1079,7 @@ impl World {
             app = Some(SockOp::Request);
         }
         if r.delivered > 0 {
-            if cn.client && now >= self.measure_from && now < self.end {
+            if now >= self.measure_from && now < self.end {
                 self.stats[w].delivered_bytes += u64::from(r.delivered);
             }
             cn.rcvd += u64::from(r.delivered);
@@ -1181,11 +1203,28 @@ impl World {
         let n = cn.to_write.min(u64::from(u32::MAX)) as u32;
         let wrote = cn.tcb.write(n);
         cn.to_write -= u64::from(wrote);
-        if cn.in_units == 0 {
+        if cn.in_units == 0 && cn.app_emitting == 0 {
             cn.tcb.output(now, &mut self.segs);
         }
-        self.push_segs(h, p, c);
+        self.push_segs_from(h, p, c, true);
         self.arm_timers(h, c);
+    }
+
+    /// An application unit handed its last segment to the NIC: if the
+    /// window opened meanwhile, it keeps sending (it holds the connection).
+    fn app_write_done(&mut self, h: usize, p: usize, pkt: &Pkt, now: Ns) {
+        let Some(&c) = self.hosts[h].lookup.get(&(pkt.sport, pkt.dst_ip, pkt.dport)) else {
+            return;
+        };
+        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+            return;
+        };
+        cn.app_emitting = cn.app_emitting.saturating_sub(1);
+        if cn.app_emitting == 0 && cn.in_units == 0 {
+            cn.tcb.output(now, &mut self.segs);
+            self.push_segs_from(h, p, c, true);
+            self.arm_timers(h, c);
+        }
     }
 
     fn arm_timers(&mut self, h: usize, c: usize) {
@@ -1239,6 +1278,18 @@ impl World {
 
     /// Snapshot of results.
     pub fn results(&self) -> crate::report::RunResult {
+        if std::env::var_os("SOFTOSA_SIM_DEBUG").is_some() {
+            for h in &self.hosts {
+                for cn in h.conns.iter().flatten() {
+                    let t = &cn.tcb;
+                    eprintln!(
+                        "{} conn {}:{} cwnd {} ssthresh {} peer_wnd {} flight {} unsent {} to_write {} in_units {} app_emitting {} write_pending {}",
+                        h.spec.name, cn.lport, cn.rport, t.cwnd, t.ssthresh, t.peer_wnd, t.flight(),
+                        t.snd_lim.wrapping_sub(t.snd_nxt), cn.to_write, cn.in_units, cn.app_emitting, cn.write_pending
+                    );
+                }
+            }
+        }
         crate::report::collect(self)
     }
 
