@@ -138,6 +138,11 @@ pub struct HostCfg {
     pub segmentation_offload: bool,
     #[serde(default)]
     pub wlm_priorityq: bool,
+    /// Write queue (1-4) for each WLM control value 0 (SYSSTC), 1-5
+    /// (importance), 6 (discretionary); default `[1, 2, 3, 3, 4, 4, 4]`
+    /// (`IOPRI1 0 IOPRI2 1 IOPRI3 2 3 IOPRI4 4 5 6`). Used only when
+    /// `wlm_priorityq` is true.
+    pub wlm_priorityq_map: Option<[u8; 7]>,
     /// Read storage in SBALs (8..126).
     pub read_storage: Option<u16>,
 }
@@ -457,6 +462,7 @@ pub const HOST_FIELDS: &[&str] = &[
     "switch_buffer_kb",
     "segmentation_offload",
     "wlm_priorityq",
+    "wlm_priorityq_map",
     "read_storage",
 ];
 /// Workload fields a `[vary]` may change.
@@ -548,7 +554,14 @@ fn engine_config(idx: usize, h: &HostCfg, gen: &str, rate: u64) -> Result<ec::Sy
     let mut stack = ec::StackConfig::new(format!("TCPIP{idx}"));
     stack.segmentation_offload = h.segmentation_offload;
     if h.wlm_priorityq {
-        stack.wlm_priorityq = Some(ec::WlmPriorityMap::default());
+        let mut m = ec::WlmPriorityMap::default();
+        if let Some(q) = h.wlm_priorityq_map {
+            if q.iter().any(|x| !(1..=4).contains(x)) {
+                return Err("wlm_priorityq_map entries are write queues 1..4".into());
+            }
+            m.queue_for = q;
+        }
+        stack.wlm_priorityq = Some(m);
     }
     let mut iface = ec::InterfaceConfig::new(format!("OSAIF{idx}"), 0, 0);
     iface.addresses.push(ec::IpNet {
