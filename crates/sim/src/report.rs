@@ -117,7 +117,16 @@ pub(crate) fn collect(w: &World) -> RunResult {
         let tx = st.transactions as f64;
         let mb = st.delivered_bytes as f64 / 1e6;
         let cc = cpu_by_host_wl[spec.client][i];
-        let cs = cpu_by_host_wl[spec.server][i];
+        // The server side of a distributed workload is the distributor plus
+        // its targets: sum the workload's CPU on every host but the client.
+        let cs = if spec.via_distributor.is_some() {
+            (0..cpu_by_host_wl.len())
+                .filter(|&h| h != spec.client)
+                .map(|h| cpu_by_host_wl[h][i])
+                .sum()
+        } else {
+            cpu_by_host_wl[spec.server][i]
+        };
         let per = |ns: f64, d: f64| if d > 0.0 { ns / d } else { 0.0 };
         workloads.push(WlResult {
             name: spec.name.clone(),
@@ -181,7 +190,7 @@ impl RunResult {
         for h in &self.hosts {
             let _ = writeln!(
                 s,
-                "host {} ({}, {} CPs): CPU {:.1}% busy ({:.1} ms/s); segs out {} (acks {}), rexmit {} (fast {}), RTO {}, dupacks in {}, out-of-order in {}, interrupts {}, polls {}, units {}",
+                "host {} ({}, {} CPs): CPU {:.1}% busy ({:.1} ms/s); segs out {} (acks {}), rexmit {} (fast {}), RTO {}, dupacks in {}, out-of-order in {}, interrupts {}, polls {}, units {}, SD forwarded {}",
                 h.name,
                 h.model,
                 h.processors,
@@ -197,6 +206,7 @@ impl RunResult {
                 h.tcp.interrupts,
                 h.tcp.polls,
                 h.tcp.units,
+                h.tcp.sd_forwarded,
             );
             let _ = writeln!(
                 s,

@@ -145,6 +145,15 @@ pub struct HostCfg {
     pub wlm_priorityq_map: Option<[u8; 7]>,
     /// Read storage in SBALs (8..126).
     pub read_storage: Option<u16>,
+    /// Sysplex distributor: a distributed dynamic VIPA this host owns.
+    pub dvipa: Option<Ipv4Addr>,
+    /// Sysplex distributor: target hosts (round robin per new connection).
+    #[serde(default)]
+    pub distribute_to: Vec<String>,
+    /// Rate of the dynamic XCF link from this distributor to each target.
+    pub xcf_speed: Option<String>,
+    /// One-way latency of the XCF link, µs.
+    pub xcf_latency_us: Option<f64>,
 }
 
 fn default_importance() -> u8 {
@@ -173,6 +182,10 @@ pub struct WorkloadCfg {
     pub sndbuf_kb: u32,
     #[serde(default = "default_buf")]
     pub rcvbuf_kb: u32,
+    /// Connect to the server's distributed DVIPA (the server must be a
+    /// sysplex distributor) instead of its own address.
+    #[serde(default)]
+    pub to_dvipa: bool,
 }
 
 /// A loaded scenario: the file plus where it came from.
@@ -300,13 +313,55 @@ impl Scenario {
         wls: &[toml::Value],
         models: &Models,
     ) -> Result<Setup, ScenarioError> {
-        let mut specs = Vec::new();
+        let mut cfgs = Vec::new();
         for (i, hv) in hosts.iter().enumerate() {
             let h: HostCfg = hv
                 .clone()
                 .try_into()
                 .map_err(|e| self.invalid(format!("host #{}: {e}", i + 1)))?;
-            specs.push(self.resolve_host(i, &h, models)?);
+            cfgs.push(h);
+        }
+        let mut specs = Vec::new();
+        for (i, h) in cfgs.iter().enumerate() {
+            // A target of a distributor also answers for the DVIPA.
+            let extra: Vec<Ipv4Addr> = cfgs
+                .iter()
+                .filter(|d| d.distribute_to.iter().any(|t| *t == h.name))
+                .filter_map(|d| d.dvipa)
+                .collect();
+            specs.push(self.resolve_host(i, h, models, &extra)?);
+        }
+        for (i, h) in cfgs.iter().enumerate() {
+            if h.distribute_to.is_empty() {
+                continue;
+            }
+            if h.dvipa.is_none() {
+                return Err(self.invalid(format!("host {:?}: distribute_to needs a dvipa", h.name)));
+            }
+            let mut t = Vec::new();
+            for n in &h.distribute_to {
+                let j = cfgs
+                    .iter()
+                    .position(|x| x.name == *n && x.kind.eq_ignore_ascii_case("zos"))
+                    .ok_or_else(|| self.invalid(format!("host {:?}: distribute_to names {n:?}, which is not a z/OS host", h.name)))?;
+                if j == i {
+                    return Err(self.invalid(format!("host {:?}: a distributor cannot target itself", h.name)));
+                }
+                t.push(j);
+            }
+            let xs = h.xcf_speed.clone().unwrap_or_else(|| "10g".into());
+            let rate = parse_speed(&xs).ok_or_else(|| self.invalid(format!("host {:?}: xcf_speed {xs:?}", h.name)))?;
+            specs[i].distributor = Some(crate::world::Distributor {
+                dvipa: u32::from(h.dvipa.unwrap_or(Ipv4Addr::UNSPECIFIED)),
+                targets: t,
+                xcf: LinkParams {
+                    rate_bps: rate,
+                    latency_ns: (h.xcf_latency_us.unwrap_or(5.0).max(0.0) * 1000.0) as Ns,
+                    mtu: h.mtu,
+                    loss: 0.0,
+                    switch_buffer: 0,
+                },
+            });
         }
         let mut names: Vec<&str> = specs.iter().map(|h| h.name.as_str()).collect();
         names.sort_unstable();
@@ -347,6 +402,14 @@ impl Scenario {
             if w.importance > 6 {
                 return Err(self.invalid(format!("workload #{}: importance is 0 (SYSSTC) .. 6 (discretionary)", i + 1)));
             }
+            let via = if w.to_dvipa {
+                if specs[server].distributor.is_none() {
+                    return Err(self.invalid(format!("workload #{}: to_dvipa needs a server with dvipa and distribute_to", i + 1)));
+                }
+                Some(server)
+            } else {
+                None
+            };
             workloads.push(WorkloadSpec {
                 name: w.name.clone().unwrap_or_else(|| {
                     format!("{}{}({}/{})", kind.label(), w.connections, w.request, w.response)
@@ -360,7 +423,7 @@ impl Scenario {
                 importance: w.importance,
                 sndbuf: w.sndbuf_kb.clamp(4, 16 * 1024) * 1024,
                 rcvbuf: w.rcvbuf_kb.clamp(4, 16 * 1024) * 1024,
-                via_distributor: None,
+                via_distributor: via,
             });
         }
         if !(self.file.duration_ms > 0.0 && self.file.duration_ms <= 600_000.0) {
@@ -379,7 +442,13 @@ impl Scenario {
         })
     }
 
-    fn resolve_host(&self, idx: usize, h: &HostCfg, models: &Models) -> Result<HostSpec, ScenarioError> {
+    fn resolve_host(
+        &self,
+        idx: usize,
+        h: &HostCfg,
+        models: &Models,
+        extra_addrs: &[Ipv4Addr],
+    ) -> Result<HostSpec, ScenarioError> {
         let bad = |w: String| self.invalid(format!("host {:?}: {w}", h.name));
         let rate = parse_speed(&h.speed).ok_or_else(|| bad(format!("speed {:?} (use 100m, 1g, 10g, 25g or Mb/s)", h.speed)))?;
         if !(576..=65_535).contains(&h.mtu) {
@@ -424,7 +493,7 @@ impl Scenario {
                 .get(&g)
                 .ok_or_else(|| bad(format!("unknown adapter {g:?} (known: {})", keys(&models.adapter))))?
                 .clone();
-            let config = engine_config(idx, h, &g, rate).map_err(bad)?;
+            let config = engine_config(idx, h, &g, rate, extra_addrs).map_err(bad)?;
             Some(AdapterSetup {
                 generation_name: g,
                 gen,
@@ -445,6 +514,7 @@ impl Scenario {
             link,
             adapter,
             segmentation_offload: zos && h.segmentation_offload,
+            distributor: None,
         })
     }
 }
@@ -464,6 +534,8 @@ pub const HOST_FIELDS: &[&str] = &[
     "wlm_priorityq",
     "wlm_priorityq_map",
     "read_storage",
+    "xcf_speed",
+    "xcf_latency_us",
 ];
 /// Workload fields a `[vary]` may change.
 pub const WORKLOAD_FIELDS: &[&str] = &[
@@ -510,7 +582,13 @@ fn generation(name: &str) -> ec::OsaGeneration {
 /// Build the engine configuration of a z/OS host's one OSA interface from
 /// the scenario's settings (what the profile crate would produce from
 /// `INTERFACE ... INBPERF ... VMAC` and `GLOBALCONFIG` statements).
-fn engine_config(idx: usize, h: &HostCfg, gen: &str, rate: u64) -> Result<ec::SystemConfig, String> {
+fn engine_config(
+    idx: usize,
+    h: &HostCfg,
+    gen: &str,
+    rate: u64,
+    extra_addrs: &[Ipv4Addr],
+) -> Result<ec::SystemConfig, String> {
     let words: Vec<String> = h
         .inbperf
         .split_whitespace()
@@ -568,6 +646,17 @@ fn engine_config(idx: usize, h: &HostCfg, gen: &str, rate: u64) -> Result<ec::Sy
         addr: IpAddr::V4(h.ip),
         prefix: 24,
     });
+    for a in extra_addrs.iter().chain(h.dvipa.iter()) {
+        iface.addresses.push(ec::IpNet {
+            addr: IpAddr::V4(*a),
+            prefix: 32,
+        });
+    }
+    if let Some(d) = h.dvipa {
+        if !h.distribute_to.is_empty() {
+            stack.distributed_dvipas.push(IpAddr::V4(d));
+        }
+    }
     iface.mtu = Some(h.mtu);
     iface.inbperf = inbperf;
     iface.workloadq = workloadq;

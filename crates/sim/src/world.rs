@@ -48,6 +48,17 @@ pub struct HostSpec {
     pub adapter: Option<AdapterSetup>,
     /// Stack hands the adapter large sends.
     pub segmentation_offload: bool,
+    /// Sysplex distributor role.
+    pub distributor: Option<Distributor>,
+}
+
+/// A sysplex distributor: connections to `dvipa` are spread round robin over
+/// `targets`, every packet of a connection forwarded over a dynamic XCF link.
+#[derive(Clone, Debug)]
+pub struct Distributor {
+    pub dvipa: u32,
+    pub targets: Vec<usize>,
+    pub xcf: LinkParams,
 }
 
 /// A z/OS host's adapter.
@@ -105,6 +116,8 @@ enum Step {
 #[derive(Debug)]
 struct Conn {
     id: u32,
+    /// Local address (a target answers from the DVIPA).
+    lip: u32,
     tcb: Tcb,
     wl: usize,
     client: bool,
@@ -136,6 +149,8 @@ pub struct HostStats {
     pub connections_opened: u64,
     pub units: u64,
     pub ooo_segments_in: u64,
+    /// Packets this sysplex distributor forwarded to targets.
+    pub sd_forwarded: u64,
     pub dupacks_in: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
@@ -167,6 +182,12 @@ struct Host {
     nic_timer: bool,
     up: Wire,
     down: Wire,
+    /// XCF link from the distributor into this host (a target).
+    xcf_in: Option<Wire>,
+    /// Distributor: connection routing table (client ip, client port, port)
+    /// → target, and the round-robin cursor.
+    vcrt: BTreeMap<(u32, u16, u16), usize>,
+    rr_next: usize,
     stats: HostStats,
 }
 
@@ -199,6 +220,8 @@ enum Ev {
     ConnTimer(usize, usize, u32),
     Start(usize),
     Siga(usize),
+    XcfDone(usize),
+    XcfArrive(usize, Pkt),
     App(usize, usize, u32, SockOp),
     Sample,
 }
@@ -237,6 +260,7 @@ pub enum WorldError {
 }
 
 const SERIAL_NIC: u64 = 1 << 40;
+const SERIAL_XCF: u64 = 1 << 41;
 const DELACK_ZOS_NS: Ns = 200_000_000;
 const UNATTRIBUTED: usize = usize::MAX;
 
@@ -295,14 +319,40 @@ impl World {
                 nic_timer: false,
                 up: Wire::new(up_link, 0),
                 down: Wire::new(down_link, h.link.switch_buffer),
+                xcf_in: None,
+                vcrt: BTreeMap::new(),
+                rr_next: 0,
                 stats: HostStats::default(),
             });
+        }
+        for (i, h) in setup.hosts.iter().enumerate() {
+            if let Some(d) = &h.distributor {
+                ip_map.insert(d.dvipa, i);
+                for &t in &d.targets {
+                    if let Some(th) = hosts.get_mut(t) {
+                        th.xcf_in = Some(Wire::new(d.xcf, 0));
+                    }
+                }
+            }
         }
         for (w, spec) in setup.workloads.iter().enumerate() {
             if spec.client >= hosts.len() || spec.server >= hosts.len() {
                 return Err(WorldError::Workload(spec.name.clone(), "unknown host".into()));
             }
-            hosts[spec.server].listen.insert(listen_port(w), w);
+            match setup.hosts[spec.server]
+                .distributor
+                .as_ref()
+                .filter(|_| spec.via_distributor.is_some())
+            {
+                Some(d) => {
+                    for &t in &d.targets {
+                        hosts[t].listen.insert(listen_port(w), w);
+                    }
+                }
+                None => {
+                    hosts[spec.server].listen.insert(listen_port(w), w);
+                }
+            }
         }
         for (i, o) in osas.iter_mut().enumerate() {
             if let Some((o, _, _)) = o.as_mut() {
@@ -411,6 +461,21 @@ impl World {
             }
             Ev::MicroDone(h) => self.micro_done(h, now),
             Ev::Siga(h) => self.osa_pull(h, now),
+            Ev::XcfDone(t) => {
+                if let Some(x) = self.hosts[t].xcf_in.as_mut() {
+                    x.busy = false;
+                }
+                self.kick_xcf(t, now);
+            }
+            Ev::XcfArrive(t, p) => {
+                // HiperSockets-like delivery: presented at once, one unit.
+                let mut u = Unit::new(Some(SERIAL_XCF | t as u64));
+                u.steps.push_back((Step::Interrupt, UNATTRIBUTED));
+                u.steps.push_back((Step::Rx(p, false), UNATTRIBUTED));
+                u.steps.push_back((Step::BatchEnd(u64::MAX), UNATTRIBUTED));
+                self.hosts[t].stats.interrupts += 1;
+                self.submit(t, u, now);
+            }
             Ev::App(h, c, id, op) => {
                 let w = match self.hosts[h].conns.get(c).and_then(|x| x.as_ref()) {
                     Some(cn) if cn.id == id => cn.wl,
@@ -476,6 +541,50 @@ impl World {
             self.q.schedule(arrive, Ev::AtSwitch(p));
         }
     }
+    fn kick_xcf(&mut self, t: usize, now: Ns) {
+        if let Some(x) = self.hosts[t].xcf_in.as_mut() {
+            if let Some((p, done, arrive)) = x.start(now) {
+                self.link_frames += 1;
+                self.q.schedule(done, Ev::XcfDone(t));
+                self.q.schedule(arrive, Ev::XcfArrive(t, p));
+            }
+        }
+    }
+
+    /// Sysplex distributor: forward a packet for the DVIPA to its target.
+    /// Returns false if this host does not distribute that address.
+    fn sd_forward(&mut self, h: usize, pkt: &Pkt) -> bool {
+        let Some(d) = self.hosts[h].spec.distributor.as_ref() else {
+            return false;
+        };
+        if d.dvipa != pkt.dst_ip || d.targets.is_empty() {
+            return false;
+        }
+        let key = (pkt.src_ip, pkt.sport, pkt.dport);
+        let n = d.targets.len();
+        let next = d.targets[self.hosts[h].rr_next % n];
+        let host = &mut self.hosts[h];
+        let target = match host.vcrt.get(&key) {
+            Some(&t) => t,
+            None => {
+                let t = next;
+                host.rr_next = host.rr_next.wrapping_add(1);
+                if host.vcrt.len() < 65_536 {
+                    host.vcrt.insert(key, t);
+                }
+                t
+            }
+        };
+        if pkt.flags & (FIN | crate::packet::RST) != 0 {
+            host.vcrt.remove(&key);
+        }
+        host.stats.sd_forwarded += 1;
+        if let Some(x) = self.hosts[target].xcf_in.as_mut() {
+            x.enqueue(*pkt);
+        }
+        true
+    }
+
     fn kick_down(&mut self, h: usize, now: Ns) {
         if let Some((p, done, arrive)) = self.hosts[h].down.start(now) {
             self.link_frames += 1;
@@ -765,7 +874,7 @@ impl World {
             let pk = Pkt {
                 src_mac: nic_mac(h),
                 dst_mac: cn.dst_mac,
-                src_ip: host.spec.ip,
+                src_ip: cn.lip,
                 dst_ip: cn.rip,
                 sport: cn.lport,
                 dport: cn.rport,
@@ -936,7 +1045,13 @@ impl World {
         let server = self.workloads[w].server;
         let target = self.workloads[w].via_distributor.unwrap_or(server);
         let cfg = self.tcp_cfg(h, w, server);
-        let rip = self.hosts[server].spec.ip;
+        let rip = self.hosts[server]
+            .spec
+            .distributor
+            .as_ref()
+            .filter(|_| self.workloads[w].via_distributor.is_some())
+            .map(|d| d.dvipa)
+            .unwrap_or(self.hosts[server].spec.ip);
         let rport = listen_port(w);
         // pick a free ephemeral port
         let host = &mut self.hosts[h];
@@ -953,8 +1068,10 @@ impl World {
         host.next_id = host.next_id.wrapping_add(1);
         let (mut tcb, syn) = Tcb::connect(cfg, host.iss, now);
         tcb.defer_output = host.spec.kind == HostKind::Zos;
+        let lip = self.hosts[h].spec.ip;
         let cn = Conn {
             id,
+            lip,
             tcb,
             wl: w,
             client: true,
@@ -980,6 +1097,12 @@ impl World {
     }
 
     fn rx(&mut self, h: usize, p: usize, pkt: Pkt, ack_each_ooo: bool, now: Ns) {
+        if self.sd_forward(h, &pkt) {
+            for t in 0..self.hosts.len() {
+                self.kick_xcf(t, now);
+            }
+            return;
+        }
         let key = (pkt.dport, pkt.src_ip, pkt.sport);
         let found = self.hosts[h].lookup.get(&key).copied();
         let c = match found {
@@ -1000,6 +1123,7 @@ impl World {
                             .unwrap_or(0);
                         let cn = Conn {
                             id,
+                            lip: pkt.dst_ip,
                             tcb,
                             wl: w,
                             client: false,
