@@ -52,6 +52,10 @@ pub struct LabArgs {
     /// the adapter's timers, not CPU contention, decide their latency.
     #[arg(long, default_value_t = 0)]
     pub stream_mbps: u64,
+    /// UDP streams (iperf3 -u, at --stream-mbps or 1000 Mbit/s): they do not
+    /// back off, so a paced wire's write queues stay full.
+    #[arg(long)]
+    pub udp: bool,
     /// sockperf TCP ping-pong connections.
     #[arg(long, default_value_t = 2)]
     pub rr: usize,
@@ -161,6 +165,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         core: a.core,
         streams: a.streams,
         stream_mbps: a.stream_mbps,
+        udp: a.udp,
         rr: a.rr,
         rr_size: a.rr_size,
         secs: a.secs,
@@ -193,7 +198,11 @@ pub fn run_lab(o: &LabOptions) -> Result<LabResult, LabError> {
     match o.core {
         CoreKind::Engine => engine_core::run_lab(o, &label),
         CoreKind::Passthrough => {
-            let n = if matches!(o.sharing, Sharing::Vmac | Sharing::Prirouter) { 2 } else { 1 };
+            let n = if matches!(o.sharing, Sharing::Vmac | Sharing::Prirouter) {
+                2
+            } else {
+                1
+            };
             let macs = (0..n).map(|i| lab::VMAC[i]).collect();
             lab::run_once(o, Passthrough::new(macs), "passthrough")
         }
@@ -217,7 +226,10 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let modes: Vec<Inb> = if a.compare.is_empty() {
         vec![Inb::parse(&a.inbperf)?]
     } else {
-        a.compare.iter().map(|m| Inb::parse(m)).collect::<Result<_, _>>()?
+        a.compare
+            .iter()
+            .map(|m| Inb::parse(m))
+            .collect::<Result<_, _>>()?
     };
     let mut results = Vec::new();
     for m in &modes {

@@ -42,7 +42,10 @@ pub fn render_metrics(samples: &[Metric]) -> String {
     let mut last = "";
     for m in samples {
         if m.name != last {
-            out.push_str(&format!("# HELP {} {}\n# TYPE {} {}\n", m.name, m.help, m.name, m.kind));
+            out.push_str(&format!(
+                "# HELP {} {}\n# TYPE {} {}\n",
+                m.name, m.help, m.name, m.kind
+            ));
             last = &m.name;
         }
         out.push_str(&m.name);
@@ -51,7 +54,10 @@ pub fn render_metrics(samples: &[Metric]) -> String {
                 .labels
                 .iter()
                 .map(|(k, v)| {
-                    let v = v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+                    let v = v
+                        .replace('\\', "\\\\")
+                        .replace('"', "\\\"")
+                        .replace('\n', "\\n");
                     format!("{k}=\"{v}\"")
                 })
                 .collect();
@@ -248,8 +254,13 @@ mod tests {
         let sock = dir.join("t.sock");
         let s = Servers::start(Arc::new(Fake), Some(&sock), Some(0)).unwrap();
         assert_eq!(request(&sock, "display COUNTERS").unwrap(), "FRAMES 3\n");
-        assert_eq!(request(&sock, "display COUNTERS json").unwrap(), "{\"frames\":3}\n");
-        assert!(request(&sock, "display NOPE").unwrap().starts_with("error:"));
+        assert_eq!(
+            request(&sock, "display COUNTERS json").unwrap(),
+            "{\"frames\":3}\n"
+        );
+        assert!(request(&sock, "display NOPE")
+            .unwrap()
+            .starts_with("error:"));
         let addr = s.metrics_addr.unwrap();
         let mut c = std::net::TcpStream::connect(addr).unwrap();
         c.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").unwrap();

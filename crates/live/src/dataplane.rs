@@ -176,6 +176,12 @@ pub struct Placement {
     /// wire to presentation), median and 99th percentile, µs (1 µs buckets).
     pub hold_p50_us: Option<f64>,
     pub hold_p99_us: Option<f64>,
+    /// Time its single-frame sends waited on a write queue (host send to
+    /// transmission), median and 99th percentile, µs.
+    pub out_wait_p50_us: Option<f64>,
+    pub out_wait_p99_us: Option<f64>,
+    /// Its sends the adapter refused (write queue full).
+    pub out_refused: u64,
     /// When it was first seen (ns).
     pub first_seen: u64,
 }
@@ -334,7 +340,12 @@ fn ppoll(fds: &mut [libc::pollfd], timeout_ns: Option<u64>) {
     };
     // SAFETY: fds and the timespec outlive the call.
     unsafe {
-        libc::ppoll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, tsp, std::ptr::null());
+        libc::ppoll(
+            fds.as_mut_ptr(),
+            fds.len() as libc::nfds_t,
+            tsp,
+            std::ptr::null(),
+        );
     }
 }
 
@@ -643,8 +654,18 @@ fn thread_setup<C: Core>(s: &Shared<C>) {
 /// is written without waking another thread.
 fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usize, RawFd)>) {
     thread_setup(s);
-    let mut rx = RecvBatch::new(if wire { WIRE_BATCH } else { 1 }, if wire { MAX_FRAME + VNET_HDR_LEN } else { 1 });
-    let mut buf = vec![0u8; if queue.is_some() { MAX_FRAME + VNET_HDR_LEN } else { 1 }];
+    let mut rx = RecvBatch::new(
+        if wire { WIRE_BATCH } else { 1 },
+        if wire { MAX_FRAME + VNET_HDR_LEN } else { 1 },
+    );
+    let mut buf = vec![
+        0u8;
+        if queue.is_some() {
+            MAX_FRAME + VNET_HDR_LEN
+        } else {
+            1
+        }
+    ];
     let mut host: Vec<Vec<u8>> = (0..HOST_BATCH).map(|_| Vec::new()).collect();
     let mut tx = TxList::default();
     let mut wake = Vec::new();
@@ -674,7 +695,8 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
     while !s.stop.load(Ordering::Relaxed) {
         let now = s.clock.now();
         let wait = if timer {
-            s.armed.store(deadline.unwrap_or(u64::MAX), Ordering::Release);
+            s.armed
+                .store(deadline.unwrap_or(u64::MAX), Ordering::Release);
             deadline.map(|d| d.saturating_sub(now))
         } else {
             None
@@ -825,7 +847,12 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
 /// Write every batch waiting in mailbox `m` on device fd `fd` (one frame
 /// per write, each with its virtio-net header); returns write failures and
 /// collects the batches to complete.
-fn present_batches<C: Core>(s: &Shared<C>, m: &Mailbox, fd: RawFd, done: &mut Vec<(usize, u64)>) -> u64 {
+fn present_batches<C: Core>(
+    s: &Shared<C>,
+    m: &Mailbox,
+    fd: RawFd,
+    done: &mut Vec<(usize, u64)>,
+) -> u64 {
     let mut write_errors = 0;
     loop {
         let Some(b) = lock(&m.q).pop_front() else {

@@ -103,7 +103,10 @@ pub fn render(c: &EngineCore, kind: &str, json: bool) -> Result<String, String> 
                 }
             }
             if json {
-                return Ok(format!("{}\n", serde_json::json!({"registrations": c.registrations})));
+                return Ok(format!(
+                    "{}\n",
+                    serde_json::json!({"registrations": c.registrations})
+                ));
             }
             Ok(s)
         }
@@ -206,22 +209,53 @@ fn tuning_json(c: &EngineCore) -> String {
     format!("{}\n", serde_json::Value::Array(v))
 }
 
+/// A per-read-queue metric: name, help, and the counter it reads.
+type ReadField = (
+    &'static str,
+    &'static str,
+    fn(&softosa_engine::counters::ReadQueueCounters) -> u64,
+);
+
 /// Prometheus samples of the engine's counters.
 pub fn metrics(c: &EngineCore) -> Vec<Metric> {
     let e = c.engine();
     let mut v = Vec::new();
     let a = c.accounting();
     for (name, help, val) in [
-        ("softosa_frames_in_total", "frames that entered the adapter", a.frames_in),
-        ("softosa_frames_presented_total", "frames presented to a stack", a.presented),
-        ("softosa_frames_forwarded_total", "frames forwarded by the accelerator", a.forwarded),
-        ("softosa_frames_handled_total", "frames consumed by the adapter (ARP offload)", a.handled),
-        ("softosa_frames_held", "frames held on input queues now", a.held),
+        (
+            "softosa_frames_in_total",
+            "frames that entered the adapter",
+            a.frames_in,
+        ),
+        (
+            "softosa_frames_presented_total",
+            "frames presented to a stack",
+            a.presented,
+        ),
+        (
+            "softosa_frames_forwarded_total",
+            "frames forwarded by the accelerator",
+            a.forwarded,
+        ),
+        (
+            "softosa_frames_handled_total",
+            "frames consumed by the adapter (ARP offload)",
+            a.handled,
+        ),
+        (
+            "softosa_frames_held",
+            "frames held on input queues now",
+            a.held,
+        ),
     ] {
         v.push(Metric {
             name: name.into(),
             help,
-            kind: if name.ends_with("_total") { "counter" } else { "gauge" },
+            kind: if name.ends_with("_total") {
+                "counter"
+            } else {
+                "gauge"
+            },
             labels: Vec::new(),
             value: val as f64,
         });
@@ -235,13 +269,35 @@ pub fn metrics(c: &EngineCore) -> Vec<Metric> {
             value: *n as f64,
         });
     }
-    let read_fields: [(&str, &str, fn(&softosa_engine::counters::ReadQueueCounters) -> u64); 6] = [
-        ("softosa_read_pcireal_total", "real interrupts (PCIREAL)", |q| q.pcireal),
-        ("softosa_read_pcivirt_total", "presentations without interrupt (PCIVIRT)", |q| q.pcivirt),
-        ("softosa_read_noreads_total", "no read buffer (NOREADS)", |q| q.noreads),
-        ("softosa_read_packets_total", "packets presented (PACKCNT)", |q| q.packcnt),
-        ("softosa_read_bytes_total", "bytes presented (BYTECNT)", |q| q.bytecnt),
-        ("softosa_read_retunes_total", "DYNAMIC timer retunes", |q| q.retunes),
+    let read_fields: [ReadField; 6] = [
+        (
+            "softosa_read_pcireal_total",
+            "real interrupts (PCIREAL)",
+            |q| q.pcireal,
+        ),
+        (
+            "softosa_read_pcivirt_total",
+            "presentations without interrupt (PCIVIRT)",
+            |q| q.pcivirt,
+        ),
+        (
+            "softosa_read_noreads_total",
+            "no read buffer (NOREADS)",
+            |q| q.noreads,
+        ),
+        (
+            "softosa_read_packets_total",
+            "packets presented (PACKCNT)",
+            |q| q.packcnt,
+        ),
+        (
+            "softosa_read_bytes_total",
+            "bytes presented (BYTECNT)",
+            |q| q.bytecnt,
+        ),
+        ("softosa_read_retunes_total", "DYNAMIC timer retunes", |q| {
+            q.retunes
+        }),
     ];
     for (name, help, f) in read_fields {
         for i in e.interfaces() {
@@ -251,7 +307,10 @@ pub fn metrics(c: &EngineCore) -> Vec<Metric> {
                         name: name.into(),
                         help,
                         kind: "counter",
-                        labels: vec![("interface", i.cfg.name.clone()), ("queue", k.label().into())],
+                        labels: vec![
+                            ("interface", i.cfg.name.clone()),
+                            ("queue", k.label().into()),
+                        ],
                         value: f(&rq.q.counters) as f64,
                     });
                 }
@@ -265,7 +324,10 @@ pub fn metrics(c: &EngineCore) -> Vec<Metric> {
                     name: "softosa_read_gap_timer_seconds".into(),
                     help: "current inter-packet gap timer",
                     kind: "gauge",
-                    labels: vec![("interface", i.cfg.name.clone()), ("queue", k.label().into())],
+                    labels: vec![
+                        ("interface", i.cfg.name.clone()),
+                        ("queue", k.label().into()),
+                    ],
                     value: rq.q.timers.gap.as_secs_f64(),
                 });
             }
@@ -277,7 +339,10 @@ pub fn metrics(c: &EngineCore) -> Vec<Metric> {
                 name: "softosa_write_packets_total".into(),
                 help: "packets sent per write queue",
                 kind: "counter",
-                labels: vec![("interface", i.cfg.name.clone()), ("queue", (n + 1).to_string())],
+                labels: vec![
+                    ("interface", i.cfg.name.clone()),
+                    ("queue", (n + 1).to_string()),
+                ],
                 value: w.counters.packcnt as f64,
             });
         }

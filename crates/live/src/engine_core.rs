@@ -9,6 +9,7 @@ use std::net::IpAddr;
 use softosa_engine::counters::DropReason;
 use softosa_engine::{
     BatchId, Disposition, Engine, Event, Frame, IfaceId, Instant, PortId, QueueKind, SendMeta,
+    SendOutcome,
 };
 
 use crate::control::Metric;
@@ -20,7 +21,7 @@ use softosa_engine::config::{
     RouterRole, StackConfig, SystemConfig, TimerTable, TosPolicy, VmacConfig, VmacRoute,
 };
 
-use crate::lab::{self, LabResult, Inb, LabError, LabOptions, Sharing, PORT_MAC, STACK4, VMAC};
+use crate::lab::{self, Inb, LabError, LabOptions, LabResult, Sharing, PORT_MAC, STACK4, VMAC};
 
 /// The lab's adapter configuration: one OSA-Express6S 10 GbE port shared by
 /// one or two stacks, each with one IPv4 INTERFACE.
@@ -91,7 +92,6 @@ pub fn config_for_lab(o: &LabOptions) -> SystemConfig {
     cfg
 }
 
-
 /// Connections tracked for the placement report at most.
 const MAX_TRACKED: usize = 4096;
 
@@ -126,6 +126,12 @@ impl Clone for HoldHist {
             buckets: self.buckets,
             count: self.count,
         }
+    }
+}
+
+impl Default for HoldHist {
+    fn default() -> Self {
+        HoldHist::new()
     }
 }
 
@@ -173,6 +179,12 @@ pub struct EngineCore {
     pub tx_by_queue: [u64; 5],
     /// Bulk registrations seen (time ns, local port, remote port).
     pub registrations: Vec<(u64, u16, u16)>,
+    /// Per connection (local, remote port): queue times of single-frame
+    /// sends not yet transmitted, and the histogram of their waits.
+    out_wait: BTreeMap<(u16, u16), (std::collections::VecDeque<u64>, HoldHist)>,
+    /// Per connection (local, remote port): sends the adapter refused
+    /// (write queue full, ...).
+    out_refused: BTreeMap<(u16, u16), u64>,
 }
 
 impl EngineCore {
@@ -190,6 +202,8 @@ impl EngineCore {
             conns: BTreeMap::new(),
             tx_by_queue: [0; 5],
             registrations: Vec::new(),
+            out_wait: BTreeMap::new(),
+            out_refused: BTreeMap::new(),
         })
     }
 
@@ -217,7 +231,11 @@ impl EngineCore {
                     tracing::info!(at = %at, local_port = conn.local_port, remote_port = conn.remote_port, "bulk connection deregistered");
                 }
                 Event::TimersRetuned {
-                    at, queue, gap_ns, block_ns, ..
+                    at,
+                    queue,
+                    gap_ns,
+                    block_ns,
+                    ..
                 } => {
                     tracing::debug!(at = %at, queue = queue.label(), gap_ns, block_ns, "timers retuned");
                 }
@@ -267,6 +285,8 @@ impl Default for EngineCore {
             conns: BTreeMap::new(),
             tx_by_queue: [0; 5],
             registrations: Vec::new(),
+            out_wait: BTreeMap::new(),
+            out_refused: BTreeMap::new(),
         }
     }
 }
@@ -289,9 +309,11 @@ fn drop_label(r: DropReason) -> String {
 
 impl Core for EngineCore {
     fn wire_frame(&mut self, now: u64, port: usize, frame: &[u8]) {
-        let d = self
-            .engine
-            .handle_wire_frame(Instant::from_nanos(now), PortId(port), Frame::full(frame));
+        let d = self.engine.handle_wire_frame(
+            Instant::from_nanos(now),
+            PortId(port),
+            Frame::full(frame),
+        );
         if let Disposition::Queued { queue, .. } = d {
             self.note_placement(now, frame, queue);
         }
@@ -302,14 +324,42 @@ impl Core for EngineCore {
             end_of_write: last,
             ..Default::default()
         };
+        let framing = match self.engine.interface(IfaceId(iface)).map(|i| i.cfg.layer) {
+            Some(Layer::Layer2) => Framing::Ethernet,
+            _ => Framing::Ip,
+        };
         let r = self.engine.handle_host_send(
             Instant::from_nanos(now),
             IfaceId(iface),
             Frame::full(frame),
             meta,
         );
-        if let Err(reason) = r {
-            tracing::debug!(reason = reason.label(), "send dropped");
+        match r {
+            Ok(SendOutcome::Queued { segments: 1, queue }) => {
+                let depth = self.engine.tx_pending(PortId(0));
+                tracing::trace!(queue, depth, "single-frame send queued");
+                // Remember when this single-frame send was queued, to time
+                // its wait on the write queue (outbound priority).
+                if let Some((l, r)) = tcp_ports(frame, framing).map(|(d, s)| (s, d)) {
+                    if self.out_wait.len() < MAX_TRACKED || self.out_wait.contains_key(&(l, r)) {
+                        let e = self.out_wait.entry((l, r)).or_default();
+                        if e.0.len() < 4096 {
+                            e.0.push_back(now);
+                        }
+                    }
+                }
+            }
+            Ok(_) => {}
+            Err(reason) => {
+                tracing::debug!(reason = reason.label(), "send dropped");
+                if let Some((d, s)) = tcp_ports(frame, framing) {
+                    if self.out_refused.len() < MAX_TRACKED
+                        || self.out_refused.contains_key(&(s, d))
+                    {
+                        *self.out_refused.entry((s, d)).or_default() += 1;
+                    }
+                }
+            }
         }
     }
 
@@ -376,6 +426,14 @@ impl Core for EngineCore {
         {
             Some(m) => {
                 self.tx_by_queue[usize::from(m.queue.min(4))] += 1;
+                // Outbound: the source port is the local one.
+                if let Some((d, s)) = tcp_ports(out, Framing::Ethernet) {
+                    if let Some(e) = self.out_wait.get_mut(&(s, d)) {
+                        if let Some(t) = e.0.pop_front() {
+                            e.1.add(now.saturating_sub(t));
+                        }
+                    }
+                }
                 true
             }
             None => false,
@@ -436,6 +494,12 @@ impl Core for EngineCore {
                 first_seen: c.first_seen,
                 hold_p50_us: c.hold.as_ref().and_then(|h| h.quantile(0.5)),
                 hold_p99_us: c.hold.as_ref().and_then(|h| h.quantile(0.99)),
+                out_wait_p50_us: self.out_wait.get(&(*l, *r)).and_then(|w| w.1.quantile(0.5)),
+                out_wait_p99_us: self
+                    .out_wait
+                    .get(&(*l, *r))
+                    .and_then(|w| w.1.quantile(0.99)),
+                out_refused: self.out_refused.get(&(*l, *r)).copied().unwrap_or(0),
             })
             .collect()
     }

@@ -19,7 +19,11 @@ pub struct FaultInjector {
 impl FaultInjector {
     /// `rate` in [0, 1] (clamped; NaN means 0).
     pub fn new(rate: f64, seed: u64) -> FaultInjector {
-        let r = if rate.is_nan() { 0.0 } else { rate.clamp(0.0, 1.0) };
+        let r = if rate.is_nan() {
+            0.0
+        } else {
+            rate.clamp(0.0, 1.0)
+        };
         let threshold = if r >= 1.0 {
             u64::MAX
         } else {

@@ -146,6 +146,8 @@ pub struct LabOptions {
     pub streams: usize,
     /// Cap each stream at this rate (Mbit/s; 0: as fast as it goes).
     pub stream_mbps: u64,
+    /// UDP streams (unresponsive; at `stream_mbps`, default 1000) instead of TCP.
+    pub udp: bool,
     /// sockperf ping-pong connections (client → the RR stack).
     pub rr: usize,
     /// RR message size in bytes.
@@ -189,6 +191,7 @@ impl Default for LabOptions {
             core: CoreKind::Engine,
             streams: 1,
             stream_mbps: 0,
+            udp: false,
             rr: 2,
             rr_size: 64,
             secs: 3.0,
@@ -220,6 +223,8 @@ pub struct LabResult {
     pub stream_bps: Option<f64>,
     /// Per RR connection.
     pub rr: Vec<RttStats>,
+    /// RR round trips measured, all connections (0 for a starved one).
+    pub rr_transactions: u64,
     /// Median over the RR connections of their median adapter hold (µs).
     pub rr_hold_p50_us: Option<f64>,
     /// Median over the RR connections of their median RTT (µs).
@@ -255,9 +260,10 @@ pub const STR_PORT: u16 = 5201;
 /// Addresses used by the lab (documentation ranges).
 pub const CLIENT4: &str = "192.0.2.1";
 pub const STACK4: [&str; 2] = ["192.0.2.10", "192.0.2.20"];
-/// An address in the stacks' subnet nobody registers: with PRIROUTER it goes
-/// to the router stack, which holds it as a secondary address.
-pub const UNREGISTERED4: &str = "192.0.2.99";
+/// An address behind the stacks that nobody registers with the adapter: the
+/// client routes its subnet via stack 1, and with PRIROUTER the adapter
+/// hands it to stack 1, which holds it as a local address.
+pub const UNREGISTERED4: &str = "203.0.113.99";
 /// The wire's MAC (softosa's port) and the VMACs of the stacks.
 pub const PORT_MAC: [u8; 6] = [0x02, 0x5a, 0x00, 0x00, 0x00, 0x01];
 pub const VMAC: [[u8; 6]; 2] = [
@@ -322,7 +328,28 @@ pub fn run_once<C: Core + Default>(
     if o.sharing == Sharing::Prirouter {
         let h = topo.hosts[0].ns.clone();
         let ifn = topo.hosts[0].ifname.clone();
-        topo::ip(&["-n", &h, "addr", "add", &format!("{UNREGISTERED4}/32"), "dev", &ifn])?;
+        topo::ip(&[
+            "-n",
+            &h,
+            "addr",
+            "add",
+            &format!("{UNREGISTERED4}/32"),
+            "dev",
+            &ifn,
+        ])?;
+        let c = topo.client_ns.clone();
+        let cif = topo.client_if.clone();
+        topo::ip(&[
+            "-n",
+            &c,
+            "route",
+            "add",
+            "203.0.113.0/24",
+            "via",
+            STACK4[0],
+            "dev",
+            &cif,
+        ])?;
     }
     let wire_if = topo.wire_if.clone();
     let wire = sys::in_netns(&topo.osa_ns, move || sys::open_packet_socket(&wire_if))
@@ -358,12 +385,9 @@ pub fn run_once<C: Core + Default>(
     )
     .map_err(io_err("starting the data plane"))?;
     let sock = o.instance.as_ref().map(|i| crate::control::socket_path(i));
-    let _servers = crate::control::Servers::start(
-        plane.status_source(),
-        sock.as_deref(),
-        o.metrics_port,
-    )
-    .map_err(io_err("starting the control socket / metrics endpoint"))?;
+    let _servers =
+        crate::control::Servers::start(plane.status_source(), sock.as_deref(), o.metrics_port)
+            .map_err(io_err("starting the control socket / metrics endpoint"))?;
     if let Some(p) = &sock {
         eprintln!("control socket: {}", p.display());
     }
@@ -484,9 +508,11 @@ fn run_workloads<C: Core>(
         })
         .collect();
     res.cpu_secs = res.cpu_by_thread.iter().map(|x| x.1).sum();
-    let p50: Vec<f64> = res.rr.iter().map(|r| r.p50).collect();
-    let p99: Vec<f64> = res.rr.iter().map(|r| r.p99).collect();
-    let avg: Vec<f64> = res.rr.iter().map(|r| r.avg).collect();
+    let ok = res.rr.iter().filter(|r| r.observations > 0);
+    let p50: Vec<f64> = ok.clone().map(|r| r.p50).collect();
+    let p99: Vec<f64> = ok.clone().map(|r| r.p99).collect();
+    let avg: Vec<f64> = ok.map(|r| r.avg).collect();
+    res.rr_transactions = res.rr.iter().map(|r| r.observations).sum();
     res.rr_p50_us = workload::median(&p50);
     res.rr_p99_us = workload::median(&p99);
     res.rr_avg_us = workload::median(&avg);
@@ -540,37 +566,14 @@ fn run_clients(
     streams: bool,
     rr: bool,
 ) -> Result<(Option<f64>, Vec<RttStats>), LabError> {
-    let str_addr = if rr_addr == "198.51.100.2" { rr_addr } else { STACK4[0] };
+    let str_addr = if rr_addr == "198.51.100.2" {
+        rr_addr
+    } else {
+        STACK4[0]
+    };
     let mut clients = Vec::new();
-    if streams && o.streams > 0 {
-        let mut args: Vec<String> = vec![
-            "-c".into(),
-            str_addr.into(),
-            "-p".into(),
-            STR_PORT.to_string(),
-            "-t".into(),
-            format!("{}", o.secs.max(1.0).ceil() as u64),
-            "-P".into(),
-            o.streams.to_string(),
-            "-J".into(),
-        ];
-        if o.reverse {
-            args.push("-R".into());
-        }
-        if o.stream_mbps > 0 {
-            args.push("-b".into());
-            args.push(format!("{}M", o.stream_mbps));
-        }
-        if o.tos_priority {
-            args.push("-S".into());
-            args.push("32".into());
-        }
-        clients.push((
-            "str",
-            ChildGuard::spawn(workload::ns_command(ns, "iperf3", &args), "iperf3 client")
-                .map_err(io_err("starting iperf3 client"))?,
-        ));
-    }
+    // Request/response first: their connections are set up before a
+    // stream can fill the queues (sockperf warms up for 400 ms anyway).
     if rr {
         for k in 0..o.rr {
             let mut args: Vec<String> = vec![
@@ -592,10 +595,61 @@ fn run_clients(
             }
             clients.push((
                 "rr",
-                ChildGuard::spawn(workload::ns_command(ns, "sockperf", &args), "sockperf client")
-                    .map_err(io_err("starting sockperf client"))?,
+                ChildGuard::spawn(
+                    workload::ns_command(ns, "sockperf", &args),
+                    "sockperf client",
+                )
+                .map_err(io_err("starting sockperf client"))?,
             ));
         }
+    }
+    // A stream running beside RR covers the RR measurement window (warm-up
+    // included), so every RR sample sees it.
+    let mut stream_secs = o.secs;
+    if rr && o.rr > 0 && streams && o.streams > 0 {
+        std::thread::sleep(Duration::from_millis(300));
+        stream_secs = o.secs + 1.0;
+    }
+    if streams && o.streams > 0 {
+        let mut args: Vec<String> = vec![
+            "-c".into(),
+            str_addr.into(),
+            "-p".into(),
+            STR_PORT.to_string(),
+            "-t".into(),
+            format!("{}", stream_secs.max(1.0).ceil() as u64),
+            "-P".into(),
+            o.streams.to_string(),
+            "-J".into(),
+        ];
+        if o.reverse {
+            args.push("-R".into());
+        }
+        if o.udp {
+            args.push("-u".into());
+            args.push("-l".into());
+            args.push("1400".into());
+        }
+        if o.stream_mbps > 0 || o.udp {
+            args.push("-b".into());
+            args.push(format!(
+                "{}M",
+                if o.stream_mbps > 0 {
+                    o.stream_mbps
+                } else {
+                    1000
+                }
+            ));
+        }
+        if o.tos_priority {
+            args.push("-S".into());
+            args.push("32".into());
+        }
+        clients.push((
+            "str",
+            ChildGuard::spawn(workload::ns_command(ns, "iperf3", &args), "iperf3 client")
+                .map_err(io_err("starting iperf3 client"))?,
+        ));
     }
     let limit = Duration::from_secs_f64(o.secs + 20.0);
     let mut bps = None;
@@ -618,6 +672,10 @@ fn run_clients(
         } else {
             match workload::parse_sockperf(&out) {
                 Some(s) => rtts.push(s),
+                None if out.contains("No messages were received") => {
+                    // Starved: not one response in the whole run.
+                    rtts.push(RttStats::default());
+                }
                 None => {
                     return Err(LabError::Workload(format!(
                         "sockperf gave no report: {} {}",
@@ -645,11 +703,12 @@ pub fn report(r: &LabResult) -> String {
         fmt_opt(r.stream_bps, 1e9, 2)
     ));
     s.push_str(&format!(
-        "RR round trip (us)  p50 {}  p99 {}  avg {}  ({} connections)\n",
+        "RR round trip (us)  p50 {}  p99 {}  avg {}  ({} connections, {} round trips)\n",
         fmt_opt(r.rr_p50_us, 1.0, 1),
         fmt_opt(r.rr_p99_us, 1.0, 1),
         fmt_opt(r.rr_avg_us, 1.0, 1),
-        r.rr.len()
+        r.rr.len(),
+        r.rr_transactions
     ));
     s.push_str(&format!(
         "RR adapter hold     p50 {} us (median over RR connections)\n",
@@ -675,7 +734,7 @@ pub fn report(r: &LabResult) -> String {
     }
     for p in &r.placements {
         s.push_str(&format!(
-            "  conn :{} <- :{}  packets PRIMARY {} BULKDATA {}, last on {}, hold p50 {} p99 {} us{}\n",
+            "  conn :{} <- :{}  packets PRIMARY {} BULKDATA {}, last on {}, hold p50 {} p99 {} us, out wait p50 {} p99 {} us, refused {}{}\n",
             p.local_port,
             p.remote_port,
             p.per_queue[0],
@@ -683,6 +742,9 @@ pub fn report(r: &LabResult) -> String {
             p.queue,
             fmt_opt(p.hold_p50_us, 1.0, 0),
             fmt_opt(p.hold_p99_us, 1.0, 0),
+            fmt_opt(p.out_wait_p50_us, 1.0, 0),
+            fmt_opt(p.out_wait_p99_us, 1.0, 0),
+            p.out_refused,
             p.bulk_since
                 .map(|b| format!(
                     "  (BULKDATA {:.3} s after first packet)",

@@ -6,17 +6,17 @@
 //! back to the wire. The crate also holds `softosa lab`, which builds the
 //! namespaces, runs iperf3/sockperf workloads and reports.
 
-pub mod sys;
-pub mod vnet;
 pub mod cli;
 pub mod control;
 pub mod dataplane;
 pub mod displays;
 pub mod engine_core;
-pub mod passthrough;
 pub mod fault;
 pub mod lab;
+pub mod passthrough;
+pub mod sys;
 pub mod topo;
+pub mod vnet;
 pub mod workload;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,7 +34,10 @@ pub fn install_signal_handlers() {
     for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // SAFETY: the handler only stores to an atomic (async-signal-safe).
         unsafe {
-            libc::signal(sig, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
+            libc::signal(
+                sig,
+                on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
         }
     }
 }

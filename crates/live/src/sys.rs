@@ -85,7 +85,11 @@ pub fn open_tun_queues(name: &str, kind: TunKind, queues: usize) -> io::Result<V
             flags: IFF_NO_PI
                 | IFF_MULTI_QUEUE
                 | IFF_VNET_HDR
-                | if kind == TunKind::Tap { IFF_TAP } else { IFF_TUN },
+                | if kind == TunKind::Tap {
+                    IFF_TAP
+                } else {
+                    IFF_TUN
+                },
             _pad: [0; 22],
         };
         for (d, s) in req.name.iter_mut().zip(name.bytes()) {
@@ -116,7 +120,12 @@ pub fn ifindex(name: &str) -> io::Result<u32> {
     }
 }
 
-fn setsockopt_int(fd: RawFd, level: libc::c_int, opt: libc::c_int, v: libc::c_int) -> io::Result<()> {
+fn setsockopt_int(
+    fd: RawFd,
+    level: libc::c_int,
+    opt: libc::c_int,
+    v: libc::c_int,
+) -> io::Result<()> {
     // SAFETY: setsockopt reads sizeof(int) bytes from &v.
     cvt(unsafe {
         libc::setsockopt(
@@ -214,7 +223,10 @@ pub fn poll_readable(fds: &[RawFd], timeout_ms: i32, ready: &mut Vec<bool>) -> i
         }
         return Err(e);
     }
-    ready.extend(pfds.iter().map(|p| p.revents & (libc::POLLIN | libc::POLLERR) != 0));
+    ready.extend(
+        pfds.iter()
+            .map(|p| p.revents & (libc::POLLIN | libc::POLLERR) != 0),
+    );
     Ok(r as usize)
 }
 

@@ -176,7 +176,14 @@ fn mac_text(m: [u8; 6]) -> String {
 }
 
 fn sysctl_in(ns: &str, key: &str, val: &str) -> Result<(), TopoError> {
-    ip(&["netns", "exec", ns, "sysctl", "-qw", &format!("{key}={val}")])
+    ip(&[
+        "netns",
+        "exec",
+        ns,
+        "sysctl",
+        "-qw",
+        &format!("{key}={val}"),
+    ])
 }
 
 impl Topology {
@@ -198,8 +205,22 @@ impl Topology {
         }
         let mtu = spec.mtu.to_string();
         ip(&[
-            "link", "add", &t.client_if, "netns", &t.client_ns, "mtu", &mtu, "type", "veth",
-            "peer", "name", &t.wire_if, "netns", &t.osa_ns, "mtu", &mtu,
+            "link",
+            "add",
+            &t.client_if,
+            "netns",
+            &t.client_ns,
+            "mtu",
+            &mtu,
+            "type",
+            "veth",
+            "peer",
+            "name",
+            &t.wire_if,
+            "netns",
+            &t.osa_ns,
+            "mtu",
+            &mtu,
         ])?;
         // softosa's wire end carries no addresses and must stay silent.
         sysctl_in(
@@ -209,9 +230,23 @@ impl Topology {
         )?;
         ip(&["-n", &t.osa_ns, "link", "set", &t.wire_if, "up"])?;
         let c = t.client_ns.clone();
-        ip(&["-n", &c, "addr", "add", &format!("{}/24", spec.client4), "dev", &t.client_if])?;
         ip(&[
-            "-n", &c, "addr", "add", &format!("{}/64", spec.client6), "dev", &t.client_if,
+            "-n",
+            &c,
+            "addr",
+            "add",
+            &format!("{}/24", spec.client4),
+            "dev",
+            &t.client_if,
+        ])?;
+        ip(&[
+            "-n",
+            &c,
+            "addr",
+            "add",
+            &format!("{}/64", spec.client6),
+            "dev",
+            &t.client_if,
             "nodad",
         ])?;
         ip(&["-n", &c, "link", "set", &t.client_if, "up"])?;
@@ -226,9 +261,24 @@ impl Topology {
                 ip(&["-n", &ns, "link", "set", &ifname, "address", &mac_text(m)])?;
             }
             ip(&["-n", &ns, "link", "set", &ifname, "mtu", &mtu])?;
-            ip(&["-n", &ns, "addr", "add", &format!("{}/24", s.addr4), "dev", &ifname])?;
             ip(&[
-                "-n", &ns, "addr", "add", &format!("{}/64", s.addr6), "dev", &ifname, "nodad",
+                "-n",
+                &ns,
+                "addr",
+                "add",
+                &format!("{}/24", s.addr4),
+                "dev",
+                &ifname,
+            ])?;
+            ip(&[
+                "-n",
+                &ns,
+                "addr",
+                "add",
+                &format!("{}/64", s.addr6),
+                "dev",
+                &ifname,
+                "nodad",
             ])?;
             ip(&["-n", &ns, "link", "set", &ifname, "up"])?;
             t.hosts.push(HostSide {
@@ -245,8 +295,8 @@ impl Topology {
             t.add_ns(&b)?;
             let (ia, ib) = (t.names.ifname("ra"), t.names.ifname("rb"));
             ip(&[
-                "link", "add", &ia, "netns", &a, "mtu", &mtu, "type", "veth", "peer", "name",
-                &ib, "netns", &b, "mtu", &mtu,
+                "link", "add", &ia, "netns", &a, "mtu", &mtu, "type", "veth", "peer", "name", &ib,
+                "netns", &b, "mtu", &mtu,
             ])?;
             ip(&["-n", &a, "addr", "add", "198.51.100.1/24", "dev", &ia])?;
             ip(&["-n", &b, "addr", "add", "198.51.100.2/24", "dev", &ib])?;

@@ -195,9 +195,15 @@ pub fn fold(mut acc: u64) -> u16 {
 /// Pseudo-header sum (addresses, protocol, transport length), unfolded.
 pub fn pseudo_sum(frame: &[u8], info: &L4Info) -> u64 {
     let (src, dst) = if info.ipv6 {
-        (info.l3_off + 8..info.l3_off + 24, info.l3_off + 24..info.l3_off + 40)
+        (
+            info.l3_off + 8..info.l3_off + 24,
+            info.l3_off + 24..info.l3_off + 40,
+        )
     } else {
-        (info.l3_off + 12..info.l3_off + 16, info.l3_off + 16..info.l3_off + 20)
+        (
+            info.l3_off + 12..info.l3_off + 16,
+            info.l3_off + 16..info.l3_off + 20,
+        )
     };
     let mut acc = ones_sum(&frame[src], 0);
     acc = ones_sum(&frame[dst], acc);
@@ -449,7 +455,10 @@ mod tests {
         let mut arp = f.clone();
         arp[12..14].copy_from_slice(&[0x08, 0x06]);
         assert!(l4_info(&arp, Framing::Ethernet).is_none());
-        assert_eq!(egress_hdr(&arp, Framing::Ethernet, 1500), VnetHdr::default());
+        assert_eq!(
+            egress_hdr(&arp, Framing::Ethernet, 1500),
+            VnetHdr::default()
+        );
         // Truncated header is rejected, not panicking.
         assert!(l4_info(&f[..40], Framing::Ethernet).is_none());
     }

@@ -114,11 +114,13 @@ pub fn iperf3_client(
     ChildGuard::spawn(ns_command(ns, "iperf3", &args), "iperf3 client")
 }
 
-/// Throughput (bits/s) received, from an iperf3 `-J` report.
+/// Throughput (bits/s) received, from an iperf3 `-J` report (TCP:
+/// `sum_received`; UDP: `sum`).
 pub fn parse_iperf3(json: &str) -> Option<f64> {
     let v: serde_json::Value = serde_json::from_str(json).ok()?;
-    v.get("end")?
-        .get("sum_received")?
+    let end = v.get("end")?;
+    end.get("sum_received")
+        .or_else(|| end.get("sum"))?
         .get("bits_per_second")?
         .as_f64()
 }
@@ -264,6 +266,8 @@ sockperf: ---> <MIN> observation =   12.979
         let j = r#"{"end":{"sum_received":{"bits_per_second":1.5e10}}}"#;
         assert_eq!(parse_iperf3(j), Some(1.5e10));
         assert_eq!(parse_iperf3("{}"), None);
+        let u = r#"{"end":{"sum":{"bits_per_second":2.5e8,"lost_percent":3.0}}}"#;
+        assert_eq!(parse_iperf3(u), Some(2.5e8));
         assert_eq!(parse_iperf3("not json"), None);
     }
 

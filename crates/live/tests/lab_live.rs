@@ -1,0 +1,281 @@
+//! The live lab end to end (spec 8.1), through the real engine: every frame
+//! accounted for, the mixed-workload effect of inbound workload queueing,
+//! outbound priority queueing, port sharing with VMACs and PRIROUTER, and
+//! the control socket and metrics of a running instance. Needs root and
+//! network namespaces (skips with a printed reason otherwise).
+
+mod common;
+
+use std::time::Duration;
+
+use softosa_live::cli::run_lab;
+use softosa_live::lab::{is_rr_port, Inb, LabOptions, LabResult, Sharing, STR_PORT};
+use softosa_live::workload::median;
+
+fn opts() -> LabOptions {
+    LabOptions {
+        secs: 2.0,
+        ..Default::default()
+    }
+}
+
+fn run(o: &LabOptions) -> LabResult {
+    match run_lab(o) {
+        Ok(r) => r,
+        Err(e) => panic!("lab run failed: {e}"),
+    }
+}
+
+#[test]
+fn every_frame_is_accounted_for_with_injected_errors() {
+    require_lab!("every_frame_is_accounted_for_with_injected_errors");
+    let _g = common::lab_lock();
+    let o = LabOptions {
+        streams: 1,
+        rr: 1,
+        fault_rate: 0.002,
+        seed: 7,
+        ..opts()
+    };
+    let r = run(&o);
+    print!("{}", softosa_live::lab::report(&r));
+    let a = &r.accounting;
+    assert!(a.balanced(), "identity does not hold: {a:?}");
+    let driver = |k: &str| r.driver.iter().find(|d| d.0 == k).map_or(0, |d| d.1);
+    // What the driver received from the wire is exactly what the accounting
+    // saw: frames the engine took plus the injected CRC errors.
+    let crc = a
+        .dropped
+        .iter()
+        .find(|d| d.0.contains("CRC"))
+        .map_or(0, |d| d.1);
+    assert_eq!(crc, driver("crc_dropped"));
+    assert!(crc > 0, "the injector dropped nothing at 0.2%");
+    assert!(a.frames_in >= driver("wire_rx_frames"));
+    assert_eq!(a.held, 0, "frames still held after the quiet period");
+    assert!(r.stream_bps.unwrap_or(0.0) > 1e8, "stream did not flow");
+    assert!(!r.rr.is_empty());
+    // Presented frames all reached the host device.
+    assert_eq!(driver("host_tx_errors"), 0);
+    assert!(common::no_leftovers(), "namespaces left behind");
+}
+
+#[test]
+fn workload_queueing_moves_the_stream_and_spares_rr_latency() {
+    require_lab!("workload_queueing_moves_the_stream_and_spares_rr_latency");
+    let _g = common::lab_lock();
+    let mut hold = [Vec::new(), Vec::new()];
+    let mut rtt = [Vec::new(), Vec::new()];
+    for round in 0..3 {
+        for (k, mode) in [Inb::Dynamic, Inb::DynamicWorkloadq]
+            .into_iter()
+            .enumerate()
+        {
+            let o = LabOptions {
+                inbperf: mode,
+                streams: 1,
+                rr: 2,
+                ..opts()
+            };
+            let r = run(&o);
+            assert!(r.accounting.balanced());
+            let stream: Vec<_> = r
+                .placements
+                .iter()
+                .filter(|p| p.local_port == STR_PORT && p.per_queue.iter().sum::<u64>() > 1000)
+                .collect();
+            assert_eq!(
+                stream.len(),
+                1,
+                "one data connection expected: {:?}",
+                r.placements
+            );
+            let rr: Vec<_> = r
+                .placements
+                .iter()
+                .filter(|p| is_rr_port(p.local_port, o.rr))
+                .collect();
+            assert_eq!(rr.len(), 2);
+            for p in &rr {
+                assert_eq!(
+                    p.per_queue[1], 0,
+                    "an RR connection landed on BULKDATA: {p:?}"
+                );
+                assert!(p.bulk_since.is_none());
+            }
+            let s = stream[0];
+            if mode == Inb::DynamicWorkloadq {
+                let since = s.bulk_since.expect("stream never reached BULKDATA");
+                let after = since.saturating_sub(s.first_seen);
+                assert!(
+                    after < 500_000_000,
+                    "stream took {after} ns to reach BULKDATA"
+                );
+                assert!(
+                    s.per_queue[1] > 20 * s.per_queue[0],
+                    "stream mostly off BULKDATA: {s:?}"
+                );
+            } else {
+                assert_eq!(s.per_queue[1], 0, "no BULKDATA queue without WORKLOADQ");
+            }
+            eprintln!(
+                "round {round} {}: RR rtt p50 {:?} us, RR hold p50 {:?} us, RR hold p99 {:?}, stream {:?} bit/s",
+                mode.label(),
+                r.rr_p50_us,
+                r.rr_hold_p50_us,
+                median(&rr.iter().filter_map(|p| p.hold_p99_us).collect::<Vec<_>>()),
+                r.stream_bps
+            );
+            hold[k].push(
+                median(&rr.iter().filter_map(|p| p.hold_p99_us).collect::<Vec<_>>()).unwrap_or(0.0),
+            );
+            rtt[k].push(r.rr_p99_us.unwrap_or(0.0));
+        }
+    }
+    let (hd, hw) = (
+        median(&hold[0]).unwrap_or(0.0),
+        median(&hold[1]).unwrap_or(0.0),
+    );
+    let (rd, rw) = (
+        median(&rtt[0]).unwrap_or(0.0),
+        median(&rtt[1]).unwrap_or(0.0),
+    );
+    eprintln!(
+        "median RR hold p99: DYNAMIC {hd} us, WORKLOADQ {hw} us; median RR rtt p99: {rd} / {rw} us"
+    );
+    assert!(
+        hd > hw,
+        "RR packets should wait longer in the adapter under DYNAMIC (mixed queue) than with WORKLOADQ"
+    );
+}
+
+#[test]
+fn outbound_priority_lets_interactive_packets_pass_the_stream() {
+    require_lab!("outbound_priority_lets_interactive_packets_pass_the_stream");
+    let _g = common::lab_lock();
+    let mut wait = Vec::new();
+    for tos in [false, true] {
+        // The stack streams UDP out faster than the (paced) wire carries,
+        // so the write queues stay full; the RR server's responses share
+        // the port.
+        let o = LabOptions {
+            streams: 1,
+            reverse: true,
+            udp: true,
+            stream_mbps: 400,
+            rr: 1,
+            tos_priority: tos,
+            wire_mbps: 200,
+            ..opts()
+        };
+        let r = run(&o);
+        print!("{}", softosa_live::lab::report(&r));
+        assert!(r.accounting.balanced());
+        let rr = r
+            .placements
+            .iter()
+            .find(|p| is_rr_port(p.local_port, o.rr))
+            .expect("RR connection seen");
+        wait.push((
+            rr.out_refused,
+            rr.out_wait_p99_us.unwrap_or(0.0),
+            r.rr_transactions,
+        ));
+        if tos {
+            let wr4 = r
+                .stats_text
+                .lines()
+                .find(|l| l.contains("DIR = WR/4"))
+                .unwrap_or("")
+                .to_string();
+            let field = |name: &str| -> u64 {
+                wr4.split_whitespace()
+                    .find_map(|w| w.strip_prefix(name))
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0)
+            };
+            // The stream is on write queue 4 and keeps it full...
+            assert!(field("MAXDEPTH=") >= 1000, "queue 4 never filled: {wr4}");
+            assert!(field("PACKCNT=") > 0, "stream not on queue 4: {wr4}");
+            // ...while every RR response left from queue 1 ahead of it: none
+            // refused, none waiting anywhere near the queue 4 backlog (1000
+            // frames at 200 Mbit/s is 60 ms).
+            assert_eq!(rr.out_refused, 0, "responses refused despite priority");
+            assert!(
+                rr.out_wait_p99_us.unwrap_or(f64::MAX) < 2000.0,
+                "responses waited behind the stream: {:?}",
+                rr.out_wait_p99_us
+            );
+        }
+    }
+    eprintln!(
+        "RR under a saturating outbound stream (responses refused, response wait p99 us, \
+         round trips): without priority {:?}, with priority {:?}",
+        wait[0], wait[1]
+    );
+    // Without priority the comparison is reported, not asserted: on this
+    // kind of machine the RR responses were not seen to meet the stream's
+    // full queue (the stream saturates it in bursts), so the difference is
+    // not reliable enough for a test.
+}
+
+#[test]
+fn two_stacks_share_the_port_with_vmacs_and_with_a_prirouter() {
+    require_lab!("two_stacks_share_the_port_with_vmacs_and_with_a_prirouter");
+    let _g = common::lab_lock();
+    for sharing in [Sharing::Vmac, Sharing::Prirouter] {
+        let o = LabOptions {
+            sharing,
+            streams: 1,
+            rr: 1,
+            rr_stack: if sharing == Sharing::Vmac { 2 } else { 1 },
+            secs: 1.0,
+            ..opts()
+        };
+        let r = run(&o);
+        print!("{}", softosa_live::lab::report(&r));
+        assert!(r.accounting.balanced());
+        assert!(
+            r.stream_bps.unwrap_or(0.0) > 1e7,
+            "{sharing:?}: stream to stack 1"
+        );
+        assert!(!r.rr.is_empty(), "{sharing:?}: RR did not run");
+    }
+}
+
+#[test]
+fn a_running_instance_answers_displays_and_metrics() {
+    require_lab!("a_running_instance_answers_displays_and_metrics");
+    let _g = common::lab_lock();
+    let inst = format!("t{}", std::process::id());
+    let o = LabOptions {
+        streams: 0,
+        rr: 1,
+        secs: 3.0,
+        instance: Some(inst.clone()),
+        metrics_port: Some(0),
+        ..opts()
+    };
+    let sock = softosa_live::control::socket_path(&inst);
+    let h = std::thread::spawn(move || run_lab(&o));
+    let mut tuning = String::new();
+    for _ in 0..40 {
+        std::thread::sleep(Duration::from_millis(100));
+        if let Ok(t) = softosa_live::control::request(&sock, "display TUNING") {
+            tuning = t;
+            break;
+        }
+    }
+    let counters =
+        softosa_live::control::request(&sock, "display COUNTERS json").unwrap_or_default();
+    let metrics = softosa_live::control::request(&sock, "metrics").unwrap_or_default();
+    let r = h.join().expect("lab thread").expect("lab run");
+    assert!(tuning.contains("DIR = RD/1"), "tuning display: {tuning}");
+    assert!(counters.contains("\"balanced\""), "counters: {counters}");
+    assert!(
+        metrics.contains("softosa_frames_in_total"),
+        "metrics: {metrics}"
+    );
+    assert!(r.accounting.balanced());
+    assert!(!sock.exists(), "control socket left behind");
+}
