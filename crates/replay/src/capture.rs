@@ -413,6 +413,19 @@ impl<R: Read> CaptureReader<R> {
                     continue;
                 }
                 Err(PcapError::BufferTooSmall) => {
+                    // A block longer than the buffer: first learn whether the
+                    // input even holds that much (a damaged length at the end
+                    // of a file is a truncation, not a reason to grow).
+                    let before = reader.data().len();
+                    if let Err(e) = reader.refill() {
+                        let e = e.to_owned_vec();
+                        self.finished = true;
+                        return Err(self.read_error(record_no, e));
+                    }
+                    let reader = self.inner.reader();
+                    if reader.reader_exhausted() || reader.data().len() != before {
+                        continue;
+                    }
                     if self.grow() {
                         continue;
                     }
@@ -755,6 +768,48 @@ pub fn normalise(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// pcapng with a Simple Packet Block (no timestamp, interface 0) after
+    /// an Enhanced one: it takes the previous stamp.
+    #[test]
+    fn simple_packet_blocks_are_read() {
+        fn block(kind: u32, body: &[u8]) -> Vec<u8> {
+            let len = (12 + body.len()) as u32;
+            let mut v = kind.to_le_bytes().to_vec();
+            v.extend_from_slice(&len.to_le_bytes());
+            v.extend_from_slice(body);
+            v.extend_from_slice(&len.to_le_bytes());
+            v
+        }
+        let frame = [
+            2u8, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x00, 0x45, 0, 0, 20,
+        ];
+        let mut f = Vec::new();
+        let mut shb = 0x1A2B_3C4Du32.to_le_bytes().to_vec();
+        shb.extend_from_slice(&[1, 0, 0, 0]);
+        shb.extend_from_slice(&(-1i64).to_le_bytes());
+        f.extend(block(0x0A0D_0D0A, &shb));
+        f.extend(block(1, &[1, 0, 0, 0, 0, 0, 0, 0])); // Ethernet, no options: µs
+        let mut epb = vec![0u8; 4];
+        epb.extend_from_slice(&0u32.to_le_bytes());
+        epb.extend_from_slice(&1_500_000u32.to_le_bytes()); // 1.5 s in µs
+        epb.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        epb.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        epb.extend_from_slice(&frame);
+        epb.extend_from_slice(&[0, 0]);
+        f.extend(block(6, &epb));
+        let mut spb = (frame.len() as u32).to_le_bytes().to_vec();
+        spb.extend_from_slice(&frame);
+        spb.extend_from_slice(&[0, 0]);
+        f.extend(block(3, &spb));
+        let mut r = CaptureReader::new(&f[..]).unwrap();
+        let a = r.next_record().unwrap().unwrap();
+        assert_eq!((a.number, a.ts_ns), (1, 1_500_000_000));
+        let b = r.next_record().unwrap().unwrap();
+        assert_eq!((b.number, b.ts_ns), (2, 1_500_000_000));
+        assert_eq!(b.frame, &frame[..]);
+        assert!(r.next_record().unwrap().is_none());
+    }
 
     #[test]
     fn sll_gets_ethernet_header_with_source_mac_and_hint() {

@@ -109,6 +109,13 @@ pub fn render_text(r: &Report) -> String {
         for (why, n) in &t.reader_skipped {
             let _ = writeln!(o, "  skipped {n}: {why}");
         }
+        if t.timestamps_backwards > 0 {
+            let _ = writeln!(
+                o,
+                "  {} records were stamped earlier than the one before; replayed at the previous time",
+                t.timestamps_backwards
+            );
+        }
         if t.foreign > 0 && t.inbound + t.outbound == 0 {
             let _ = writeln!(
                 o,

@@ -548,3 +548,31 @@ fn zert_reads_tls_and_ssh_as_tshark_does() {
         .all(|c| c.protection.label() == "clear text"));
     assert!(r.ipsec.is_empty());
 }
+
+#[test]
+fn timestamps_going_backwards_are_counted_and_replayed_in_order() {
+    // Record 5 of a real capture restamped one second earlier.
+    let mut bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    let mut off = 24;
+    for _ in 0..4 {
+        let caplen = u32::from_le_bytes(bytes[off + 8..off + 12].try_into().unwrap()) as usize;
+        off += 16 + caplen;
+    }
+    let sec = u32::from_le_bytes(bytes[off..off + 4].try_into().unwrap());
+    bytes[off..off + 4].copy_from_slice(&(sec - 1).to_le_bytes());
+    let cfg = load_config(&data("host.prof")).unwrap();
+    let reader = CaptureReader::new(&bytes[..]).unwrap();
+    let r = replay_mode(
+        reader,
+        &cfg,
+        Mode::Balanced,
+        &ReplayOptions::default(),
+        Hooks::default(),
+    )
+    .unwrap();
+    assert_eq!(r.totals.timestamps_backwards, 1);
+    assert!(r.totals.balanced);
+    assert_eq!(r.totals.engine_held, 0);
+    let text_total: u64 = r.queues.iter().map(|q| q.frames).sum();
+    assert_eq!(text_total, r.totals.inbound);
+}
