@@ -620,8 +620,7 @@ impl Engine {
         iface.active = false;
         let mut dropped = 0u64;
         for rq in iface.queues.iter_mut().flatten() {
-            dropped += rq.q.held() as u64;
-            rq.q.pending.clear();
+            dropped += rq.q.discard_pending() as u64;
         }
         let port = &mut self.ports[iface.cfg.port];
         port.owners.retain(|_, v| *v != id);

@@ -110,8 +110,11 @@ impl InputQueue {
         self.pending.frames.len()
     }
 
-    /// The earliest timer deadline of this queue.
+    /// The earliest timer deadline of this queue (none while nothing is held).
     pub fn deadline(&self) -> Option<Instant> {
+        if self.pending.frames.is_empty() {
+            return None;
+        }
         match (self.gap_deadline, self.block_deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -202,6 +205,18 @@ impl InputQueue {
             PresentCause::Immediate => c.presentations_immediate += 1,
         }
         batch
+    }
+
+    /// Discard every held frame (the interface stopped); returns how many.
+    /// Their SBALs go back to the adapter and the timers stop.
+    pub fn discard_pending(&mut self) -> usize {
+        let n = self.pending.frames.len();
+        self.free = (self.free + self.pending.sbals).min(self.capacity);
+        self.pending.clear();
+        self.fill = 0;
+        self.gap_deadline = None;
+        self.block_deadline = None;
+        n
     }
 
     /// The host returned `sbals` buffers.

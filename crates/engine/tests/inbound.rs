@@ -1,0 +1,622 @@
+//! Inbound scenario tests with scripted time (spec 02): the LAN-idle timer
+//! examples, INBPERF modes, DYNAMIC, IWQ, OLM, NOREADS.
+
+mod common;
+use common::*;
+use core::time::Duration;
+use softosa_engine::config::*;
+use softosa_engine::*;
+
+/// Spec 02 §2.1, streaming burst: 7 frames 2 µs apart, then a 40 µs pause,
+/// gap timer 20 µs: one interrupt with all 7 frames, 20 µs into the pause.
+#[test]
+fn streaming_burst_is_one_interrupt_twenty_us_into_the_pause() {
+    let mut timers = TimerTable::default();
+    timers.balanced = TimerPair::us(20, 250);
+    let mut e = Engine::new(single(InbPerf::Balanced, false, timers)).unwrap();
+    for k in 0..7 {
+        let t = us(2 * k);
+        advance(&mut e, t);
+        wire(&mut e, t, &tcp_in(PORT_MAC, "192.0.2.1", 1068, 2141, 1400));
+        assert!(
+            e.poll_presentation().is_none(),
+            "presented inside the burst"
+        );
+    }
+    // Last frame at 12 µs; the pause runs to 52 µs.
+    assert_eq!(e.poll_timeout(), Some(us(32)));
+    advance(&mut e, us(52));
+    let p = drain(&mut e, us(52));
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].frames, 7);
+    assert_eq!(p[0].at, us(32));
+    assert_eq!(p[0].cause, PresentCause::GapTimer);
+    assert!(p[0].interrupt);
+    let c = e.read_counters(IfaceId(0), QueueKind::Primary).unwrap();
+    assert_eq!(c.pcireal, 1);
+    assert_eq!(c.packcnt, 7);
+}
+
+/// Spec 02 §2.1, single request/response: presented when the gap timer
+/// expires, 20 µs later; with 20 µs of server CPU the server-side response
+/// time is 40 µs.
+#[test]
+fn single_request_waits_for_the_gap_timer() {
+    let mut timers = TimerTable::default();
+    timers.balanced = TimerPair::us(20, 250);
+    let mut e = Engine::new(single(InbPerf::Balanced, false, timers)).unwrap();
+    let arrival = us(1000);
+    wire(
+        &mut e,
+        arrival,
+        &tcp_in(PORT_MAC, "192.0.2.1", 1068, 2141, 100),
+    );
+    advance(&mut e, us(1100));
+    let p = drain(&mut e, us(1100));
+    assert_eq!(p.len(), 1);
+    let server_cpu = Duration::from_micros(20);
+    let response = (p[0].at + server_cpu) - arrival;
+    assert_eq!(p[0].at - arrival, Duration::from_micros(20));
+    assert_eq!(response, Duration::from_micros(40));
+}
+
+#[test]
+fn block_timer_bounds_the_wait_under_a_continuous_stream() {
+    let mut e = Engine::new(single(InbPerf::Balanced, false, TimerTable::default())).unwrap();
+    // A frame every 10 µs never lets the 40 µs gap expire; block is 250 µs.
+    let mut presented = Vec::new();
+    for k in 0..100 {
+        let t = us(10 * k);
+        advance(&mut e, t);
+        presented.extend(drain(&mut e, t));
+        wire(&mut e, t, &tcp_in(PORT_MAC, "192.0.2.1", 1068, 2141, 100));
+    }
+    assert!(presented.len() >= 3);
+    for p in &presented {
+        assert_eq!(p.cause, PresentCause::BlockTimer);
+        assert_eq!(p.frames, 25);
+    }
+}
+
+#[test]
+fn inbperf_modes_trade_interrupts_for_latency() {
+    let mut results = Vec::new();
+    for mode in [InbPerf::MinLatency, InbPerf::Balanced, InbPerf::MinCpu] {
+        let mut e = Engine::new(single(mode, false, TimerTable::default())).unwrap();
+        // Frames 30 µs apart in bursts of 10, bursts 2 ms apart.
+        for b in 0..20u64 {
+            for k in 0..10u64 {
+                let t = us(b * 2000 + k * 30);
+                advance(&mut e, t);
+                drain(&mut e, t);
+                wire(&mut e, t, &tcp_in(PORT_MAC, "192.0.2.1", 1068, 2141, 100));
+            }
+        }
+        advance(&mut e, us(50_000));
+        drain(&mut e, us(50_000));
+        let c = e
+            .read_counters(IfaceId(0), QueueKind::Primary)
+            .unwrap()
+            .clone();
+        assert_eq!(c.packcnt, 200);
+        results.push((c.pcireal, c.hold_ns_total / c.packcnt));
+    }
+    let (lat, bal, cpu) = (results[0], results[1], results[2]);
+    assert!(lat.0 > bal.0 && bal.0 > cpu.0, "interrupts {results:?}");
+    assert!(lat.1 < bal.1 && bal.1 < cpu.1, "hold delay {results:?}");
+}
+
+#[test]
+fn host_holding_buffers_causes_noreads() {
+    let mut cfg = single(InbPerf::MinLatency, false, TimerTable::default());
+    cfg.interfaces[0].read_storage_sbals = 8;
+    let mut e = Engine::new(cfg).unwrap();
+    let mut held = Vec::new();
+    let mut t = 0;
+    // 8 SBALs of 64 KB; 9000-byte frames, 7 per SBAL; never return buffers.
+    for _ in 0..100 {
+        t += 50;
+        advance(&mut e, us(t));
+        while let Some(p) = e.poll_presentation() {
+            held.push(p.batch);
+        }
+        wire(
+            &mut e,
+            us(t),
+            &tcp_in(PORT_MAC, "192.0.2.1", 1068, 2141, 8900),
+        );
+    }
+    let c = e
+        .read_counters(IfaceId(0), QueueKind::Primary)
+        .unwrap()
+        .clone();
+    assert!(c.noreads > 0);
+    assert_eq!(
+        e.counters()
+            .dropped_in
+            .get(counters::DropReason::NoReadBuffer),
+        c.noreads
+    );
+    // Returning the buffers lets frames in again.
+    for b in held {
+        e.complete_batch(us(t), b);
+    }
+    let before = c.noreads;
+    t += 50;
+    wire(
+        &mut e,
+        us(t),
+        &tcp_in(PORT_MAC, "192.0.2.1", 1068, 2141, 8900),
+    );
+    assert_eq!(
+        e.read_counters(IfaceId(0), QueueKind::Primary)
+            .unwrap()
+            .noreads,
+        before
+    );
+    assert!(e.accounting().balanced());
+}
+
+/// Drive `conns` RR connections (100/800) and optionally one inbound stream
+/// for `ms` milliseconds; return the engine.
+fn mixed(mode: InbPerf, workloadq: bool, stream: bool, rr: bool, ms: u64) -> Engine {
+    let mut e = Engine::new(single(mode, workloadq, TimerTable::default())).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    let mut t = 0u64;
+    let mut n = 0u64;
+    while t < ms * 1000 {
+        advance(&mut e, us(t));
+        drain(&mut e, us(t));
+        if stream {
+            wire(&mut e, us(t), &tcp_in(mac, "192.0.2.1", 5000, 20, 1448));
+        }
+        if rr && n % 10 == 0 {
+            let c = 6000 + (n / 10 % 30) as u16;
+            wire(&mut e, us(t), &tcp_in(mac, "192.0.2.1", c, 2141, 100));
+            let resp = tcp_out("192.0.2.1", "192.0.2.9", 2141, c, 800, 0);
+            let _ = e.handle_host_send(us(t), IfaceId(0), Frame::full(&resp), SendMeta::default());
+        }
+        t += 5;
+        n += 1;
+    }
+    e
+}
+
+#[test]
+fn dynamic_goes_low_for_interactive_and_stays_high_for_a_mix() {
+    let rr = mixed(InbPerf::Dynamic, false, false, true, 200);
+    let floor = TimerTable::default().dynamic_floor.gap;
+    assert_eq!(
+        rr.timers(IfaceId(0), QueueKind::Primary).unwrap().gap,
+        floor
+    );
+    let st = mixed(InbPerf::Dynamic, false, true, false, 200);
+    assert_eq!(
+        st.timers(IfaceId(0), QueueKind::Primary).unwrap(),
+        TimerTable::default().balanced
+    );
+    let mix = mixed(InbPerf::Dynamic, false, true, true, 200);
+    assert_eq!(
+        mix.timers(IfaceId(0), QueueKind::Primary).unwrap(),
+        TimerTable::default().balanced,
+        "a mix on one queue leans toward saving CPU"
+    );
+}
+
+#[test]
+fn iwq_separates_the_stream_and_each_queue_tunes_itself() {
+    let e = mixed(InbPerf::Dynamic, true, true, true, 300);
+    let bulk = e.read_counters(IfaceId(0), QueueKind::BulkData).unwrap();
+    let prim = e.read_counters(IfaceId(0), QueueKind::Primary).unwrap();
+    assert!(
+        bulk.packcnt > 10_000,
+        "stream on BULKDATA: {}",
+        bulk.packcnt
+    );
+    // The RR connections never reach BULKDATA: the bulk queue got only the
+    // stream (its first ~182 segments went to PRIMARY before detection).
+    let iface = e.interface(IfaceId(0)).unwrap();
+    let reg = iface.bulk_connections();
+    assert_eq!(reg.len(), 1);
+    assert_eq!(reg[0].src_port, 5000);
+    assert!(prim.packcnt >= 6000 * 1 / 1);
+    assert_eq!(
+        e.timers(IfaceId(0), QueueKind::Primary).unwrap().gap,
+        TimerTable::default().dynamic_floor.gap
+    );
+    assert_eq!(
+        e.timers(IfaceId(0), QueueKind::BulkData).unwrap(),
+        TimerTable::default().balanced
+    );
+    assert!(iface.counters.segments_on_bulk_queue > 10_000);
+}
+
+#[test]
+fn bulk_presentations_are_serialized_and_carry_the_ack_rule() {
+    let mut e = Engine::new(single(InbPerf::Dynamic, true, TimerTable::default())).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    let mut t = 0;
+    for _ in 0..400 {
+        t += 5;
+        advance(&mut e, us(t));
+        drain(&mut e, us(t));
+        wire(&mut e, us(t), &tcp_in(mac, "192.0.2.1", 5000, 20, 1448));
+    }
+    advance(&mut e, us(t + 1000));
+    let ps = drain(&mut e, us(t + 1000));
+    let bulk: Vec<_> = ps
+        .iter()
+        .filter(|p| p.queue == QueueKind::BulkData)
+        .collect();
+    assert!(!bulk.is_empty());
+    assert!(bulk.iter().all(|p| p.serialized && p.ack_each_out_of_order));
+    // While a unit of work services BULKDATA, a new batch raises no interrupt.
+    e.begin_service(us(t + 2000), IfaceId(0), QueueKind::BulkData);
+    wire(
+        &mut e,
+        us(t + 2000),
+        &tcp_in(mac, "192.0.2.1", 5000, 20, 1448),
+    );
+    advance(&mut e, us(t + 4000));
+    let p = e.poll_presentation().unwrap();
+    assert_eq!(p.queue, QueueKind::BulkData);
+    assert!(!p.interrupt);
+    assert_eq!(
+        e.read_counters(IfaceId(0), QueueKind::BulkData)
+            .unwrap()
+            .pcivirt,
+        1
+    );
+}
+
+#[test]
+fn registration_table_capacity_refusals_are_counted() {
+    let mut cfg = single(InbPerf::Dynamic, true, TimerTable::default());
+    cfg.tuning.bulk_table_capacity = 2;
+    let mut e = Engine::new(cfg).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    let mut t = 0;
+    for _ in 0..200 {
+        for port in [5000, 5001, 5002] {
+            t += 2;
+            wire(&mut e, us(t), &tcp_in(mac, "192.0.2.1", port, 20, 1448));
+        }
+        advance(&mut e, us(t));
+        drain(&mut e, us(t));
+    }
+    assert_eq!(e.interface(IfaceId(0)).unwrap().bulk_connections().len(), 2);
+    assert_eq!(e.stacks()[0].counters.registrations_refused, 1);
+    let mut refused = 0;
+    while let Some(ev) = e.poll_event() {
+        if matches!(ev, Event::RegistrationRefused { .. }) {
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 1);
+}
+
+#[test]
+fn idle_and_closed_connections_are_deregistered() {
+    let mut e = Engine::new(single(InbPerf::Dynamic, true, TimerTable::default())).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    let mut t = 0;
+    for _ in 0..300 {
+        t += 5;
+        for port in [5000, 5001] {
+            wire(&mut e, us(t), &tcp_in(mac, "192.0.2.1", port, 20, 1448));
+        }
+        advance(&mut e, us(t));
+        drain(&mut e, us(t));
+    }
+    assert_eq!(e.interface(IfaceId(0)).unwrap().bulk_connections().len(), 2);
+    wire(
+        &mut e,
+        us(t),
+        &tcp_in_flags(mac, "192.0.2.1", 5000, 20, 0, 0x11),
+    );
+    assert_eq!(e.interface(IfaceId(0)).unwrap().bulk_connections().len(), 1);
+    advance(&mut e, us(t + 5_000_000));
+    assert!(e
+        .interface(IfaceId(0))
+        .unwrap()
+        .bulk_connections()
+        .is_empty());
+    assert_eq!(e.stacks()[0].counters.bulk_deregistrations, 2);
+}
+
+#[test]
+fn outbound_stream_acks_land_on_bulkdata() {
+    let mut e = Engine::new(single(InbPerf::Dynamic, true, TimerTable::default())).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+    let mut t = 0;
+    for _ in 0..100 {
+        t += 10;
+        let seg = tcp_out("192.0.2.1", "192.0.2.9", 20, 5000, 8000, 0);
+        e.handle_host_send(us(t), IfaceId(0), Frame::full(&seg), SendMeta::default())
+            .unwrap();
+        let mut buf = Vec::new();
+        while e.poll_transmit(us(t), PortId(0), &mut buf).is_some() {}
+        wire(&mut e, us(t), &tcp_in(mac, "192.0.2.1", 5000, 20, 0));
+        advance(&mut e, us(t));
+        drain(&mut e, us(t));
+    }
+    advance(&mut e, us(t + 1000));
+    drain(&mut e, us(t + 1000));
+    assert_eq!(e.interface(IfaceId(0)).unwrap().bulk_connections().len(), 1);
+    assert!(
+        e.read_counters(IfaceId(0), QueueKind::BulkData)
+            .unwrap()
+            .packcnt
+            > 50
+    );
+}
+
+#[test]
+fn queue_precedence_ipsec_sysdist_bulk_ee_primary() {
+    let mut cfg = single(InbPerf::Dynamic, true, TimerTable::default());
+    cfg.stacks[0].ipsecurity = true;
+    cfg.stacks[0].distributed_dvipas = vec![ip("192.0.2.100")];
+    cfg.stacks[0].ee = Some(EeConfig {
+        addr: ip("192.0.2.1"),
+        first_port: 12000,
+        last_port: 12004,
+    });
+    cfg.interfaces[0].addresses.push(IpNet {
+        addr: ip("192.0.2.100"),
+        prefix: 32,
+    });
+    let mut e = Engine::new(cfg).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    use softosa_engine::wire::build::*;
+    let eth = EthSpec {
+        dst: mac,
+        src: PEER_MAC,
+        vlan: None,
+    };
+    let mut b = Vec::new();
+    eth_ip_raw(
+        &mut b,
+        &eth,
+        &IpSpec::new(ip("192.0.2.9"), ip("192.0.2.100")),
+        50,
+        &[0; 40],
+    );
+    assert_eq!(
+        wire(&mut e, us(1), &b),
+        Disposition::Queued {
+            iface: IfaceId(0),
+            queue: QueueKind::Ipsec
+        }
+    );
+    let sd = tcp_in(mac, "192.0.2.100", 7000, 21, 10);
+    assert!(matches!(
+        wire(&mut e, us(2), &sd),
+        Disposition::Queued {
+            queue: QueueKind::SysDist,
+            ..
+        }
+    ));
+    let mut u = Vec::new();
+    eth_udp(
+        &mut u,
+        &eth,
+        &IpSpec::new(ip("192.0.2.9"), ip("192.0.2.1")),
+        12000,
+        12002,
+        Payload::Len(100),
+    );
+    assert!(matches!(
+        wire(&mut e, us(3), &u),
+        Disposition::Queued {
+            queue: QueueKind::Ee,
+            ..
+        }
+    ));
+    let mut u2 = Vec::new();
+    eth_udp(
+        &mut u2,
+        &eth,
+        &IpSpec::new(ip("192.0.2.9"), ip("192.0.2.1")),
+        12000,
+        13000,
+        Payload::Len(100),
+    );
+    assert!(matches!(
+        wire(&mut e, us(4), &u2),
+        Disposition::Queued {
+            queue: QueueKind::Primary,
+            ..
+        }
+    ));
+    // A later fragment cannot be sorted: PRIMARY.
+    let mut frag = tcp_in(mac, "192.0.2.1", 5000, 20, 100);
+    frag[14 + 7] = 0x10;
+    assert!(matches!(
+        wire(&mut e, us(5), &frag),
+        Disposition::Queued {
+            queue: QueueKind::Primary,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn ipsec_queue_needs_osa_express6s() {
+    let mut cfg = single(InbPerf::Dynamic, true, TimerTable::default());
+    cfg.stacks[0].ipsecurity = true;
+    cfg.ports[0] = osa_port(OsaGeneration::Express5S);
+    let e = Engine::new(cfg).unwrap();
+    assert!(e
+        .interface(IfaceId(0))
+        .unwrap()
+        .queue(QueueKind::Ipsec)
+        .is_none());
+}
+
+#[test]
+fn workloadq_rules_are_enforced_at_activation() {
+    for (mode, vmac, by) in [
+        (InbPerf::Balanced, true, DefinedBy::Interface),
+        (InbPerf::Dynamic, false, DefinedBy::Interface),
+        (InbPerf::Dynamic, true, DefinedBy::Link),
+    ] {
+        let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+        let i = &mut cfg.interfaces[0];
+        i.inbperf = mode;
+        i.workloadq = true;
+        i.defined_by = by;
+        i.vmac = vmac.then(VmacConfig::default);
+        assert!(matches!(
+            Engine::new(cfg),
+            Err(ConfigError::Activate(ActivateError::WorkloadqRules(_)))
+        ));
+    }
+}
+
+#[test]
+fn olm_presents_early_and_polls_after_service() {
+    let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+    cfg.interfaces[0].olm = true;
+    let mut e = Engine::new(cfg).unwrap();
+    wire(
+        &mut e,
+        us(10),
+        &tcp_in(PORT_MAC, "192.0.2.1", 6000, 2141, 100),
+    );
+    let p = e.poll_presentation().unwrap();
+    assert_eq!(p.cause, PresentCause::Early);
+    assert!(p.interrupt);
+    assert_eq!(p.at, us(10));
+    e.begin_service(us(10), p.iface, p.queue);
+    e.complete_batch(us(12), p.batch);
+    e.end_service(us(12), p.iface, p.queue);
+    // Within the poll window: presented at once, no interrupt.
+    wire(
+        &mut e,
+        us(20),
+        &tcp_in(PORT_MAC, "192.0.2.1", 6000, 2141, 100),
+    );
+    let p = e.poll_presentation().unwrap();
+    assert!(!p.interrupt);
+    assert_eq!(p.cause, PresentCause::Immediate);
+    let c = e.read_counters(IfaceId(0), QueueKind::Primary).unwrap();
+    assert_eq!((c.earlyint, c.pcireal, c.pcivirt), (1, 1, 1));
+}
+
+#[test]
+fn olm_is_never_applied_to_bulkdata() {
+    let mut cfg = single(InbPerf::Dynamic, true, TimerTable::default());
+    cfg.interfaces[0].olm = true;
+    let e = Engine::new(cfg).unwrap();
+    let i = e.interface(IfaceId(0)).unwrap();
+    assert!(i.queue(QueueKind::Primary).unwrap().olm);
+    assert!(!i.queue(QueueKind::BulkData).unwrap().olm);
+}
+
+#[test]
+fn olm_sharing_limit_refuses_the_fifth_interface_on_a_port() {
+    let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+    cfg.interfaces[0].olm = true;
+    for n in 1..=3 {
+        cfg.stacks.push(StackConfig::new(format!("TCPCS{}", n + 1)));
+        let mut i = iface(&format!("OSA{n}"), n, &format!("192.0.2.{}", n + 10));
+        i.vmac = Some(VmacConfig::default());
+        cfg.interfaces.push(i);
+    }
+    let mut e = Engine::new(cfg).unwrap();
+    let mut fifth = iface("OSA5", 0, "192.0.2.50");
+    fifth.vmac = Some(VmacConfig::default());
+    let r = e.activate_interface(us(1), fifth.clone());
+    assert!(
+        matches!(
+            r,
+            Err(ActivateError::OlmSharingLimit {
+                limit: 4,
+                what: "port",
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // Without OLM anywhere, a fifth is fine.
+    let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+    for n in 1..=4 {
+        cfg.stacks.push(StackConfig::new(format!("S{n}")));
+        let mut i = iface(&format!("OSA{n}"), n, &format!("192.0.2.{}", n + 10));
+        i.vmac = Some(VmacConfig::default());
+        cfg.interfaces.push(i);
+    }
+    assert!(Engine::new(cfg).is_ok());
+}
+
+#[test]
+fn olm_sharing_limit_is_eight_per_chpid() {
+    let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+    cfg.interfaces[0].olm = true;
+    // A second port on the same CHPID.
+    let mut p2 = osa_port(OsaGeneration::Express6S);
+    p2.port_num = 1;
+    p2.name = "QDIO4102".into();
+    cfg.ports.push(p2);
+    for n in 1..8 {
+        cfg.stacks.push(StackConfig::new(format!("S{n}")));
+        let mut i = iface(&format!("I{n}"), n, &format!("192.0.2.{}", n + 10));
+        i.port = if n < 4 { 0 } else { 1 };
+        i.vmac = Some(VmacConfig::default());
+        cfg.interfaces.push(i);
+    }
+    let mut e = Engine::new(cfg).unwrap();
+    let mut ninth = iface("I9", 0, "192.0.2.60");
+    ninth.port = 1;
+    ninth.vmac = Some(VmacConfig::default());
+    let r = e.activate_interface(us(1), ninth);
+    assert!(
+        matches!(
+            r,
+            Err(ActivateError::OlmSharingLimit {
+                limit: 8,
+                what: "CHPID",
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn hipersockets_delivers_at_once_between_lpars() {
+    let cfg = SystemConfig {
+        ports: vec![PortConfig {
+            name: "IQDFE".into(),
+            chpid: 0xfe,
+            port_num: 0,
+            kind: PortKind::HiperSockets { mfs_kb: 64 },
+            physical_mac: Mac([0x02, 0, 0, 0, 0xfe, 0]),
+        }],
+        stacks: vec![StackConfig::new("A"), StackConfig::new("B")],
+        interfaces: vec![iface("HSA", 0, "200.16.1.1"), iface("HSB", 1, "200.16.1.2")],
+        tuning: Tuning::default(),
+    };
+    let mut e = Engine::new(cfg).unwrap();
+    let pkt = tcp_out("200.16.1.1", "200.16.1.2", 1000, 2000, 30000, 0);
+    let r = e.handle_host_send(us(5), IfaceId(0), Frame::full(&pkt), SendMeta::default());
+    assert_eq!(r, Ok(SendOutcome::DeliveredInternally { to: IfaceId(1) }));
+    let p = e.poll_presentation().unwrap();
+    assert_eq!(
+        (p.iface, p.at, p.cause),
+        (IfaceId(1), us(5), PresentCause::Immediate)
+    );
+    let f: Vec<_> = e.batch_frames(p.batch).collect();
+    assert_eq!(f[0].wire_len as usize, pkt.len());
+    assert_eq!(f[0].data, &pkt[..]);
+    // Nobody at that address: counted, not lost.
+    let pkt = tcp_out("200.16.1.1", "200.16.1.7", 1000, 2000, 10, 0);
+    assert!(e
+        .handle_host_send(us(6), IfaceId(0), Frame::full(&pkt), SendMeta::default())
+        .is_err());
+    assert_eq!(
+        e.counters().dropped_out.get(counters::DropReason::NoRoute),
+        1
+    );
+}

@@ -1,0 +1,479 @@
+//! Data-router, sharing, VMAC, ARP offload, outbound priority, segmentation
+//! offload and accelerator tests (spec 01 §1.3–1.5, 03).
+
+mod common;
+use common::*;
+use softosa_engine::config::*;
+use softosa_engine::counters::DropReason;
+use softosa_engine::wire::{parse_ethernet, NetInfo};
+use softosa_engine::*;
+
+fn two_stacks(vmac_a: bool, vmac_b: bool) -> SystemConfig {
+    let mut a = iface("A", 0, "192.0.2.1");
+    let mut b = iface("B", 1, "192.0.2.2");
+    a.vmac = vmac_a.then(VmacConfig::default);
+    b.vmac = vmac_b.then(VmacConfig::default);
+    SystemConfig {
+        ports: vec![osa_port(OsaGeneration::Express3)],
+        stacks: vec![StackConfig::new("TCPCS1"), StackConfig::new("TCPCS2")],
+        interfaces: vec![a, b],
+        tuning: Tuning::default(),
+    }
+}
+
+#[test]
+fn generated_vmacs_follow_the_adapter_scheme() {
+    let mut e = Engine::new(two_stacks(true, true)).unwrap();
+    let a = e.interface(IfaceId(0)).unwrap().mac;
+    let b = e.interface(IfaceId(1)).unwrap().mac;
+    assert_eq!(a.0[0], 0x02);
+    assert_eq!(&a.0[3..], &PORT_MAC.0[3..]);
+    assert_eq!(u16::from_be_bytes([a.0[1], a.0[2]]), 1);
+    assert_eq!(u16::from_be_bytes([b.0[1], b.0[2]]), 2);
+    assert_eq!(
+        e.interface(IfaceId(0)).unwrap().vmac_origin,
+        Some(VmacOrigin::Osa)
+    );
+    // Stop and restart the device: same VMAC.
+    let cfg = e.interface(IfaceId(0)).unwrap().cfg.clone();
+    e.deactivate_interface(IfaceId(0));
+    let again = e.activate_interface(us(1), cfg.clone()).unwrap();
+    assert_eq!(e.interface(again).unwrap().mac, a);
+    // The stack restarts: a new one.
+    e.deactivate_interface(again);
+    e.forget_stack_vmacs(StackId(0));
+    let fresh = e.activate_interface(us(2), cfg).unwrap();
+    assert_ne!(e.interface(fresh).unwrap().mac, a);
+}
+
+#[test]
+fn user_vmac_must_be_locally_administered() {
+    let mut cfg = two_stacks(true, false);
+    cfg.interfaces[0].vmac = Some(VmacConfig {
+        mac: Some("0000113B9213".parse().unwrap()),
+        route: VmacRoute::All,
+    });
+    assert!(matches!(
+        Engine::new(cfg),
+        Err(ConfigError::Activate(ActivateError::VmacNotLocal(..)))
+    ));
+    let mut cfg = two_stacks(true, false);
+    let m: Mac = "0200113B9213".parse().unwrap();
+    cfg.interfaces[0].vmac = Some(VmacConfig {
+        mac: Some(m),
+        route: VmacRoute::All,
+    });
+    let e = Engine::new(cfg).unwrap();
+    assert_eq!(e.interface(IfaceId(0)).unwrap().mac, m);
+    assert_eq!(
+        e.interface(IfaceId(0)).unwrap().vmac_origin,
+        Some(VmacOrigin::Cfg)
+    );
+}
+
+#[test]
+fn frames_are_steered_by_vmac_then_by_registered_ip() {
+    let mut e = Engine::new(two_stacks(true, false)).unwrap();
+    let vmac = e.interface(IfaceId(0)).unwrap().mac;
+    // To the VMAC with any IP (ROUTEALL): stack A.
+    assert!(matches!(
+        wire(&mut e, us(1), &tcp_in(vmac, "203.0.113.5", 1, 2, 10)),
+        Disposition::Queued {
+            iface: IfaceId(0),
+            ..
+        }
+    ));
+    // To the port MAC for B's address: stack B.
+    assert!(matches!(
+        wire(&mut e, us(2), &tcp_in(PORT_MAC, "192.0.2.2", 1, 2, 10)),
+        Disposition::Queued {
+            iface: IfaceId(1),
+            ..
+        }
+    ));
+    // Unknown address, no router: discarded and counted.
+    assert_eq!(
+        wire(&mut e, us(3), &tcp_in(PORT_MAC, "203.0.113.5", 1, 2, 10)),
+        Disposition::Dropped(DropReason::NoRoute)
+    );
+    // Unknown MAC.
+    assert_eq!(
+        wire(
+            &mut e,
+            us(4),
+            &tcp_in(Mac([0x02, 9, 9, 9, 9, 9]), "192.0.2.2", 1, 2, 10)
+        ),
+        Disposition::Dropped(DropReason::UnknownMac)
+    );
+    // Garbage.
+    assert_eq!(
+        wire(&mut e, us(5), &[1, 2, 3]),
+        Disposition::Dropped(DropReason::InvalidFrame)
+    );
+    assert_eq!(e.ports()[0].frinvct, 1);
+    advance(&mut e, us(10_000));
+    drain(&mut e, us(10_000));
+    assert!(e.accounting().balanced(), "{:?}", e.accounting());
+}
+
+#[test]
+fn routelcl_takes_only_registered_addresses() {
+    let mut cfg = two_stacks(true, false);
+    cfg.interfaces[0].vmac = Some(VmacConfig {
+        mac: None,
+        route: VmacRoute::Local,
+    });
+    let mut e = Engine::new(cfg).unwrap();
+    let vmac = e.interface(IfaceId(0)).unwrap().mac;
+    assert_eq!(
+        wire(&mut e, us(1), &tcp_in(vmac, "203.0.113.5", 1, 2, 10)),
+        Disposition::Dropped(DropReason::NotLocal)
+    );
+    assert!(matches!(
+        wire(&mut e, us(2), &tcp_in(vmac, "192.0.2.1", 1, 2, 10)),
+        Disposition::Queued {
+            iface: IfaceId(0),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn unregistered_destinations_go_to_prirouter_then_secrouter() {
+    let mut cfg = two_stacks(false, false);
+    cfg.interfaces[0].router = RouterRole::Secondary;
+    cfg.interfaces[1].router = RouterRole::Primary;
+    let mut e = Engine::new(cfg).unwrap();
+    assert!(matches!(
+        wire(&mut e, us(1), &tcp_in(PORT_MAC, "203.0.113.5", 1, 2, 10)),
+        Disposition::Queued {
+            iface: IfaceId(1),
+            ..
+        }
+    ));
+    e.deactivate_interface(IfaceId(1));
+    assert!(matches!(
+        wire(&mut e, us(2), &tcp_in(PORT_MAC, "203.0.113.5", 1, 2, 10)),
+        Disposition::Queued {
+            iface: IfaceId(0),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_vmac_interface_is_never_the_router() {
+    let mut cfg = two_stacks(true, false);
+    cfg.interfaces[0].router = RouterRole::Primary;
+    let mut e = Engine::new(cfg).unwrap();
+    assert_eq!(
+        wire(&mut e, us(1), &tcp_in(PORT_MAC, "203.0.113.5", 1, 2, 10)),
+        Disposition::Dropped(DropReason::NoRoute)
+    );
+}
+
+#[test]
+fn sharing_stacks_talk_inside_the_adapter_unless_isolated() {
+    let mut e = Engine::new(two_stacks(true, true)).unwrap();
+    let pkt = tcp_out("192.0.2.1", "192.0.2.2", 1000, 2000, 100, 0);
+    let r = e.handle_host_send(us(1), IfaceId(0), Frame::full(&pkt), SendMeta::default());
+    assert_eq!(r, Ok(SendOutcome::DeliveredInternally { to: IfaceId(1) }));
+    advance(&mut e, us(1000));
+    let p = drain(&mut e, us(1000));
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].iface, IfaceId(1));
+    let mut cfg = two_stacks(true, true);
+    cfg.interfaces[1].isolate = true;
+    let mut e = Engine::new(cfg).unwrap();
+    let r = e.handle_host_send(us(1), IfaceId(0), Frame::full(&pkt), SendMeta::default());
+    assert_eq!(r, Err(DropReason::Isolated));
+}
+
+#[test]
+fn arp_offload_answers_for_registered_addresses() {
+    let mut e = Engine::new(two_stacks(true, false)).unwrap();
+    let vmac = e.interface(IfaceId(0)).unwrap().mac;
+    let mut req = Vec::new();
+    softosa_engine::wire::build::eth_arp(
+        &mut req,
+        &softosa_engine::wire::build::EthSpec {
+            dst: Mac::BROADCAST,
+            src: PEER_MAC,
+            vlan: None,
+        },
+        1,
+        PEER_MAC,
+        "192.0.2.9".parse().unwrap(),
+        Mac::ZERO,
+        "192.0.2.1".parse().unwrap(),
+    );
+    assert_eq!(wire(&mut e, us(1), &req), Disposition::Handled);
+    let mut buf = Vec::new();
+    let tx = e.poll_transmit(us(1), PortId(0), &mut buf).unwrap();
+    assert_eq!(tx.iface, None);
+    match parse_ethernet(&buf).unwrap().net {
+        NetInfo::Arp(a) => {
+            assert_eq!(a.op, 2);
+            assert_eq!(a.sender_mac, vmac);
+            assert_eq!(a.target_mac, PEER_MAC);
+        }
+        other => panic!("{other:?}"),
+    }
+    // ARP for someone else: dropped with a reason.
+    req[41] = 77;
+    assert_eq!(
+        wire(&mut e, us(2), &req),
+        Disposition::Dropped(DropReason::ArpNotForUs)
+    );
+}
+
+#[test]
+fn unresolved_next_hops_send_arp_and_flush_on_reply() {
+    let mut e = Engine::new(two_stacks(false, false)).unwrap();
+    let pkt = tcp_out("192.0.2.1", "192.0.2.9", 1000, 2000, 100, 0);
+    let r = e.handle_host_send(us(1), IfaceId(0), Frame::full(&pkt), SendMeta::default());
+    assert_eq!(r, Ok(SendOutcome::AwaitingArp));
+    let mut buf = Vec::new();
+    let tx = e.poll_transmit(us(1), PortId(0), &mut buf).unwrap();
+    assert_eq!(tx.iface, None);
+    assert!(matches!(parse_ethernet(&buf).unwrap().net, NetInfo::Arp(a) if a.op == 1));
+    let mut reply = Vec::new();
+    softosa_engine::wire::build::eth_arp(
+        &mut reply,
+        &softosa_engine::wire::build::EthSpec {
+            dst: PORT_MAC,
+            src: PEER_MAC,
+            vlan: None,
+        },
+        2,
+        PEER_MAC,
+        "192.0.2.9".parse().unwrap(),
+        PORT_MAC,
+        "192.0.2.1".parse().unwrap(),
+    );
+    wire(&mut e, us(2), &reply);
+    let tx = e.poll_transmit(us(2), PortId(0), &mut buf).unwrap();
+    assert_eq!(tx.iface, Some(IfaceId(0)));
+    assert_eq!(&buf[..6], &PEER_MAC.0);
+    // One that never resolves is dropped after a timeout, counted.
+    let pkt = tcp_out("192.0.2.1", "192.0.2.77", 1000, 2000, 100, 0);
+    e.handle_host_send(us(3), IfaceId(0), Frame::full(&pkt), SendMeta::default())
+        .unwrap();
+    advance(&mut e, us(3_000_000));
+    assert_eq!(e.counters().dropped_out.get(DropReason::ArpUnresolved), 1);
+}
+
+#[test]
+fn write_queues_drain_by_priority() {
+    let mut cfg = two_stacks(false, false);
+    cfg.stacks[0].tos_policy = Some(TosPolicy::default());
+    let mut e = Engine::new(cfg).unwrap();
+    e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+    // A stream fills queue 4 (TOS 0), then one interactive packet (TOS 0x80).
+    for _ in 0..50 {
+        let p = tcp_out("192.0.2.1", "192.0.2.9", 20, 5000, 1400, 0);
+        e.handle_host_send(us(1), IfaceId(0), Frame::full(&p), SendMeta::default())
+            .unwrap();
+    }
+    let p = tcp_out("192.0.2.1", "192.0.2.9", 2141, 6000, 800, 0x80);
+    let r = e.handle_host_send(us(2), IfaceId(0), Frame::full(&p), SendMeta::default());
+    assert_eq!(
+        r,
+        Ok(SendOutcome::Queued {
+            queue: 1,
+            segments: 1
+        })
+    );
+    let mut buf = Vec::new();
+    let first = e.poll_transmit(us(3), PortId(0), &mut buf).unwrap();
+    assert_eq!(first.queue, 1);
+    let info = parse_ethernet(&buf).unwrap();
+    assert_eq!(info.flow().unwrap().src_port, 2141);
+    let mut rest = 0;
+    while let Some(t) = e.poll_transmit(us(3), PortId(0), &mut buf) {
+        assert_eq!(t.queue, 4);
+        rest += 1;
+    }
+    assert_eq!(rest, 50);
+}
+
+#[test]
+fn wlm_importance_picks_the_queue() {
+    let mut cfg = two_stacks(false, false);
+    let mut m = WlmPriorityMap::default();
+    m.queue_for[2] = 2; // interactive at importance 2 → queue 2
+    cfg.stacks[0].wlm_priorityq = Some(m);
+    let mut e = Engine::new(cfg).unwrap();
+    e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+    let p = tcp_out("192.0.2.1", "192.0.2.9", 20, 5000, 1400, 0);
+    let meta = |i| SendMeta {
+        wlm: Some(WlmClass::Importance(i)),
+        ..SendMeta::default()
+    };
+    assert_eq!(
+        e.handle_host_send(us(1), IfaceId(0), Frame::full(&p), meta(3)),
+        Ok(SendOutcome::Queued {
+            queue: 3,
+            segments: 1
+        })
+    );
+    assert_eq!(
+        e.handle_host_send(us(1), IfaceId(0), Frame::full(&p), meta(2)),
+        Ok(SendOutcome::Queued {
+            queue: 2,
+            segments: 1
+        })
+    );
+}
+
+#[test]
+fn full_write_queue_refuses_and_counts() {
+    let mut cfg = two_stacks(false, false);
+    cfg.tuning.write_queue_frames = 4;
+    let mut e = Engine::new(cfg).unwrap();
+    e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+    let p = tcp_out("192.0.2.1", "192.0.2.9", 20, 5000, 100, 0);
+    for _ in 0..4 {
+        e.handle_host_send(us(1), IfaceId(0), Frame::full(&p), SendMeta::default())
+            .unwrap();
+    }
+    assert_eq!(
+        e.handle_host_send(us(1), IfaceId(0), Frame::full(&p), SendMeta::default()),
+        Err(DropReason::WriteQueueFull)
+    );
+    assert_eq!(
+        e.interface(IfaceId(0)).unwrap().writes[0].counters.discards,
+        1
+    );
+}
+
+#[test]
+fn segmentation_offload_cuts_large_sends_into_mss_packets() {
+    let mut cfg = two_stacks(false, false);
+    cfg.stacks[0].segmentation_offload = true;
+    cfg.interfaces[0].mtu = Some(1500);
+    let mut e = Engine::new(cfg).unwrap();
+    e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+    let p = tcp_out("192.0.2.1", "192.0.2.9", 20, 5000, 60_000, 0);
+    let r = e.handle_host_send(us(1), IfaceId(0), Frame::full(&p), SendMeta::default());
+    assert_eq!(
+        r,
+        Ok(SendOutcome::Queued {
+            queue: 1,
+            segments: 42
+        })
+    );
+    let mut buf = Vec::new();
+    let mut total = 0;
+    let mut n = 0;
+    while let Some(t) = e.poll_transmit(us(2), PortId(0), &mut buf) {
+        assert!(t.wire_len <= 1514);
+        assert_eq!(t.wire_len as usize, buf.len());
+        total += parse_ethernet(&buf).unwrap().tcp_payload().unwrap();
+        n += 1;
+    }
+    assert_eq!((n, total), (42, 60_000));
+    let off = &e.interface(IfaceId(0)).unwrap().counters.offload;
+    assert_eq!((off.sends, off.segments, off.bytes), (1, 42, 60_040));
+    // To a stack sharing the adapter, the stack segments itself.
+    assert!(!e.offload_applies(IfaceId(0), ip("192.0.2.2"), false, false));
+    assert!(e.offload_applies(IfaceId(0), ip("192.0.2.9"), false, false));
+    assert!(!e.offload_applies(IfaceId(0), ip("192.0.2.9"), true, false));
+}
+
+fn router_config(accel: bool, iqdio: bool, out_iqd: bool) -> SystemConfig {
+    let mut s = StackConfig::new("ROUTER");
+    s.datagram_fwd = true;
+    s.qdio_accelerator = accel.then_some(1);
+    s.iqdio_routing = iqdio;
+    let mut ports = vec![osa_port(OsaGeneration::Express3)];
+    let mut second = osa_port(OsaGeneration::Express3);
+    second.name = "QDIO4201".into();
+    second.chpid = 0x2a;
+    second.physical_mac = Mac([0x64, 0x3b, 0x88, 0xf3, 0x00, 0x02]);
+    if out_iqd {
+        second.kind = PortKind::HiperSockets { mfs_kb: 64 };
+    }
+    ports.push(second);
+    // A forwarding stack gets frames for foreign addresses as PRIROUTER.
+    let mut a = iface("OSAIN", 0, "192.0.2.1");
+    a.router = RouterRole::Primary;
+    let mut b = iface("OUT", 0, "198.51.100.1");
+    b.port = 1;
+    SystemConfig {
+        ports,
+        stacks: vec![s, StackConfig::new("BACKEND")],
+        interfaces: vec![a, b, {
+            let mut c = iface("BACK", 1, "198.51.100.2");
+            c.port = 1;
+            c
+        }],
+        tuning: Tuning::default(),
+    }
+}
+
+fn forward_once(e: &mut Engine) {
+    // The stack forwards the first packet itself, which teaches the DLC.
+    let p = tcp_out("192.0.2.9", "198.51.100.20", 1000, 80, 100, 0);
+    let meta = SendMeta {
+        forwarded: true,
+        in_iface: Some(IfaceId(0)),
+        ..SendMeta::default()
+    };
+    let _ = e.handle_host_send(us(1), IfaceId(1), Frame::full(&p), meta);
+}
+
+#[test]
+fn accelerator_forwards_after_the_first_packet() {
+    let mut e = Engine::new(router_config(true, false, false)).unwrap();
+    e.add_neighbor(PortId(1), ip("198.51.100.20"), PEER_MAC);
+    forward_once(&mut e);
+    assert_eq!(e.stacks()[0].accel_routes().len(), 1);
+    let f = tcp_in(PORT_MAC, "198.51.100.20", 1000, 80, 500);
+    assert_eq!(
+        wire(&mut e, us(2), &f),
+        Disposition::Forwarded { out: IfaceId(1) }
+    );
+    let c = e.read_counters(IfaceId(0), QueueKind::Primary).unwrap();
+    assert_eq!((c.pktiqd, c.bytiqd), (1, 40 + 500));
+    // It left on the other port, TTL decremented, never presented.
+    let mut buf = Vec::new();
+    let mut got = None;
+    while let Some(t) = e.poll_transmit(us(3), PortId(1), &mut buf) {
+        let info = parse_ethernet(&buf).unwrap();
+        if t.iface == Some(IfaceId(1)) && info.tcp_payload() == Some(500) {
+            assert_eq!(t.queue, 1, "QDIOPRIORITY 1");
+            got = Some(info);
+        }
+    }
+    let info = got.unwrap();
+    assert_eq!(info.ip().unwrap().ttl, 63);
+    assert_eq!(softosa_engine::wire::checksum::ipv4_header(&buf[14..34]), 0);
+    assert!(e.poll_presentation().is_none());
+    assert!(e.accounting().balanced());
+}
+
+#[test]
+fn iqdiorouting_does_not_accelerate_osa_to_osa() {
+    let mut e = Engine::new(router_config(false, true, false)).unwrap();
+    forward_once(&mut e);
+    assert!(e.stacks()[0].accel_routes().is_empty());
+    // OSA to HiperSockets it does.
+    let mut e = Engine::new(router_config(false, true, true)).unwrap();
+    forward_once(&mut e);
+    assert_eq!(e.stacks()[0].accel_routes().len(), 1);
+}
+
+#[test]
+fn accelerator_is_refused_with_iqdiorouting_and_skips_olm() {
+    assert!(matches!(
+        Engine::new(router_config(true, true, false)),
+        Err(ConfigError::IqdioRoutingWithAccelerator(_))
+    ));
+    let mut cfg = router_config(true, false, false);
+    cfg.interfaces[0].olm = true;
+    cfg.interfaces[0].inbperf = InbPerf::Dynamic;
+    let mut e = Engine::new(cfg).unwrap();
+    forward_once(&mut e);
+    assert!(e.stacks()[0].accel_routes().is_empty());
+}
