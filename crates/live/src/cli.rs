@@ -37,6 +37,11 @@ pub struct LabArgs {
     /// Repeat each run this many times (medians are reported with --compare).
     #[arg(long, default_value_t = 1)]
     pub repeat: usize,
+    /// TCP/IP profiles (plus Policy Agent and TRL files) to activate, one
+    /// stack per profile, instead of the configuration the options build.
+    /// Their interfaces must be IPv4 in one documentation subnet.
+    #[arg(long, num_args = 1..)]
+    pub profile: Vec<std::path::PathBuf>,
     /// Port sharing: one stack (layer 3), two stacks with VMACs, two stacks
     /// with a PRIROUTER, or one layer-2 stack.
     #[arg(long, value_enum, default_value_t = Sharing::One)]
@@ -184,6 +189,8 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         metrics_port: a.metrics_port,
         reference: a.bench,
         sequential: a.bench,
+        profiles: a.profile.clone(),
+        plan: None,
         mtu: 1500,
     }
 }

@@ -2,12 +2,15 @@
 //! the wire socket, the engine and the host devices.
 //!
 //! ```text
-//!  wire thread  ── ppoll(packet fd, wake fd, deadline) ── recvmmsg ─┐
-//!     (also the engine's timer)                                    │ lock core:
-//!                                                                  │  handle_wire_frame…, handle_timeout,
-//!  queue thread q ── ppoll(TAP queue fd q, mailbox fd) ──┐         │  poll_presentation → mailboxes,
-//!     writes its presented batches on its own TAP queue,  └────────┤  poll_transmit → sendmmsg
-//!     reads what the host sends on that queue fd ─────────────────┘  handle_host_send…, complete_batch
+//!  thread sosa-wq<i>.0 (first input queue; also the wire reader and timer)
+//!     ppoll(packet fd, timer eventfd, its device queue fd, its mailbox; deadline)
+//!     recvmmsg ─┐                                       lock core:
+//!     read fd  ─┼─ handle_wire_frame…, handle_host_send…, complete_batch,
+//!               │  handle_timeout, poll_presentation → mailboxes (own: next pass),
+//!               └─ poll_transmit (paced) → sendmmsg after the lock
+//!  thread sosa-q<i>.<q> (every other input queue)
+//!     ppoll(its device queue fd, its mailbox) → write presented batches,
+//!     read host frames, same locked section
 //! ```
 //!
 //! **Locking, not a dedicated engine thread.** The engine is one object
@@ -26,11 +29,14 @@
 //! z/OS. The same thread reads the host's outbound frames from that fd (the
 //! kernel spreads the host's flows over the queues).
 //!
-//! **Sleeping.** The wire thread sleeps in `ppoll` with a nanosecond timeout
-//! computed from the engine's next deadline (timer slack set to 1 ns), and
-//! is woken by an eventfd when another thread's engine call moved the
-//! deadline earlier. An optional busy-poll window spins instead of sleeping
-//! when the deadline is nearer than the window.
+//! **Sleeping.** The timer-serving thread sleeps in `ppoll` with a
+//! nanosecond timeout computed from the engine's next deadline (timer slack
+//! 1 ns, SCHED_FIFO), and is woken by an eventfd when another thread's
+//! engine call moved the deadline earlier. Any thread whose engine call makes
+//! a timer due at once serves it in the same locked section (zero timers).
+//! Optional: a dedicated timer thread, and a busy-poll window that spins
+//! instead of sleeping right after activity (both measured slower on a
+//! shared 2-core machine; see docs/live.md).
 
 use std::collections::VecDeque;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};

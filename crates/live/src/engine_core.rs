@@ -505,8 +505,132 @@ impl Core for EngineCore {
     }
 }
 
-/// Run the lab with the engine as the core.
+/// Run the lab with the engine as the core: configured from the profiles
+/// if any were given, else from the lab options.
 pub fn run_lab(o: &LabOptions, label: &str) -> Result<LabResult, LabError> {
-    let core = EngineCore::for_lab(o)?;
-    lab::run_once(o, core, label)
+    if o.profiles.is_empty() {
+        let core = EngineCore::for_lab(o)?;
+        return lab::run_once(o, core, label);
+    }
+    let cfg = config_from_profiles(o)?;
+    let core = EngineCore::new(cfg)?;
+    let plan = plan_for(core.engine())?;
+    let mut o2 = o.clone();
+    o2.plan = Some(plan);
+    let _ = label;
+    let label = format!(
+        "profile {}",
+        o.profiles
+            .iter()
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    lab::run_once(&o2, core, &label)
+}
+
+/// Activate the profiles (and policy / TRL files) of `o.profiles` into a
+/// `SystemConfig` for one OSA-Express6S 10 GbE port, with the lab's timer
+/// choice. Errors name file, line and column.
+pub fn config_from_profiles(o: &LabOptions) -> Result<SystemConfig, LabError> {
+    let files: Vec<(Option<String>, std::path::PathBuf)> =
+        o.profiles.iter().map(|p| (None, p.clone())).collect();
+    let mut opts = softosa_profile::activate::ActivateOptions {
+        generation: OsaGeneration::Express6S,
+        speed_mbps: 10_000,
+        ..Default::default()
+    };
+    if o.zero_timers {
+        opts.tuning.timers = TimerTable::zero();
+    }
+    opts.tuning.store_bytes = None;
+    match softosa_profile::activate::activate_files(&files, &opts) {
+        Ok(a) => {
+            for w in a.warnings.items() {
+                eprintln!("{w}");
+            }
+            Ok(a.config)
+        }
+        Err(d) => Err(LabError::Config(
+            d.items()
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )),
+    }
+}
+
+fn is_documentation(a: std::net::Ipv4Addr) -> bool {
+    let o = a.octets();
+    matches!(
+        (o[0], o[1], o[2]),
+        (192, 0, 2) | (198, 51, 100) | (203, 0, 113)
+    )
+}
+
+/// The lab's host side for the engine's interfaces: one namespace per
+/// interface, all IPv4 on the first port, in one documentation subnet.
+pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
+    let mut addrs = Vec::new();
+    let mut macs = Vec::new();
+    let mut prefix = 24;
+    let mut layer2 = None;
+    let mut queues = 1;
+    for i in e.interfaces() {
+        if i.cfg.port != 0 {
+            return Err(LabError::Config(format!(
+                "interface {}: the lab drives one port; it is on port {}",
+                i.cfg.name, i.cfg.port
+            )));
+        }
+        let Some(net) = i.cfg.addresses.iter().find(|n| n.addr.is_ipv4()) else {
+            return Err(LabError::Config(format!(
+                "interface {}: the lab needs an IPv4 address on every interface",
+                i.cfg.name
+            )));
+        };
+        let IpAddr::V4(a) = net.addr else {
+            continue;
+        };
+        if !is_documentation(a) {
+            return Err(LabError::Config(format!(
+                "interface {}: {a} is not a documentation address; the lab uses \
+                 192.0.2.0/24, 198.51.100.0/24 or 203.0.113.0/24 only",
+                i.cfg.name
+            )));
+        }
+        if addrs.is_empty() {
+            prefix = net.prefix.clamp(16, 30);
+        }
+        let l2 = i.cfg.layer == Layer::Layer2;
+        if layer2.is_some_and(|x| x != l2) {
+            return Err(LabError::Config(
+                "the lab needs all interfaces in the same layer (2 or 3)".into(),
+            ));
+        }
+        layer2 = Some(l2);
+        if i.cfg.workloadq {
+            queues = 2;
+        }
+        addrs.push(a);
+        macs.push(i.mac.0);
+    }
+    let Some(first) = addrs.first().copied() else {
+        return Err(LabError::Config("the profiles define no interface".into()));
+    };
+    let base = u32::from(first) & (u32::MAX << (32 - u32::from(prefix)));
+    let client = (1..255u32)
+        .map(|h| std::net::Ipv4Addr::from(base + h))
+        .find(|c| !addrs.contains(c))
+        .unwrap_or(first);
+    Ok(lab::LabPlan {
+        addrs: addrs.iter().map(|a| a.to_string()).collect(),
+        prefix,
+        macs,
+        layer2: layer2.unwrap_or(false),
+        queues,
+        client: client.to_string(),
+    })
 }

@@ -180,6 +180,12 @@ pub struct LabOptions {
     pub reference: bool,
     /// Run streams and request/response one after the other (benchmark).
     pub sequential: bool,
+    /// TCP/IP profiles (and policy / TRL files) to activate instead of the
+    /// configuration built from these options.
+    pub profiles: Vec<std::path::PathBuf>,
+    /// The stacks' side of the lab when it comes from a profile.
+    #[serde(skip)]
+    pub plan: Option<LabPlan>,
     pub mtu: u32,
 }
 
@@ -210,8 +216,51 @@ impl Default for LabOptions {
             metrics_port: None,
             reference: false,
             sequential: false,
+            profiles: Vec::new(),
+            plan: None,
             mtu: 1500,
         }
+    }
+}
+
+/// The stacks of a lab built from a profile: one host namespace per
+/// interface, in the engine's interface order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabPlan {
+    /// IPv4 address of each interface.
+    pub addrs: Vec<String>,
+    /// Prefix length of the lab subnet.
+    pub prefix: u8,
+    /// MAC of each interface (its VMAC, or the port's).
+    pub macs: Vec<[u8; 6]>,
+    /// Layer 2 (TAP) rather than layer 3 (TUN).
+    pub layer2: bool,
+    /// Device queues per interface.
+    pub queues: usize,
+    /// The client's address in the same subnet.
+    pub client: String,
+}
+
+impl LabOptions {
+    /// Address of stack `i` (0-based).
+    pub fn stack_addr(&self, i: usize) -> String {
+        match &self.plan {
+            Some(p) => p
+                .addrs
+                .get(i)
+                .or(p.addrs.first())
+                .cloned()
+                .unwrap_or_default(),
+            None => STACK4[i.min(1)].to_string(),
+        }
+    }
+    fn client_addr(&self) -> String {
+        self.plan
+            .as_ref()
+            .map_or_else(|| CLIENT4.to_string(), |p| p.client.clone())
+    }
+    fn prefix(&self) -> u8 {
+        self.plan.as_ref().map_or(24, |p| p.prefix)
     }
 }
 
@@ -302,30 +351,37 @@ pub fn run_once<C: Core + Default>(
     label: &str,
 ) -> Result<LabResult, LabError> {
     let tag = topo::tag_for(std::process::id());
-    let names = Names::new(&format!("{tag}{}", run_suffix()));
-    let kind = match o.sharing {
-        Sharing::Layer2 => TunKind::Tap,
+    // `<pid>_<run>`: the pid part identifies the owner for leftover cleanup.
+    let names = Names::new(&format!("{tag}_{}", run_suffix()));
+    let kind = match (&o.plan, o.sharing) {
+        (Some(p), _) if p.layer2 => TunKind::Tap,
+        (Some(_), _) => TunKind::Tun,
+        (None, Sharing::Layer2) => TunKind::Tap,
         _ if o.core == CoreKind::Passthrough => TunKind::Tap,
         _ => TunKind::Tun,
     };
-    let nst = stacks_for(o);
+    let nst = o
+        .plan
+        .as_ref()
+        .map_or_else(|| stacks_for(o), |p| p.addrs.len());
     let spec = TopoSpec {
         kind,
         stacks: (0..nst)
             .map(|i| StackSpec {
-                addr4: STACK4[i].into(),
+                addr4: o.stack_addr(i),
                 addr6: format!("2001:db8::{}", 10 * (i + 1)),
-                mac: Some(VMAC[i]),
-                queues: queues_for(o),
+                mac: Some(o.plan.as_ref().map_or(VMAC[i.min(1)], |p| p.macs[i])),
+                queues: o.plan.as_ref().map_or_else(|| queues_for(o), |p| p.queues),
             })
             .collect(),
-        client4: CLIENT4.into(),
+        prefix: o.prefix(),
+        client4: o.client_addr(),
         client6: "2001:db8::1".into(),
         mtu: o.mtu,
         reference: o.reference,
     };
     let mut topo = Topology::build(names, &spec)?;
-    if o.sharing == Sharing::Prirouter {
+    if o.sharing == Sharing::Prirouter && o.plan.is_none() {
         let h = topo.hosts[0].ns.clone();
         let ifn = topo.hosts[0].ifname.clone();
         topo::ip(&[
@@ -449,15 +505,16 @@ fn run_workloads<C: Core>(
     let cli = topo.client_ns.clone();
     let stack_ns = |i: usize| topo.hosts[i.min(topo.hosts.len() - 1)].ns.clone();
     let rr_idx = o.rr_stack.clamp(1, topo.hosts.len()) - 1;
-    let rr_addr = if o.sharing == Sharing::Prirouter && o.rr_stack == 1 {
+    let rr_own = o.stack_addr(rr_idx);
+    let rr_addr = if o.sharing == Sharing::Prirouter && o.rr_stack == 1 && o.plan.is_none() {
         UNREGISTERED4
     } else {
-        STACK4[rr_idx]
+        rr_own.as_str()
     };
     let mut servers: Vec<ChildGuard> = Vec::new();
     if o.streams > 0 {
         servers.push(
-            workload::iperf3_server(&stack_ns(0), STACK4[0], 5201)
+            workload::iperf3_server(&stack_ns(0), &o.stack_addr(0), STR_PORT)
                 .map_err(io_err("starting iperf3 server"))?,
         );
     }
@@ -490,12 +547,12 @@ fn run_workloads<C: Core>(
     res.workload_start_ns = plane.now();
     if o.sequential {
         // Speed benchmark: streams alone, then request/response alone.
-        let (bps, _) = run_clients(o, &cli, rr_addr, true, false)?;
-        let (_, rr) = run_clients(o, &cli, rr_addr, false, true)?;
+        let (bps, _) = run_clients(o, &cli, &o.stack_addr(0), rr_addr, true, false)?;
+        let (_, rr) = run_clients(o, &cli, &o.stack_addr(0), rr_addr, false, true)?;
         res.stream_bps = bps;
         res.rr = rr;
     } else {
-        let (bps, rr) = run_clients(o, &cli, rr_addr, true, true)?;
+        let (bps, rr) = run_clients(o, &cli, &o.stack_addr(0), rr_addr, true, true)?;
         res.stream_bps = bps;
         res.rr = rr;
     }
@@ -529,12 +586,12 @@ fn run_workloads<C: Core>(
         }
         std::thread::sleep(Duration::from_millis(300));
         if o.sequential {
-            let (bps, _) = run_clients(o, a, "198.51.100.2", true, false)?;
-            let (_, rr) = run_clients(o, a, "198.51.100.2", false, true)?;
+            let (bps, _) = run_clients(o, a, "198.51.100.2", "198.51.100.2", true, false)?;
+            let (_, rr) = run_clients(o, a, "198.51.100.2", "198.51.100.2", false, true)?;
             res.ref_stream_bps = bps;
             res.ref_rr = summarize_rr(&rr);
         } else {
-            let (bps, rr) = run_clients(o, a, "198.51.100.2", true, true)?;
+            let (bps, rr) = run_clients(o, a, "198.51.100.2", "198.51.100.2", true, true)?;
             res.ref_stream_bps = bps;
             res.ref_rr = summarize_rr(&rr);
         }
@@ -562,15 +619,11 @@ fn summarize_rr(rr: &[RttStats]) -> Option<RttStats> {
 fn run_clients(
     o: &LabOptions,
     ns: &str,
+    str_addr: &str,
     rr_addr: &str,
     streams: bool,
     rr: bool,
 ) -> Result<(Option<f64>, Vec<RttStats>), LabError> {
-    let str_addr = if rr_addr == "198.51.100.2" {
-        rr_addr
-    } else {
-        STACK4[0]
-    };
     let mut clients = Vec::new();
     // Request/response first: their connections are set up before a
     // stream can fill the queues (sockperf warms up for 400 ms anyway).
@@ -665,10 +718,13 @@ fn run_clients(
             if !ok {
                 return Err(LabError::Workload(format!("iperf3: {}", err.trim())));
             }
-            bps = Some(
-                workload::parse_iperf3(&out)
-                    .ok_or_else(|| LabError::Workload("iperf3 gave no report".into()))?,
-            );
+            bps = Some(workload::parse_iperf3(&out).ok_or_else(|| {
+                let why = serde_json::from_str::<serde_json::Value>(&out)
+                    .ok()
+                    .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(String::from))
+                    .unwrap_or_else(|| err.trim().to_string());
+                LabError::Workload(format!("iperf3 gave no report: {why}"))
+            })?);
         } else {
             match workload::parse_sockperf(&out) {
                 Some(s) => rtts.push(s),

@@ -111,7 +111,7 @@ pub fn clean_leftovers(all: bool) -> Vec<String> {
         let Some(rest) = name.strip_prefix("sosa-") else {
             continue;
         };
-        let tag = rest.split('-').next().unwrap_or("");
+        let tag = rest.split(['-', '_']).next().unwrap_or("");
         let stale = match pid_of_tag(tag) {
             Some(pid) if pid == me => false,
             Some(pid) => all || !std::path::Path::new(&format!("/proc/{pid}")).exists(),
@@ -140,6 +140,8 @@ pub struct TopoSpec {
     pub kind: TunKind,
     /// Per sharing stack: (IPv4 address, IPv6 address, MAC for a TAP, queues).
     pub stacks: Vec<StackSpec>,
+    /// Prefix length of the client/stack subnet.
+    pub prefix: u8,
     pub client4: String,
     pub client6: String,
     pub mtu: u32,
@@ -235,7 +237,7 @@ impl Topology {
             &c,
             "addr",
             "add",
-            &format!("{}/24", spec.client4),
+            &format!("{}/{}", spec.client4, spec.prefix),
             "dev",
             &t.client_if,
         ])?;
@@ -266,7 +268,7 @@ impl Topology {
                 &ns,
                 "addr",
                 "add",
-                &format!("{}/24", s.addr4),
+                &format!("{}/{}", s.addr4, spec.prefix),
                 "dev",
                 &ifname,
             ])?;
@@ -345,7 +347,7 @@ mod tests {
         for pid in [1u32, 35, 36, 4_194_304, 99_999] {
             let t = tag_for(pid);
             assert_eq!(pid_of_tag(&t), Some(pid));
-            let n = Names::new(&t);
+            let n = Names::new(&format!("{t}_z"));
             assert!(n.ifname("t2").len() <= 15, "{}", n.ifname("t2"));
             assert!(n.ifname("ra").len() <= 15);
         }

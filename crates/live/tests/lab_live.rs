@@ -279,3 +279,41 @@ fn a_running_instance_answers_displays_and_metrics() {
     assert!(r.accounting.balanced());
     assert!(!sock.exists(), "control socket left behind");
 }
+
+#[test]
+fn profiles_configure_the_lab() {
+    require_lab!("profiles_configure_the_lab");
+    let _g = common::lab_lock();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/profiles");
+    let o = LabOptions {
+        profiles: vec![dir.join("lab-share-a.prof"), dir.join("lab-share-b.prof")],
+        streams: 1,
+        rr: 1,
+        rr_stack: 2,
+        secs: 1.0,
+        ..opts()
+    };
+    let r = run(&o);
+    print!("{}", softosa_live::lab::report(&r));
+    assert!(r.accounting.balanced());
+    // Both interfaces of the profiles are active and carried traffic.
+    assert!(r.stats_text.contains("LABSHRA") && r.stats_text.contains("LABSHRB"));
+    assert!(r.stream_bps.unwrap_or(0.0) > 1e7);
+    assert!(r.rr_transactions > 0);
+    // A profile with a non-documentation address is refused with its name.
+    let bad = std::env::temp_dir().join(format!("sosa-bad-{}.prof", std::process::id()));
+    std::fs::write(
+        &bad,
+        "INTERFACE BAD1 DEFINE IPAQENET\n  PORTNAME LABPORT\n  IPADDR 10.1.1.1/24\nSTART BAD1\n",
+    )
+    .expect("write temp profile");
+    let e = run_lab(&LabOptions {
+        profiles: vec![bad.clone()],
+        ..opts()
+    });
+    let _ = std::fs::remove_file(&bad);
+    match e {
+        Err(e) => assert!(e.to_string().contains("documentation"), "{e}"),
+        Ok(_) => panic!("a non-documentation address was accepted"),
+    }
+}

@@ -42,7 +42,7 @@ fn frames_cross_the_passthrough_plumbing() {
         eprintln!("SKIP frames_cross_the_passthrough_plumbing: {why}");
         return;
     }
-    let tag = format!("{}p", softosa_live::topo::tag_for(std::process::id()));
+    let tag = format!("{}_p", softosa_live::topo::tag_for(std::process::id()));
     let mac = [0x02, 0x00, 0x00, 0x5e, 0x00, 0x10];
     let spec = TopoSpec {
         kind: TunKind::Tap,
@@ -52,6 +52,7 @@ fn frames_cross_the_passthrough_plumbing() {
             mac: Some(mac),
             queues: 2,
         }],
+        prefix: 24,
         client4: "192.0.2.1".into(),
         client6: "2001:db8::1".into(),
         mtu: 1500,
