@@ -243,6 +243,8 @@ struct IfInfo {
 struct State {
     pcap_link: i32,
     pcap_nanos: bool,
+    /// Byte order of the pcap file or of the current pcapng section.
+    big_endian: bool,
     interfaces: Vec<IfInfo>,
     /// Last timestamp seen (Simple Packet Blocks carry none).
     last_ts: i64,
@@ -438,6 +440,16 @@ impl<R: Read> CaptureReader<R> {
                 }
                 Err(PcapError::UnexpectedEof) => {
                     self.finished = true;
+                    let claimed = claimed_len(&self.state, self.format, reader.data());
+                    if let Some(n) = claimed.filter(|n| *n as usize > MAX_BLOCK) {
+                        // Not a cut file: a length no capture writes.
+                        return Err(CaptureError::Corrupt {
+                            record: record_no,
+                            offset,
+                            bytes_read: self.bytes.load(Ordering::Relaxed),
+                            detail: format!("record claims {n} bytes"),
+                        });
+                    }
                     return Err(CaptureError::Truncated {
                         record: record_no,
                         offset,
@@ -509,6 +521,20 @@ impl<R: Read> CaptureReader<R> {
     }
 }
 
+/// The length the next record claims (pcap caplen, pcapng block length).
+fn claimed_len(st: &State, format: CaptureFormat, data: &[u8]) -> Option<u32> {
+    let at = match format {
+        CaptureFormat::Pcap { .. } => 8,
+        CaptureFormat::PcapNg => 4,
+    };
+    let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
+    Some(if st.big_endian {
+        u32::from_be_bytes(b)
+    } else {
+        u32::from_le_bytes(b)
+    })
+}
+
 fn describe<I>(e: &PcapError<I>) -> String {
     match e {
         PcapError::NomError(_, kind) | PcapError::OwnedNomError(_, kind) => {
@@ -552,6 +578,7 @@ fn handle_block(
         PcapBlockOwned::LegacyHeader(h) => {
             st.pcap_link = h.network.0 & 0xffff; // upper bits: FCS flags
             st.pcap_nanos = h.is_nanosecond_precision();
+            st.big_endian = h.is_bigendian();
             return Ok(None);
         }
         PcapBlockOwned::Legacy(b) => {
@@ -559,7 +586,8 @@ fn handle_block(
             let ts = i64::from(b.ts_sec) * 1_000_000_000 + frac;
             (ts, b.data, b.origlen, st.pcap_link, 0)
         }
-        PcapBlockOwned::NG(Block::SectionHeader(_)) => {
+        PcapBlockOwned::NG(Block::SectionHeader(shb)) => {
+            st.big_endian = shb.big_endian();
             st.interfaces.clear();
             return Ok(None);
         }

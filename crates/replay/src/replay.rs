@@ -238,6 +238,8 @@ pub struct Totals {
     pub outbound_awaiting_arp: u64,
     pub outbound_dropped: BTreeMap<String, u64>,
     pub timestamps_backwards: u64,
+    /// Set when the capture ended inside a record (the rest was replayed).
+    pub truncated: Option<String>,
     pub duration_us: f64,
     pub flows_untracked: u64,
     /// Engine accounting at the end (held should be 0 after the drain).
@@ -500,7 +502,18 @@ pub fn replay_mode<R: Read>(
     let mut origin: Option<i64> = None;
     let mut clock = 0u64;
     let mut last_progress = 0u64;
-    while let Some(rec) = reader.next_record()? {
+    loop {
+        let rec = match reader.next_record() {
+            Ok(Some(rec)) => rec,
+            Ok(None) => break,
+            // A capture cut short (tcpdump killed, disk full) still has
+            // everything before the cut: replay that and say so.
+            Err(e @ CaptureError::Truncated { .. }) => {
+                run.totals.truncated = Some(e.to_string());
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        };
         let first = *origin.get_or_insert(rec.ts_ns);
         let rel = u64::try_from(rec.ts_ns.saturating_sub(first)).unwrap_or(0);
         if rel < clock {

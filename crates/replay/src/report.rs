@@ -109,6 +109,9 @@ pub fn render_text(r: &Report) -> String {
         for (why, n) in &t.reader_skipped {
             let _ = writeln!(o, "  skipped {n}: {why}");
         }
+        if let Some(why) = &t.truncated {
+            let _ = writeln!(o, "  warning: {why}; the records before it were replayed");
+        }
         if t.timestamps_backwards > 0 {
             let _ = writeln!(
                 o,

@@ -576,3 +576,66 @@ fn timestamps_going_backwards_are_counted_and_replayed_in_order() {
     let text_total: u64 = r.queues.iter().map(|q| q.frames).sum();
     assert_eq!(text_total, r.totals.inbound);
 }
+
+#[test]
+fn truncated_capture_is_replayed_up_to_the_cut() {
+    let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    let cut = &bytes[..bytes.len() - 7];
+    let cfg = load_config(&data("host.prof")).unwrap();
+    let reader = CaptureReader::new(cut).unwrap();
+    let r = replay_mode(
+        reader,
+        &cfg,
+        Mode::Balanced,
+        &ReplayOptions::default(),
+        Hooks::default(),
+    )
+    .unwrap();
+    let why = r.totals.truncated.as_deref().expect("truncation reported");
+    assert!(why.contains("record 809"), "{why}");
+    assert_eq!(r.totals.records, 808);
+    assert!(r.totals.balanced);
+    // A damaged (not merely cut) capture is an error.
+    let mut bad = bytes.clone();
+    bad[24 + 8..24 + 12].copy_from_slice(&u32::MAX.to_le_bytes());
+    let reader = CaptureReader::new(&bad[..]).unwrap();
+    assert!(replay_mode(
+        reader,
+        &cfg,
+        Mode::Balanced,
+        &ReplayOptions::default(),
+        Hooks::default()
+    )
+    .is_err());
+}
+
+#[test]
+fn address_option_names_the_host_when_the_profile_differs() {
+    let mut cfg = load_config(&data("host.prof")).unwrap();
+    for i in cfg.interfaces.iter_mut().filter(|i| i.name == "OSAV4") {
+        i.addresses[0].addr = "198.51.100.1".parse().unwrap();
+    }
+    let run_with = |extra: Vec<std::net::IpAddr>| {
+        let opts = ReplayOptions {
+            extra_addresses: extra,
+            ..ReplayOptions::default()
+        };
+        let reader = CaptureReader::open(&data("mix.pcap")).unwrap();
+        replay_mode(
+            reader,
+            &cfg,
+            Mode::DynamicWorkloadq,
+            &opts,
+            Hooks::default(),
+        )
+        .unwrap()
+    };
+    let without = run_with(Vec::new());
+    let tcp: u64 = expected_flows("mix.pcap").iter().map(|f| f.4).sum();
+    assert!(without.totals.foreign >= tcp);
+    let with = run_with(vec!["192.0.2.1".parse().unwrap()]);
+    let normal = run("mix.pcap", Mode::DynamicWorkloadq);
+    assert_eq!(with.totals.inbound, normal.totals.inbound);
+    assert_eq!(with.totals.foreign, 0);
+    assert!(with.flow(40003).unwrap().bulk_registered_us.is_some());
+}
