@@ -170,6 +170,9 @@ struct Host {
     lookup: BTreeMap<(u16, u32, u16), usize>,
     listen: BTreeMap<u16, usize>,
     touched: Vec<Vec<usize>>,
+    /// Per processor: packets built by the running unit and not yet handed
+    /// to the adapter (the device layer fills an output SBAL, then writes it).
+    pending_write: Vec<Vec<(Pkt, u8)>>,
     next_port: u16,
     next_id: u32,
     iss: u32,
@@ -261,6 +264,8 @@ pub enum WorldError {
 
 const SERIAL_NIC: u64 = 1 << 40;
 const SERIAL_XCF: u64 = 1 << 41;
+/// Packets the device layer packs into one output SBAL before writing it.
+const SBAL_PACKETS: usize = 16;
 const DELACK_ZOS_NS: Ns = 200_000_000;
 const UNATTRIBUTED: usize = usize::MAX;
 
@@ -309,6 +314,7 @@ impl World {
                 lookup: BTreeMap::new(),
                 listen: BTreeMap::new(),
                 touched: (0..n).map(|_| Vec::new()).collect(),
+                pending_write: (0..n).map(|_| Vec::new()).collect(),
                 next_port: 1024,
                 next_id: 1,
                 iss: 0x1000_0000u32.wrapping_mul(i as u32 + 1),
@@ -956,8 +962,29 @@ impl World {
                 if let TxKind::Ack = kind {
                     host.stats.acks_out += 1;
                 }
-                if let Some((o, _, g)) = self.osas[h].as_mut() {
-                    o.host_send(now, &pkt, imp, eow);
+                if self.osas[h].is_some() {
+                    // Fill an output SBAL (up to 16 packets or 64 KB), then
+                    // hand it to the adapter in one write.
+                    let pw = &mut self.hosts[h].pending_write[p];
+                    pw.push((pkt, imp));
+                    let bytes: u32 = pw.iter().map(|(x, _)| x.len + 54).sum();
+                    if !(eow || pw.len() >= SBAL_PACKETS || bytes >= 65_536) {
+                        return;
+                    }
+                    let batch = std::mem::take(&mut self.hosts[h].pending_write[p]);
+                    let Some((o, _, _)) = self.osas[h].as_mut() else {
+                        return;
+                    };
+                    let n = batch.len();
+                    for (i, (pk, im)) in batch.iter().enumerate() {
+                        o.host_send(now, pk, *im, eow && i + 1 == n);
+                    }
+                    let mut batch = batch;
+                    batch.clear();
+                    self.hosts[h].pending_write[p] = batch;
+                    let Some((o, _, g)) = self.osas[h].as_mut() else {
+                        return;
+                    };
                     let olm = o.olm();
                     let lat = g.siga_latency_ns;
                     if olm {
@@ -965,9 +992,8 @@ impl World {
                         self.osa_sync_pull(h, now, true);
                     } else {
                         self.osa_sync(h, now);
-                        if eow {
-                            self.q.schedule(now + lat, Ev::Siga(h));
-                        }
+                        // each SBAL write is signalled (SIGA)
+                        self.q.schedule(now + lat, Ev::Siga(h));
                     }
                 } else {
                     self.hosts[h].up.enqueue(pkt);
