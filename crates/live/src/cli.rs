@@ -22,7 +22,8 @@ use crate::passthrough::Passthrough;
 ///   softosa lab --bench                 (speed versus a plain veth pair)
 ///   softosa lab --sharing vmac --rr-stack 2
 ///   softosa lab --reverse --tos-priority --wire-mbps 1000
-///   softosa lab --instance lab1 --secs 60   (then: softosa display TUNING --instance lab1)
+///   softosa lab --instance lab1 --secs 60   (then: softosa display tuning --instance lab1)
+///   softosa lab --profile a.prof b.prof --rr-stack 2
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct LabArgs {
@@ -135,8 +136,9 @@ pub struct LabArgs {
 /// Show a z/OS display of a running instance over its control socket.
 #[derive(Debug, clap::Args)]
 pub struct DisplayArgs {
-    /// Which display: TUNING (VTAM tuning statistics), DEVLINKS, OSAINFO,
-    /// COUNTERS, DRIVER, ...
+    /// Which display: the z/OS ones (TUNING, DEVLINKS, OSAINFO, TRLE,
+    /// STATS, NETSTAT-ALL, CONFIG, DROPS, ...) or the live plane's own
+    /// (QUEUES, COUNTERS, BULK, PLACEMENT, DRIVER).
     pub kind: String,
     /// Instance name given to `softosa lab --instance`.
     #[arg(long, default_value = "lab")]

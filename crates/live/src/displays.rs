@@ -1,8 +1,9 @@
 //! Displays and metrics of a running live instance (spec 8.1 "Operation
 //! while running", spec 05 §5.2 for the statistics shown). The z/OS layouts
-//! proper belong to the display crate; until it is wired in, this module
-//! prints the engine's counters in a compact VTAM-tuning-statistics-like
-//! form, and JSON straight from the engine's counter structs.
+//! (DEVLINKS, OSAINFO, TRLE, TUNING, Netstat ..., DROPS) come from the
+//! display crate, stamped with the wall clock; this module adds the live
+//! plane's own views: QUEUES (a one-line-per-queue summary the lab report
+//! prints), COUNTERS, BULK and PLACEMENT, and the Prometheus samples.
 
 use softosa_engine::QueueKind;
 
@@ -10,14 +11,42 @@ use crate::control::Metric;
 use crate::dataplane::Core;
 use crate::engine_core::EngineCore;
 
-/// Display kinds this module renders.
-pub const KINDS: &[&str] = &["TUNING", "COUNTERS", "DEVLINKS", "BULK", "PLACEMENT"];
+/// Display kinds this module renders itself (the display crate's kinds
+/// are accepted too).
+pub const KINDS: &[&str] = &["QUEUES", "COUNTERS", "BULK", "PLACEMENT"];
+
+/// The display crate's kind for a word (`tuning`, `vtam`, `devlinks`, ...).
+fn zos_kind(word: &str) -> Option<softosa_display::DisplayKind> {
+    let w = word.to_ascii_lowercase();
+    let w = if w == "vtam" { "tuning".to_string() } else { w };
+    softosa_display::DisplayKind::ALL
+        .into_iter()
+        .find(|k| k.word() == w)
+}
 
 /// Render display `kind` of the engine core.
 pub fn render(c: &EngineCore, kind: &str, json: bool) -> Result<String, String> {
     let e = c.engine();
+    if let Some(k) = zos_kind(kind) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let ctx = softosa_display::DisplayContext {
+            clock: Some(softosa_display::ClockStamp::from_unix(
+                now.as_secs(),
+                now.subsec_nanos(),
+            )),
+            ..Default::default()
+        };
+        let format = if json {
+            softosa_display::Format::Json
+        } else {
+            softosa_display::Format::Text
+        };
+        return softosa_display::render(k, e, &ctx, None, format).map_err(|e| e.to_string());
+    }
     match kind.to_ascii_uppercase().as_str() {
-        "TUNING" | "TSO" | "VTAM" => Ok(if json { tuning_json(c) } else { tuning_text(c) }),
+        "QUEUES" => Ok(if json { tuning_json(c) } else { tuning_text(c) }),
         "COUNTERS" | "ACCOUNTING" => {
             let a = c.accounting();
             if json {
@@ -61,37 +90,6 @@ pub fn render(c: &EngineCore, kind: &str, json: bool) -> Result<String, String> 
                 Ok(s)
             }
         }
-        "DEVLINKS" => {
-            if json {
-                let v: Vec<_> = e
-                    .interfaces()
-                    .iter()
-                    .map(|i| serde_json::json!({"name": i.cfg.name, "mac": i.mac.to_string(), "counters": i.counters}))
-                    .collect();
-                return Ok(format!("{}\n", serde_json::Value::Array(v)));
-            }
-            let mut s = String::new();
-            for i in e.interfaces() {
-                let k = &i.counters;
-                s.push_str(&format!(
-                    "INTFNAME: {}  INTFSTATUS: {}  MACADDRESS: {}\n  INBPERF: {}  WORKLOADQUEUEING: {}\n",
-                    i.cfg.name,
-                    if i.active { "READY" } else { "NOT ACTIVE" },
-                    i.mac,
-                    i.cfg.inbperf.label(),
-                    if i.cfg.workloadq { "YES" } else { "NO" }
-                ));
-                s.push_str(&format!(
-                    "  BYTESIN: {}  INBOUND PACKETS: {}  IN DISCARDED: {}\n  BYTESOUT: {}  OUTBOUND PACKETS: {}  OUT DISCARDED: {}\n",
-                    k.bytes_in, k.packets_in, k.packets_in_discarded, k.bytes_out, k.packets_out, k.packets_out_discarded
-                ));
-                s.push_str(&format!(
-                    "  OFFLOAD SENDS: {}  SEGMENTS: {}  BYTES: {}  SEGMENTS ON BULK QUEUE: {}\n",
-                    k.offload.sends, k.offload.segments, k.offload.bytes, k.segments_on_bulk_queue
-                ));
-            }
-            Ok(s)
-        }
         "BULK" => {
             let mut s = String::from("BULKDATA REGISTRATIONS\n");
             for i in e.interfaces() {
@@ -125,7 +123,10 @@ pub fn render(c: &EngineCore, kind: &str, json: bool) -> Result<String, String> 
             Ok(s)
         }
         other => Err(format!(
-            "unknown display {other:?}; try {} or DRIVER",
+            "unknown display {other:?}; try {}, {} or DRIVER",
+            softosa_display::DisplayKind::ALL
+                .map(|k| k.word().to_ascii_uppercase())
+                .join(", "),
             KINDS.join(", ")
         )),
     }

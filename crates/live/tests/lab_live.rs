@@ -271,6 +271,7 @@ fn a_running_instance_answers_displays_and_metrics() {
     let metrics = softosa_live::control::request(&sock, "metrics").unwrap_or_default();
     let r = h.join().expect("lab thread").expect("lab run");
     assert!(tuning.contains("DIR = RD/1"), "tuning display: {tuning}");
+    assert!(tuning.contains("IST1233I"), "not the VTAM layout: {tuning}");
     assert!(counters.contains("\"balanced\""), "counters: {counters}");
     assert!(
         metrics.contains("softosa_frames_in_total"),
