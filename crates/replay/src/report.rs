@@ -47,6 +47,8 @@ impl Report {
 }
 
 const LABEL_W: usize = 30;
+/// Flows itemised in the text report (bulk ones first, then the busiest).
+const TEXT_FLOWS: usize = 40;
 const COL_W: usize = 14;
 
 fn short(label: &str) -> &str {
@@ -234,18 +236,32 @@ pub fn render_text(r: &Report) -> String {
         o,
         "Flows (local <- remote; inbound frames and the queue that took most of them)"
     );
-    let mut keys = BTreeSet::new();
+    // The busiest flows (and every bulk one); JSON has them all.
+    type Key = (String, std::net::IpAddr, u16, std::net::IpAddr, u16);
+    let mut weight: std::collections::BTreeMap<Key, (bool, u64)> = Default::default();
     for m in &modes {
         for f in &m.flows {
-            keys.insert((
-                f.proto.clone(),
-                f.local,
-                f.local_port,
-                f.remote,
-                f.remote_port,
-            ));
+            let w = weight
+                .entry((
+                    f.proto.clone(),
+                    f.local,
+                    f.local_port,
+                    f.remote,
+                    f.remote_port,
+                ))
+                .or_default();
+            w.0 |= f.bulk_registered_us.is_some() || f.bulk_refused;
+            w.1 = w.1.max(f.packets_in + f.packets_out);
         }
     }
+    let mut ranked: Vec<(Key, (bool, u64))> = weight.into_iter().collect();
+    ranked.sort_by(|a, b| (b.1 .0, b.1 .1).cmp(&(a.1 .0, a.1 .1)).then(a.0.cmp(&b.0)));
+    let hidden = ranked.len().saturating_sub(TEXT_FLOWS);
+    let keys: Vec<Key> = ranked
+        .into_iter()
+        .take(TEXT_FLOWS)
+        .map(|(k, _)| k)
+        .collect();
     for k in &keys {
         let _ = writeln!(o, "  {} {}..{} <- {}..{}", k.0, k.1, k.2, k.3, k.4);
         let flows: Vec<_> = modes
@@ -331,6 +347,12 @@ pub fn render_text(r: &Report) -> String {
                     .collect::<Vec<_>>(),
             );
         }
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            o,
+            "  ... and {hidden} smaller flows (all are in --format json)"
+        );
     }
     if let Some(m) = modes.first() {
         let untracked = m.totals.flows_untracked;
