@@ -140,6 +140,9 @@ struct Conn {
     /// Application units still handing this connection's segments to the
     /// NIC; a batch's output waits for them (one writer at a time).
     app_emitting: u32,
+    /// Batch (SRB) or timer units still handing segments to the NIC; an
+    /// application send waits for them.
+    srb_emitting: u32,
 }
 
 /// Per-host counters of the simulator's own making.
@@ -862,9 +865,11 @@ impl World {
         if self.segs.is_empty() {
             return;
         }
-        if app {
-            if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
+        if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
+            if app {
                 cn.app_emitting += 1;
+            } else {
+                cn.srb_emitting += 1;
             }
         }
         let segs = std::mem::take(&mut self.segs);
@@ -954,8 +959,8 @@ impl World {
                 }
             }
             Step::Tx(pkt, kind, imp, eow, app) => {
-                if eow && app {
-                    self.app_write_done(h, p, &pkt, now);
+                if eow {
+                    self.write_done(h, p, &pkt, app, now);
                 }
                 let host = &mut self.hosts[h];
                 host.stats.segments_out += 1;
@@ -1115,6 +1120,7 @@ impl World {
             force_ack: false,
             in_units: 0,
             app_emitting: 0,
+            srb_emitting: 0,
         };
         let c = self.alloc_conn(h, cn);
         self.segs.push(syn);
@@ -1167,6 +1173,7 @@ impl World {
                             force_ack: false,
                             in_units: 0,
             app_emitting: 0,
+            srb_emitting: 0,
                         };
                         let c = self.alloc_conn(h, cn);
                         self.segs.push(sa);
@@ -1353,7 +1360,7 @@ impl World {
         let n = cn.to_write.min(u64::from(u32::MAX)) as u32;
         let wrote = cn.tcb.write(n);
         cn.to_write -= u64::from(wrote);
-        if cn.in_units == 0 && cn.app_emitting == 0 {
+        if cn.in_units == 0 && cn.app_emitting == 0 && cn.srb_emitting == 0 {
             cn.tcb.output(now, &mut self.segs);
         }
         self.push_segs_from(h, p, c, true);
@@ -1362,17 +1369,21 @@ impl World {
 
     /// An application unit handed its last segment to the NIC: if the
     /// window opened meanwhile, it keeps sending (it holds the connection).
-    fn app_write_done(&mut self, h: usize, p: usize, pkt: &Pkt, now: Ns) {
+    fn write_done(&mut self, h: usize, p: usize, pkt: &Pkt, app: bool, now: Ns) {
         let Some(&c) = self.hosts[h].lookup.get(&(pkt.sport, pkt.dst_ip, pkt.dport)) else {
             return;
         };
         let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
             return;
         };
-        cn.app_emitting = cn.app_emitting.saturating_sub(1);
-        if cn.app_emitting == 0 && cn.in_units == 0 {
+        if app {
+            cn.app_emitting = cn.app_emitting.saturating_sub(1);
+        } else {
+            cn.srb_emitting = cn.srb_emitting.saturating_sub(1);
+        }
+        if cn.app_emitting == 0 && cn.srb_emitting == 0 && cn.in_units == 0 && cn.tcb.defer_output {
             cn.tcb.output(now, &mut self.segs);
-            self.push_segs_from(h, p, c, true);
+            self.push_segs_from(h, p, c, app);
             self.arm_timers(h, c);
         }
     }
