@@ -27,8 +27,8 @@ fn host<'a>(r: &'a RunResult, name: &str) -> &'a softosa_sim::report::HostResult
 }
 
 const STREAM_OUT: &str = r#"
-duration_ms = 60
-warmup_ms = 40
+duration_ms = 100
+warmup_ms = 60
 [[host]]
 name = "zos"
 type = "zos"
@@ -52,7 +52,7 @@ sndbuf_kb = 512
 rcvbuf_kb = 256
 [vary]
 field = "inbperf"
-values = ["DYNAMIC", "DYNAMIC WORKLOADQ"]
+values = ["MINLATENCY", "DYNAMIC WORKLOADQ"]
 "#;
 
 #[test]
@@ -79,22 +79,26 @@ fn a_different_seed_changes_details_not_the_picture() {
 #[test]
 fn outbound_race_emerges_without_iwq_and_iwq_removes_it() {
     let r = run_text(STREAM_OUT);
-    let (dyn_, iwq) = (&r[0].1, &r[1].1);
-    // Without IWQ, ACKs processed by concurrent units release bursts that
-    // interleave: the AIX receiver sees out-of-order segments and z/OS
-    // retransmits spuriously.
-    assert!(host(dyn_, "aix").tcp.ooo_segments_in > 0);
-    assert!(host(dyn_, "zos").tcp.dupacks_in > 0);
+    let (plain, iwq) = (&r[0].1, &r[1].1);
+    // Without IWQ and with short timers, ACK batches are presented faster
+    // than one unit processes them: units on different processors each
+    // release a burst, the bursts interleave SBAL by SBAL, the AIX receiver
+    // sees out-of-order runs and ACKs each, z/OS fast-retransmits spuriously.
+    let (ooo_p, ooo_i) = (host(plain, "aix").tcp.ooo_segments_in, host(iwq, "aix").tcp.ooo_segments_in);
+    let (fr_p, fr_i) = (host(plain, "zos").tcp.fast_retransmits, host(iwq, "zos").tcp.fast_retransmits);
+    assert!(ooo_p > 50, "{ooo_p}");
+    assert!(fr_p > 10, "{fr_p}");
     // With IWQ the ACKs land on BULKDATA, serviced by one unit at a time.
-    assert_eq!(host(iwq, "aix").tcp.ooo_segments_in, 0);
-    assert!(iwq.workloads[0].mb_per_s > dyn_.workloads[0].mb_per_s);
+    assert!(ooo_i * 5 < ooo_p, "{ooo_i} vs {ooo_p}");
+    assert!(fr_i * 5 < fr_p, "{fr_i} vs {fr_p}");
+    assert!(iwq.workloads[0].mb_per_s > 1.5 * plain.workloads[0].mb_per_s);
 }
 
 #[test]
 fn inbound_race_emerges_from_concurrent_units() {
     let text = STREAM_OUT
         .replace("client = \"aix\"\nserver = \"zos\"", "client = \"zos\"\nserver = \"aix\"")
-        .replace("values = [\"DYNAMIC\", \"DYNAMIC WORKLOADQ\"]", "values = [\"MINLATENCY\", \"DYNAMIC WORKLOADQ\"]");
+        ;
     let r = run_text(&text);
     let (plain, iwq) = (&r[0].1, &r[1].1);
     let ooo_plain = host(plain, "zos").tcp.ooo_segments_in;
