@@ -89,7 +89,11 @@ pub fn run_with_progress(
     Ok(r)
 }
 
-fn render(sc: &Scenario, results: &[(String, RunResult)], f: Format) -> Result<String, serde_json::Error> {
+fn render(
+    sc: &Scenario,
+    results: &[(String, RunResult)],
+    f: Format,
+) -> Result<String, serde_json::Error> {
     Ok(match f {
         Format::Json => {
             let v: Vec<serde_json::Value> = results

@@ -164,13 +164,7 @@ mod tests {
     }
     #[test]
     fn loss_rate_is_applied() {
-        let mut w = Wire::new(
-            LinkParams {
-                loss: 0.1,
-                ..gbe()
-            },
-            0,
-        );
+        let mut w = Wire::new(LinkParams { loss: 0.1, ..gbe() }, 0);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let lost = (0..10_000).filter(|_| !w.survives(&mut rng)).count();
         assert!((800..1200).contains(&lost), "{lost}");

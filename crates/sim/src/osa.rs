@@ -151,7 +151,11 @@ impl Osa {
             end_of_write,
             ..SendMeta::default()
         };
-        if self.engine.handle_host_send(ns(now), self.iface, f, meta).is_err() {
+        if self
+            .engine
+            .handle_host_send(ns(now), self.iface, f, meta)
+            .is_err()
+        {
             self.send_refused += 1;
         }
         self.drain_events();
@@ -202,7 +206,9 @@ impl Osa {
     /// Next frame for the wire, parsed.
     pub fn poll_transmit(&mut self, now: Ns) -> Option<Pkt> {
         loop {
-            let meta = self.engine.poll_transmit(ns(now), self.port, &mut self.buf)?;
+            let meta = self
+                .engine
+                .poll_transmit(ns(now), self.port, &mut self.buf)?;
             match Pkt::parse(&self.buf, meta.wire_len) {
                 Some(p) => return Some(p),
                 None => self.unparsable += 1, // e.g. an ARP frame: not simulated further
@@ -225,10 +231,9 @@ impl Osa {
                     gap_ns,
                     block_ns,
                     ..
-                } => {
-                    if self.retunes.len() < 100_000 {
-                        self.retunes.push((at.as_nanos(), queue.label(), gap_ns, block_ns));
-                    }
+                } if self.retunes.len() < 100_000 => {
+                    self.retunes
+                        .push((at.as_nanos(), queue.label(), gap_ns, block_ns));
                 }
                 Event::BulkRegistered { .. } => self.bulk_registrations += 1,
                 _ => {}
@@ -240,9 +245,13 @@ impl Osa {
         QueueKind::ALL
             .iter()
             .filter_map(|q| {
-                self.engine
-                    .timers(self.iface, *q)
-                    .map(|t| (q.label(), t.gap.as_nanos() as u64, t.block.as_nanos() as u64))
+                self.engine.timers(self.iface, *q).map(|t| {
+                    (
+                        q.label(),
+                        t.gap.as_nanos() as u64,
+                        t.block.as_nanos() as u64,
+                    )
+                })
             })
             .collect()
     }
@@ -312,7 +321,12 @@ mod tests {
 
     #[test]
     fn offloaded_send_leaves_as_consecutive_mss_frames() {
-        let mut o = Osa::new(&setup("segmentation_offload = true"), 0xc0000201, nic_mac(0)).unwrap();
+        let mut o = Osa::new(
+            &setup("segmentation_offload = true"),
+            0xc0000201,
+            nic_mac(0),
+        )
+        .unwrap();
         o.add_neighbor(0xc0000202, nic_mac(1));
         o.host_send(0, &seg(10 * 1460, 1000), 2, true);
         let mut seq = 1000;
@@ -336,7 +350,10 @@ mod tests {
         p.src_mac = nic_mac(1);
         p.dst_mac = nic_mac(0);
         o.wire_in(1_000, &p);
-        assert!(o.poll_presentation(1_000).is_none(), "held for the gap timer");
+        assert!(
+            o.poll_presentation(1_000).is_none(),
+            "held for the gap timer"
+        );
         let t = o.poll_timeout().unwrap();
         assert_eq!(t, 1_000 + 20_000, "MINLATENCY gap timer is 20 us");
         o.timeout(t);

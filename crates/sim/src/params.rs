@@ -113,7 +113,12 @@ mod tests {
     #[test]
     fn builtin_parses_and_names_generations() {
         let m = Models::builtin().unwrap();
-        for g in ["osa-express2", "osa-express3", "osa-express5s", "osa-express6s"] {
+        for g in [
+            "osa-express2",
+            "osa-express3",
+            "osa-express5s",
+            "osa-express6s",
+        ] {
             assert!(m.adapter.contains_key(g), "{g}");
         }
         // Newer generations are never slower per frame.

@@ -165,8 +165,18 @@ impl RunResult {
         let _ = writeln!(
             s,
             "{:<16} {:<5} {:>5} {:>13} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
-            "workload", "kind", "conns", "size", "trans/s", "MB/s", "mean us", "p50 us", "p99 us",
-            "cpu us/tr", "srv ms/MB", "cli ms/MB"
+            "workload",
+            "kind",
+            "conns",
+            "size",
+            "trans/s",
+            "MB/s",
+            "mean us",
+            "p50 us",
+            "p99 us",
+            "cpu us/tr",
+            "srv ms/MB",
+            "cli ms/MB"
         );
         for w in &self.workloads {
             let _ = writeln!(

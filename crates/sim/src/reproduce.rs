@@ -147,7 +147,15 @@ impl Ctx<'_> {
     fn host(&self, sc: &str, v: &str, h: &str) -> Option<&crate::report::HostResult> {
         self.get(sc, v)?.hosts.iter().find(|x| x.name == h)
     }
-    fn push(&mut self, entry: &str, metric: &str, published: f64, sim: Option<f64>, rule: Rule, note: &str) {
+    fn push(
+        &mut self,
+        entry: &str,
+        metric: &str,
+        published: f64,
+        sim: Option<f64>,
+        rule: Rule,
+        note: &str,
+    ) {
         let pass = sim.is_some_and(|s| passes(rule, published, s));
         self.checks.push(Check {
             entry: entry.into(),
@@ -190,7 +198,14 @@ fn evaluate(r: &Results) -> Vec<Check> {
         .cpu_per_segment("str1-inbound-10g", "base", "zosb")
         .filter(|(_, n)| *n > 0.0)
         .map(|(cpu, n)| cpu / n);
-    c.push("cpu-per-packet-stream", "z/OS CPU us per inbound stream packet", 2.22, c1, Rule::Absolute, "all z/OS-B CPU / stream packets received");
+    c.push(
+        "cpu-per-packet-stream",
+        "z/OS CPU us per inbound stream packet",
+        2.22,
+        c1,
+        Rule::Absolute,
+        "all z/OS-B CPU / stream packets received",
+    );
     // ---- 2. CPU per RR transaction, mixed, BALANCED
     let mixed = "iwq-mixed-10g";
     let per_rr = |c: &Ctx, v: &str, c1: f64| -> Option<(f64, f64, f64)> {
@@ -226,7 +241,14 @@ fn evaluate(r: &Results) -> Vec<Check> {
         let actual = host.cpu_ms_per_s * 1e3 * r.window_s;
         Some(rel(actual, c1 * pkts + c2 * rr))
     })();
-    c.push("cpu-iwq-mixed-increase", "IWQ CPU per unit of work vs BALANCED-cost prediction", 0.024, d3, Rule::Relative, "");
+    c.push(
+        "cpu-iwq-mixed-increase",
+        "IWQ CPU per unit of work vs BALANCED-cost prediction",
+        0.024,
+        d3,
+        Rule::Relative,
+        "",
+    );
     // ---- 4. workload 1 per mode
     let modes = [
         ("BALANCED", "BALANCED", 72543.0, 283443.0),
@@ -237,58 +259,180 @@ fn evaluate(r: &Results) -> Vec<Check> {
     for (label, v, rr, st) in modes {
         let sim_rr = c.wl(mixed, v, "RR30").map(|w| w.transactions_per_s);
         let sim_st = c.wl(mixed, v, "STR1").map(|w| w.mb_per_s * 1e6 / 1024.0);
-        c.push("iwq-mixed-10g-workload1", &format!("{label}: RR30 transactions/s"), rr, sim_rr, Rule::Absolute, "");
-        c.push("iwq-mixed-10g-workload1", &format!("{label}: STR1 KB/s"), st, sim_st, Rule::Absolute, "");
+        c.push(
+            "iwq-mixed-10g-workload1",
+            &format!("{label}: RR30 transactions/s"),
+            rr,
+            sim_rr,
+            Rule::Absolute,
+            "",
+        );
+        c.push(
+            "iwq-mixed-10g-workload1",
+            &format!("{label}: STR1 KB/s"),
+            st,
+            sim_st,
+            Rule::Absolute,
+            "",
+        );
     }
     // ---- 5. 1 GbE mixed
-    let d = |c: &Ctx, sc: &str, a: &str, b: &str, w: &str, f: fn(&crate::report::WlResult) -> f64| -> Option<f64> {
-        Some(rel(f(c.wl(sc, a, w)?), f(c.wl(sc, b, w)?)))
-    };
+    let d = |c: &Ctx,
+             sc: &str,
+             a: &str,
+             b: &str,
+             w: &str,
+             f: fn(&crate::report::WlResult) -> f64|
+     -> Option<f64> { Some(rel(f(c.wl(sc, a, w)?), f(c.wl(sc, b, w)?))) };
     let tps = |w: &crate::report::WlResult| w.transactions_per_s;
     let mbs = |w: &crate::report::WlResult| w.mb_per_s;
     let lat = |w: &crate::report::WlResult| w.latency_mean_us;
     let iwq = "DYNAMIC WORKLOADQ";
     let x = d(&c, "iwq-mixed-1g", iwq, "DYNAMIC", "RR30", tps);
-    c.push("iwq-mixed-1g", "RR30 throughput, IWQ vs DYNAMIC", 0.55, x, Rule::Relative, "");
+    c.push(
+        "iwq-mixed-1g",
+        "RR30 throughput, IWQ vs DYNAMIC",
+        0.55,
+        x,
+        Rule::Relative,
+        "",
+    );
     let x = d(&c, "iwq-mixed-1g", iwq, "DYNAMIC", "STR1", mbs);
-    c.push("iwq-mixed-1g", "STR1 throughput, IWQ vs DYNAMIC", 0.045, x, Rule::Relative, "");
+    c.push(
+        "iwq-mixed-1g",
+        "STR1 throughput, IWQ vs DYNAMIC",
+        0.045,
+        x,
+        Rule::Relative,
+        "",
+    );
     // ---- 6. single RR
     let x = d(&c, "iwq-mixed-1g-rr1", iwq, "DYNAMIC", "RR1", tps);
-    c.push("iwq-mixed-1g-single-rr", "RR1 throughput, IWQ vs DYNAMIC", 0.84, x, Rule::Relative, "");
+    c.push(
+        "iwq-mixed-1g-single-rr",
+        "RR1 throughput, IWQ vs DYNAMIC",
+        0.84,
+        x,
+        Rule::Relative,
+        "",
+    );
     let x = d(&c, "iwq-mixed-1g-rr1", iwq, "DYNAMIC", "RR1", lat);
-    c.push("iwq-mixed-1g-single-rr", "RR1 response time, IWQ vs DYNAMIC", -0.46, x, Rule::Relative, "");
+    c.push(
+        "iwq-mixed-1g-single-rr",
+        "RR1 response time, IWQ vs DYNAMIC",
+        -0.46,
+        x,
+        Rule::Relative,
+        "",
+    );
     // ---- 7. clean streaming 10 GbE
     let x = d(&c, "iwq-stream-10g-out", iwq, "DYNAMIC", "STR1-out", mbs);
-    c.push("iwq-stream-clean-10g", "outbound (z/OS -> AIX) throughput, IWQ vs DYNAMIC", 0.41, x, Rule::Relative, "");
+    c.push(
+        "iwq-stream-clean-10g",
+        "outbound (z/OS -> AIX) throughput, IWQ vs DYNAMIC",
+        0.41,
+        x,
+        Rule::Relative,
+        "",
+    );
     let x = d(&c, "iwq-stream-10g-in", iwq, "DYNAMIC", "STR1-in", mbs);
-    c.push("iwq-stream-clean-10g", "inbound (AIX -> z/OS) throughput, IWQ vs DYNAMIC", 0.0, x, Rule::Relative, "");
-    let x = d(&c, "iwq-stream-10g-out", iwq, "DYNAMIC", "STR1-out", |w| w.cpu_ms_per_mb_server);
-    c.push("iwq-stream-clean-10g", "outbound z/OS CPU per MB, IWQ vs DYNAMIC", -0.105, x, Rule::Relative, "");
-    let x = d(&c, "iwq-stream-10g-in", iwq, "DYNAMIC", "STR1-in", |w| w.cpu_ms_per_mb_client);
-    c.push("iwq-stream-clean-10g", "inbound z/OS CPU per MB, IWQ vs DYNAMIC", 0.0, x, Rule::Relative, "");
+    c.push(
+        "iwq-stream-clean-10g",
+        "inbound (AIX -> z/OS) throughput, IWQ vs DYNAMIC",
+        0.0,
+        x,
+        Rule::Relative,
+        "",
+    );
+    let x = d(&c, "iwq-stream-10g-out", iwq, "DYNAMIC", "STR1-out", |w| {
+        w.cpu_ms_per_mb_server
+    });
+    c.push(
+        "iwq-stream-clean-10g",
+        "outbound z/OS CPU per MB, IWQ vs DYNAMIC",
+        -0.105,
+        x,
+        Rule::Relative,
+        "",
+    );
+    let x = d(&c, "iwq-stream-10g-in", iwq, "DYNAMIC", "STR1-in", |w| {
+        w.cpu_ms_per_mb_client
+    });
+    c.push(
+        "iwq-stream-clean-10g",
+        "inbound z/OS CPU per MB, IWQ vs DYNAMIC",
+        0.0,
+        x,
+        Rule::Relative,
+        "",
+    );
     // ---- 8. DYNAMIC vs BALANCED
     let x = d(&c, "dynamic-rr1", "DYNAMIC", "BALANCED", "RR1", tps);
-    c.push("dynamic-lan-idle", "RR1 transactions, DYNAMIC vs BALANCED", 0.238, x, Rule::Relative, "");
+    c.push(
+        "dynamic-lan-idle",
+        "RR1 transactions, DYNAMIC vs BALANCED",
+        0.238,
+        x,
+        Rule::Relative,
+        "",
+    );
     let x = d(&c, "dynamic-rr10", "DYNAMIC", "BALANCED", "RR10", tps);
-    c.push("dynamic-lan-idle", "RR10 transactions, DYNAMIC vs BALANCED", 0.302, x, Rule::Relative, "");
+    c.push(
+        "dynamic-lan-idle",
+        "RR10 transactions, DYNAMIC vs BALANCED",
+        0.302,
+        x,
+        Rule::Relative,
+        "",
+    );
     // ---- 9. OLM vs not OLM. OLM forces INBPERF DYNAMIC, so "not OLM" is
     // the same interface with DYNAMIC and without OLM.
     let x = d(&c, "olm-rr1", "OLM", "DYNAMIC", "RR1", lat);
-    c.push("olm", "RR1(1/1) latency, OLM vs DYNAMIC", -0.17, x, Rule::Relative, "baseline: DYNAMIC without OLM");
+    c.push(
+        "olm",
+        "RR1(1/1) latency, OLM vs DYNAMIC",
+        -0.17,
+        x,
+        Rule::Relative,
+        "baseline: DYNAMIC without OLM",
+    );
     let x = d(&c, "olm-rr20", "OLM", "DYNAMIC", "RR20", lat);
-    c.push("olm", "RR20(128/1024) latency, OLM vs DYNAMIC", -0.49, x, Rule::Relative, "");
+    c.push(
+        "olm",
+        "RR20(128/1024) latency, OLM vs DYNAMIC",
+        -0.49,
+        x,
+        Rule::Relative,
+        "",
+    );
     let x = d(&c, "olm-rr20", "OLM", "DYNAMIC", "RR20", tps);
-    c.push("olm", "RR20(128/1024) throughput, OLM vs DYNAMIC", 0.95, x, Rule::Relative, "");
+    c.push(
+        "olm",
+        "RR20(128/1024) throughput, OLM vs DYNAMIC",
+        0.95,
+        x,
+        Rule::Relative,
+        "",
+    );
     // ---- 10. OLM vs MINLATENCY over RR1..RR80 and the mix
     let mut deltas = Vec::new();
-    for (sc, w) in [("olm-rr1", "RR1"), ("olm-rr20", "RR20"), ("olm-rr40", "RR40"), ("olm-rr80", "RR80")] {
+    for (sc, w) in [
+        ("olm-rr1", "RR1"),
+        ("olm-rr20", "RR20"),
+        ("olm-rr40", "RR40"),
+        ("olm-rr80", "RR80"),
+    ] {
         deltas.push(d(&c, sc, "OLM", "MINLATENCY", w, lat));
     }
     let mix = (|| {
         let avg = |v: &str| -> Option<f64> {
             let r = c.get("olm-mix", v)?;
             let n: f64 = r.workloads.iter().map(|w| w.transactions as f64).sum();
-            let s: f64 = r.workloads.iter().map(|w| w.transactions as f64 * w.latency_mean_us).sum();
+            let s: f64 = r
+                .workloads
+                .iter()
+                .map(|w| w.transactions as f64 * w.latency_mean_us)
+                .sum();
             (n > 0.0).then(|| s / n)
         };
         Some(rel(avg("OLM")?, avg("MINLATENCY")?))
@@ -305,11 +449,37 @@ fn evaluate(r: &Results) -> Vec<Check> {
     };
     let detail = all
         .as_ref()
-        .map(|v| v.iter().map(|x| format!("{:+.1}%", x * 100.0)).collect::<Vec<_>>().join(" "))
+        .map(|v| {
+            v.iter()
+                .map(|x| format!("{:+.1}%", x * 100.0))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_default();
-    c.push("olm-vs-minlatency", "smallest latency change (RR1, RR20, RR40, RR80, mix)", -0.2225, mn, Rule::Relative, &detail);
-    c.push("olm-vs-minlatency", "largest latency change", -0.5407, mx, Rule::Relative, "");
-    c.push("olm-vs-minlatency", "average latency change", -0.4412, avg, Rule::Relative, "");
+    c.push(
+        "olm-vs-minlatency",
+        "smallest latency change (RR1, RR20, RR40, RR80, mix)",
+        -0.2225,
+        mn,
+        Rule::Relative,
+        &detail,
+    );
+    c.push(
+        "olm-vs-minlatency",
+        "largest latency change",
+        -0.5407,
+        mx,
+        Rule::Relative,
+        "",
+    );
+    c.push(
+        "olm-vs-minlatency",
+        "average latency change",
+        -0.4412,
+        avg,
+        Rule::Relative,
+        "",
+    );
     // ---- 11. segmentation offload
     let rows: [(&str, &str, f64, f64, bool); 5] = [
         ("tso-rr60", "RR60", 0.013, -0.007, false),
@@ -318,32 +488,112 @@ fn evaluate(r: &Results) -> Vec<Check> {
         ("tso-str-180-64", "STR1", 0.0, -0.363, true),
         ("tso-str-256-64", "STR1", 0.0, -0.392, true),
     ];
+    type Metric = fn(&crate::report::WlResult) -> f64;
     for (sc, w, dt, dc, stream) in rows {
-        let (thr, cpu): (fn(&crate::report::WlResult) -> f64, fn(&crate::report::WlResult) -> f64) = if stream {
+        let (thr, cpu): (Metric, Metric) = if stream {
             (|w| w.mb_per_s, |w| w.cpu_ms_per_mb_server)
         } else {
             (|w| w.transactions_per_s, |w| w.cpu_us_per_txn_server)
         };
         let x = d(&c, sc, "true", "false", w, thr);
-        c.push("tso-1g", &format!("{sc}: throughput, offload vs none"), dt, x, Rule::Relative, "");
+        c.push(
+            "tso-1g",
+            &format!("{sc}: throughput, offload vs none"),
+            dt,
+            x,
+            Rule::Relative,
+            "",
+        );
         let x = d(&c, sc, "true", "false", w, cpu);
-        c.push("tso-1g", &format!("{sc}: z/OS CPU per transaction, offload vs none"), dc, x, Rule::Relative, "");
+        c.push(
+            "tso-1g",
+            &format!("{sc}: z/OS CPU per transaction, offload vs none"),
+            dc,
+            x,
+            Rule::Relative,
+            "",
+        );
     }
     // ---- 12. adapter generations
-    let x = d(&c, "gen-str3-iwq", "osa-express6s", "osa-express5s", "STR3", mbs);
-    c.push("osa-generations-streaming", "6S vs 5S throughput with IWQ", 0.083, x, Rule::Relative, "");
-    let x = d(&c, "gen-str3-noiwq", "osa-express6s", "osa-express5s", "STR3", mbs);
-    c.push("osa-generations-streaming", "6S vs 5S throughput without IWQ", 0.11, x, Rule::Relative, "");
+    let x = d(
+        &c,
+        "gen-str3-iwq",
+        "osa-express6s",
+        "osa-express5s",
+        "STR3",
+        mbs,
+    );
+    c.push(
+        "osa-generations-streaming",
+        "6S vs 5S throughput with IWQ",
+        0.083,
+        x,
+        Rule::Relative,
+        "",
+    );
+    let x = d(
+        &c,
+        "gen-str3-noiwq",
+        "osa-express6s",
+        "osa-express5s",
+        "STR3",
+        mbs,
+    );
+    c.push(
+        "osa-generations-streaming",
+        "6S vs 5S throughput without IWQ",
+        0.11,
+        x,
+        Rule::Relative,
+        "",
+    );
     for g in ["osa-express5s", "osa-express6s"] {
-        let x = (|| Some(rel(c.wl("gen-str3-iwq", g, "STR3")?.mb_per_s, c.wl("gen-str3-noiwq", g, "STR3")?.mb_per_s)))();
-        c.push("osa-generations-streaming", &format!("{g}: IWQ vs no IWQ throughput is higher"), 0.0, x, Rule::Positive, "published: higher, no figure");
+        let x = (|| {
+            Some(rel(
+                c.wl("gen-str3-iwq", g, "STR3")?.mb_per_s,
+                c.wl("gen-str3-noiwq", g, "STR3")?.mb_per_s,
+            ))
+        })();
+        c.push(
+            "osa-generations-streaming",
+            &format!("{g}: IWQ vs no IWQ throughput is higher"),
+            0.0,
+            x,
+            Rule::Positive,
+            "published: higher, no figure",
+        );
     }
     // ---- 13/14. not modelled yet
-    c.not_run("vse-hipersockets", "echo 100 B, 50 connections: transactions/s", 5200.0, "no VSE host (turbo dispatcher) or HiperSockets path model yet");
-    c.not_run("vse-hipersockets", "echo 100 B, 1 connection: transactions/s", 450.0, "as above");
-    c.not_run("vse-hipersockets", "FTP, 4 connections: MB/s", 109.0, "as above");
-    c.not_run("at-tls", "CRR9 2K/2K full handshake: ms CPU per connection", 0.294, "no AT-TLS crypto cost model yet");
-    c.not_run("at-tls", "RR10 1K/1K: ms CPU per transaction", 0.014, "as above");
+    c.not_run(
+        "vse-hipersockets",
+        "echo 100 B, 50 connections: transactions/s",
+        5200.0,
+        "no VSE host (turbo dispatcher) or HiperSockets path model yet",
+    );
+    c.not_run(
+        "vse-hipersockets",
+        "echo 100 B, 1 connection: transactions/s",
+        450.0,
+        "as above",
+    );
+    c.not_run(
+        "vse-hipersockets",
+        "FTP, 4 connections: MB/s",
+        109.0,
+        "as above",
+    );
+    c.not_run(
+        "at-tls",
+        "CRR9 2K/2K full handshake: ms CPU per connection",
+        0.294,
+        "no AT-TLS crypto cost model yet",
+    );
+    c.not_run(
+        "at-tls",
+        "RR10 1K/1K: ms CPU per transaction",
+        0.014,
+        "as above",
+    );
     c.checks
 }
 
@@ -357,9 +607,14 @@ pub fn run_all(only: Option<&str>, quiet: bool) -> Result<Results, Box<dyn std::
         let sc = Scenario::parse(&format!("scenarios/calibration/{name}.toml"), text)?;
         for v in sc.variants()? {
             let t = std::time::Instant::now();
-            let r = crate::cli::run_with_progress(&format!("{name} [{}]", v.label), &v.setup, quiet)?;
+            let r =
+                crate::cli::run_with_progress(&format!("{name} [{}]", v.label), &v.setup, quiet)?;
             if !quiet {
-                eprintln!("ran {name} [{}] in {:.1} s", v.label, t.elapsed().as_secs_f64());
+                eprintln!(
+                    "ran {name} [{}] in {:.1} s",
+                    v.label,
+                    t.elapsed().as_secs_f64()
+                );
             }
             out.insert((name.to_string(), v.label.clone()), r);
         }
@@ -370,9 +625,16 @@ pub fn run_all(only: Option<&str>, quiet: bool) -> Result<Results, Box<dyn std::
 /// The side-by-side table.
 pub fn table(checks: &[Check]) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{:<38} {:<62} {:>12} {:>12}  result", "entry", "metric", "published", "simulated");
+    let _ = writeln!(
+        s,
+        "{:<38} {:<62} {:>12} {:>12}  result",
+        "entry", "metric", "published", "simulated"
+    );
     for c in checks {
-        let sim = c.simulated.map(|x| fmt(x, c.rule)).unwrap_or_else(|| "-".into());
+        let sim = c
+            .simulated
+            .map(|x| fmt(x, c.rule))
+            .unwrap_or_else(|| "-".into());
         let res = if c.note.starts_with("NOT RUN") {
             "NOT RUN"
         } else if c.pass {
@@ -380,11 +642,32 @@ pub fn table(checks: &[Check]) -> String {
         } else {
             "FAIL"
         };
-        let _ = writeln!(s, "{:<38} {:<62} {:>12} {:>12}  {}{}", c.entry, c.metric, fmt(c.published, c.rule), sim, res, if c.note.is_empty() { String::new() } else { format!("  ({})", c.note) });
+        let _ = writeln!(
+            s,
+            "{:<38} {:<62} {:>12} {:>12}  {}{}",
+            c.entry,
+            c.metric,
+            fmt(c.published, c.rule),
+            sim,
+            res,
+            if c.note.is_empty() {
+                String::new()
+            } else {
+                format!("  ({})", c.note)
+            }
+        );
     }
     let pass = checks.iter().filter(|c| c.pass).count();
-    let not_run = checks.iter().filter(|c| c.note.starts_with("NOT RUN")).count();
-    let _ = writeln!(s, "\n{pass} of {} checks pass; {} fail; {not_run} not run", checks.len(), checks.len() - pass - not_run);
+    let not_run = checks
+        .iter()
+        .filter(|c| c.note.starts_with("NOT RUN"))
+        .count();
+    let _ = writeln!(
+        s,
+        "\n{pass} of {} checks pass; {} fail; {not_run} not run",
+        checks.len(),
+        checks.len() - pass - not_run
+    );
     s
 }
 
@@ -418,7 +701,11 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         println!("report written to {}", a.html.display());
     }
     let ok = checks.iter().all(|c| c.pass);
-    Ok(if a.strict && !ok { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if a.strict && !ok {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 #[cfg(test)]
@@ -448,6 +735,9 @@ mod tests {
     #[test]
     fn published_file_parses() {
         let v: toml::Value = toml::from_str(PUBLISHED).unwrap();
-        assert!(v.get("measurement").and_then(|m| m.as_array()).is_some_and(|m| m.len() >= 14));
+        assert!(v
+            .get("measurement")
+            .and_then(|m| m.as_array())
+            .is_some_and(|m| m.len() >= 14));
     }
 }

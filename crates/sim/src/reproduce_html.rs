@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Render the report.
@@ -43,29 +45,58 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
     h.push_str("</table>");
 
     // Relative changes, simulated vs published.
-    let rel: Vec<&Check> = checks.iter().filter(|c| c.rule == Rule::Relative && c.simulated.is_some()).collect();
+    let rel: Vec<&Check> = checks
+        .iter()
+        .filter(|c| c.rule == Rule::Relative && c.simulated.is_some())
+        .collect();
     if !rel.is_empty() {
         h.push_str("<h2>Relative changes: simulated vs published</h2>");
         for chunk in rel.chunks(6) {
             let groups: Vec<String> = chunk.iter().map(|c| short(&c.metric)).collect();
             let series = vec![
-                ("published %".to_string(), chunk.iter().map(|c| c.published * 100.0).collect()),
-                ("simulated %".to_string(), chunk.iter().map(|c| c.simulated.unwrap_or(0.0) * 100.0).collect()),
+                (
+                    "published %".to_string(),
+                    chunk.iter().map(|c| c.published * 100.0).collect(),
+                ),
+                (
+                    "simulated %".to_string(),
+                    chunk
+                        .iter()
+                        .map(|c| c.simulated.unwrap_or(0.0) * 100.0)
+                        .collect(),
+                ),
             ];
-            h.push_str(&svg::bars("relative change (bar height is the magnitude; see table for sign)", &groups, &series, "percent"));
+            h.push_str(&svg::bars(
+                "relative change (bar height is the magnitude; see table for sign)",
+                &groups,
+                &series,
+                "percent",
+            ));
         }
     }
 
     // Workload 1 per mode.
-    let wl1: Vec<&Check> = checks.iter().filter(|c| c.entry == "iwq-mixed-10g-workload1").collect();
+    let wl1: Vec<&Check> = checks
+        .iter()
+        .filter(|c| c.entry == "iwq-mixed-10g-workload1")
+        .collect();
     if !wl1.is_empty() {
         h.push_str("<h2>Mixed workload on OSA-Express3 10 GbE, per mode</h2>");
         for (metric, title) in [("RR30", "RR30 transactions/s"), ("STR1", "STR1 KB/s")] {
             let sel: Vec<&&Check> = wl1.iter().filter(|c| c.metric.contains(metric)).collect();
-            let groups: Vec<String> = sel.iter().map(|c| c.metric.split(':').next().unwrap_or("").to_string()).collect();
+            let groups: Vec<String> = sel
+                .iter()
+                .map(|c| c.metric.split(':').next().unwrap_or("").to_string())
+                .collect();
             let series = vec![
-                ("published".to_string(), sel.iter().map(|c| c.published).collect()),
-                ("simulated".to_string(), sel.iter().map(|c| c.simulated.unwrap_or(0.0)).collect()),
+                (
+                    "published".to_string(),
+                    sel.iter().map(|c| c.published).collect(),
+                ),
+                (
+                    "simulated".to_string(),
+                    sel.iter().map(|c| c.simulated.unwrap_or(0.0)).collect(),
+                ),
             ];
             h.push_str(&svg::bars(title, &groups, &series, title));
         }
@@ -97,7 +128,13 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
     }
     if !lat_series.is_empty() {
         h.push_str("<h2>RR30 latency distribution per mode (mixed 10 GbE)</h2>");
-        h.push_str(&svg::lines("RR30 transaction latency", "latency (us, log scale)", "% of transactions", &lat_series, true));
+        h.push_str(&svg::lines(
+            "RR30 transaction latency",
+            "latency (us, log scale)",
+            "% of transactions",
+            &lat_series,
+            true,
+        ));
     }
 
     // Tuner timers over time.
@@ -121,9 +158,22 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
         if per_q.is_empty() {
             continue;
         }
-        let series: Vec<(String, Vec<(f64, f64)>)> = per_q.into_iter().map(|(q, p)| (format!("{q} gap"), p)).collect();
-        let _ = write!(h, "<h2>DYNAMIC tuner: z/OS-B inter-packet gap timer over time ({})</h2>", esc(v));
-        h.push_str(&svg::lines(&format!("gap timer, {v}"), "simulated time (ms)", "gap timer (us)", &series, false));
+        let series: Vec<(String, Vec<(f64, f64)>)> = per_q
+            .into_iter()
+            .map(|(q, p)| (format!("{q} gap"), p))
+            .collect();
+        let _ = write!(
+            h,
+            "<h2>DYNAMIC tuner: z/OS-B inter-packet gap timer over time ({})</h2>",
+            esc(v)
+        );
+        h.push_str(&svg::lines(
+            &format!("gap timer, {v}"),
+            "simulated time (ms)",
+            "gap timer (us)",
+            &series,
+            false,
+        ));
     }
     h.push_str("</body></html>\n");
     h

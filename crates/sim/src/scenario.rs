@@ -9,8 +9,8 @@
 use crate::event::Ns;
 use crate::link::LinkParams;
 use crate::osa::OsaSetup;
-use crate::params::Models;
 use crate::packet::nic_mac;
+use crate::params::Models;
 use crate::workload::{Kind, WorkloadSpec};
 use crate::world::{AdapterSetup, HostKind, HostSpec, Setup};
 use serde::Deserialize;
@@ -244,7 +244,8 @@ impl Scenario {
 
     /// The variants to run (one if there is no `[vary]`).
     pub fn variants(&self) -> Result<Vec<Variant>, ScenarioError> {
-        let mut models = Models::builtin().map_err(|e| self.invalid(format!("built-in models: {e}")))?;
+        let mut models =
+            Models::builtin().map_err(|e| self.invalid(format!("built-in models: {e}")))?;
         if let Some(m) = &self.file.models {
             models.overlay(m);
         }
@@ -326,7 +327,7 @@ impl Scenario {
             // A target of a distributor also answers for the DVIPA.
             let extra: Vec<Ipv4Addr> = cfgs
                 .iter()
-                .filter(|d| d.distribute_to.iter().any(|t| *t == h.name))
+                .filter(|d| d.distribute_to.contains(&h.name))
                 .filter_map(|d| d.dvipa)
                 .collect();
             specs.push(self.resolve_host(i, h, models, &extra)?);
@@ -343,14 +344,23 @@ impl Scenario {
                 let j = cfgs
                     .iter()
                     .position(|x| x.name == *n && x.kind.eq_ignore_ascii_case("zos"))
-                    .ok_or_else(|| self.invalid(format!("host {:?}: distribute_to names {n:?}, which is not a z/OS host", h.name)))?;
+                    .ok_or_else(|| {
+                        self.invalid(format!(
+                            "host {:?}: distribute_to names {n:?}, which is not a z/OS host",
+                            h.name
+                        ))
+                    })?;
                 if j == i {
-                    return Err(self.invalid(format!("host {:?}: a distributor cannot target itself", h.name)));
+                    return Err(self.invalid(format!(
+                        "host {:?}: a distributor cannot target itself",
+                        h.name
+                    )));
                 }
                 t.push(j);
             }
             let xs = h.xcf_speed.clone().unwrap_or_else(|| "10g".into());
-            let rate = parse_speed(&xs).ok_or_else(|| self.invalid(format!("host {:?}: xcf_speed {xs:?}", h.name)))?;
+            let rate = parse_speed(&xs)
+                .ok_or_else(|| self.invalid(format!("host {:?}: xcf_speed {xs:?}", h.name)))?;
             specs[i].distributor = Some(crate::world::Distributor {
                 dvipa: u32::from(h.dvipa.unwrap_or(Ipv4Addr::UNSPECIFIED)),
                 targets: t,
@@ -386,25 +396,41 @@ impl Scenario {
                     )))
                 }
             };
-            let client = find(&w.client)
-                .ok_or_else(|| self.invalid(format!("workload #{}: no host named {:?}", i + 1, w.client)))?;
-            let server = find(&w.server)
-                .ok_or_else(|| self.invalid(format!("workload #{}: no host named {:?}", i + 1, w.server)))?;
+            let client = find(&w.client).ok_or_else(|| {
+                self.invalid(format!("workload #{}: no host named {:?}", i + 1, w.client))
+            })?;
+            let server = find(&w.server).ok_or_else(|| {
+                self.invalid(format!("workload #{}: no host named {:?}", i + 1, w.server))
+            })?;
             if client == server {
-                return Err(self.invalid(format!("workload #{}: client and server are the same host", i + 1)));
+                return Err(self.invalid(format!(
+                    "workload #{}: client and server are the same host",
+                    i + 1
+                )));
             }
             if w.connections == 0 || w.connections > 10_000 {
-                return Err(self.invalid(format!("workload #{}: connections must be 1..10000", i + 1)));
+                return Err(
+                    self.invalid(format!("workload #{}: connections must be 1..10000", i + 1))
+                );
             }
             if w.request == 0 || w.response == 0 {
-                return Err(self.invalid(format!("workload #{}: request and response must be at least 1 byte", i + 1)));
+                return Err(self.invalid(format!(
+                    "workload #{}: request and response must be at least 1 byte",
+                    i + 1
+                )));
             }
             if w.importance > 6 {
-                return Err(self.invalid(format!("workload #{}: importance is 0 (SYSSTC) .. 6 (discretionary)", i + 1)));
+                return Err(self.invalid(format!(
+                    "workload #{}: importance is 0 (SYSSTC) .. 6 (discretionary)",
+                    i + 1
+                )));
             }
             let via = if w.to_dvipa {
                 if specs[server].distributor.is_none() {
-                    return Err(self.invalid(format!("workload #{}: to_dvipa needs a server with dvipa and distribute_to", i + 1)));
+                    return Err(self.invalid(format!(
+                        "workload #{}: to_dvipa needs a server with dvipa and distribute_to",
+                        i + 1
+                    )));
                 }
                 Some(server)
             } else {
@@ -412,7 +438,13 @@ impl Scenario {
             };
             workloads.push(WorkloadSpec {
                 name: w.name.clone().unwrap_or_else(|| {
-                    format!("{}{}({}/{})", kind.label(), w.connections, w.request, w.response)
+                    format!(
+                        "{}{}({}/{})",
+                        kind.label(),
+                        w.connections,
+                        w.request,
+                        w.response
+                    )
                 }),
                 kind,
                 connections: w.connections,
@@ -450,7 +482,12 @@ impl Scenario {
         extra_addrs: &[Ipv4Addr],
     ) -> Result<HostSpec, ScenarioError> {
         let bad = |w: String| self.invalid(format!("host {:?}: {w}", h.name));
-        let rate = parse_speed(&h.speed).ok_or_else(|| bad(format!("speed {:?} (use 100m, 1g, 10g, 25g or Mb/s)", h.speed)))?;
+        let rate = parse_speed(&h.speed).ok_or_else(|| {
+            bad(format!(
+                "speed {:?} (use 100m, 1g, 10g, 25g or Mb/s)",
+                h.speed
+            ))
+        })?;
         if !(576..=65_535).contains(&h.mtu) {
             return Err(bad(format!("mtu {} out of range 576..65535", h.mtu)));
         }
@@ -467,17 +504,22 @@ impl Scenario {
         let zos = h.kind.eq_ignore_ascii_case("zos");
         let (kind, model, mut costs) = if zos {
             let m = h.machine.clone().unwrap_or_else(|| "z10".into());
-            let c = models
-                .machine
-                .get(&m)
-                .ok_or_else(|| bad(format!("unknown machine {m:?} (known: {})", keys(&models.machine))))?;
+            let c = models.machine.get(&m).ok_or_else(|| {
+                bad(format!(
+                    "unknown machine {m:?} (known: {})",
+                    keys(&models.machine)
+                ))
+            })?;
             (HostKind::Zos, m, c.clone())
         } else {
             let m = h.kind.to_ascii_lowercase();
-            let c = models
-                .peer
-                .get(&m)
-                .ok_or_else(|| bad(format!("unknown host type {:?} (zos or a peer: {})", h.kind, keys(&models.peer))))?;
+            let c = models.peer.get(&m).ok_or_else(|| {
+                bad(format!(
+                    "unknown host type {:?} (zos or a peer: {})",
+                    h.kind,
+                    keys(&models.peer)
+                ))
+            })?;
             (HostKind::Peer, m, c.clone())
         };
         if let Some(p) = h.processors {
@@ -491,7 +533,12 @@ impl Scenario {
             let gen = models
                 .adapter
                 .get(&g)
-                .ok_or_else(|| bad(format!("unknown adapter {g:?} (known: {})", keys(&models.adapter))))?
+                .ok_or_else(|| {
+                    bad(format!(
+                        "unknown adapter {g:?} (known: {})",
+                        keys(&models.adapter)
+                    ))
+                })?
                 .clone();
             let config = engine_config(idx, h, &g, rate, extra_addrs).map_err(bad)?;
             Some(AdapterSetup {
@@ -608,7 +655,9 @@ fn engine_config(
                 inbperf = ec::InbPerf::Dynamic;
             }
             "OLM" => olm = true,
-            other => return Err(format!("inbperf word {other:?} (MINLATENCY, BALANCED, MINCPU, DYNAMIC, WORKLOADQ, OLM)")),
+            other => return Err(format!(
+                "inbperf word {other:?} (MINLATENCY, BALANCED, MINCPU, DYNAMIC, WORKLOADQ, OLM)"
+            )),
         }
     }
     if workloadq && inbperf != ec::InbPerf::Dynamic {
@@ -733,7 +782,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     #[test]
     fn bad_values_are_reported() {
         let bad = BASIC.replace("type = \"RR\"", "type = \"XX\"");
-        let e = Scenario::parse("t.toml", &bad).unwrap().variants().unwrap_err().to_string();
+        let e = Scenario::parse("t.toml", &bad)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("XX"), "{e}");
         let bad = BASIC.replace("field = \"inbperf\"", "field = \"colour\"");
         assert!(Scenario::parse("t.toml", &bad).unwrap().variants().is_err());

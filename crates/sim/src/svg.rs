@@ -4,10 +4,14 @@
 use std::fmt::Write as _;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
-const COLORS: [&str; 6] = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"];
+const COLORS: [&str; 6] = [
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1",
+];
 
 /// Grouped bar chart: `groups` on the x axis, one bar per series in each.
 pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit: &str) -> String {
@@ -18,17 +22,44 @@ pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit:
         .fold(0.0f64, |a, v| a.max(v.abs()))
         .max(1e-12);
     let mut s = String::new();
-    let _ = write!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">"#);
-    let _ = write!(s, r#"<text x="{}" y="16" font-size="13" text-anchor="middle">{}</text>"#, w / 2.0, esc(title));
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = write!(
+        s,
+        r#"<text x="{}" y="16" font-size="13" text-anchor="middle">{}</text>"#,
+        w / 2.0,
+        esc(title)
+    );
     let plot_w = w - l - 20.0;
     let plot_h = h - b - 30.0;
-    let _ = write!(s, r#"<line x1="{l}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#, 30.0 + plot_h, l + plot_w, 30.0 + plot_h);
+    let _ = write!(
+        s,
+        r#"<line x1="{l}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#,
+        30.0 + plot_h,
+        l + plot_w,
+        30.0 + plot_h
+    );
     for k in 0..=4 {
         let v = maxv * k as f64 / 4.0;
         let y = 30.0 + plot_h - plot_h * k as f64 / 4.0;
-        let _ = write!(s, r##"<text x="{}" y="{}" text-anchor="end">{}</text><line x1="{l}" y1="{y}" x2="{}" y2="{y}" stroke="#ddd"/>"##, l - 4.0, y + 4.0, fmt_num(v), l + plot_w);
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="{}" text-anchor="end">{}</text><line x1="{l}" y1="{y}" x2="{}" y2="{y}" stroke="#ddd"/>"##,
+            l - 4.0,
+            y + 4.0,
+            fmt_num(v),
+            l + plot_w
+        );
     }
-    let _ = write!(s, r#"<text x="12" y="{}" transform="rotate(-90 12 {})" text-anchor="middle">{}</text>"#, 30.0 + plot_h / 2.0, 30.0 + plot_h / 2.0, esc(unit));
+    let _ = write!(
+        s,
+        r#"<text x="12" y="{}" transform="rotate(-90 12 {})" text-anchor="middle">{}</text>"#,
+        30.0 + plot_h / 2.0,
+        30.0 + plot_h / 2.0,
+        esc(unit)
+    );
     let gw = plot_w / groups.len().max(1) as f64;
     let bw = gw * 0.8 / series.len().max(1) as f64;
     for (gi, g) in groups.iter().enumerate() {
@@ -36,20 +67,49 @@ pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit:
         for (si, (_, vals)) in series.iter().enumerate() {
             let v = vals.get(gi).copied().unwrap_or(0.0).abs();
             let bh = plot_h * v / maxv;
-            let _ = write!(s, r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}</title></rect>"#, x0 + si as f64 * bw, 30.0 + plot_h - bh, bw * 0.95, bh, COLORS[si % COLORS.len()], fmt_num(v));
+            let _ = write!(
+                s,
+                r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}</title></rect>"#,
+                x0 + si as f64 * bw,
+                30.0 + plot_h - bh,
+                bw * 0.95,
+                bh,
+                COLORS[si % COLORS.len()],
+                fmt_num(v)
+            );
         }
-        let _ = write!(s, r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#, x0 + gw * 0.4, 30.0 + plot_h + 14.0, esc(g));
+        let _ = write!(
+            s,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+            x0 + gw * 0.4,
+            30.0 + plot_h + 14.0,
+            esc(g)
+        );
     }
     for (si, (name, _)) in series.iter().enumerate() {
         let x = l + si as f64 * 150.0;
-        let _ = write!(s, r#"<rect x="{x}" y="{}" width="10" height="10" fill="{}"/><text x="{}" y="{}">{}</text>"#, h - 14.0, COLORS[si % COLORS.len()], x + 14.0, h - 5.0, esc(name));
+        let _ = write!(
+            s,
+            r#"<rect x="{x}" y="{}" width="10" height="10" fill="{}"/><text x="{}" y="{}">{}</text>"#,
+            h - 14.0,
+            COLORS[si % COLORS.len()],
+            x + 14.0,
+            h - 5.0,
+            esc(name)
+        );
     }
     s.push_str("</svg>");
     s
 }
 
 /// Line chart of several (x, y) series.
-pub fn lines(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f64, f64)>)], logx: bool) -> String {
+pub fn lines(
+    title: &str,
+    xlabel: &str,
+    ylabel: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    logx: bool,
+) -> String {
     let (w, h, l, b) = (640.0, 300.0, 70.0, 50.0);
     let tx = |x: f64| if logx { x.max(1e-9).log10() } else { x };
     let pts = series.iter().flat_map(|s| s.1.iter());
@@ -66,19 +126,54 @@ pub fn lines(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f6
     let plot_w = w - l - 20.0;
     let plot_h = h - b - 30.0;
     let mut s = String::new();
-    let _ = write!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">"#);
-    let _ = write!(s, r#"<text x="{}" y="16" font-size="13" text-anchor="middle">{}</text>"#, w / 2.0, esc(title));
-    let _ = write!(s, r#"<rect x="{l}" y="30" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#);
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = write!(
+        s,
+        r#"<text x="{}" y="16" font-size="13" text-anchor="middle">{}</text>"#,
+        w / 2.0,
+        esc(title)
+    );
+    let _ = write!(
+        s,
+        r#"<rect x="{l}" y="30" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#
+    );
     for k in 0..=4 {
         let v = y1 * k as f64 / 4.0;
         let y = 30.0 + plot_h - plot_h * k as f64 / 4.0;
-        let _ = write!(s, r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#, l - 4.0, y + 4.0, fmt_num(v));
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            l - 4.0,
+            y + 4.0,
+            fmt_num(v)
+        );
         let xv = x0 + (x1 - x0) * k as f64 / 4.0;
         let xv = if logx { 10f64.powf(xv) } else { xv };
-        let _ = write!(s, r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#, l + plot_w * k as f64 / 4.0, 30.0 + plot_h + 14.0, fmt_num(xv));
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            l + plot_w * k as f64 / 4.0,
+            30.0 + plot_h + 14.0,
+            fmt_num(xv)
+        );
     }
-    let _ = write!(s, r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#, l + plot_w / 2.0, h - 22.0, esc(xlabel));
-    let _ = write!(s, r#"<text x="12" y="{}" transform="rotate(-90 12 {})" text-anchor="middle">{}</text>"#, 30.0 + plot_h / 2.0, 30.0 + plot_h / 2.0, esc(ylabel));
+    let _ = write!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+        l + plot_w / 2.0,
+        h - 22.0,
+        esc(xlabel)
+    );
+    let _ = write!(
+        s,
+        r#"<text x="12" y="{}" transform="rotate(-90 12 {})" text-anchor="middle">{}</text>"#,
+        30.0 + plot_h / 2.0,
+        30.0 + plot_h / 2.0,
+        esc(ylabel)
+    );
     for (si, (name, data)) in series.iter().enumerate() {
         let mut d = String::new();
         for (i, &(x, y)) in data.iter().enumerate() {
@@ -87,9 +182,19 @@ pub fn lines(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f6
             let _ = write!(d, "{}{:.1},{:.1} ", if i == 0 { "M" } else { "L" }, px, py);
         }
         let c = COLORS[si % COLORS.len()];
-        let _ = write!(s, r#"<path d="{d}" fill="none" stroke="{c}" stroke-width="1.5"/>"#);
+        let _ = write!(
+            s,
+            r#"<path d="{d}" fill="none" stroke="{c}" stroke-width="1.5"/>"#
+        );
         let x = l + si as f64 * 150.0;
-        let _ = write!(s, r#"<rect x="{x}" y="{}" width="10" height="10" fill="{c}"/><text x="{}" y="{}">{}</text>"#, h - 14.0, x + 14.0, h - 5.0, esc(name));
+        let _ = write!(
+            s,
+            r#"<rect x="{x}" y="{}" width="10" height="10" fill="{c}"/><text x="{}" y="{}">{}</text>"#,
+            h - 14.0,
+            x + 14.0,
+            h - 5.0,
+            esc(name)
+        );
     }
     s.push_str("</svg>");
     s
@@ -115,11 +220,22 @@ mod tests {
     use super::*;
     #[test]
     fn charts_are_well_formed_svg() {
-        let b = bars("t<1>", &["A".into(), "B".into()], &[("s".into(), vec![1.0, 2.0])], "u");
+        let b = bars(
+            "t<1>",
+            &["A".into(), "B".into()],
+            &[("s".into(), vec![1.0, 2.0])],
+            "u",
+        );
         assert!(b.starts_with("<svg") && b.ends_with("</svg>"));
         assert!(b.contains("t&lt;1&gt;"));
         assert_eq!(b.matches("<rect").count(), 3, "two bars and one legend box");
-        let l = lines("x", "a", "b", &[("s".into(), vec![(1.0, 1.0), (10.0, 2.0)])], true);
+        let l = lines(
+            "x",
+            "a",
+            "b",
+            &[("s".into(), vec![(1.0, 1.0), (10.0, 2.0)])],
+            true,
+        );
         assert!(l.contains("<path d=\"M"));
     }
 }

@@ -298,7 +298,11 @@ impl Tcb {
             if avail == 0 || (self.snd_nxt != self.snd_lim && seq_lt(self.snd_lim, self.snd_nxt)) {
                 break;
             }
-            let max_seg = if self.cfg.tso { TSO_MAX / mss * mss } else { mss };
+            let max_seg = if self.cfg.tso {
+                TSO_MAX / mss * mss
+            } else {
+                mss
+            };
             let mut len = avail.min(max_seg).min(usable);
             if len == 0 || (len < mss && len < avail) {
                 // Window too small for a full segment and more data waits.
@@ -369,8 +373,9 @@ impl Tcb {
         self.rto = (s + 4 * self.rttvar).clamp(self.cfg.min_rto, self.cfg.max_rto);
     }
 
-    /// Process one received segment. Segments to send at once (handshake
+    /// Process one received segment (its header fields, as on the wire). Segments to send at once (handshake
     /// replies, fast retransmissions, new data opened by the ACK) go to `out`.
+    #[allow(clippy::too_many_arguments)] // the TCP header fields, kept apart on purpose
     pub fn input(
         &mut self,
         now: Ns,
@@ -449,7 +454,8 @@ impl Tcb {
                     // window as much as the data they cover.
                     self.cwnd = self.cwnd.saturating_add(acked);
                 } else {
-                    let inc = (u64::from(mss) * u64::from(acked) / u64::from(self.cwnd.max(1))) as u32;
+                    let inc =
+                        (u64::from(mss) * u64::from(acked) / u64::from(self.cwnd.max(1))) as u32;
                     self.cwnd = self.cwnd.saturating_add(inc.max(1));
                 }
                 self.dupacks = 0;
@@ -502,11 +508,7 @@ impl Tcb {
                             i += 1;
                         }
                     }
-                    self.ooo_bytes = self
-                        .ooo
-                        .iter()
-                        .map(|(s, e)| e.wrapping_sub(*s))
-                        .sum();
+                    self.ooo_bytes = self.ooo.iter().map(|(s, e)| e.wrapping_sub(*s)).sum();
                 }
                 self.unacked_segs += 1;
                 self.ack_pending = true;
@@ -515,7 +517,8 @@ impl Tcb {
                 self.stats.ooo_in += 1;
                 self.ack_pending = true;
                 let room = self.cfg.rcvbuf.saturating_sub(self.ooo_bytes);
-                if len <= room && !self.ooo.iter().any(|&(s, _)| s == seq) && self.ooo.len() < 4096 {
+                if len <= room && !self.ooo.iter().any(|&(s, _)| s == seq) && self.ooo.len() < 4096
+                {
                     let pos = self
                         .ooo
                         .iter()
@@ -683,7 +686,15 @@ mod tests {
         }
         assert_eq!(s.ssthresh, flight / 2);
         // hole filled: receiver delivers everything held
-        let r = c.input(3, re[0].seq, re[0].ack, re[0].flags, re[0].wnd, re[0].len, &mut acks);
+        let r = c.input(
+            3,
+            re[0].seq,
+            re[0].ack,
+            re[0].flags,
+            re[0].wnd,
+            re[0].len,
+            &mut acks,
+        );
         assert!(r.filled_hole);
         assert_eq!(r.delivered, 6 * cfg.mss);
     }
@@ -736,8 +747,24 @@ mod tests {
         assert_eq!(out.len(), 2);
         assert_eq!(out[1].flags & FIN, FIN);
         let mut o2 = Vec::new();
-        c.input(1, out[0].seq, out[0].ack, out[0].flags, out[0].wnd, out[0].len, &mut o2);
-        let r = c.input(1, out[1].seq, out[1].ack, out[1].flags, out[1].wnd, 0, &mut o2);
+        c.input(
+            1,
+            out[0].seq,
+            out[0].ack,
+            out[0].flags,
+            out[0].wnd,
+            out[0].len,
+            &mut o2,
+        );
+        let r = c.input(
+            1,
+            out[1].seq,
+            out[1].ack,
+            out[1].flags,
+            out[1].wnd,
+            0,
+            &mut o2,
+        );
         assert!(r.peer_fin);
     }
 }

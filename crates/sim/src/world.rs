@@ -346,7 +346,10 @@ impl World {
         }
         for (w, spec) in setup.workloads.iter().enumerate() {
             if spec.client >= hosts.len() || spec.server >= hosts.len() {
-                return Err(WorldError::Workload(spec.name.clone(), "unknown host".into()));
+                return Err(WorldError::Workload(
+                    spec.name.clone(),
+                    "unknown host".into(),
+                ));
             }
             match setup.hosts[spec.server]
                 .distributor
@@ -636,7 +639,8 @@ impl World {
             }
             MicroJob::Out(p) => {
                 let segs = p.len.div_ceil(o.mss().max(1)).max(1);
-                g.frame_cost(p.wire_len()) + (u64::from(segs) - 1) * g.frame_ns
+                g.frame_cost(p.wire_len())
+                    + (u64::from(segs) - 1) * g.frame_ns
                     + if o.olm() { g.olm_frame_ns } else { 0 }
             }
             MicroJob::Present => g.present_ns,
@@ -717,7 +721,11 @@ impl World {
             if pres.interrupt {
                 m.jobs.push_back(MicroJob::Present);
             }
-            let mut u = Unit::new(if pres.serialized { Some(pres.key) } else { None });
+            let mut u = Unit::new(if pres.serialized {
+                Some(pres.key)
+            } else {
+                None
+            });
             if pres.interrupt {
                 u.steps.push_back((Step::Interrupt, UNATTRIBUTED));
                 self.hosts[h].stats.interrupts += 1;
@@ -726,9 +734,11 @@ impl World {
                 self.hosts[h].stats.polls += 1;
             }
             for p in pres.frames {
-                u.steps.push_back((Step::Rx(p, pres.ack_each_ooo), UNATTRIBUTED));
+                u.steps
+                    .push_back((Step::Rx(p, pres.ack_each_ooo), UNATTRIBUTED));
             }
-            u.steps.push_back((Step::BatchEnd(pres.token), UNATTRIBUTED));
+            u.steps
+                .push_back((Step::BatchEnd(pres.token), UNATTRIBUTED));
             self.submit(h, u, now);
             self.micro_start(h, now);
         }
@@ -783,7 +793,11 @@ impl World {
             host.cpu.charge(p, cost);
             if window {
                 host.cpu_window += cost;
-                let slot = if wl == UNATTRIBUTED { host.cpu_wl.len() - 1 } else { wl };
+                let slot = if wl == UNATTRIBUTED {
+                    host.cpu_wl.len() - 1
+                } else {
+                    wl
+                };
                 if let Some(x) = host.cpu_wl.get_mut(slot) {
                     *x += cost;
                 }
@@ -808,26 +822,26 @@ impl World {
                     .lookup
                     .get(&(p.dport, p.src_ip, p.sport))
                     .and_then(|&i| host.conns.get(i)?.as_ref())
-                    .is_some_and(|cn| cn.tcb.state == State::Established && p.seq != cn.tcb.rcv_nxt);
+                    .is_some_and(|cn| {
+                        cn.tcb.state == State::Established && p.seq != cn.tcb.rcv_nxt
+                    });
                 c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
             }
             Step::BatchEnd(_) => 0,
-            Step::Tx(p, kind, _, eow, _) => (if *eow { c.siga_ns } else { 0 }) + match kind {
-                TxKind::Ack => c.tx_ack_ns,
-                TxKind::Data => {
-                    let mss = host
-                        .spec
-                        .link
-                        .mtu
-                        .saturating_sub(40)
-                        .max(536);
-                    if p.len > mss {
-                        c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
-                    } else {
-                        c.tx_pkt_ns
+            Step::Tx(p, kind, _, eow, _) => {
+                (if *eow { c.siga_ns } else { 0 })
+                    + match kind {
+                        TxKind::Ack => c.tx_ack_ns,
+                        TxKind::Data => {
+                            let mss = host.spec.link.mtu.saturating_sub(40).max(536);
+                            if p.len > mss {
+                                c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
+                            } else {
+                                c.tx_pkt_ns
+                            }
+                        }
                     }
-                }
-            },
+            }
             Step::Sock(ci, id, op) => {
                 let calls = match op {
                     SockOp::Request | SockOp::Respond => 2,
@@ -1062,7 +1076,11 @@ impl World {
 
     fn tcp_cfg(&self, h: usize, w: usize, peer: usize) -> TcpCfg {
         let spec = &self.workloads[w];
-        let mtu = self.hosts[h].spec.link.mtu.min(self.hosts[peer].spec.link.mtu);
+        let mtu = self.hosts[h]
+            .spec
+            .link
+            .mtu
+            .min(self.hosts[peer].spec.link.mtu);
         TcpCfg {
             mss: mtu.saturating_sub(40).max(536),
             sndbuf: spec.sndbuf,
@@ -1088,7 +1106,11 @@ impl World {
         let host = &mut self.hosts[h];
         let mut lport = host.next_port;
         for _ in 0..64_512 {
-            lport = if host.next_port >= 65_535 { 1024 } else { host.next_port + 1 };
+            lport = if host.next_port == u16::MAX {
+                1024
+            } else {
+                host.next_port + 1
+            };
             host.next_port = lport;
             if !host.lookup.contains_key(&(lport, rip, rport)) {
                 break;
@@ -1172,8 +1194,8 @@ impl World {
                             delack_ev: None,
                             force_ack: false,
                             in_units: 0,
-            app_emitting: 0,
-            srb_emitting: 0,
+                            app_emitting: 0,
+                            srb_emitting: 0,
                         };
                         let c = self.alloc_conn(h, cn);
                         self.segs.push(sa);
@@ -1192,9 +1214,15 @@ impl World {
         let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
             return;
         };
-        let r = cn
-            .tcb
-            .input(now, pkt.seq, pkt.ack, pkt.flags, pkt.wnd, pkt.len, &mut self.segs);
+        let r = cn.tcb.input(
+            now,
+            pkt.seq,
+            pkt.ack,
+            pkt.flags,
+            pkt.wnd,
+            pkt.len,
+            &mut self.segs,
+        );
         let w = cn.wl;
         let id = cn.id;
         if pkt.len > 0 && now >= self.measure_from && now < self.end {
@@ -1218,7 +1246,11 @@ impl World {
                     cn.force_ack = true;
                 }
             } else if cn.tcb.ack_pending
-                && (r.ooo || r.dup_data || r.filled_hole || r.peer_fin || cn.tcb.unacked_segs >= ack_every)
+                && (r.ooo
+                    || r.dup_data
+                    || r.filled_hole
+                    || r.peer_fin
+                    || cn.tcb.unacked_segs >= ack_every)
             {
                 let a = cn.tcb.make_ack();
                 self.segs.push(a);
@@ -1370,7 +1402,10 @@ impl World {
     /// An application unit handed its last segment to the NIC: if the
     /// window opened meanwhile, it keeps sending (it holds the connection).
     fn write_done(&mut self, h: usize, p: usize, pkt: &Pkt, app: bool, now: Ns) {
-        let Some(&c) = self.hosts[h].lookup.get(&(pkt.sport, pkt.dst_ip, pkt.dport)) else {
+        let Some(&c) = self.hosts[h]
+            .lookup
+            .get(&(pkt.sport, pkt.dst_ip, pkt.dport))
+        else {
             return;
         };
         let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {

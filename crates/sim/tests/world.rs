@@ -84,8 +84,14 @@ fn outbound_race_emerges_without_iwq_and_iwq_removes_it() {
     // than one unit processes them: units on different processors each
     // release a burst, the bursts interleave SBAL by SBAL, the AIX receiver
     // sees out-of-order runs and ACKs each, z/OS fast-retransmits spuriously.
-    let (ooo_p, ooo_i) = (host(plain, "aix").tcp.ooo_segments_in, host(iwq, "aix").tcp.ooo_segments_in);
-    let (fr_p, fr_i) = (host(plain, "zos").tcp.fast_retransmits, host(iwq, "zos").tcp.fast_retransmits);
+    let (ooo_p, ooo_i) = (
+        host(plain, "aix").tcp.ooo_segments_in,
+        host(iwq, "aix").tcp.ooo_segments_in,
+    );
+    let (fr_p, fr_i) = (
+        host(plain, "zos").tcp.fast_retransmits,
+        host(iwq, "zos").tcp.fast_retransmits,
+    );
     assert!(ooo_p > 50, "{ooo_p}");
     assert!(fr_p > 10, "{fr_p}");
     // With IWQ the ACKs land on BULKDATA, serviced by one unit at a time.
@@ -96,9 +102,10 @@ fn outbound_race_emerges_without_iwq_and_iwq_removes_it() {
 
 #[test]
 fn inbound_race_emerges_from_concurrent_units() {
-    let text = STREAM_OUT
-        .replace("client = \"aix\"\nserver = \"zos\"", "client = \"zos\"\nserver = \"aix\"")
-        ;
+    let text = STREAM_OUT.replace(
+        "client = \"aix\"\nserver = \"zos\"",
+        "client = \"zos\"\nserver = \"aix\"",
+    );
     let r = run_text(&text);
     let (plain, iwq) = (&r[0].1, &r[1].1);
     let ooo_plain = host(plain, "zos").tcp.ooo_segments_in;
@@ -114,17 +121,26 @@ fn crr_opens_a_connection_per_transaction() {
     let w = &r[0].1.workloads[0];
     assert!(w.transactions > 100);
     let opened = host(&r[0].1, "zos").tcp.connections_opened;
-    assert!(opened as f64 >= w.transactions as f64, "{opened} < {}", w.transactions);
+    assert!(
+        opened as f64 >= w.transactions as f64,
+        "{opened} < {}",
+        w.transactions
+    );
 }
 
 #[test]
 fn sysplex_distributor_forwards_to_its_target() {
-    let text = std::fs::read_to_string(repo().join("scenarios/sysplex-distributor-mix.toml")).unwrap();
+    let text =
+        std::fs::read_to_string(repo().join("scenarios/sysplex-distributor-mix.toml")).unwrap();
     let r = run_text(&text);
     for (_, res) in &r {
         assert!(host(res, "zosd").tcp.sd_forwarded > 0);
         assert_eq!(host(res, "zost").tcp.sd_forwarded, 0);
-        let d = res.workloads.iter().find(|w| w.name == "distributed-RR10").unwrap();
+        let d = res
+            .workloads
+            .iter()
+            .find(|w| w.name == "distributed-RR10")
+            .unwrap();
         assert!(d.transactions > 0);
         assert!(host(res, "zost").tcp.segments_out > 0, "the target answers");
     }
