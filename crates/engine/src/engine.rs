@@ -240,6 +240,34 @@ pub struct Port {
     rr: usize,
     /// Invalid frames whose interface could not be known.
     pub frinvct: u64,
+    /// Neighbours not learned because the table was full.
+    pub neighbors_not_learned: u64,
+}
+
+/// Neighbours a port remembers at most (learned from traffic; bounded memory).
+pub const MAX_NEIGHBORS: usize = 65_536;
+
+impl Port {
+    fn learn_neighbor(&mut self, ip: IpAddr, mac: Mac) {
+        let full = self.neighbors.len() >= MAX_NEIGHBORS;
+        match self.neighbors.get_mut(&ip) {
+            Some(m) => *m = mac,
+            None if !full => {
+                self.neighbors.insert(ip, mac);
+            }
+            None => self.neighbors_not_learned += 1,
+        }
+    }
+    /// Home addresses registered on this port, with their interface, sorted.
+    pub fn registered_addresses(&self) -> Vec<(IpAddr, IfaceId)> {
+        let mut v: Vec<_> = self.owners.iter().map(|(a, i)| (*a, *i)).collect();
+        v.sort();
+        v
+    }
+    /// Neighbours known (learned or set).
+    pub fn neighbor_count(&self) -> usize {
+        self.neighbors.len()
+    }
 }
 
 /// One input queue with the host-side state the adapter sees.
@@ -407,6 +435,7 @@ impl Engine {
                 arp_pending: VecDeque::new(),
                 rr: 0,
                 frinvct: 0,
+                neighbors_not_learned: 0,
             });
         }
         for s in cfg.stacks {
@@ -649,7 +678,7 @@ impl Engine {
     /// Teach the port a neighbour's MAC (the simulator's peers, static ARP).
     pub fn add_neighbor(&mut self, port: PortId, ip: IpAddr, mac: Mac) {
         if let Some(p) = self.ports.get_mut(port.0) {
-            p.neighbors.insert(ip, mac);
+            p.learn_neighbor(ip, mac);
         }
     }
 
@@ -692,7 +721,7 @@ impl Engine {
         // Learn neighbours passively from IP traffic.
         if let NetInfo::Ip(ip, _) = &info.net {
             if !l2.src.is_group() {
-                self.ports[port.0].neighbors.insert(ip.src, l2.src);
+                self.ports[port.0].learn_neighbor(ip.src, l2.src);
             }
         }
         if let NetInfo::Arp(arp) = info.net {
@@ -944,12 +973,21 @@ impl Engine {
         }
         let stack = self.ifaces[id.0].cfg.stack;
         let key = ConnKey::from_inbound(&flow);
-        let v = self.stacks[stack]
-            .detector
-            .observe(now, key, Dir::In, *payload_len, *flags, id.0);
-        self.act_on_verdict(now, stack, key, v, Some(id));
-        self.schedule_idle_scan(now, stack);
-        self.stacks[stack].detector.is_streaming(&key)
+        let (v, streaming) = self.stacks[stack].detector.observe_streaming(
+            now,
+            key,
+            Dir::In,
+            *payload_len,
+            *flags,
+            id.0,
+        );
+        if v != Verdict::Unchanged {
+            self.act_on_verdict(now, stack, key, v, Some(id));
+        }
+        if self.stacks[stack].next_idle_scan.is_none() {
+            self.schedule_idle_scan(now, stack);
+        }
+        streaming
     }
 
     fn schedule_idle_scan(&mut self, now: Instant, stack: usize) {

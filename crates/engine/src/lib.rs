@@ -52,6 +52,7 @@
 //!   OLM, accelerator, ARP offload).
 //! - [`counters`]: every counter the displays show.
 
+pub mod bench_support;
 pub mod config;
 pub mod counters;
 pub mod engine;

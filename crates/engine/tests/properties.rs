@@ -49,8 +49,7 @@ proptest! {
         extra in 0u64..300,
     ) {
         let block = gap + extra;
-        let mut timers = TimerTable::default();
-        timers.balanced = TimerPair::us(gap, block);
+        let timers = TimerTable { balanced: TimerPair::us(gap, block), ..TimerTable::default() };
         let mut e = Engine::new(single(InbPerf::Balanced, false, timers)).unwrap();
         let mut t = 0;
         let mut arrivals = Vec::new();

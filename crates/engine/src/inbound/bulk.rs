@@ -138,19 +138,36 @@ impl BulkDetector {
         flags: u8,
         iface: usize,
     ) -> Verdict {
+        self.observe_streaming(now, key, dir, payload, flags, iface)
+            .0
+    }
+
+    /// As [`BulkDetector::observe`], also saying whether the connection is
+    /// streaming afterwards (one table lookup on the hot path).
+    pub fn observe_streaming(
+        &mut self,
+        now: Instant,
+        key: ConnKey,
+        dir: Dir,
+        payload: u32,
+        flags: u8,
+        iface: usize,
+    ) -> (Verdict, bool) {
         let closing = flags & (tcp_flags::FIN | tcp_flags::RST) != 0;
-        if !self.conns.contains_key(&key) {
-            if closing || payload == 0 {
-                // Nothing to learn from a bare ACK or a close of an unknown connection.
-                return Verdict::Unchanged;
-            }
-            if self.conns.len() >= self.cfg.max_tracked {
-                self.untracked += 1;
-                return Verdict::Unchanged;
-            }
-            self.conns.insert(
-                key,
-                Conn {
+        let cfg = self.cfg;
+        let full = self.conns.len() >= cfg.max_tracked;
+        let c = match self.conns.get_mut(&key) {
+            Some(c) => c,
+            None => {
+                if closing || payload == 0 {
+                    // Nothing to learn from a bare ACK or a close of an unknown connection.
+                    return (Verdict::Unchanged, false);
+                }
+                if full {
+                    self.untracked += 1;
+                    return (Verdict::Unchanged, false);
+                }
+                self.conns.entry(key).or_insert(Conn {
                     run_dir: dir,
                     run_bytes: 0,
                     run_start: now,
@@ -159,12 +176,8 @@ impl BulkDetector {
                     streaming: false,
                     multipath: false,
                     iface: None,
-                },
-            );
-        }
-        let cfg = self.cfg;
-        let Some(c) = self.conns.get_mut(&key) else {
-            return Verdict::Unchanged;
+                })
+            }
         };
         c.last_seen = now;
         if dir == Dir::In {
@@ -176,14 +189,15 @@ impl BulkDetector {
         if closing {
             let was = c.streaming;
             self.conns.remove(&key);
-            return if was {
+            let v = if was {
                 Verdict::Stopped
             } else {
                 Verdict::Unchanged
             };
+            return (v, false);
         }
         if payload == 0 {
-            return Verdict::Unchanged;
+            return (Verdict::Unchanged, c.streaming);
         }
         if dir != c.run_dir {
             c.run_dir = dir;
@@ -202,14 +216,14 @@ impl BulkDetector {
             c.turns = 0;
             if !c.streaming && !c.multipath {
                 c.streaming = true;
-                return Verdict::Started;
+                return (Verdict::Started, true);
             }
         }
         if c.streaming && (c.turns >= cfg.turns_to_deregister || c.multipath) {
             c.streaming = false;
-            return Verdict::Stopped;
+            return (Verdict::Stopped, false);
         }
-        Verdict::Unchanged
+        (Verdict::Unchanged, c.streaming)
     }
 
     /// Mark a connection as carried over several interfaces (multipath per
