@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# softosa's test command: formatting, lints, every crate's tests (the live
+# lab's namespace tests run when root, and say why they skip otherwise), and
+# a bounded fuzzing run of the three parsers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cargo fmt --all -- --check
+cargo clippy -q --workspace --all-targets -- -D warnings
+cargo test --workspace
+scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
