@@ -119,7 +119,8 @@ pub struct LabArgs {
     /// run, throughput ratio and added round trip reported.
     #[arg(long)]
     pub bench: bool,
-    /// Only remove leftovers of earlier runs (namespaces named sosa-*).
+    /// Only remove leftovers of runs whose process is gone (namespaces
+    /// named sosa-<pid>-..., and anything still running in them).
     #[arg(long)]
     pub clean: bool,
     /// Print results as JSON.
@@ -223,7 +224,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     init_logging(&a.log, a.log_json);
     crate::install_signal_handlers();
     if a.clean {
-        for n in crate::topo::clean_leftovers(true) {
+        for n in crate::topo::clean_leftovers(false) {
             println!("removed namespace {n}");
         }
         return Ok(ExitCode::SUCCESS);

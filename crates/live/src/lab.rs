@@ -708,9 +708,7 @@ fn run_clients(
     let mut bps = None;
     let mut rtts = Vec::new();
     for (kind, c) in clients {
-        let (ok, out, err) = c
-            .wait_output(limit)
-            .map_err(|e| LabError::Workload(e.to_string()))?;
+        let (ok, out, err) = c.wait_output(limit).map_err(wait_err)?;
         if crate::interrupted() {
             return Err(LabError::Interrupted);
         }
@@ -743,6 +741,14 @@ fn run_clients(
         }
     }
     Ok((bps, rtts))
+}
+
+fn wait_err(e: std::io::Error) -> LabError {
+    if e.kind() == std::io::ErrorKind::Interrupted {
+        LabError::Interrupted
+    } else {
+        LabError::Workload(e.to_string())
+    }
 }
 
 fn fmt_opt(v: Option<f64>, scale: f64, prec: usize) -> String {

@@ -117,7 +117,22 @@ pub fn clean_leftovers(all: bool) -> Vec<String> {
             Some(pid) => all || !std::path::Path::new(&format!("/proc/{pid}")).exists(),
             None => all,
         };
-        if stale && ip(&["netns", "del", &name]).is_ok() {
+        if !stale {
+            continue;
+        }
+        // Processes a crashed run left inside its namespaces (normally none:
+        // workloads die with the lab) are ended by their pid.
+        if let Ok(out) = Command::new("ip").args(["netns", "pids", &name]).output() {
+            for pid in String::from_utf8_lossy(&out.stdout).split_whitespace() {
+                if let Ok(pid) = pid.parse::<i32>() {
+                    // SAFETY: kill(2) on a pid listed in our own lab namespace.
+                    unsafe {
+                        libc::kill(pid, libc::SIGKILL);
+                    }
+                }
+            }
+        }
+        if ip(&["netns", "del", &name]).is_ok() {
             removed.push(name);
         }
     }

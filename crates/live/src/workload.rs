@@ -16,7 +16,27 @@ pub struct ChildGuard {
 }
 
 impl ChildGuard {
+    /// Spawn `cmd`; the child is killed if this process dies (even by
+    /// SIGKILL), so a crashed lab leaves no workload running.
     pub fn spawn(mut cmd: Command, what: &str) -> io::Result<ChildGuard> {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the forked child before exec and only
+        // calls prctl, which is async-signal-safe.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGKILL as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                ) != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
         let child = cmd.spawn()?;
         Ok(ChildGuard {
             child: Some(child),
@@ -40,7 +60,12 @@ impl ChildGuard {
                     String::from_utf8_lossy(&out.stderr).into_owned(),
                 ));
             }
-            if start.elapsed() > limit || crate::interrupted() {
+            if crate::interrupted() {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+            }
+            if start.elapsed() > limit {
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(io::Error::new(
