@@ -65,6 +65,24 @@ pub struct HostCosts {
     /// Issuing one write signal (SIGA) to the adapter after a write.
     #[serde(default)]
     pub siga_ns: u64,
+    /// TLS protocol work of one full handshake, excluding the RSA operation.
+    #[serde(default)]
+    pub tls_handshake_ns: u64,
+    /// One abbreviated (session-cache) handshake.
+    #[serde(default)]
+    pub tls_resume_ns: u64,
+    /// One RSA-2048 private-key operation in software.
+    #[serde(default)]
+    pub rsa_ns: u64,
+    /// CPU to drive one RSA operation on a crypto coprocessor.
+    #[serde(default)]
+    pub rsa_copro_ns: u64,
+    /// Symmetric encryption or decryption per byte (picoseconds).
+    #[serde(default)]
+    pub crypto_ps_per_byte: u64,
+    /// Per TLS-protected message (record framing, MAC setup).
+    #[serde(default)]
+    pub tls_record_ns: u64,
     /// Peers only: NIC interrupt coalescing delay.
     #[serde(default)]
     pub nic_coalesce_ns: u64,

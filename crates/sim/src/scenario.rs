@@ -145,6 +145,9 @@ pub struct HostCfg {
     pub wlm_priorityq_map: Option<[u8; 7]>,
     /// Read storage in SBALs (8..126).
     pub read_storage: Option<u16>,
+    /// A crypto coprocessor (Crypto Express) does this host's RSA operations.
+    #[serde(default)]
+    pub crypto_coprocessor: bool,
     /// Sysplex distributor: a distributed dynamic VIPA this host owns.
     pub dvipa: Option<Ipv4Addr>,
     /// Sysplex distributor: target hosts (round robin per new connection).
@@ -182,6 +185,9 @@ pub struct WorkloadCfg {
     pub sndbuf_kb: u32,
     #[serde(default = "default_buf")]
     pub rcvbuf_kb: u32,
+    /// AT-TLS: `none` (default), `full` (a full handshake per connection) or
+    /// `resume` (abbreviated handshakes from the session cache).
+    pub tls: Option<String>,
     /// Connect to the server's distributed DVIPA (the server must be a
     /// sysplex distributor) instead of its own address.
     #[serde(default)]
@@ -436,6 +442,14 @@ impl Scenario {
             } else {
                 None
             };
+            let tls = match w.tls.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None | Some("none") | Some("off") => None,
+                Some("full") => Some(crate::workload::Tls::Full),
+                Some("resume") => Some(crate::workload::Tls::Resume),
+                Some(o) => {
+                    return Err(self.invalid(format!("workload #{}: tls {o:?} is not full or resume", i + 1)))
+                }
+            };
             workloads.push(WorkloadSpec {
                 name: w.name.clone().unwrap_or_else(|| {
                     format!(
@@ -456,6 +470,7 @@ impl Scenario {
                 sndbuf: w.sndbuf_kb.clamp(4, 16 * 1024) * 1024,
                 rcvbuf: w.rcvbuf_kb.clamp(4, 16 * 1024) * 1024,
                 via_distributor: via,
+                tls,
             });
         }
         if !(self.file.duration_ms > 0.0 && self.file.duration_ms <= 600_000.0) {
@@ -561,6 +576,7 @@ impl Scenario {
             link,
             adapter,
             segmentation_offload: zos && h.segmentation_offload,
+            crypto_coprocessor: h.crypto_coprocessor,
             distributor: None,
         })
     }
@@ -583,6 +599,7 @@ pub const HOST_FIELDS: &[&str] = &[
     "read_storage",
     "xcf_speed",
     "xcf_latency_us",
+    "crypto_coprocessor",
 ];
 /// Workload fields a `[vary]` may change.
 pub const WORKLOAD_FIELDS: &[&str] = &[
@@ -593,6 +610,7 @@ pub const WORKLOAD_FIELDS: &[&str] = &[
     "sndbuf_kb",
     "rcvbuf_kb",
     "type",
+    "tls",
 ];
 
 fn keys<V>(m: &std::collections::BTreeMap<String, V>) -> String {

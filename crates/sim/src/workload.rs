@@ -27,6 +27,35 @@ impl Kind {
     }
 }
 
+/// AT-TLS on a workload's connections (spec 4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Tls {
+    /// A full handshake on every connection (2 extra round trips, an RSA
+    /// private-key operation at the server).
+    Full,
+    /// Abbreviated handshakes from the session cache (1 extra round trip,
+    /// no asymmetric crypto).
+    Resume,
+}
+
+impl Tls {
+    /// Handshake rounds before application data.
+    pub fn rounds(self) -> u8 {
+        match self {
+            Tls::Full => 2,
+            Tls::Resume => 1,
+        }
+    }
+    /// (client bytes, server bytes) of handshake round `r`.
+    pub fn sizes(self, r: u8) -> (u32, u32) {
+        match (self, r) {
+            (Tls::Full, 0) => (250, 2600), // ClientHello / ServerHello+Certificate+Done
+            (Tls::Full, _) => (330, 60),   // ClientKeyExchange+Finished / Finished
+            (Tls::Resume, _) => (250, 140), // ClientHello / ServerHello+Finished
+        }
+    }
+}
+
 /// A resolved workload.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkloadSpec {
@@ -46,6 +75,8 @@ pub struct WorkloadSpec {
     /// If the server is reached through a sysplex distributor DVIPA: the
     /// distributing host index.
     pub via_distributor: Option<usize>,
+    /// AT-TLS protection of the connections.
+    pub tls: Option<Tls>,
 }
 
 /// Bounded logarithmic latency histogram: 64 buckets per power of two from

@@ -50,6 +50,8 @@ pub struct HostSpec {
     pub segmentation_offload: bool,
     /// Sysplex distributor role.
     pub distributor: Option<Distributor>,
+    /// RSA operations go to a crypto coprocessor.
+    pub crypto_coprocessor: bool,
 }
 
 /// A sysplex distributor: connections to `dvipa` are spread round robin over
@@ -143,6 +145,9 @@ struct Conn {
     /// Batch (SRB) or timer units still handing segments to the NIC; an
     /// application send waits for them.
     srb_emitting: u32,
+    /// TLS handshake rounds this end has completed (of the workload's
+    /// `tls.rounds()`).
+    hs: u8,
 }
 
 /// Per-host counters of the simulator's own making.
@@ -844,7 +849,9 @@ impl World {
             }
             Step::Sock(ci, id, op) => {
                 let calls = match op {
-                    SockOp::Request | SockOp::Respond => 2,
+                    SockOp::Request | SockOp::Respond => {
+                        return 2 * c.sock_call_ns + self.tls_cost(h, *ci, *id, *op);
+                    }
                     SockOp::Read => 1,
                     SockOp::Write => host
                         .conns
@@ -861,6 +868,40 @@ impl World {
             }
             Step::Connect(..) => c.conn_ns,
             Step::Timer(..) => c.interrupt_ns / 2,
+        }
+    }
+
+    /// TLS CPU of one request/response step: handshake work during the
+    /// handshake, symmetric crypto of the message bytes after it.
+    fn tls_cost(&self, h: usize, c: usize, id: u32, op: SockOp) -> u64 {
+        let host = &self.hosts[h];
+        let Some(cn) = host.conns.get(c).and_then(|x| x.as_ref()).filter(|x| x.id == id) else {
+            return 0;
+        };
+        let spec = &self.workloads[cn.wl];
+        let Some(tls) = spec.tls else {
+            return 0;
+        };
+        let k = &host.spec.costs;
+        let (req, resp, in_hs) = msg_sizes(spec, cn.hs);
+        let bytes = req + resp;
+        let sym = bytes * k.crypto_ps_per_byte / 1000 + k.tls_record_ns;
+        if !in_hs {
+            return sym;
+        }
+        let server = matches!(op, SockOp::Respond);
+        match (tls, cn.hs, server) {
+            (crate::workload::Tls::Resume, _, _) => k.tls_resume_ns,
+            // the server decrypts the pre-master secret: RSA private key
+            (crate::workload::Tls::Full, 1, true) => {
+                k.tls_handshake_ns / 2
+                    + if host.spec.crypto_coprocessor {
+                        k.rsa_copro_ns
+                    } else {
+                        k.rsa_ns
+                    }
+            }
+            (crate::workload::Tls::Full, _, _) => k.tls_handshake_ns / 2,
         }
     }
 
@@ -1143,6 +1184,7 @@ impl World {
             in_units: 0,
             app_emitting: 0,
             srb_emitting: 0,
+            hs: 0,
         };
         let c = self.alloc_conn(h, cn);
         self.segs.push(syn);
@@ -1196,6 +1238,7 @@ impl World {
                             in_units: 0,
                             app_emitting: 0,
                             srb_emitting: 0,
+            hs: 0,
                         };
                         let c = self.alloc_conn(h, cn);
                         self.segs.push(sa);
@@ -1259,7 +1302,8 @@ impl World {
             }
         }
         let spec = &self.workloads[w];
-        let (req, resp, kind) = (u64::from(spec.request), u64::from(spec.response), spec.kind);
+        let kind = spec.kind;
+        let (req, resp, in_hs) = msg_sizes(spec, cn.hs);
         let mut app: Option<SockOp> = None;
         let mut txn_done = false;
         let mut close_client = false;
@@ -1273,7 +1317,12 @@ impl World {
             }
             cn.rcvd += u64::from(r.delivered);
             if cn.client {
-                if cn.rcvd >= resp {
+                if cn.rcvd >= resp && in_hs {
+                    // handshake round done: next round or the real request
+                    cn.rcvd -= resp;
+                    cn.hs += 1;
+                    app = Some(SockOp::Request);
+                } else if cn.rcvd >= resp {
                     cn.rcvd -= resp;
                     txn_done = true;
                     if kind == Kind::Crr {
@@ -1378,13 +1427,22 @@ impl World {
             return;
         }
         let spec = &self.workloads[cn.wl];
+        let (req, resp, in_hs) = msg_sizes(spec, cn.hs);
         match op {
             SockOp::Request => {
-                cn.txn_start = now;
-                cn.to_write += u64::from(spec.request);
+                // A transaction starts with the connection's first send when it
+                // must connect each time (CRR, handshake included), else with
+                // each request.
+                if spec.tls.is_none() || (in_hs && cn.hs == 0) || (!in_hs && spec.kind != Kind::Crr) {
+                    cn.txn_start = now;
+                }
+                cn.to_write += req;
             }
             SockOp::Respond => {
-                cn.to_write += u64::from(spec.response);
+                cn.to_write += resp;
+                if in_hs {
+                    cn.hs += 1;
+                }
             }
             SockOp::Read => return,
             SockOp::Write => cn.write_pending = false,
@@ -1542,6 +1600,18 @@ pub(crate) struct OsaView<'a> {
     pub osa: &'a Osa,
     pub micro_busy_window_ns: u64,
     pub overruns: u64,
+}
+
+/// (request, response, in handshake) the connection exchanges next, given
+/// how many handshake rounds it completed.
+fn msg_sizes(spec: &WorkloadSpec, hs: u8) -> (u64, u64, bool) {
+    match spec.tls {
+        Some(t) if hs < t.rounds() => {
+            let (a, b) = t.sizes(hs);
+            (u64::from(a), u64::from(b), true)
+        }
+        _ => (u64::from(spec.request), u64::from(spec.response), false),
+    }
 }
 
 fn listen_port(w: usize) -> u16 {
