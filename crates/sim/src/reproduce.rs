@@ -586,21 +586,70 @@ fn evaluate(r: &Results) -> Vec<Check> {
         "as above",
     );
     // ---- 14. AT-TLS
-    let srv_ms = |c: &Ctx, sc: &str, v: &str, w: &str| c.wl(sc, v, w).map(|x| x.cpu_us_per_txn_server / 1e3);
+    let srv_ms =
+        |c: &Ctx, sc: &str, v: &str, w: &str| c.wl(sc, v, w).map(|x| x.cpu_us_per_txn_server / 1e3);
     let clear = srv_ms(&c, "at-tls-crr", "none", "CRR9");
     let full = srv_ms(&c, "at-tls-crr", "full", "CRR9");
     let resume = srv_ms(&c, "at-tls-crr", "resume", "CRR9");
     let nocopro = srv_ms(&c, "at-tls-crr-nocopro", "base", "CRR9");
     let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
-    c.push("at-tls", "CRR full handshake, no coprocessor: CPU x clear", 1085.0, ratio(nocopro, clear), Rule::Absolute, "");
-    c.push("at-tls", "CRR full handshake with coprocessor: CPU x clear", 11.0, ratio(full, clear), Rule::Absolute, "");
-    c.push("at-tls", "CRR session-cache handshake: CPU x clear", 7.5, ratio(resume, clear), Rule::Absolute, "");
-    c.push("at-tls", "CRR9 2K/2K full handshake: ms CPU per connection", 0.294, full, Rule::Absolute, "");
-    c.push("at-tls", "CRR9 2K/2K session cache: ms CPU per connection", 0.209, resume, Rule::Absolute, "");
-    for (k, ms) in [(1, 0.014), (4, 0.017), (16, 0.026), (32, 0.049), (64, 0.091)] {
+    c.push(
+        "at-tls",
+        "CRR full handshake, no coprocessor: CPU x clear",
+        1085.0,
+        ratio(nocopro, clear),
+        Rule::Absolute,
+        "",
+    );
+    c.push(
+        "at-tls",
+        "CRR full handshake with coprocessor: CPU x clear",
+        11.0,
+        ratio(full, clear),
+        Rule::Absolute,
+        "",
+    );
+    c.push(
+        "at-tls",
+        "CRR session-cache handshake: CPU x clear",
+        7.5,
+        ratio(resume, clear),
+        Rule::Absolute,
+        "",
+    );
+    c.push(
+        "at-tls",
+        "CRR9 2K/2K full handshake: ms CPU per connection",
+        0.294,
+        full,
+        Rule::Absolute,
+        "",
+    );
+    c.push(
+        "at-tls",
+        "CRR9 2K/2K session cache: ms CPU per connection",
+        0.209,
+        resume,
+        Rule::Absolute,
+        "",
+    );
+    for (k, ms) in [
+        (1, 0.014),
+        (4, 0.017),
+        (16, 0.026),
+        (32, 0.049),
+        (64, 0.091),
+    ] {
         let w = format!("RR10-{k}K");
         let x = srv_ms(&c, "at-tls-rr10", "base", &w);
-        c.push("at-tls", &format!("RR10 {k}K/{k}K: ms CPU per transaction"), ms, x, Rule::Absolute, "");
+        c.push(
+            "at-tls",
+            &format!("RR10 {k}K/{k}K: ms CPU per transaction"),
+            ms,
+            x,
+            Rule::Absolute,
+            "",
+        );
     }
     c.checks
 }

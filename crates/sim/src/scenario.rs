@@ -145,6 +145,13 @@ pub struct HostCfg {
     pub wlm_priorityq_map: Option<[u8; 7]>,
     /// Read storage in SBALs (8..126).
     pub read_storage: Option<u16>,
+    /// z/OS only: a TCP/IP profile file (path relative to the scenario file)
+    /// whose INTERFACE with this host's `ip` is the simulated interface;
+    /// replaces `inbperf`, `segmentation_offload`, `wlm_priorityq` and
+    /// `read_storage`.
+    pub profile: Option<String>,
+    /// z/OS only: the same, written inline.
+    pub profile_text: Option<String>,
     /// A crypto coprocessor (Crypto Express) does this host's RSA operations.
     #[serde(default)]
     pub crypto_coprocessor: bool,
@@ -447,7 +454,10 @@ impl Scenario {
                 Some("full") => Some(crate::workload::Tls::Full),
                 Some("resume") => Some(crate::workload::Tls::Resume),
                 Some(o) => {
-                    return Err(self.invalid(format!("workload #{}: tls {o:?} is not full or resume", i + 1)))
+                    return Err(self.invalid(format!(
+                        "workload #{}: tls {o:?} is not full or resume",
+                        i + 1
+                    )))
                 }
             };
             workloads.push(WorkloadSpec {
@@ -555,11 +565,39 @@ impl Scenario {
                     ))
                 })?
                 .clone();
-            let config = engine_config(idx, h, &g, rate, extra_addrs).map_err(bad)?;
+            let osa = match (&h.profile, &h.profile_text) {
+                (None, None) => OsaSetup {
+                    config: engine_config(idx, h, &g, rate, extra_addrs).map_err(bad)?,
+                    iface: 0,
+                },
+                (Some(_), Some(_)) => {
+                    return Err(bad("give profile or profile_text, not both".into()))
+                }
+                (Some(f), None) => {
+                    let base = Path::new(&self.path).parent().unwrap_or(Path::new("."));
+                    let p = base.join(f);
+                    let src = std::fs::read_to_string(&p)
+                        .map_err(|e| bad(format!("profile {}: {e}", p.display())))?;
+                    profile_config(
+                        idx,
+                        h,
+                        &g,
+                        rate,
+                        &p.display().to_string(),
+                        &src,
+                        extra_addrs,
+                    )
+                    .map_err(bad)?
+                }
+                (None, Some(t)) => {
+                    let name = format!("{}[{}].profile_text", self.path, h.name);
+                    profile_config(idx, h, &g, rate, &name, t, extra_addrs).map_err(bad)?
+                }
+            };
             Some(AdapterSetup {
                 generation_name: g,
                 gen,
-                osa: OsaSetup { config, iface: 0 },
+                osa,
             })
         } else {
             if h.adapter.is_some() {
@@ -567,6 +605,13 @@ impl Scenario {
             }
             None
         };
+        let profile_tso = adapter.as_ref().is_some_and(|a| {
+            let c = &a.osa.config;
+            c.interfaces
+                .get(a.osa.iface)
+                .and_then(|i| c.stacks.get(i.stack))
+                .is_some_and(|s| s.segmentation_offload)
+        });
         Ok(HostSpec {
             name: h.name.clone(),
             kind,
@@ -575,11 +620,77 @@ impl Scenario {
             ip: u32::from(h.ip),
             link,
             adapter,
-            segmentation_offload: zos && h.segmentation_offload,
+            segmentation_offload: zos && (h.segmentation_offload || profile_tso),
             crypto_coprocessor: h.crypto_coprocessor,
             distributor: None,
         })
     }
+}
+
+/// Lower a z/OS profile with the softosa-profile crate; the simulated
+/// interface is the one that carries the host's address. MACs are pinned to
+/// the simulator's so the switch can deliver frames.
+fn profile_config(
+    idx: usize,
+    h: &HostCfg,
+    gen: &str,
+    rate: u64,
+    file: &str,
+    src: &str,
+    extra_addrs: &[Ipv4Addr],
+) -> Result<OsaSetup, String> {
+    use softosa_profile::activate::{activate, ActivateOptions, StackInput};
+    use softosa_profile::load::{load_str, Loaded};
+    let fmt = |d: &softosa_profile::diag::Diagnostics| {
+        d.items()
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let (loaded, diags) = load_str(file, src);
+    if diags.has_errors() {
+        return Err(fmt(&diags));
+    }
+    let Loaded::Profile(p) = loaded else {
+        return Err(format!("{file}: not a TCP/IP profile"));
+    };
+    let opts = ActivateOptions {
+        generation: generation(gen),
+        speed_mbps: u32::try_from(rate / 1_000_000).unwrap_or(u32::MAX),
+        ..ActivateOptions::default()
+    };
+    let stack = StackInput {
+        name: format!("TCPIP{idx}"),
+        profile: &p,
+        policy: None,
+    };
+    let mut cfg = activate(&[stack], &[], &opts).map_err(|d| fmt(&d))?.config;
+    let want = IpAddr::V4(h.ip);
+    let iface = cfg
+        .interfaces
+        .iter()
+        .position(|i| i.addresses.iter().any(|a| a.addr == want))
+        .ok_or_else(|| format!("{file}: no interface has IPADDR {}", h.ip))?;
+    let mac = ec::Mac(nic_mac(idx));
+    let port = cfg.interfaces[iface].port;
+    if let Some(pc) = cfg.ports.get_mut(port) {
+        pc.physical_mac = mac;
+    }
+    let i = &mut cfg.interfaces[iface];
+    if let Some(v) = i.vmac.as_mut() {
+        v.mac = Some(mac);
+    }
+    for a in extra_addrs {
+        i.addresses.push(ec::IpNet {
+            addr: IpAddr::V4(*a),
+            prefix: 32,
+        });
+    }
+    if i.mtu.is_none() {
+        i.mtu = Some(h.mtu);
+    }
+    Ok(OsaSetup { config: cfg, iface })
 }
 
 /// Host fields a `[vary]` may change.
@@ -673,9 +784,11 @@ fn engine_config(
                 inbperf = ec::InbPerf::Dynamic;
             }
             "OLM" => olm = true,
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "inbperf word {other:?} (MINLATENCY, BALANCED, MINCPU, DYNAMIC, WORKLOADQ, OLM)"
-            )),
+            ))
+            }
         }
     }
     if workloadq && inbperf != ec::InbPerf::Dynamic {
@@ -811,6 +924,35 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
         let bad = no_vary.replace("\"DYNAMIC WORKLOADQ\"", "\"TURBO\"");
         assert!(Scenario::parse("t.toml", &bad).unwrap().variants().is_err());
+    }
+
+    #[test]
+    fn inline_profile_becomes_the_interface() {
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            "profile_text = \"\"\"\nINTERFACE OSAIF1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME OSAP1 VMAC ROUTEALL INBPERF DYNAMIC WORKLOADQ\nGLOBALCONFIG SEGMENTATIONOFFLOAD\nSTART OSAIF1\n\"\"\"",
+        );
+        let no_vary = &text[..text.find("[vary]").unwrap()];
+        let v = Scenario::parse("t.toml", no_vary)
+            .unwrap()
+            .variants()
+            .unwrap();
+        let h = &v[0].setup.hosts[0];
+        let a = h.adapter.as_ref().unwrap();
+        let i = &a.osa.config.interfaces[a.osa.iface];
+        assert!(i.workloadq);
+        assert_eq!(i.vmac.unwrap().mac, Some(ec::Mac(nic_mac(0))));
+        assert!(
+            h.segmentation_offload,
+            "GLOBALCONFIG SEGMENTATIONOFFLOAD reaches the stack model"
+        );
+        let bad = no_vary.replace("IPADDR 192.0.2.1/24", "IPADDR 192.0.2.99/24");
+        let e = Scenario::parse("t.toml", &bad)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("192.0.2.1"), "{e}");
     }
 
     #[test]

@@ -875,7 +875,12 @@ impl World {
     /// handshake, symmetric crypto of the message bytes after it.
     fn tls_cost(&self, h: usize, c: usize, id: u32, op: SockOp) -> u64 {
         let host = &self.hosts[h];
-        let Some(cn) = host.conns.get(c).and_then(|x| x.as_ref()).filter(|x| x.id == id) else {
+        let Some(cn) = host
+            .conns
+            .get(c)
+            .and_then(|x| x.as_ref())
+            .filter(|x| x.id == id)
+        else {
             return 0;
         };
         let spec = &self.workloads[cn.wl];
@@ -1238,7 +1243,7 @@ impl World {
                             in_units: 0,
                             app_emitting: 0,
                             srb_emitting: 0,
-            hs: 0,
+                            hs: 0,
                         };
                         let c = self.alloc_conn(h, cn);
                         self.segs.push(sa);
@@ -1433,7 +1438,8 @@ impl World {
                 // A transaction starts with the connection's first send when it
                 // must connect each time (CRR, handshake included), else with
                 // each request.
-                if spec.tls.is_none() || (in_hs && cn.hs == 0) || (!in_hs && spec.kind != Kind::Crr) {
+                if spec.tls.is_none() || (in_hs && cn.hs == 0) || (!in_hs && spec.kind != Kind::Crr)
+                {
                     cn.txn_start = now;
                 }
                 cn.to_write += req;
