@@ -120,9 +120,11 @@ pub struct ReadQueueCounters {
     pub pciunprd: u64,
     /// OLM early interrupts (EARLYINT).
     pub earlyint: u64,
-    /// Read processing deferred (RPROCDEF).
+    /// Read processing deferred (RPROCDEF): presentations made while the
+    /// host still held an earlier batch of this queue.
     pub rprocdef: u64,
-    /// Read buffer replenishment deferred (RREPLDEF).
+    /// Read buffer replenishment deferred (RREPLDEF): frames that arrived
+    /// while fewer than a quarter of the read buffers were empty.
     pub rrepldef: u64,
     /// No read buffer available: frames dropped (NOREADS).
     pub noreads: u64,
@@ -209,7 +211,7 @@ pub struct StackCounters {
     pub bulk_deregistrations: u64,
     /// Registrations the adapter refused (table full).
     pub registrations_refused: u64,
-    /// Tracked connections evicted because the tracking table was full.
+    /// Connections not tracked because the tracking table was full.
     pub tracking_evictions: u64,
     pub accel_routes_learned: u64,
     pub accel_routes_refused: u64,

@@ -282,6 +282,8 @@ pub struct ReadQueue {
     /// OLM backed off because the queue carries a stream.
     pub olm_backoff: bool,
     pub olm: bool,
+    /// Batches presented and not yet completed by the host.
+    pub outstanding_batches: u32,
 }
 
 /// One write queue.
@@ -573,6 +575,7 @@ impl Engine {
                 poll_until: None,
                 olm_backoff: false,
                 olm: cfg.olm && k != QueueKind::BulkData,
+                outstanding_batches: 0,
             });
         }
         let mtu = cfg.mtu.unwrap_or(match port_cfg.kind {
@@ -984,6 +987,8 @@ impl Engine {
         if v != Verdict::Unchanged {
             self.act_on_verdict(now, stack, key, v, Some(id));
         }
+        let s = &mut self.stacks[stack];
+        s.counters.tracking_evictions = s.detector.untracked;
         if self.stacks[stack].next_idle_scan.is_none() {
             self.schedule_idle_scan(now, stack);
         }
@@ -1192,6 +1197,12 @@ impl Engine {
         let polling = rq.poll_until.is_some_and(|t| t >= now);
         let interrupt = !((serialized && rq.in_service > 0) || polling);
         let buf = rq.q.take(now, cause, spare);
+        // The host still holds an earlier batch: processing of this one is
+        // deferred behind it (RPROCDEF).
+        if rq.outstanding_batches > 0 {
+            rq.q.counters.rprocdef += 1;
+        }
+        rq.outstanding_batches += 1;
         if interrupt {
             rq.q.counters.pcireal += 1;
         } else {
@@ -1272,6 +1283,7 @@ impl Engine {
         self.outstanding -= buf.frames.len() as u64;
         if let Some(rq) = self.ifaces[iface.0].queues[qk.index()].as_mut() {
             rq.q.replenish(buf.sbals);
+            rq.outstanding_batches = rq.outstanding_batches.saturating_sub(1);
         }
         buf.clear();
         if self.pool.len() < 64 {

@@ -624,3 +624,30 @@ fn hipersockets_delivers_at_once_between_lpars() {
         1
     );
 }
+
+#[test]
+fn deferred_processing_and_replenishment_are_counted() {
+    let mut cfg = single(InbPerf::MinLatency, false, TimerTable::default());
+    cfg.interfaces[0].read_storage_sbals = 8;
+    let mut e = Engine::new(cfg).unwrap();
+    let mut held = Vec::new();
+    let mut t = 0;
+    // Each 60,000-byte frame fills one SBAL; the host keeps every batch.
+    for _ in 0..7 {
+        t += 100;
+        wire(
+            &mut e,
+            us(t),
+            &tcp_in(PORT_MAC, "192.0.2.1", 1068, 2141, 59_900),
+        );
+        advance(&mut e, us(t + 50));
+        while let Some(p) = e.poll_presentation() {
+            held.push(p.batch);
+        }
+    }
+    let c = e.read_counters(IfaceId(0), QueueKind::Primary).unwrap();
+    // Seven batches, the first six still held when the next came.
+    assert_eq!(c.rprocdef, 6);
+    // Frames 7 (1 free of 8 before it) counted as late replenishment.
+    assert_eq!(c.rrepldef, 1);
+}

@@ -158,6 +158,11 @@ impl InputQueue {
             self.fill = 0;
         }
         self.fill += wire_len;
+        // Fewer than a quarter of the read buffers empty: the host is late
+        // returning them (RREPLDEF).
+        if u32::from(self.free) * 4 < u32::from(self.capacity) {
+            self.counters.rrepldef += 1;
+        }
         let first = self.pending.frames.is_empty();
         let offset = self.pending.bytes.len() as u32;
         self.pending.bytes.extend_from_slice(store);
