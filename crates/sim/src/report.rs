@@ -40,6 +40,9 @@ pub struct AdapterResult {
     /// Timer retunes of the DYNAMIC tuner: (ns, queue, gap ns, block ns).
     #[serde(skip)]
     pub retunes: Vec<crate::osa::Retune>,
+    /// Sampled timers (`sample_us`): (ns, queue, gap ns, block ns).
+    #[serde(skip)]
+    pub samples: Vec<crate::osa::Retune>,
     pub microprocessor_busy_pct: f64,
     pub inbound_overruns: u64,
     pub engine: serde_json::Value,
@@ -106,6 +109,12 @@ pub(crate) fn collect(w: &World) -> RunResult {
             link_in: v.down,
             adapter: v.osa.map(|o| AdapterResult {
                 retunes: o.osa.retunes.clone(),
+                samples: w
+                    .samples
+                    .iter()
+                    .filter(|x| x.1 == h)
+                    .map(|x| (x.0, x.2, x.3, x.4))
+                    .collect(),
                 microprocessor_busy_pct: o.micro_busy_window_ns as f64 / 1e9 / win * 100.0,
                 inbound_overruns: o.overruns,
                 engine: o.osa.counters_json(),

@@ -147,13 +147,11 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
         };
         let Some(a) = &host.adapter else { continue };
         let mut per_q: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
-        for &(t, q, gap, _) in &a.retunes {
-            let e = per_q.entry(q).or_default();
-            // step shape: hold the previous value until the change
-            if let Some(&(_, prev)) = e.last() {
-                e.push((t as f64 / 1e6, prev));
-            }
-            e.push((t as f64 / 1e6, gap as f64 / 1e3));
+        for &(t, q, gap, _) in &a.samples {
+            per_q
+                .entry(q)
+                .or_default()
+                .push((t as f64 / 1e6, gap as f64 / 1e3));
         }
         if per_q.is_empty() {
             continue;
