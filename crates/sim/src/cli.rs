@@ -27,7 +27,7 @@ pub enum Format {
 /// Same scenario + same seed = byte-identical output.
 #[derive(Clone, Debug, clap::Args)]
 pub struct SimArgs {
-    /// Scenario file (e.g. scenarios/iwq-mixed-1g.toml).
+    /// Scenario file (e.g. scenarios/inbperf-modes.toml; format: docs/scenarios.md).
     pub scenario: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]

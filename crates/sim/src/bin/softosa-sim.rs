@@ -13,9 +13,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Simulate a scenario file.
+    /// Simulate a scenario file: what would this configuration do to this
+    /// workload? Prints per-workload throughput, latency (mean, p50, p99),
+    /// CPU per transaction or per MB, then per-host TCP, link, adapter and
+    /// engine counters. A [vary] table runs the scenario once per value and
+    /// shows the runs side by side. Same file + same seed = same output.
     Sim(softosa_sim::cli::SimArgs),
-    /// Reproduce every published calibration measurement.
+    /// Reproduce every published calibration measurement from mechanisms:
+    /// runs scenarios/calibration/*.toml (built in), prints simulated vs
+    /// published with pass/fail and writes an HTML report.
     Reproduce(softosa_sim::cli::ReproduceArgs),
 }
 
