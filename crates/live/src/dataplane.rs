@@ -694,6 +694,15 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         pfds.push(pfd(s.mailboxes[i].wake.raw()));
         (i, fd, &s.mailboxes[i])
     });
+    // Index of each descriptor in `pfds`: only ready ones are read, so an
+    // idle descriptor costs no system call per wake-up.
+    let wire_at = wire.then_some(0);
+    let timer_at = timer.then_some(usize::from(wire));
+    let dev_at = mb.map(|_| usize::from(wire) + usize::from(timer));
+    let ready = |p: &[libc::pollfd], at: Option<usize>| {
+        at.and_then(|i| p.get(i))
+            .is_some_and(|x| x.revents & (libc::POLLIN | libc::POLLERR) != 0)
+    };
     let mut deadline: Option<u64> = None;
     let spin_ns = u64::try_from(s.busy_poll.as_nanos()).unwrap_or(u64::MAX);
     let mut last_work = 0u64;
@@ -725,14 +734,16 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         }
         again = false;
         let mut woken = false;
-        if timer {
+        if ready(&pfds, timer_at) {
             woken = s.wire_wake.drain();
         }
         if let Some((_, _, m)) = mb {
-            m.wake.drain();
+            if ready(&pfds, dev_at.map(|i| i + 1)) {
+                m.wake.drain();
+            }
         }
         // 1. Wire: receive a batch.
-        let n = if wire {
+        let n = if ready(&pfds, wire_at) {
             match rx.recv(s.wire_fd) {
                 Ok(n) => n,
                 Err(e) => {
@@ -750,7 +761,8 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         if let Some((_, fd, m)) = mb {
             write_errors += present_batches(s, m, fd, &mut done);
             // 3. Read what the host sent on this queue.
-            while nhost < HOST_BATCH {
+            let readable = ready(&pfds, dev_at);
+            while readable && nhost < HOST_BATCH {
                 match sys::read(fd, &mut buf) {
                     Ok(n) if n > VNET_HDR_LEN => {
                         let Some(h) = VnetHdr::parse(&buf) else {
