@@ -1095,7 +1095,9 @@ impl Engine {
             }
             _ => (frame.data, frame.wire_len),
         };
-        let streaming = self.observe_in(now, id, info);
+        // The tuner weighs data: the pure ACKs of a stream leaving the host
+        // are small, latency-bound frames, and count as interactive.
+        let streaming = self.observe_in(now, id, info) && info.tcp_payload().unwrap_or(0) > 0;
         let qk = self.classify(id, info);
         let store_cap = self.tuning.store_bytes.map_or(usize::MAX, |b| b as usize);
         let store = &data[..data.len().min(store_cap)];

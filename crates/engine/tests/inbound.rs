@@ -651,3 +651,33 @@ fn deferred_processing_and_replenishment_are_counted() {
     // Frames 7 (1 free of 8 before it) counted as late replenishment.
     assert_eq!(c.rrepldef, 1);
 }
+
+#[test]
+fn acks_of_an_outbound_stream_do_not_hold_the_timers_high() {
+    // Only the ACKs of a stream leaving the host arrive: the tuner treats
+    // them as interactive, so without IWQ they are presented promptly (and
+    // concurrent units can race on them, spec 02 §2.3).
+    let mut e = Engine::new(single(InbPerf::Dynamic, false, TimerTable::default())).unwrap();
+    e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+    let mut t = 0;
+    let mut buf = Vec::new();
+    for _ in 0..20_000 {
+        t += 10;
+        let seg = tcp_out("192.0.2.1", "192.0.2.9", 20, 5000, 1400, 0);
+        e.handle_host_send(us(t), IfaceId(0), Frame::full(&seg), SendMeta::default())
+            .unwrap();
+        while e.poll_transmit(us(t), PortId(0), &mut buf).is_some() {}
+        wire(
+            &mut e,
+            us(t),
+            &tcp_in_flags(PORT_MAC, "192.0.2.1", 5000, 20, 0, 0x10),
+        );
+        advance(&mut e, us(t));
+        drain(&mut e, us(t));
+    }
+    assert_eq!(e.streaming_connections(StackId(0)).len(), 1);
+    assert_eq!(
+        e.timers(IfaceId(0), QueueKind::Primary).unwrap().gap,
+        TimerTable::default().dynamic_floor.gap
+    );
+}

@@ -2,8 +2,8 @@
 //!
 //! One per input queue. The host side watches arrivals and retunes the
 //! adapter's LAN-idle timers. Our algorithm (peer: Linux `lib/dim`):
-//! per epoch, the share of frames that belong to connections the stack sees
-//! streaming picks an aim on a ladder of timer pairs (no streaming: bottom
+//! per epoch, the share of frames that carry data of connections the stack
+//! sees streaming (a stream's pure ACKs do not count) picks an aim on a ladder of timer pairs (no streaming: bottom
 //! rung, lowest latency; streaming above a share: top rung = BALANCED, least
 //! CPU; in between: proportional). So a mix on one queue leans toward saving
 //! CPU and the interactive flows pay for the stream — the dilemma IWQ solves.
