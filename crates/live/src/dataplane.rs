@@ -197,6 +197,8 @@ pub struct Placement {
 pub enum DriverDrop {
     /// Injected frame error (CRC).
     Crc,
+    /// A wire frame whose virtio-net header offsets do not fit the frame.
+    BadOffload,
     /// Writing a presented frame to the host device failed.
     HostWrite,
     /// Sending on the wire failed.
@@ -218,6 +220,8 @@ pub struct DriverStats {
     pub wire_tx_segmented: AtomicU64,
     pub host_rx_frames: AtomicU64,
     pub host_rx_bytes: AtomicU64,
+    /// Host sends dropped by the driver (unusable virtio-net header).
+    pub host_rx_bad: AtomicU64,
     pub host_tx_frames: AtomicU64,
     pub host_tx_bytes: AtomicU64,
     pub host_tx_batches: AtomicU64,
@@ -766,10 +770,12 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
                 match sys::read(fd, &mut buf) {
                     Ok(n) if n > VNET_HDR_LEN => {
                         let Some(h) = VnetHdr::parse(&buf) else {
+                            DriverStats::add(&s.stats.host_rx_bad, 1);
                             continue;
                         };
                         let frame = &mut buf[VNET_HDR_LEN..n];
                         if !vnet::normalize_ingress(frame, &h, s.host_framing) {
+                            DriverStats::add(&s.stats.host_rx_bad, 1);
                             continue;
                         }
                         let slot = &mut host[nhost];
@@ -777,7 +783,11 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
                         slot.extend_from_slice(frame);
                         nhost += 1;
                     }
-                    Ok(_) => continue,
+                    Ok(_) => {
+                        // Shorter than the virtio-net header: not a packet.
+                        DriverStats::add(&s.stats.host_rx_bad, 1);
+                        continue;
+                    }
                     Err(_) => break,
                 }
             }
@@ -802,11 +812,12 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
                 let Some(pkt) = rx.packet_mut(i) else {
                     continue;
                 };
+                DriverStats::add(&s.stats.wire_rx_frames, 1);
                 let Some(h) = VnetHdr::parse(pkt) else {
+                    core.driver_drop(DriverDrop::BadOffload);
                     continue;
                 };
                 let frame = &mut pkt[VNET_HDR_LEN..];
-                DriverStats::add(&s.stats.wire_rx_frames, 1);
                 DriverStats::add(&s.stats.wire_rx_bytes, frame.len() as u64);
                 if fault.corrupt() {
                     DriverStats::add(&s.stats.crc_dropped, 1);
@@ -814,7 +825,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
                     continue;
                 }
                 if !vnet::normalize_ingress(frame, &h, Framing::Ethernet) {
-                    core.driver_drop(DriverDrop::Crc);
+                    core.driver_drop(DriverDrop::BadOffload);
                     continue;
                 }
                 core.wire_frame(now, 0, frame);
@@ -926,6 +937,7 @@ fn driver_pairs(st: &DriverStats) -> Vec<(&'static str, u64)> {
         ("wire_tx_segmented", g(&st.wire_tx_segmented)),
         ("host_rx_frames", g(&st.host_rx_frames)),
         ("host_rx_bytes", g(&st.host_rx_bytes)),
+        ("host_rx_bad", g(&st.host_rx_bad)),
         ("host_tx_frames", g(&st.host_tx_frames)),
         ("host_tx_bytes", g(&st.host_tx_bytes)),
         ("host_tx_batches", g(&st.host_tx_batches)),

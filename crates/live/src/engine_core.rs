@@ -171,6 +171,8 @@ pub struct EngineCore {
     next_handle: u64,
     /// Frames the driver dropped, by reason.
     pub crc: u64,
+    /// Wire frames with an unusable virtio-net header.
+    pub bad_offload: u64,
     pub host_write_failed: u64,
     pub wire_send_failed: u64,
     pub wire_oversize: u64,
@@ -196,6 +198,7 @@ impl EngineCore {
             handles: HashMap::new(),
             next_handle: 0,
             crc: 0,
+            bad_offload: 0,
             host_write_failed: 0,
             wire_send_failed: 0,
             wire_oversize: 0,
@@ -279,6 +282,7 @@ impl Default for EngineCore {
             handles: HashMap::new(),
             next_handle: 0,
             crc: 0,
+            bad_offload: 0,
             host_write_failed: 0,
             wire_send_failed: 0,
             wire_oversize: 0,
@@ -447,6 +451,7 @@ impl Core for EngineCore {
     fn driver_drop(&mut self, reason: DriverDrop) {
         match reason {
             DriverDrop::Crc => self.crc += 1,
+            DriverDrop::BadOffload => self.bad_offload += 1,
             DriverDrop::HostWrite => self.host_write_failed += 1,
             DriverDrop::WireSend => self.wire_send_failed += 1,
             DriverDrop::WireOversize => self.wire_oversize += 1,
@@ -462,10 +467,11 @@ impl Core for EngineCore {
             .map(|(r, n)| (drop_label(r), n))
             .collect();
         dropped.push(("injected frame error (CRC, driver)".into(), self.crc));
+        dropped.push(("bad virtio-net header (driver)".into(), self.bad_offload));
         // Copies of broadcast frames count as extra frames in, so the
         // identity stays "frames in = presented + ... " per copy.
         Accounting {
-            frames_in: a.frames_in + a.replicated + self.crc,
+            frames_in: a.frames_in + a.replicated + self.crc + self.bad_offload,
             presented: a.presented,
             forwarded: a.forwarded,
             handled: a.handled,

@@ -117,7 +117,7 @@ impl Core for Passthrough {
     }
     fn driver_drop(&mut self, reason: DriverDrop) {
         match reason {
-            DriverDrop::Crc => self.crc += 1,
+            DriverDrop::Crc | DriverDrop::BadOffload => self.crc += 1,
             DriverDrop::HostWrite => self.host_write_failed += 1,
             _ => self.dropped += 1,
         }
