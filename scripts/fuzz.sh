@@ -19,9 +19,12 @@ cd fuzz
 for t in frame_parser profile_parser capture_reader; do
   echo "fuzz $t for ${secs}s"
   mkdir -p "corpus/$t"
-  run "$t" "corpus/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 2>&1 | grep -E 'Done|ERROR|panicked|SUMMARY' || true
-  if ls "artifacts/$t"/crash-* >/dev/null 2>&1; then
-    echo "fuzz target $t found a crash: fuzz/artifacts/$t" >&2
+  log=$(mktemp)
+  if ! run "$t" "corpus/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 >"$log" 2>&1; then
+    tail -40 "$log" >&2
+    echo "fuzz target $t failed (crash inputs, if any, are in fuzz/artifacts/$t)" >&2
     exit 1
   fi
+  grep -E '^Done' "$log" || tail -3 "$log"
+  rm -f "$log"
 done

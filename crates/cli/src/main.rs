@@ -51,13 +51,40 @@ enum Command {
 /// `softosa display KIND (--profile FILE... | --instance NAME)`.
 #[derive(clap::Args)]
 #[command(after_help = "\
+Displays:
+  devlinks         Netstat DEVLINKS: interface settings and statistics
+  osainfo          D TCPIP,,OSAINFO: what the adapter holds for an interface
+  trle             D NET,TRL,TRLE=: devices, ULPID and read queues
+  tuning           VTAM tuning statistics per read/write queue (alias: vtam)
+  netstat-all      Netstat ALL: connections on ancillary (bulk) queues
+  stats            Netstat STATS: bulk-queue segments and stack counters
+  config           Netstat CONFIG: GLOBALCONFIG and IPCONFIG settings
+  vcrt             Netstat VCRT DETAIL: sysplex distributor routing
+  route-qdioaccel  Netstat ROUTE QDIOACCEL: accelerator routes
+  drops            softosa frame accounting: nothing lost silently
+  A running lab (--instance) also shows: queues, counters, bulk, placement, driver.
+
 Examples:
   softosa display devlinks --profile examples/profiles/iwq-dynamic-workloadq.prof
   softosa display tuning --profile a.prof --profile osa.trl --intf QDIO4101L --format json
   softosa display tuning --instance lab      (a running `softosa lab`)")]
 struct DisplayCmd {
-    #[command(flatten)]
-    args: softosa_display::cli::DisplayArgs,
+    /// Which display (see the list below; case-insensitive).
+    kind: String,
+    /// What to display: an interface (`NAME` or `STACK/NAME`) for devlinks,
+    /// osainfo and tuning; a TRLE or interface for trle; a stack or
+    /// interface for the Netstat displays. Omit it to show everything.
+    #[arg(long = "intf", visible_aliases = ["target", "trle", "stack"], value_name = "NAME")]
+    target: Option<String>,
+    /// Output format: text (the z/OS layout) or json (same fields, for scripts).
+    #[arg(long, default_value = "text")]
+    format: String,
+    /// Time of the display (seconds since the Unix epoch, UTC); default now.
+    #[arg(long, value_name = "UNIX_SECONDS")]
+    clock: Option<u64>,
+    /// OSA code level to show (four hex digits).
+    #[arg(long, value_name = "HEX")]
+    code_level: Option<String>,
     /// Profile, policy and TRL files to activate (each profile is one stack,
     /// named after its file; a TRL file gives device numbers).
     #[arg(long = "profile", value_name = "FILE")]
@@ -90,15 +117,27 @@ fn main() -> ExitCode {
 }
 
 fn display(d: DisplayCmd) -> Result<ExitCode, String> {
+    let format: softosa_display::Format = d.format.parse().map_err(|e| format!("{e}"))?;
+    let json = matches!(format, softosa_display::Format::Json);
     if d.instance.is_some() || d.socket.is_some() {
+        // A running lab knows the z/OS displays and its own views; it
+        // answers unknown words with the list it has.
         let live = softosa_live::cli::DisplayArgs {
-            kind: d.args.kind.word().to_string(),
+            kind: d.kind,
             instance: d.instance.unwrap_or_else(|| "lab".into()),
             socket: d.socket,
-            json: matches!(d.args.format, softosa_display::Format::Json),
+            json,
         };
         return softosa_live::cli::run_display(live).map_err(|e| e.to_string());
     }
+    let kind: softosa_display::DisplayKind = d.kind.parse().map_err(|e| format!("{e}"))?;
+    let args = softosa_display::cli::DisplayArgs {
+        kind,
+        target: d.target,
+        format,
+        clock: d.clock,
+        code_level: d.code_level,
+    };
     if d.profiles.is_empty() {
         return Err(
             "display needs --profile FILE (a configuration to activate) or --instance NAME (a running lab)"
@@ -117,7 +156,7 @@ fn display(d: DisplayCmd) -> Result<ExitCode, String> {
     }
     let engine = softosa_engine::Engine::new(activation.config).map_err(|e| e.to_string())?;
     let ctx = context_from(&d.profiles);
-    softosa_display::cli::run(&d.args, &engine, &ctx).map_err(|e| e.to_string())
+    softosa_display::cli::run(&args, &engine, &ctx).map_err(|e| e.to_string())
 }
 
 /// TRLE device numbers from any TRL files among the inputs.

@@ -696,6 +696,18 @@ impl Engine {
 
     // ----- inbound ------------------------------------------------------
 
+    /// The driver received a frame on `port` and discarded it as a CRC error
+    /// would be (fault injection): counted in, and dropped with
+    /// [`DropReason::InjectedError`], so the accounting still balances.
+    pub fn note_injected_error(&mut self, port: PortId) {
+        self.counters.frames_in += 1;
+        if self.ports.get(port.0).is_some() {
+            self.counters.dropped_in.add(DropReason::InjectedError);
+        } else {
+            self.counters.dropped_in.add(DropReason::UnknownMac);
+        }
+    }
+
     /// A frame arrived from the LAN on `port`.
     pub fn handle_wire_frame(
         &mut self,
