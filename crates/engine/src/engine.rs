@@ -678,6 +678,31 @@ impl Engine {
         }
     }
 
+    /// The stack joins a multicast group on an interface: the adapter then
+    /// presents frames for that group to it. Returns false for a non-group
+    /// address or an unknown interface.
+    pub fn register_multicast(&mut self, iface: IfaceId, group: IpAddr) -> bool {
+        if !wire::is_group_ip(group) {
+            return false;
+        }
+        match self.ifaces.get_mut(iface.0) {
+            Some(i) => {
+                if !i.cfg.multicast.contains(&group) {
+                    i.cfg.multicast.push(group);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The stack leaves a multicast group on an interface.
+    pub fn deregister_multicast(&mut self, iface: IfaceId, group: IpAddr) {
+        if let Some(i) = self.ifaces.get_mut(iface.0) {
+            i.cfg.multicast.retain(|g| *g != group);
+        }
+    }
+
     /// Teach the port a neighbour's MAC (the simulator's peers, static ARP).
     pub fn add_neighbor(&mut self, port: PortId, ip: IpAddr, mac: Mac) {
         if let Some(p) = self.ports.get_mut(port.0) {

@@ -477,3 +477,52 @@ fn accelerator_is_refused_with_iqdiorouting_and_skips_olm() {
     forward_once(&mut e);
     assert!(e.stacks()[0].accel_routes().is_empty());
 }
+
+#[test]
+fn multicast_goes_to_the_stacks_that_registered_the_group() {
+    let mut e = Engine::new(two_stacks(false, false)).unwrap();
+    let group = ip("239.1.1.1");
+    let mut f = Vec::new();
+    softosa_engine::wire::build::eth_udp(
+        &mut f,
+        &softosa_engine::wire::build::EthSpec {
+            dst: Mac([0x01, 0x00, 0x5e, 1, 1, 1]),
+            src: PEER_MAC,
+            vlan: None,
+        },
+        &softosa_engine::wire::build::IpSpec::new(ip("192.0.2.9"), group),
+        5000,
+        5000,
+        softosa_engine::wire::build::Payload::Len(100),
+    );
+    assert_eq!(
+        wire(&mut e, us(1), &f),
+        Disposition::Dropped(DropReason::NoRoute)
+    );
+    assert!(e.register_multicast(IfaceId(1), group));
+    assert!(!e.register_multicast(IfaceId(1), ip("192.0.2.50")));
+    assert!(matches!(
+        wire(&mut e, us(2), &f),
+        Disposition::Queued {
+            iface: IfaceId(1),
+            ..
+        }
+    ));
+    assert!(e.register_multicast(IfaceId(0), group));
+    assert_eq!(
+        wire(&mut e, us(3), &f),
+        Disposition::Replicated { copies: 2 }
+    );
+    e.deregister_multicast(IfaceId(1), group);
+    e.deregister_multicast(IfaceId(0), group);
+    assert_eq!(
+        wire(&mut e, us(4), &f),
+        Disposition::Dropped(DropReason::NoRoute)
+    );
+    advance(&mut e, us(100_000));
+    drain(&mut e, us(100_000));
+    let acc = e.accounting();
+    assert!(acc.balanced(), "{acc:?}");
+    assert_eq!(acc.replicated, 1);
+    assert_eq!(e.interface(IfaceId(1)).unwrap().counters.multicast_in, 2);
+}
