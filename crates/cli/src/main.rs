@@ -50,24 +50,7 @@ enum Command {
 
 /// `softosa display KIND (--profile FILE... | --instance NAME)`.
 #[derive(clap::Args)]
-#[command(after_help = "\
-Displays:
-  devlinks         Netstat DEVLINKS: interface settings and statistics
-  osainfo          D TCPIP,,OSAINFO: what the adapter holds for an interface
-  trle             D NET,TRL,TRLE=: devices, ULPID and read queues
-  tuning           VTAM tuning statistics per read/write queue (alias: vtam)
-  netstat-all      Netstat ALL: connections on ancillary (bulk) queues
-  stats            Netstat STATS: bulk-queue segments and stack counters
-  config           Netstat CONFIG: GLOBALCONFIG and IPCONFIG settings
-  vcrt             Netstat VCRT DETAIL: sysplex distributor routing
-  route-qdioaccel  Netstat ROUTE QDIOACCEL: accelerator routes
-  drops            softosa frame accounting: nothing lost silently
-  A running lab (--instance) also shows: queues, counters, bulk, placement, driver.
-
-Examples:
-  softosa display devlinks --profile examples/profiles/iwq-dynamic-workloadq.prof
-  softosa display tuning --profile a.prof --profile osa.trl --intf QDIO4101L --format json
-  softosa display tuning --instance lab      (a running `softosa lab`)")]
+#[command(after_help = display_help())]
 struct DisplayCmd {
     /// Which display (see the list below; case-insensitive).
     kind: String,
@@ -95,6 +78,17 @@ struct DisplayCmd {
     /// Control socket of a running instance (overrides --instance).
     #[arg(long, conflicts_with = "profiles")]
     socket: Option<PathBuf>,
+}
+
+fn display_help() -> String {
+    format!(
+        "Displays:\n{}  A running lab (--instance) also shows: queues, counters, bulk, placement, driver.\n\n\
+         Examples:\n  \
+         softosa display devlinks --profile examples/profiles/iwq-dynamic-workloadq.prof\n  \
+         softosa display tuning --profile a.prof --profile osa.trl --intf QDIO4101L --format json\n  \
+         softosa display tuning --instance lab      (a running `softosa lab`)",
+        softosa_display::DisplayKind::help_list()
+    )
 }
 
 fn main() -> ExitCode {

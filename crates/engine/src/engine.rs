@@ -1651,20 +1651,7 @@ impl Engine {
             let pool = &mut self.out_pool;
             let r = tso::segment(pkt, info, mss, &mut scratch, |s| {
                 let mut out = pool.pop().unwrap_or_default();
-                out.clear();
-                if let Some(dm) = dst_mac {
-                    build::eth_header(
-                        &mut out,
-                        &build::EthSpec {
-                            dst: dm,
-                            src: src_mac,
-                            vlan,
-                        },
-                        ethertype_for(s.bytes),
-                    );
-                }
-                let l2 = out.len() as u32;
-                out.extend_from_slice(s.bytes);
+                let l2 = frame_for_wire(&mut out, dst_mac, src_mac, vlan, s.bytes);
                 segs.push((out, s.wire_len + l2));
             });
             self.scratch = scratch;
@@ -1689,21 +1676,7 @@ impl Engine {
             wq.counters.max_depth = wq.counters.max_depth.max(wq.frames.len() as u64);
         } else {
             let mut out = self.out_pool.pop().unwrap_or_default();
-            out.clear();
-            let l2 = if let Some(dm) = dst_mac {
-                build::eth_header(
-                    &mut out,
-                    &build::EthSpec {
-                        dst: dm,
-                        src: src_mac,
-                        vlan,
-                    },
-                    ethertype_for(pkt),
-                ) as u32
-            } else {
-                0
-            };
-            out.extend_from_slice(pkt);
+            let l2 = frame_for_wire(&mut out, dst_mac, src_mac, vlan, pkt);
             let wq = &mut self.ifaces[out_if.0].writes[usize::from(queue - 1)];
             wq.frames.push_back((out, ip_len + l2));
             wq.counters.max_depth = wq.counters.max_depth.max(wq.frames.len() as u64);
@@ -2123,6 +2096,25 @@ fn is_bcast(ip: IpAddr) -> bool {
         IpAddr::V4(a) => a.is_broadcast() || a.octets()[3] == 255,
         IpAddr::V6(_) => false,
     }
+}
+
+/// Fill `out` with `pkt` behind an Ethernet header when the interface is
+/// layer 3 (`dst_mac` known), or with `pkt` alone (layer 2: it is already a
+/// frame). Returns the header length added.
+fn frame_for_wire(
+    out: &mut Vec<u8>,
+    dst_mac: Option<Mac>,
+    src: Mac,
+    vlan: Option<u16>,
+    pkt: &[u8],
+) -> u32 {
+    out.clear();
+    if let Some(dst) = dst_mac {
+        build::eth_header(out, &build::EthSpec { dst, src, vlan }, ethertype_for(pkt));
+    }
+    let l2 = out.len() as u32;
+    out.extend_from_slice(pkt);
+    l2
 }
 
 fn ethertype_for(pkt: &[u8]) -> u16 {
