@@ -14,7 +14,7 @@ use crate::packet::{Pkt, HDR_LEN};
 use softosa_engine::config::{Mac, SystemConfig};
 use softosa_engine::wire::Frame;
 use softosa_engine::{
-    BatchId, Engine, Event, IfaceId, Instant, PortId, QueueKind, SendMeta, WlmClass,
+    BatchId, Engine, Event, IfaceId, Instant, PortId, QueueKind, SendMeta, SendOutcome, WlmClass,
 };
 use std::net::{IpAddr, Ipv4Addr};
 
@@ -135,7 +135,14 @@ impl Osa {
         self.drain_events();
     }
     /// The stack sends a segment (possibly a large send when offloading).
-    pub fn host_send(&mut self, now: Ns, p: &Pkt, importance: u8, end_of_write: bool) {
+    /// Returns the write queue (1..4) the engine put it on, `None` if refused.
+    pub fn host_send(
+        &mut self,
+        now: Ns,
+        p: &Pkt,
+        importance: u8,
+        end_of_write: bool,
+    ) -> Option<u8> {
         p.build(&mut self.hdr);
         let f = Frame {
             data: &self.hdr[14..],
@@ -151,14 +158,16 @@ impl Osa {
             end_of_write,
             ..SendMeta::default()
         };
-        if self
-            .engine
-            .handle_host_send(ns(now), self.iface, f, meta)
-            .is_err()
-        {
-            self.send_refused += 1;
-        }
+        let queue = match self.engine.handle_host_send(ns(now), self.iface, f, meta) {
+            Ok(SendOutcome::Queued { queue, .. }) => Some(queue),
+            Ok(_) => None,
+            Err(_) => {
+                self.send_refused += 1;
+                None
+            }
+        };
         self.drain_events();
+        queue
     }
     /// The next batch for the host. Marks the queue as being serviced.
     pub fn poll_presentation(&mut self, now: Ns) -> Option<SimPresentation> {
@@ -203,14 +212,15 @@ impl Osa {
         }
         self.drain_events();
     }
-    /// Next frame for the wire, parsed.
-    pub fn poll_transmit(&mut self, now: Ns) -> Option<Pkt> {
+    /// Next frame for the wire, parsed, with the write queue (1..4) it
+    /// came from.
+    pub fn poll_transmit(&mut self, now: Ns) -> Option<(Pkt, u8)> {
         loop {
             let meta = self
                 .engine
                 .poll_transmit(ns(now), self.port, &mut self.buf)?;
             match Pkt::parse(&self.buf, meta.wire_len) {
-                Some(p) => return Some(p),
+                Some(p) => return Some((p, meta.queue)),
                 None => self.unparsable += 1, // e.g. an ARP frame: not simulated further
             }
         }
@@ -328,10 +338,11 @@ mod tests {
         )
         .unwrap();
         o.add_neighbor(0xc0000202, nic_mac(1));
-        o.host_send(0, &seg(10 * 1460, 1000), 2, true);
+        assert_eq!(o.host_send(0, &seg(10 * 1460, 1000), 2, true), Some(1));
         let mut seq = 1000;
         let mut n = 0;
-        while let Some(p) = o.poll_transmit(0) {
+        while let Some((p, queue)) = o.poll_transmit(0) {
+            assert_eq!(queue, 1, "default priority goes to write queue 1");
             assert_eq!(p.seq, seq, "frame {n}");
             assert!(p.len <= 1460);
             seq = seq.wrapping_add(p.len);

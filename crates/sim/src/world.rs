@@ -24,6 +24,7 @@ use crate::tcp::{Seg, State, Tcb, TcpCfg};
 use crate::workload::{Kind, WlStats, WorkloadSpec};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use softosa_engine::QueueKind;
 use std::collections::{BTreeMap, VecDeque};
 
 /// What kind of host.
@@ -113,6 +114,9 @@ enum Step {
     Sock(usize, u32, SockOp),
     Connect(usize),
     Timer(usize, u32),
+    /// The write signal (SIGA) after a write to a queue the adapter does not
+    /// poll by itself; the adapter fetches the data `siga_latency_ns` later.
+    Siga,
 }
 
 #[derive(Debug)]
@@ -215,8 +219,13 @@ struct Micro {
 #[derive(Debug)]
 enum MicroJob {
     In(Pkt),
-    Out(Pkt),
+    /// An outbound frame and the write queue (1..4) it was fetched from.
+    Out(Pkt, u8),
     Present,
+    /// OLM's per-frame extra work for frames presented promptly (early
+    /// interrupt / host polling), charged per presented frame of a non-bulk
+    /// queue: OLM's CPU-hungry mechanisms never apply to BULKDATA (spec 2.4).
+    OlmFrames(u64),
 }
 
 enum Ev {
@@ -637,18 +646,21 @@ impl World {
             return;
         };
         let cost = match job {
-            MicroJob::In(p) => {
-                g.frame_cost(p.wire_len())
-                    + if o.sorts() { g.sort_ns } else { 0 }
-                    + if o.olm() { g.olm_frame_ns } else { 0 }
-            }
-            MicroJob::Out(p) => {
+            MicroJob::In(p) => g.frame_cost(p.wire_len()) + if o.sorts() { g.sort_ns } else { 0 },
+            MicroJob::Out(p, queue) => {
                 let segs = p.len.div_ceil(o.mss().max(1)).max(1);
+                // Under OLM the adapter polls write queue 1 itself (SIGA
+                // reduction); only that queue's frames carry OLM's extra.
                 g.frame_cost(p.wire_len())
                     + (u64::from(segs) - 1) * g.frame_ns
-                    + if o.olm() { g.olm_frame_ns } else { 0 }
+                    + if o.olm() && *queue == 1 {
+                        g.olm_frame_ns
+                    } else {
+                        0
+                    }
             }
             MicroJob::Present => g.present_ns,
+            MicroJob::OlmFrames(n) => n * g.olm_frame_ns,
         };
         m.busy = true;
         m.busy_ns += cost;
@@ -674,7 +686,7 @@ impl World {
                 }
                 self.osa_sync(h, now);
             }
-            Some(MicroJob::Out(p)) => {
+            Some(MicroJob::Out(p, _)) => {
                 if let Some((_, m, _)) = self.osas[h].as_mut() {
                     m.out_inflight -= 1;
                 }
@@ -682,7 +694,7 @@ impl World {
                 self.kick_up(h, now);
                 self.osa_pull(h, now);
             }
-            Some(MicroJob::Present) | None => {}
+            Some(MicroJob::Present) | Some(MicroJob::OlmFrames(_)) | None => {}
         }
         self.micro_start(h, now);
     }
@@ -695,9 +707,9 @@ impl World {
         if let Some((o, m, _)) = self.osas[h].as_mut() {
             while m.out_inflight + upq < 3 {
                 match o.poll_transmit(now) {
-                    Some(p) => {
+                    Some((p, queue)) => {
                         m.out_inflight += 1;
-                        m.jobs.push_back(MicroJob::Out(p));
+                        m.jobs.push_back(MicroJob::Out(p, queue));
                         pulled = true;
                     }
                     None => break,
@@ -725,6 +737,10 @@ impl World {
             };
             if pres.interrupt {
                 m.jobs.push_back(MicroJob::Present);
+            }
+            if o.olm() && pres.queue != QueueKind::BulkData && !pres.frames.is_empty() {
+                m.jobs
+                    .push_back(MicroJob::OlmFrames(pres.frames.len() as u64));
             }
             let mut u = Unit::new(if pres.serialized {
                 Some(pres.key)
@@ -833,20 +849,18 @@ impl World {
                 c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
             }
             Step::BatchEnd(_) => 0,
-            Step::Tx(p, kind, _, eow, _) => {
-                (if *eow { c.siga_ns } else { 0 })
-                    + match kind {
-                        TxKind::Ack => c.tx_ack_ns,
-                        TxKind::Data => {
-                            let mss = host.spec.link.mtu.saturating_sub(40).max(536);
-                            if p.len > mss {
-                                c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
-                            } else {
-                                c.tx_pkt_ns
-                            }
-                        }
+            Step::Siga => c.siga_ns,
+            Step::Tx(p, kind, _, _, _) => match kind {
+                TxKind::Ack => c.tx_ack_ns,
+                TxKind::Data => {
+                    let mss = host.spec.link.mtu.saturating_sub(40).max(536);
+                    if p.len > mss {
+                        c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
+                    } else {
+                        c.tx_pkt_ns
                     }
-            }
+                }
+            },
             Step::Sock(ci, id, op) => {
                 let calls = match op {
                     SockOp::Request | SockOp::Respond => {
@@ -1041,23 +1055,35 @@ impl World {
                         return;
                     };
                     let n = batch.len();
+                    // Under OLM the adapter polls write queue 1 by itself (SIGA
+                    // reduction, spec 2.4): a write that went only there needs
+                    // no signal; any other write is signalled.
+                    let olm = o.olm();
+                    let mut signal = !olm;
                     for (i, (pk, im)) in batch.iter().enumerate() {
-                        o.host_send(now, pk, *im, eow && i + 1 == n);
+                        let q = o.host_send(now, pk, *im, eow && i + 1 == n);
+                        if q.is_some_and(|q| q != 1) {
+                            signal = true;
+                        }
                     }
                     let mut batch = batch;
                     batch.clear();
                     self.hosts[h].pending_write[p] = batch;
-                    let Some((o, _, g)) = self.osas[h].as_mut() else {
-                        return;
-                    };
-                    let olm = o.olm();
-                    let lat = g.siga_latency_ns;
-                    if olm {
-                        // SIGA reduction: the adapter looks for outbound data itself.
+                    if !signal {
                         self.osa_sync_pull(h, now, true);
-                    } else {
+                    } else if eow {
+                        // the stack issues the SIGA instruction (CPU), then
+                        // the adapter fetches
                         self.osa_sync(h, now);
-                        // each SBAL write is signalled (SIGA)
+                        self.hosts[h]
+                            .cpu
+                            .push_front(p, [(Step::Siga, wl)].into_iter());
+                    } else {
+                        // a full SBAL within a longer write: signalled too
+                        self.osa_sync(h, now);
+                        let lat = self.osas[h]
+                            .as_ref()
+                            .map_or(0, |(_, _, g)| g.siga_latency_ns);
                         self.q.schedule(now + lat, Ev::Siga(h));
                     }
                 } else {
@@ -1067,6 +1093,12 @@ impl World {
             }
             Step::Sock(c, id, op) => self.sock(h, p, c, id, op, now),
             Step::Connect(w) => self.connect(h, p, w, now),
+            Step::Siga => {
+                let lat = self.osas[h]
+                    .as_ref()
+                    .map_or(0, |(_, _, g)| g.siga_latency_ns);
+                self.q.schedule(now + lat, Ev::Siga(h));
+            }
             Step::Timer(c, id) => {
                 let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
                     return;
