@@ -209,7 +209,7 @@ impl RunResult {
         for h in &self.hosts {
             let _ = writeln!(
                 s,
-                "host {} ({}, {} CPs): CPU {:.1}% busy ({:.1} ms/s); segs out {} (acks {}), rexmit {} (fast {}), RTO {}, dupacks in {}, out-of-order in {}, interrupts {}, polls {}, units {}, SD forwarded {}",
+                "host {} ({}, {} CPs): CPU {:.1}% busy ({:.1} ms/s); segs out {} (acks {}), rexmit {} (fast {}), RTO {}, dupacks in {}, out-of-order in {}, interrupts {}, polls {}, SIGAs {}, units {}, SD forwarded {}",
                 h.name,
                 h.model,
                 h.processors,
@@ -224,6 +224,7 @@ impl RunResult {
                 h.tcp.ooo_segments_in,
                 h.tcp.interrupts,
                 h.tcp.polls,
+                h.tcp.sigas,
                 h.tcp.units,
                 h.tcp.sd_forwarded,
             );

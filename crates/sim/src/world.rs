@@ -171,6 +171,8 @@ pub struct HostStats {
     pub segments_out: u64,
     pub interrupts: u64,
     pub polls: u64,
+    /// Write signals (SIGA) the stack issued to its adapter.
+    pub sigas: u64,
 }
 
 struct Host {
@@ -1080,6 +1082,7 @@ impl World {
                             .push_front(p, [(Step::Siga, wl)].into_iter());
                     } else {
                         // a full SBAL within a longer write: signalled too
+                        self.hosts[h].stats.sigas += 1;
                         self.osa_sync(h, now);
                         let lat = self.osas[h]
                             .as_ref()
@@ -1094,6 +1097,7 @@ impl World {
             Step::Sock(c, id, op) => self.sock(h, p, c, id, op, now),
             Step::Connect(w) => self.connect(h, p, w, now),
             Step::Siga => {
+                self.hosts[h].stats.sigas += 1;
                 let lat = self.osas[h]
                     .as_ref()
                     .map_or(0, |(_, _, g)| g.siga_latency_ns);

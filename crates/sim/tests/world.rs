@@ -156,3 +156,40 @@ fn every_example_scenario_loads() {
         }
     }
 }
+
+#[test]
+fn olm_writes_to_queue_one_need_no_siga() {
+    let text = r#"
+duration_ms = 20
+warmup_ms = 10
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 4
+request = 100
+response = 800
+client = "aix"
+server = "zos"
+[vary]
+field = "inbperf"
+values = ["DYNAMIC", "OLM"]
+"#;
+    let runs = run_text(text);
+    let dynamic = host(&runs[0].1, "zos");
+    let olm = host(&runs[1].1, "zos");
+    assert!(
+        dynamic.tcp.sigas >= dynamic.tcp.segments_out / 2,
+        "without OLM every write is signalled: {} SIGAs for {} segments",
+        dynamic.tcp.sigas,
+        dynamic.tcp.segments_out
+    );
+    assert!(olm.tcp.segments_out > 0);
+    assert_eq!(olm.tcp.sigas, 0, "OLM: the adapter polls write queue 1");
+}
