@@ -70,6 +70,10 @@ proptest! {
 #[derive(Clone, Debug)]
 enum Op {
     Advance(u64),
+    Close {
+        port: u16,
+        rst: bool,
+    },
     Tcp {
         to_vmac: bool,
         stack_b: bool,
@@ -95,6 +99,7 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (1u64..400).prop_map(Op::Advance),
         8 => (any::<bool>(), any::<bool>(), 1u16..6, 0u32..9000)
             .prop_map(|(to_vmac, stack_b, port, len)| Op::Tcp { to_vmac, stack_b, port, len }),
+        1 => (1u16..6, any::<bool>()).prop_map(|(port, rst)| Op::Close { port, rst }),
         1 => proptest::collection::vec(any::<u8>(), 0..80).prop_map(Op::Garbage),
         1 => Just(Op::UnknownMac),
         1 => (0u8..4).prop_map(Op::ArpFor),
@@ -123,6 +128,13 @@ fn config() -> SystemConfig {
         interfaces: vec![a, b],
         tuning: Tuning {
             write_queue_frames: 64,
+            // Register after a short run, so random sequences register,
+            // refuse (capacity 2) and deregister connections often.
+            bulk: BulkConfig {
+                run_bytes: 20_000,
+                ..BulkConfig::default()
+            },
+            bulk_table_capacity: 2,
             ..Tuning::default()
         },
     }
@@ -156,6 +168,10 @@ proptest! {
                         &TcpSpec { src_port: 4000 + port, dst_port: 20, flags: 0x10, ..TcpSpec::default() },
                         Payload::Len(len));
                     e.handle_wire_frame(us(t), PortId(0), Frame { data: &f, wire_len });
+                }
+                Op::Close { port, rst } => {
+                    let flags = if rst { 0x04 } else { 0x11 };
+                    wire(&mut e, us(t), &tcp_in_flags(vmac, "192.0.2.1", 4000 + port, 20, 0, flags));
                 }
                 Op::Garbage(g) => { wire(&mut e, us(t), &g); }
                 Op::UnknownMac => { wire(&mut e, us(t), &tcp_in(Mac([2, 1, 1, 1, 1, 1]), "192.0.2.1", 1, 2, 5)); }
@@ -203,6 +219,16 @@ proptest! {
             prop_assert!(e.poll_timeout().is_none_or(|d| d > us(t)), "stale deadline");
             let acc = e.accounting();
             prop_assert!(acc.balanced(), "{:?}", acc);
+            // The adapter's BULKDATA table holds only connections the stack
+            // currently sees streaming (registration follows detection).
+            let streaming: Vec<_> = e
+                .streaming_connections(StackId(0))
+                .iter()
+                .map(|c| c.inbound_flow())
+                .collect();
+            for f in e.interface(IfaceId(0)).unwrap().bulk_connections() {
+                prop_assert!(streaming.contains(&f), "{f} registered but not streaming");
+            }
             for i in e.interfaces() {
                 for rq in i.read_queues() {
                     prop_assert!(rq.q.free <= rq.q.capacity);
