@@ -4,8 +4,11 @@
 //! CPU per transaction and per MB on the client and server hosts. Per host:
 //! processor utilisation, TCP counters, link counters, and for adapters the
 //! microprocessor utilisation and every engine counter. Rendered as text, JSON
-//! or CSV. CPU spent on work not attributable to one workload (interrupts,
-//! polls) is shared among the host's workloads in proportion to their own CPU.
+//! or CSV. Each received frame's processing is charged to its connection's
+//! workload, an interrupt or poll to the workload of its batch when all the
+//! batch's frames belong to one; CPU spent on work not attributable to one
+//! workload (mixed batches, timers) is shared among the host's workloads in
+//! proportion to their own CPU.
 
 use crate::link::WireStats;
 use crate::world::{HostStats, World};

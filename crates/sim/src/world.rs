@@ -498,9 +498,10 @@ impl World {
             Ev::XcfArrive(t, p) => {
                 // HiperSockets-like delivery: presented at once, one unit.
                 let mut u = Unit::new(Some(SERIAL_XCF | t as u64));
-                u.steps.push_back((Step::Interrupt, UNATTRIBUTED));
-                u.steps.push_back((Step::Rx(p, false), UNATTRIBUTED));
-                u.steps.push_back((Step::BatchEnd(u64::MAX), UNATTRIBUTED));
+                let w = self.frame_wl(t, &p);
+                u.steps.push_back((Step::Interrupt, w));
+                u.steps.push_back((Step::Rx(p, false), w));
+                u.steps.push_back((Step::BatchEnd(u64::MAX), w));
                 self.hosts[t].stats.interrupts += 1;
                 self.submit(t, u, now);
             }
@@ -524,18 +525,14 @@ impl World {
             }
             Ev::CpuDone(h, p) => self.cpu_done(h, p, now),
             Ev::NicIrq(h) => {
-                let host = &mut self.hosts[h];
-                host.nic_timer = false;
-                if host.nic_pending.is_empty() {
+                self.hosts[h].nic_timer = false;
+                if self.hosts[h].nic_pending.is_empty() {
                     return;
                 }
+                let frames = std::mem::take(&mut self.hosts[h].nic_pending);
                 let mut u = Unit::new(Some(SERIAL_NIC | h as u64));
-                u.steps.push_back((Step::Interrupt, UNATTRIBUTED));
-                for p in host.nic_pending.drain(..) {
-                    u.steps.push_back((Step::Rx(p, false), UNATTRIBUTED));
-                }
-                u.steps.push_back((Step::BatchEnd(u64::MAX), UNATTRIBUTED));
-                host.stats.interrupts += 1;
+                self.batch_steps(h, &mut u, Step::Interrupt, frames, false, u64::MAX);
+                self.hosts[h].stats.interrupts += 1;
                 self.submit(h, u, now);
             }
             Ev::ConnTimer(h, c, id) => self.conn_timer(h, c, id, now),
@@ -749,19 +746,14 @@ impl World {
             } else {
                 None
             });
-            if pres.interrupt {
-                u.steps.push_back((Step::Interrupt, UNATTRIBUTED));
+            let first = if pres.interrupt {
                 self.hosts[h].stats.interrupts += 1;
+                Step::Interrupt
             } else {
-                u.steps.push_back((Step::Poll, UNATTRIBUTED));
                 self.hosts[h].stats.polls += 1;
-            }
-            for p in pres.frames {
-                u.steps
-                    .push_back((Step::Rx(p, pres.ack_each_ooo), UNATTRIBUTED));
-            }
-            u.steps
-                .push_back((Step::BatchEnd(pres.token), UNATTRIBUTED));
+                Step::Poll
+            };
+            self.batch_steps(h, &mut u, first, pres.frames, pres.ack_each_ooo, pres.token);
             self.submit(h, u, now);
             self.micro_start(h, now);
         }
@@ -779,6 +771,44 @@ impl World {
     }
 
     // ------------------------------------------------------------ CPU
+
+    /// The workload a received frame belongs to (its connection's, or the
+    /// listener's for a new connection); UNATTRIBUTED if none.
+    fn frame_wl(&self, h: usize, p: &Pkt) -> usize {
+        let host = &self.hosts[h];
+        host.lookup
+            .get(&(p.dport, p.src_ip, p.sport))
+            .and_then(|&c| host.conns.get(c)?.as_ref())
+            .map(|cn| cn.wl)
+            .or_else(|| host.listen.get(&p.dport).copied())
+            .unwrap_or(UNATTRIBUTED)
+    }
+
+    /// Fill a unit that processes one presented batch: its first step (an
+    /// interrupt or a poll), one receive step per frame, the batch end. Each
+    /// frame's processing is charged to its own workload; the interrupt or
+    /// poll and the batch end to the batch's workload when all its frames
+    /// belong to one, else shared (by CPU) among the host's workloads.
+    fn batch_steps(
+        &self,
+        h: usize,
+        u: &mut Unit<(Step, usize)>,
+        first: Step,
+        frames: Vec<Pkt>,
+        ack_each_ooo: bool,
+        token: u64,
+    ) {
+        let wls: Vec<usize> = frames.iter().map(|p| self.frame_wl(h, p)).collect();
+        let common = match wls.first() {
+            Some(&w) if wls.iter().all(|&x| x == w) => w,
+            _ => UNATTRIBUTED,
+        };
+        u.steps.push_back((first, common));
+        for (p, w) in frames.into_iter().zip(wls) {
+            u.steps.push_back((Step::Rx(p, ack_each_ooo), w));
+        }
+        u.steps.push_back((Step::BatchEnd(token), common));
+    }
 
     fn submit(&mut self, h: usize, u: Unit<(Step, usize)>, now: Ns) {
         self.hosts[h].stats.units += 1;
