@@ -193,3 +193,61 @@ values = ["DYNAMIC", "OLM"]
     assert!(olm.tcp.segments_out > 0);
     assert_eq!(olm.tcp.sigas, 0, "OLM: the adapter polls write queue 1");
 }
+
+#[test]
+fn a_stream_beside_request_response_does_not_inflate_its_cpu_per_transaction() {
+    let base = r#"
+duration_ms = 30
+warmup_ms = 20
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+speed = "10g"
+inbperf = "DYNAMIC WORKLOADQ"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+speed = "10g"
+[[workload]]
+name = "RR"
+type = "RR"
+connections = 4
+request = 100
+response = 800
+client = "aix"
+server = "zos"
+"#;
+    let stream = r#"
+[[workload]]
+name = "STR"
+type = "STR"
+connections = 1
+request = 1
+response = 20000000
+client = "zos"
+server = "aix"
+"#;
+    let alone = run_text(base);
+    let mixed = run_text(&format!("{base}{stream}"));
+    let rr = |r: &RunResult| {
+        r.workloads
+            .iter()
+            .find(|w| w.name == "RR")
+            .unwrap()
+            .cpu_us_per_txn_server
+    };
+    let (a, m) = (rr(&alone[0].1), rr(&mixed[0].1));
+    let s = mixed[0]
+        .1
+        .workloads
+        .iter()
+        .find(|w| w.name == "STR")
+        .unwrap();
+    assert!(s.mb_per_s > 50.0, "the stream ran: {} MB/s", s.mb_per_s);
+    assert!(
+        m < a * 1.25,
+        "RR CPU per transaction {m:.1} us beside a stream vs {a:.1} us alone"
+    );
+}
