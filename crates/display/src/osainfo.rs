@@ -136,13 +136,18 @@ fn info(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> OsaInfo {
     let v4 = i.cfg.ip_version == IpVersion::V4;
     let l3 = i.cfg.layer == Layer::Layer3;
     let defined_in = i.read_queues().count() as u8;
-    let unicast = i
-        .cfg
-        .addresses
-        .iter()
-        .map(|a| RegisteredAddr {
-            addr: a.addr.to_string(),
-            arp: (a.addr.is_ipv4() && l3).then_some(true),
+    // What the adapter holds: configured home addresses and any registered
+    // later (dynamic VIPAs), from the port's registration table.
+    let unicast = engine
+        .ports()
+        .get(i.cfg.port)
+        .map(|p| p.registered_addresses())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, owner)| *owner == i.id)
+        .map(|(addr, _)| RegisteredAddr {
+            addr: addr.to_string(),
+            arp: (addr.is_ipv4() && l3).then_some(true),
         })
         .collect();
     let multicast = i

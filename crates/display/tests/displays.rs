@@ -732,3 +732,13 @@ fn link_defined_interfaces_show_device_and_link_lines() {
     assert!(d.contains("  LINK STATISTICS:\n"), "{d}");
     assert!(!d.contains("INTFNAME"), "{d}");
 }
+
+#[test]
+fn osainfo_lists_addresses_registered_while_running() {
+    let mut e = streamed_engine();
+    let before = text(DisplayKind::OsaInfo, &e, Some("QDIO4101L"));
+    assert!(!before.contains("172.16.1.99"), "{before}");
+    e.register_address(IfaceId(0), "172.16.1.99".parse().unwrap());
+    let t = text(DisplayKind::OsaInfo, &e, Some("QDIO4101L"));
+    assert!(t.contains("ARP: Yes  Addr: 172.16.1.99"), "{t}");
+}
