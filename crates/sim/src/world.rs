@@ -255,6 +255,9 @@ pub type TimerSample = (Ns, usize, &'static str, u64, u64);
 pub struct World {
     q: EventQueue<Ev>,
     rng: ChaCha8Rng,
+    /// Separate stream for CPU service-time variation, so frame-error draws
+    /// stay the same whatever the processors do.
+    cpu_rng: ChaCha8Rng,
     hosts: Vec<Host>,
     osas: Vec<Option<(Osa, Micro, AdapterGen)>>,
     osa_timer: Vec<Option<Ns>>,
@@ -395,6 +398,7 @@ impl World {
         let mut world = World {
             q: EventQueue::new(),
             rng: ChaCha8Rng::seed_from_u64(setup.seed),
+            cpu_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5c4e_d011_7e55_0001),
             hosts,
             osas,
             osa_timer: vec![None; n_osa],
@@ -840,7 +844,7 @@ impl World {
                 }
                 return;
             };
-            let cost = self.step_cost(h, &step);
+            let cost = self.vary(self.step_cost(h, &step));
             let window = self.in_window(now);
             let host = &mut self.hosts[h];
             host.cpu.charge(p, cost);
@@ -859,6 +863,21 @@ impl World {
             self.q.schedule(now + cost, Ev::CpuDone(h, p));
             return;
         }
+    }
+
+    /// CPU service time varies from one execution to the next (cache and
+    /// TLB state, memory contention): a step takes at least 80 % of its
+    /// nominal cost plus an exponentially distributed rest, 100 % on
+    /// average. The variation is what lets a unit of work that started later
+    /// finish first on another processor (the SRB races of spec 2.3).
+    fn vary(&mut self, cost: u64) -> u64 {
+        if cost == 0 {
+            return 0;
+        }
+        let base = cost * 4 / 5;
+        let u: f64 = rand::Rng::random_range(&mut self.cpu_rng, f64::EPSILON..1.0);
+        let rest = (cost - base) as f64;
+        base + (-u.ln() * rest).min(20.0 * rest) as u64
     }
 
     fn step_cost(&self, h: usize, step: &Step) -> u64 {
