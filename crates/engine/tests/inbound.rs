@@ -174,8 +174,8 @@ fn mixed(mode: InbPerf, workloadq: bool, stream: bool, rr: bool, ms: u64) -> Eng
         if stream {
             wire(&mut e, us(t), &tcp_in(mac, "192.0.2.1", 5000, 20, 1448));
         }
-        if rr && n % 10 == 0 {
-            let c = 6000 + (n / 10 % 30) as u16;
+        if rr && n % 4 == 0 {
+            let c = 6000 + (n / 4 % 30) as u16;
             wire(&mut e, us(t), &tcp_in(mac, "192.0.2.1", c, 2141, 100));
             let resp = tcp_out("192.0.2.1", "192.0.2.9", 2141, c, 800, 0);
             let _ = e.handle_host_send(us(t), IfaceId(0), Frame::full(&resp), SendMeta::default());
