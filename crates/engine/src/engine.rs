@@ -404,6 +404,8 @@ pub struct Engine {
 }
 
 const DEFAULT_OSA_MTU: u32 = 8992;
+/// The largest frame an Ethernet wire carries (jumbo, with headers).
+const MAX_JUMBO_FRAME: u32 = 9018;
 
 impl Engine {
     /// Build the engine and activate every configured interface at time zero.
@@ -1155,7 +1157,11 @@ impl Engine {
         // DYNAMIC / OLM tuner.
         let mut retuned = None;
         if let Some(t) = rq.tuner.as_mut() {
-            if let Some(new) = t.on_frame(now, streaming) {
+            // A frame longer than the largest jumbo frame can only be a
+            // segmentation-offload aggregate (a live host's GSO): weigh it
+            // as the wire frames it stands for.
+            let units = frame.wire_len.div_ceil(MAX_JUMBO_FRAME);
+            if let Some(new) = t.on_frames(now, streaming, units) {
                 rq.q.set_timers(new);
                 rq.q.counters.retunes += 1;
                 retuned = Some((t.level(), new));

@@ -87,10 +87,17 @@ impl Tuner {
     /// Record one arriving frame; `streaming` says whether the stack sees its
     /// connection streaming. Returns new timer values when the tuner moved.
     pub fn on_frame(&mut self, now: Instant, streaming: bool) -> Option<TimerPair> {
+        self.on_frames(now, streaming, 1)
+    }
+
+    /// As [`Tuner::on_frame`] for a frame standing for `units` wire frames
+    /// (a segmentation-offload aggregate counts as the frames it carries).
+    pub fn on_frames(&mut self, now: Instant, streaming: bool, units: u32) -> Option<TimerPair> {
         let moved = self.close_epochs(now);
-        self.frames += 1;
+        let units = u64::from(units.max(1));
+        self.frames += units;
         if streaming {
-            self.stream_frames += 1;
+            self.stream_frames += units;
         }
         moved
     }
@@ -169,6 +176,22 @@ mod tests {
             &TimerTable::default(),
             Instant::ZERO,
         )
+    }
+
+    #[test]
+    fn an_offload_aggregate_weighs_as_the_frames_it_carries() {
+        // 1 aggregate of 8 units per 4 interactive frames: 8/12 streaming
+        // by weight (a mix), where a count by frames would say 1/5.
+        let mut t = tuner();
+        for (n, us) in (0..200_000u64).step_by(10).enumerate() {
+            let now = Instant::from_micros(us);
+            if n % 5 == 0 {
+                t.on_frames(now, true, 8);
+            } else {
+                t.on_frame(now, false);
+            }
+        }
+        assert_eq!(t.level(), t.ladder().len() - 2);
     }
 
     #[test]
