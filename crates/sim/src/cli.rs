@@ -38,6 +38,12 @@ pub struct SimArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// After the results, show this z/OS display of every simulated host's
+    /// adapter at the end of the run (devlinks, osainfo, trle, tuning,
+    /// netstat-all, stats, config, vcrt, route-qdioaccel, drops); may be
+    /// given several times. Text format only.
+    #[arg(long = "display", value_name = "KIND")]
+    pub display: Vec<String>,
 }
 
 /// Run `softosa sim`.
@@ -49,12 +55,36 @@ pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
             v.setup.seed = s;
         }
     }
+    let kinds = args
+        .display
+        .iter()
+        .map(|k| k.parse::<softosa_display::DisplayKind>())
+        .collect::<Result<Vec<_>, _>>()?;
     let mut results: Vec<(String, RunResult)> = Vec::new();
+    let mut displays = String::new();
     for v in &variants {
-        let r = run_with_progress(&v.label, &v.setup, args.quiet)?;
+        let (r, world) = run_world(&v.label, &v.setup, args.quiet)?;
+        for kind in &kinds {
+            for (host, engine) in world.engines() {
+                let ctx = softosa_display::DisplayContext::default();
+                let text = softosa_display::render(
+                    *kind,
+                    engine,
+                    &ctx,
+                    None,
+                    softosa_display::Format::Text,
+                )?;
+                displays.push_str(&format!(
+                    "==== {} on host {host} ({})\n{text}\n",
+                    kind.word(),
+                    v.label
+                ));
+            }
+        }
         results.push((v.label.clone(), r));
     }
     print!("{}", render(&sc, &results, args.format)?);
+    print!("{displays}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -64,9 +94,18 @@ pub fn run_with_progress(
     setup: &crate::world::Setup,
     quiet: bool,
 ) -> Result<RunResult, crate::world::WorldError> {
+    run_world(label, setup, quiet).map(|(r, _)| r)
+}
+
+/// As [`run_with_progress`], keeping the finished world (for displays).
+pub fn run_world(
+    label: &str,
+    setup: &crate::world::Setup,
+    quiet: bool,
+) -> Result<(RunResult, crate::world::World), crate::world::WorldError> {
     let start = Instant::now();
     let mut bar: Option<ProgressBar> = None;
-    let (r, _) = crate::run_setup(setup, |t, end| {
+    let (r, world) = crate::run_setup(setup, |t, end| {
         if quiet {
             return;
         }
@@ -86,7 +125,7 @@ pub fn run_with_progress(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    Ok(r)
+    Ok((r, world))
 }
 
 fn render(

@@ -1638,6 +1638,20 @@ impl World {
         crate::report::collect(self)
     }
 
+    /// Each host's adapter engine after (or during) a run, by host name, so
+    /// the z/OS displays can be shown on a finished run.
+    pub fn engines(&self) -> Vec<(String, &softosa_engine::Engine)> {
+        let names = self.host_names();
+        self.osas
+            .iter()
+            .enumerate()
+            .filter_map(|(h, o)| {
+                let (osa, _, _) = o.as_ref()?;
+                Some((names.get(h).cloned().unwrap_or_default(), osa.engine()))
+            })
+            .collect()
+    }
+
     pub(crate) fn host_names(&self) -> Vec<String> {
         self.hosts.iter().map(|h| h.spec.name.clone()).collect()
     }

@@ -251,3 +251,34 @@ server = "aix"
         "RR CPU per transaction {m:.1} us beside a stream vs {a:.1} us alone"
     );
 }
+
+#[test]
+fn z_os_displays_work_on_a_finished_run() {
+    let sc = Scenario::load(&repo().join("scenarios/quick-rr.toml")).unwrap();
+    let v = sc.variants().unwrap().remove(0);
+    let (r, world) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
+    let engines = world.engines();
+    assert!(!engines.is_empty(), "a z/OS host has an adapter");
+    let (_, engine) = engines[0];
+    let text = softosa_display::render(
+        softosa_display::DisplayKind::Tuning,
+        engine,
+        &softosa_display::DisplayContext::default(),
+        None,
+        softosa_display::Format::Text,
+    )
+    .unwrap();
+    // The display shows the engine's own counters of the finished run.
+    let packcnt = engine.interfaces()[0]
+        .queue(softosa_engine::QueueKind::Primary)
+        .unwrap()
+        .q
+        .counters
+        .packcnt;
+    assert!(packcnt > 0 && r.workloads.iter().any(|w| w.transactions > 0));
+    assert!(
+        text.contains(&format!("PACKCNT  = {packcnt:>10}")),
+        "{text}"
+    );
+    assert!(engine.accounting().balanced());
+}
