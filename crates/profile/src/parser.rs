@@ -1408,40 +1408,50 @@ impl Parser<'_> {
         self.prof.ip.nodynamicxcf = None;
     }
 
+    // ---- blocks (VIPADYNAMIC, BEGINROUTES) ------------------------------
+
+    /// The next item inside a block opened by `kwt`, consumed; `None` when the
+    /// block ends: at its end statement (consumed), or — reported as an
+    /// unclosed block — at the end of the file, at another top-level
+    /// statement, or (when `unsupported_ends`) at a statement softosa does not
+    /// support.
+    fn block_item(
+        &mut self,
+        kwt: &Token,
+        (begin, end, end_stmt): (&'static str, &'static str, Stmt),
+        unsupported_ends: bool,
+    ) -> Option<Token> {
+        let unclosed = |p: &mut Self| p.err(kwt.span, ErrorKind::UnclosedBlock { begin, end });
+        let Some(t) = self.peek().cloned() else {
+            unclosed(self);
+            return None;
+        };
+        match stmt_of(&t.text) {
+            Some(st) if st == end_stmt => {
+                self.pos += 1;
+                return None;
+            }
+            Some(_) => {
+                unclosed(self);
+                return None;
+            }
+            None if unsupported_ends && is_unsupported(&t.text) => {
+                unclosed(self);
+                return None;
+            }
+            None => {}
+        }
+        self.pos += 1;
+        Some(t)
+    }
+
     // ---- VIPADYNAMIC ------------------------------------------------------
 
     /// Inside VIPADYNAMIC, the block ends at ENDVIPADYNAMIC; sub-statements
     /// are VIPADEFINE and VIPADISTRIBUTE.
     fn vipadynamic(&mut self, kwt: &Token) {
-        loop {
-            let Some(t) = self.peek().cloned() else {
-                self.err(
-                    kwt.span,
-                    ErrorKind::UnclosedBlock {
-                        begin: "VIPADYNAMIC",
-                        end: "ENDVIPADYNAMIC",
-                    },
-                );
-                return;
-            };
-            match stmt_of(&t.text) {
-                Some(Stmt::EndVipaDynamic) => {
-                    self.pos += 1;
-                    return;
-                }
-                Some(_) => {
-                    self.err(
-                        kwt.span,
-                        ErrorKind::UnclosedBlock {
-                            begin: "VIPADYNAMIC",
-                            end: "ENDVIPADYNAMIC",
-                        },
-                    );
-                    return;
-                }
-                None => {}
-            }
-            self.pos += 1;
+        let block = ("VIPADYNAMIC", "ENDVIPADYNAMIC", Stmt::EndVipaDynamic);
+        while let Some(t) = self.block_item(kwt, block, false) {
             match t.upper().as_str() {
                 "VIPADEFINE" => self.vipadefine(&t),
                 "VIPADISTRIBUTE" => self.vipadistribute(&t),
@@ -1643,45 +1653,8 @@ impl Parser<'_> {
     // ---- BEGINROUTES ------------------------------------------------------
 
     fn beginroutes(&mut self, kwt: &Token) {
-        loop {
-            let Some(t) = self.peek().cloned() else {
-                self.err(
-                    kwt.span,
-                    ErrorKind::UnclosedBlock {
-                        begin: "BEGINROUTES",
-                        end: "ENDROUTES",
-                    },
-                );
-                return;
-            };
-            match stmt_of(&t.text) {
-                Some(Stmt::EndRoutes) => {
-                    self.pos += 1;
-                    return;
-                }
-                Some(_) => {
-                    self.err(
-                        kwt.span,
-                        ErrorKind::UnclosedBlock {
-                            begin: "BEGINROUTES",
-                            end: "ENDROUTES",
-                        },
-                    );
-                    return;
-                }
-                None if is_unsupported(&t.text) => {
-                    self.err(
-                        kwt.span,
-                        ErrorKind::UnclosedBlock {
-                            begin: "BEGINROUTES",
-                            end: "ENDROUTES",
-                        },
-                    );
-                    return;
-                }
-                None => {}
-            }
-            self.pos += 1;
+        let block = ("BEGINROUTES", "ENDROUTES", Stmt::EndRoutes);
+        while let Some(t) = self.block_item(kwt, block, true) {
             if t.upper() == "ROUTE" {
                 self.route(&t);
             } else {

@@ -181,3 +181,33 @@ fn display_related_parameters_are_read() {
         "{v:?}"
     );
 }
+
+#[test]
+fn blocks_end_at_their_end_statement_or_are_reported_unclosed() {
+    // Closed: the items are read and nothing is reported.
+    let (p, v) = diags(
+        "VIPADYNAMIC\n  VIPADEFINE 255.255.255.0 201.2.10.11\nENDVIPADYNAMIC\n\
+         BEGINROUTES\n  ROUTE 192.0.2.0/24 = OSA1 MTU 1492\nENDROUTES\n",
+    );
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!((p.vipa.defines.len(), p.routes.len()), (1, 1), "{p:?}");
+    // The file ends inside the block: reported at the opening keyword.
+    let (_, v) = diags("VIPADYNAMIC\n  VIPADEFINE 255.255.255.0 201.2.10.11\n");
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].starts_with("s.prof:1:1: error:") && v[0].contains("ENDVIPADYNAMIC"),
+        "{v:?}"
+    );
+    // Another statement starts inside the block: unclosed, and that
+    // statement is still read.
+    let (p, v) = diags(
+        "BEGINROUTES\n  ROUTE 192.0.2.0/24 = OSA1 MTU 1492\n\
+         GLOBALCONFIG SEGMENTATIONOFFLOAD\n",
+    );
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].starts_with("s.prof:1:1: error:") && v[0].contains("ENDROUTES"),
+        "{v:?}"
+    );
+    assert!(p.global.segmentation_offload.is_some());
+}
