@@ -13,9 +13,32 @@
 use crate::context::DisplayContext;
 use crate::text::{yes_no_mixed, Lines};
 use crate::{select_stacks, DisplayError, Report};
+
 use serde::Serialize;
 use softosa_engine::inbound::bulk::ConnKey;
 use softosa_engine::{Engine, QueueKind, StackId};
+
+/// The stacks a Netstat display covers, with their state.
+fn stacks_of<'e>(
+    engine: &'e Engine,
+    ctx: &DisplayContext,
+    target: Option<&str>,
+) -> Result<Vec<(usize, &'e softosa_engine::engine::Stack)>, DisplayError> {
+    let all = engine.stacks();
+    Ok(select_stacks(engine, ctx, target)?
+        .into_iter()
+        .filter_map(|s| all.get(s).map(|st| (s, st)))
+        .collect())
+}
+
+/// Every interface defined on stack `s` (active or not).
+fn interfaces_of(engine: &Engine, s: usize) -> Vec<&softosa_engine::Interface> {
+    engine
+        .interfaces()
+        .iter()
+        .filter(|i| i.cfg.stack == s)
+        .collect()
+}
 
 fn header(l: &mut Lines, stack: &str, time: &str) {
     l.line(format!(
@@ -59,7 +82,7 @@ pub fn build_all(
     for s in stacks {
         // Registered connections, by interface.
         let mut conns: Vec<(ConnKey, bool, Option<String>)> = Vec::new();
-        for i in engine.interfaces().iter().filter(|i| i.cfg.stack == s) {
+        for i in interfaces_of(engine, s) {
             for f in i.bulk_connections() {
                 let k = ConnKey::from_inbound(&f);
                 conns.push((k, false, Some(i.cfg.name.clone())));
@@ -156,15 +179,8 @@ pub fn build_stats(
     target: Option<&str>,
 ) -> Result<StatsReport, DisplayError> {
     let mut stacks = Vec::new();
-    for s in select_stacks(engine, ctx, target)? {
-        let Some(st) = engine.stacks().get(s) else {
-            continue;
-        };
-        let ifs: Vec<_> = engine
-            .interfaces()
-            .iter()
-            .filter(|i| i.cfg.stack == s)
-            .collect();
+    for (s, st) in stacks_of(engine, ctx, target)? {
+        let ifs = interfaces_of(engine, s);
         let sum = |f: &dyn Fn(&softosa_engine::Interface) -> u64| ifs.iter().map(|i| f(i)).sum();
         let rq_sum = |f: &dyn Fn(&softosa_engine::counters::ReadQueueCounters) -> u64| -> u64 {
             ifs.iter()
@@ -303,10 +319,7 @@ pub fn build_config(
     target: Option<&str>,
 ) -> Result<ConfigReport, DisplayError> {
     let mut stacks = Vec::new();
-    for s in select_stacks(engine, ctx, target)? {
-        let Some(st) = engine.stacks().get(s) else {
-            continue;
-        };
+    for (s, st) in stacks_of(engine, ctx, target)? {
         let c = &st.cfg;
         let wlm_mapping = c
             .wlm_priorityq
@@ -466,15 +479,8 @@ pub fn build_vcrt(
     target: Option<&str>,
 ) -> Result<VcrtReport, DisplayError> {
     let mut stacks = Vec::new();
-    for s in select_stacks(engine, ctx, target)? {
-        let Some(st) = engine.stacks().get(s) else {
-            continue;
-        };
-        let ifs: Vec<_> = engine
-            .interfaces()
-            .iter()
-            .filter(|i| i.cfg.stack == s)
-            .collect();
+    for (s, st) in stacks_of(engine, ctx, target)? {
+        let ifs = interfaces_of(engine, s);
         let routes = st.accel_routes();
         let dvipas = st
             .cfg
@@ -570,10 +576,7 @@ pub fn build_route(
     target: Option<&str>,
 ) -> Result<RouteReport, DisplayError> {
     let mut stacks = Vec::new();
-    for s in select_stacks(engine, ctx, target)? {
-        let Some(st) = engine.stacks().get(s) else {
-            continue;
-        };
+    for (s, st) in stacks_of(engine, ctx, target)? {
         let accelerator = if st.cfg.qdio_accelerator.is_some() {
             "QDIOACCELERATOR"
         } else if st.cfg.iqdio_routing {
