@@ -154,6 +154,45 @@ struct Conn {
     hs: u8,
 }
 
+/// The two ends of a new connection, as seen from this host.
+struct ConnEnds {
+    lip: u32,
+    lport: u16,
+    rip: u32,
+    rport: u16,
+    dst_mac: [u8; 6],
+}
+
+impl Conn {
+    /// A connection just opened (client) or accepted (server): nothing sent,
+    /// received or pending yet.
+    fn new(id: u32, tcb: Tcb, wl: usize, client: bool, ends: ConnEnds, now: Ns) -> Conn {
+        Conn {
+            id,
+            lip: ends.lip,
+            tcb,
+            wl,
+            client,
+            rip: ends.rip,
+            lport: ends.lport,
+            rport: ends.rport,
+            dst_mac: ends.dst_mac,
+            rcvd: 0,
+            unread: 0,
+            to_write: 0,
+            write_pending: false,
+            txn_start: now,
+            rto_ev: None,
+            delack_ev: None,
+            force_ack: false,
+            in_units: 0,
+            app_emitting: 0,
+            srb_emitting: 0,
+            hs: 0,
+        }
+    }
+}
+
 /// Per-host counters of the simulator's own making.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct HostStats {
@@ -1253,29 +1292,14 @@ impl World {
         let (mut tcb, syn) = Tcb::connect(cfg, host.iss, now);
         tcb.defer_output = host.spec.kind == HostKind::Zos;
         let lip = self.hosts[h].spec.ip;
-        let cn = Conn {
-            id,
+        let ends = ConnEnds {
             lip,
-            tcb,
-            wl: w,
-            client: true,
-            rip,
             lport,
+            rip,
             rport,
             dst_mac: nic_mac(target),
-            rcvd: 0,
-            unread: 0,
-            to_write: 0,
-            write_pending: false,
-            txn_start: now,
-            rto_ev: None,
-            delack_ev: None,
-            force_ack: false,
-            in_units: 0,
-            app_emitting: 0,
-            srb_emitting: 0,
-            hs: 0,
         };
+        let cn = Conn::new(id, tcb, w, true, ends, now);
         let c = self.alloc_conn(h, cn);
         self.segs.push(syn);
         self.push_segs(h, p, c);
@@ -1307,29 +1331,14 @@ impl World {
                         let src = mac_nic(&pkt.src_mac)
                             .or_else(|| self.ip_map.get(&pkt.src_ip).copied())
                             .unwrap_or(0);
-                        let cn = Conn {
-                            id,
+                        let ends = ConnEnds {
                             lip: pkt.dst_ip,
-                            tcb,
-                            wl: w,
-                            client: false,
-                            rip: pkt.src_ip,
                             lport: pkt.dport,
+                            rip: pkt.src_ip,
                             rport: pkt.sport,
                             dst_mac: nic_mac(src),
-                            rcvd: 0,
-                            unread: 0,
-                            to_write: 0,
-                            write_pending: false,
-                            txn_start: now,
-                            rto_ev: None,
-                            delack_ev: None,
-                            force_ack: false,
-                            in_units: 0,
-                            app_emitting: 0,
-                            srb_emitting: 0,
-                            hs: 0,
                         };
+                        let cn = Conn::new(id, tcb, w, false, ends, now);
                         let c = self.alloc_conn(h, cn);
                         self.segs.push(sa);
                         self.push_segs(h, p, c);
