@@ -193,7 +193,12 @@ impl EngineCore {
     /// The engine for `cfg`.
     pub fn new(cfg: SystemConfig) -> Result<EngineCore, LabError> {
         let engine = Engine::new(cfg).map_err(|e| LabError::Config(e.to_string()))?;
-        Ok(EngineCore {
+        Ok(EngineCore::around(engine))
+    }
+
+    /// A core with no traffic seen yet around `engine`.
+    fn around(engine: Engine) -> EngineCore {
+        EngineCore {
             engine,
             handles: HashMap::new(),
             next_handle: 0,
@@ -207,7 +212,7 @@ impl EngineCore {
             registrations: Vec::new(),
             out_wait: BTreeMap::new(),
             out_refused: BTreeMap::new(),
-        })
+        }
     }
 
     /// The engine for a lab run.
@@ -277,21 +282,7 @@ impl Default for EngineCore {
             Ok(e) => e,
             Err(e) => unreachable!("an empty configuration is always valid: {e}"),
         };
-        EngineCore {
-            engine,
-            handles: HashMap::new(),
-            next_handle: 0,
-            crc: 0,
-            bad_offload: 0,
-            host_write_failed: 0,
-            wire_send_failed: 0,
-            wire_oversize: 0,
-            conns: BTreeMap::new(),
-            tx_by_queue: [0; 5],
-            registrations: Vec::new(),
-            out_wait: BTreeMap::new(),
-            out_refused: BTreeMap::new(),
-        }
+        EngineCore::around(engine)
     }
 }
 
