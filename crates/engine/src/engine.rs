@@ -767,7 +767,7 @@ impl Engine {
             }
         }
         if let NetInfo::Arp(arp) = info.net {
-            if let Some(d) = self.handle_arp(now, port, &l2, &arp, frame) {
+            if let Some(d) = self.handle_arp(now, port, &l2, &arp) {
                 return d;
             }
         }
@@ -897,7 +897,6 @@ impl Engine {
         port: PortId,
         l2: &wire::L2Info,
         arp: &wire::ArpInfo,
-        frame: Frame<'_>,
     ) -> Option<Disposition> {
         let p = &mut self.ports[port.0];
         p.neighbors
@@ -946,7 +945,6 @@ impl Engine {
                 if any_l2 {
                     None
                 } else {
-                    let _ = frame;
                     Some(self.drop_in(DropReason::ArpNotForUs))
                 }
             }
@@ -1156,6 +1154,7 @@ impl Engine {
         };
         // DYNAMIC / OLM tuner.
         let mut retuned = None;
+        let mut olm_event = None;
         if let Some(t) = rq.tuner.as_mut() {
             // A frame longer than the largest jumbo frame can only be a
             // segmentation-offload aggregate (a live host's GSO): weigh it
@@ -1167,18 +1166,22 @@ impl Engine {
                 retuned = Some((t.level(), new));
             }
             if rq.olm {
-                let back_off = t.level() + 1 == t.ladder().len() && streaming;
+                // The host backs OLM off while the tuner sees the queue
+                // carrying a stream (judged per epoch, so it cannot flap).
+                let back_off = t.sees_streaming();
                 if back_off != rq.olm_backoff {
                     rq.olm_backoff = back_off;
-                    let ev = Event::OlmBackoff {
+                    olm_event = Some(Event::OlmBackoff {
                         at: now,
                         iface: id,
                         queue: qk,
                         backed_off: back_off,
-                    };
-                    self.events.push_back(ev);
+                    });
                 }
             }
+        }
+        if let Some(ev) = olm_event {
+            self.push_event(ev);
         }
         let iface = &mut self.ifaces[id.0];
         let Some(rq) = iface.queues[qk.index()].as_mut() else {
@@ -1446,16 +1449,7 @@ impl Engine {
                 in_iface: Some(in_if),
                 ..SendMeta::default()
             };
-            let _ = self.route_out(
-                now,
-                out_if,
-                &p,
-                wire_len,
-                &out_info,
-                meta,
-                Some(queue),
-                false,
-            );
+            let _ = self.route_out(now, out_if, &p, wire_len, &out_info, meta, Some(queue));
         }
         self.scratch2 = p;
         Some(Disposition::Forwarded { out: out_if })
@@ -1553,7 +1547,7 @@ impl Engine {
         let l2len = info.l2.map_or(0, |l| l.header_len);
         let pkt = frame.data.get(usize::from(l2len)..).unwrap_or(&[]);
         let ip_len = frame.wire_len.saturating_sub(u32::from(l2len));
-        let r = self.route_out(now, iface, pkt, ip_len, &info, meta, None, true);
+        let r = self.route_out(now, iface, pkt, ip_len, &info, meta, None);
         if let Ok(SendOutcome::Queued { queue, .. }) = r {
             let wq = &mut self.ifaces[iface.0].writes[usize::from(queue - 1)];
             wq.since_siga += 1;
@@ -1584,7 +1578,6 @@ impl Engine {
         info: &FrameInfo,
         meta: SendMeta,
         queue_override: Option<u8>,
-        from_stack: bool,
     ) -> Result<SendOutcome, DropReason> {
         let i = &self.ifaces[out_if.0];
         let port_idx = i.cfg.port;
@@ -1600,7 +1593,7 @@ impl Engine {
                 if !iqd && (i.cfg.isolate || self.ifaces[peer.0].cfg.isolate) {
                     return Err(self.drop_out(DropReason::Isolated));
                 }
-                return Ok(self.deliver_internal(now, out_if, peer, pkt, ip_len, info, from_stack));
+                return Ok(self.deliver_internal(now, out_if, peer, pkt, ip_len, info));
             }
         }
         if iqd {
@@ -1699,9 +1692,7 @@ impl Engine {
         pkt: &[u8],
         ip_len: u32,
         info: &FrameInfo,
-        from_stack: bool,
     ) -> SendOutcome {
-        let _ = from_stack;
         self.counters.delivered_internally += 1;
         let src_if = &self.ifaces[from.0];
         let to_if = &self.ifaces[to.0];
@@ -1836,7 +1827,6 @@ impl Engine {
                     &info,
                     SendMeta::default(),
                     Some(queue),
-                    true,
                 );
                 self.out_pool.push(pkt);
             } else {

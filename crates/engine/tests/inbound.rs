@@ -706,3 +706,45 @@ fn zero_timers_present_every_frame_at_once_even_under_dynamic() {
             .is_none_or(|d| d >= t + Duration::from_millis(500)));
     }
 }
+
+#[test]
+fn olm_backs_off_for_a_stream_without_flapping() {
+    // An OLM queue carrying a stream and interactive traffic: the host backs
+    // OLM off once the tuner sees the stream, and the state does not flip
+    // with every frame (the event queue stays small and bounded).
+    let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+    cfg.interfaces[0].olm = true;
+    let mut e = Engine::new(cfg).unwrap();
+    let mut t = 0;
+    for n in 0..60_000u64 {
+        t += 5;
+        advance(&mut e, us(t));
+        drain(&mut e, us(t));
+        wire(
+            &mut e,
+            us(t),
+            &tcp_in(PORT_MAC, "192.0.2.1", 5000, 20, 1448),
+        );
+        if n % 4 == 0 {
+            wire(
+                &mut e,
+                us(t),
+                &tcp_in(PORT_MAC, "192.0.2.1", 6000, 2141, 100),
+            );
+        }
+    }
+    let mut changes = 0;
+    while let Some(ev) = e.poll_event() {
+        if matches!(ev, Event::OlmBackoff { .. }) {
+            changes += 1;
+        }
+    }
+    assert!((1..=2).contains(&changes), "{changes} OLM back-off changes");
+    assert!(
+        e.interface(IfaceId(0))
+            .unwrap()
+            .queue(QueueKind::Primary)
+            .unwrap()
+            .olm_backoff
+    );
+}

@@ -29,6 +29,8 @@ pub struct Tuner {
     stream_frames: u64,
     aim: usize,
     aim_streak: u32,
+    /// The last epoch with traffic carried streaming data above the share.
+    streaming_seen: bool,
 }
 
 fn geometric(lo: Duration, hi: Duration, i: usize, n: usize) -> Duration {
@@ -63,6 +65,7 @@ impl Tuner {
             level: n - 1,
             aim: n - 1,
             aim_streak: 0,
+            streaming_seen: false,
             ladder,
             epoch_start: now,
             frames: 0,
@@ -78,6 +81,12 @@ impl Tuner {
     /// Current rung (0 = most aggressive).
     pub fn level(&self) -> usize {
         self.level
+    }
+
+    /// Whether the last epoch with traffic carried a stream (at least the
+    /// configured streaming share): the host backs OLM off then.
+    pub fn sees_streaming(&self) -> bool {
+        self.streaming_seen
     }
 
     pub fn ladder(&self) -> &[TimerPair] {
@@ -109,6 +118,7 @@ impl Tuner {
         let before = self.level;
         if self.frames > 0 {
             let share = self.stream_frames as f64 / self.frames as f64;
+            self.streaming_seen = share >= self.cfg.streaming_share;
             let top = self.ladder.len() - 1;
             let aim = if share >= PURE_STREAMING {
                 top
