@@ -247,7 +247,7 @@ impl RunResult {
                     a.microprocessor_busy_pct, a.inbound_overruns
                 );
                 if !a.engine.is_null() {
-                    let _ = writeln!(s, "  engine counters: {}", a.engine);
+                    render_engine_counters(&mut s, &a.engine);
                 }
             }
         }
@@ -294,5 +294,117 @@ mod tests {
         assert_eq!(v, vec![330.0, 110.0]);
         let v = shared_cpu(&[0, 0, 40]);
         assert_eq!(v, vec![20.0, 20.0]);
+    }
+}
+
+/// Writes the engine's counters (as captured in JSON) as indented text lines:
+/// one line per group, non-zero values only, drops by reason. The z/OS
+/// displays of the same counters are `softosa sim --display KIND`.
+fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
+    use serde_json::Value;
+    fn nonzero_fields(v: &Value) -> String {
+        let mut parts = Vec::new();
+        if let Value::Object(m) = v {
+            for (k, x) in m {
+                match x {
+                    Value::Number(n) if n.as_f64().unwrap_or(0.0) != 0.0 => {
+                        parts.push(format!("{k} {n}"))
+                    }
+                    Value::Object(_) => {
+                        let inner = nonzero_fields(x);
+                        if !inner.is_empty() {
+                            parts.push(format!("{k} [{inner}]"));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        parts.join(", ")
+    }
+    fn drops(v: Option<&Value>) -> String {
+        let mut parts = Vec::new();
+        if let Some(Value::Array(a)) = v {
+            for (i, x) in a.iter().enumerate() {
+                let n = x.as_u64().unwrap_or(0);
+                if n > 0 {
+                    let label = softosa_engine::counters::DropReason::ALL
+                        .get(i)
+                        .map_or("unknown reason", |r| r.label());
+                    parts.push(format!("{label} {n}"));
+                }
+            }
+        }
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+    let _ = writeln!(s, "  engine:");
+    if let Some(e) = v.get("engine") {
+        let _ = writeln!(s, "    frames: {}", nonzero_fields(e));
+        let _ = writeln!(s, "    dropped in: {}", drops(e.get("dropped_in")));
+        let _ = writeln!(s, "    dropped out: {}", drops(e.get("dropped_out")));
+    }
+    if let Some(i) = v.get("interface") {
+        let _ = writeln!(s, "    interface: {}", nonzero_fields(i));
+    }
+    if let Some(serde_json::Value::Object(qs)) = v.get("read_queues") {
+        for (name, q) in qs {
+            let _ = writeln!(s, "    read queue {name}: {}", nonzero_fields(q));
+        }
+    }
+    if let Some(serde_json::Value::Array(qs)) = v.get("write_queues") {
+        for (i, q) in qs.iter().enumerate() {
+            let f = nonzero_fields(q);
+            if !f.is_empty() {
+                let _ = writeln!(s, "    write queue {}: {f}", i + 1);
+            }
+        }
+    }
+    if let serde_json::Value::Object(m) = v {
+        let rest: Vec<String> = m
+            .iter()
+            .filter(|(k, x)| {
+                !matches!(
+                    k.as_str(),
+                    "engine" | "interface" | "read_queues" | "write_queues"
+                ) && x.as_f64().is_some_and(|n| n != 0.0)
+            })
+            .map(|(k, x)| format!("{k} {x}"))
+            .collect();
+        if !rest.is_empty() {
+            let _ = writeln!(s, "    other: {}", rest.join(", "));
+        }
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::render_engine_counters;
+
+    #[test]
+    fn engine_counters_render_as_labelled_lines_without_zeros() {
+        let v = serde_json::json!({
+            "bulk_registrations": 2,
+            "timer_retunes": 0,
+            "engine": {"frames_in": 10, "presented": 8, "forwarded": 0,
+                        "dropped_in": [0, 2, 0], "dropped_out": [0, 0]},
+            "interface": {"packets_in": 10, "offload": {"sends": 0, "segments": 3}},
+            "read_queues": {"RD/1 PRIMARY": {"sbalcnt": 4, "noreads": 0}},
+            "write_queues": [{"packcnt": 5}, {"packcnt": 0}]
+        });
+        let mut s = String::new();
+        render_engine_counters(&mut s, &v);
+        assert!(s.contains("frames: frames_in 10, presented 8\n"), "{s}");
+        assert!(s.contains("dropped in: no read buffer (NOREADS) 2"), "{s}");
+        assert!(s.contains("dropped out: none"), "{s}");
+        assert!(s.contains("offload [segments 3]"), "{s}");
+        assert!(s.contains("read queue RD/1 PRIMARY: sbalcnt 4\n"), "{s}");
+        assert!(s.contains("write queue 1: packcnt 5\n"), "{s}");
+        assert!(!s.contains("write queue 2"), "{s}");
+        assert!(s.contains("other: bulk_registrations 2\n"), "{s}");
+        assert!(!s.contains('{'), "no raw JSON in text output: {s}");
     }
 }
