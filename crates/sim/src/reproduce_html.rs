@@ -67,7 +67,7 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
                 ),
             ];
             h.push_str(&svg::bars(
-                "relative change (bar height is the magnitude; see table for sign)",
+                "relative change, simulated vs published",
                 &groups,
                 &series,
                 "percent",

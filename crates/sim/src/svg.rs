@@ -14,13 +14,59 @@ const COLORS: [&str; 6] = [
 ];
 
 /// Grouped bar chart: `groups` on the x axis, one bar per series in each.
+/// Approximate advance of one character at the charts' 11 px sans-serif.
+const CHAR_W: f64 = 6.2;
+
+/// Places legend entries left to right from `left`, wrapping to a new row
+/// before `right`; returns (x, row) per entry.
+fn legend_layout<'a>(
+    names: impl Iterator<Item = &'a str>,
+    left: f64,
+    right: f64,
+) -> Vec<(f64, usize)> {
+    let mut out = Vec::new();
+    let (mut x, mut row) = (left, 0usize);
+    for n in names {
+        let width = 14.0 + n.chars().count() as f64 * CHAR_W + 16.0;
+        if x > left && x + width > right {
+            x = left;
+            row += 1;
+        }
+        out.push((x, row));
+        x += width;
+    }
+    out
+}
+
 pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit: &str) -> String {
-    let (w, h, l, b) = (640.0, 300.0, 70.0, 50.0);
-    let maxv = series
-        .iter()
-        .flat_map(|s| s.1.iter().copied())
-        .fold(0.0f64, |a, v| a.max(v.abs()))
-        .max(1e-12);
+    // Group labels that do not fit under their group are slanted, and the
+    // chart grows (down, and left for the first label) to make room, so long
+    // labels never overlap or run off the canvas. Bars are signed: negative
+    // values hang below the zero line.
+    let w = 640.0;
+    let longest = groups.iter().map(|g| g.chars().count()).max().unwrap_or(0) as f64;
+    let gw_at = |l: f64| (w - l - 20.0) / groups.len().max(1) as f64;
+    let slant = longest * CHAR_W > gw_at(70.0) * 0.95;
+    let l = if slant {
+        (longest * CHAR_W * 0.82 - gw_at(70.0) * 0.5 + 8.0).clamp(70.0, 260.0)
+    } else {
+        70.0
+    };
+    let plot_w = w - l - 20.0;
+    let gw = gw_at(l);
+    let label_drop = if slant {
+        (longest * CHAR_W * 0.57).min(140.0)
+    } else {
+        0.0
+    };
+    let legend = legend_layout(series.iter().map(|(n, _)| n.as_str()), 70.0, w - 10.0);
+    let legend_rows = legend.last().map_or(1, |(_, row)| row + 1) as f64;
+    let b = 36.0 + label_drop + 16.0 * legend_rows;
+    let h = 250.0 + b;
+    let values = || series.iter().flat_map(|s| s.1.iter().copied());
+    let hi = values().fold(0.0f64, f64::max);
+    let lo = values().fold(0.0f64, f64::min);
+    let span = (hi - lo).max(1e-12);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -32,18 +78,11 @@ pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit:
         w / 2.0,
         esc(title)
     );
-    let plot_w = w - l - 20.0;
     let plot_h = h - b - 30.0;
-    let _ = write!(
-        s,
-        r#"<line x1="{l}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#,
-        30.0 + plot_h,
-        l + plot_w,
-        30.0 + plot_h
-    );
+    let y_of = |v: f64| 30.0 + plot_h * (hi - v) / span;
     for k in 0..=4 {
-        let v = maxv * k as f64 / 4.0;
-        let y = 30.0 + plot_h - plot_h * k as f64 / 4.0;
+        let v = lo + span * k as f64 / 4.0;
+        let y = y_of(v);
         let _ = write!(
             s,
             r##"<text x="{}" y="{}" text-anchor="end">{}</text><line x1="{l}" y1="{y}" x2="{}" y2="{y}" stroke="#ddd"/>"##,
@@ -53,6 +92,12 @@ pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit:
             l + plot_w
         );
     }
+    let zero = y_of(0.0);
+    let _ = write!(
+        s,
+        r#"<line x1="{l}" y1="{zero:.1}" x2="{}" y2="{zero:.1}" stroke="black"/>"#,
+        l + plot_w,
+    );
     let _ = write!(
         s,
         r#"<text x="12" y="{}" transform="rotate(-90 12 {})" text-anchor="middle">{}</text>"#,
@@ -60,41 +105,52 @@ pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit:
         30.0 + plot_h / 2.0,
         esc(unit)
     );
-    let gw = plot_w / groups.len().max(1) as f64;
     let bw = gw * 0.8 / series.len().max(1) as f64;
     for (gi, g) in groups.iter().enumerate() {
         let x0 = l + gi as f64 * gw + gw * 0.1;
         for (si, (_, vals)) in series.iter().enumerate() {
-            let v = vals.get(gi).copied().unwrap_or(0.0).abs();
-            let bh = plot_h * v / maxv;
+            let v = vals.get(gi).copied().unwrap_or(0.0);
+            let (top, bottom) = if v >= 0.0 {
+                (y_of(v), zero)
+            } else {
+                (zero, y_of(v))
+            };
             let _ = write!(
                 s,
                 r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}</title></rect>"#,
                 x0 + si as f64 * bw,
-                30.0 + plot_h - bh,
+                top,
                 bw * 0.95,
-                bh,
+                bottom - top,
                 COLORS[si % COLORS.len()],
                 fmt_num(v)
             );
         }
-        let _ = write!(
-            s,
-            r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
-            x0 + gw * 0.4,
-            30.0 + plot_h + 14.0,
-            esc(g)
-        );
+        let (lx, ly) = (x0 + gw * 0.4, 30.0 + plot_h + 14.0);
+        if slant {
+            let _ = write!(
+                s,
+                r#"<text x="{lx:.1}" y="{ly}" text-anchor="end" transform="rotate(-35 {lx:.1} {ly})">{}</text>"#,
+                esc(g)
+            );
+        } else {
+            let _ = write!(
+                s,
+                r#"<text x="{lx:.1}" y="{ly}" text-anchor="middle">{}</text>"#,
+                esc(g)
+            );
+        }
     }
-    for (si, (name, _)) in series.iter().enumerate() {
-        let x = l + si as f64 * 150.0;
+    let legend_top = h - 16.0 * legend_rows;
+    for (si, ((name, _), (x, row))) in series.iter().zip(&legend).enumerate() {
+        let y = legend_top + 16.0 * *row as f64;
         let _ = write!(
             s,
             r#"<rect x="{x}" y="{}" width="10" height="10" fill="{}"/><text x="{}" y="{}">{}</text>"#,
-            h - 14.0,
+            y + 1.0,
             COLORS[si % COLORS.len()],
             x + 14.0,
-            h - 5.0,
+            y + 10.0,
             esc(name)
         );
     }
@@ -237,5 +293,56 @@ mod tests {
             true,
         );
         assert!(l.contains("<path d=\"M"));
+    }
+
+    #[test]
+    fn negative_bars_hang_below_the_zero_line() {
+        let b = bars(
+            "t",
+            &["A".into(), "B".into()],
+            &[("s".into(), vec![2.0, -1.0])],
+            "u",
+        );
+        let ys: Vec<f64> = b
+            .split("<rect x=")
+            .skip(1)
+            .take(2)
+            .map(|r| {
+                let y = &r[r.find("y=\"").map_or(0, |i| i + 3)..];
+                y[..y.find('"').unwrap_or(0)].parse().unwrap_or(f64::NAN)
+            })
+            .collect();
+        // The positive bar starts higher on the canvas than the negative one,
+        // which starts at the zero line, two thirds of the way down.
+        assert!(ys[0] < ys[1], "{ys:?}");
+        assert!(b.contains("-1.0"), "the negative tick or value is shown");
+    }
+
+    #[test]
+    fn long_group_labels_slant_and_legends_wrap() {
+        let short = bars(
+            "t",
+            &["A".into(), "B".into()],
+            &[("s".into(), vec![1.0, 2.0])],
+            "u",
+        );
+        assert!(!short.contains("rotate(-35"));
+        let groups: Vec<String> = (0..8)
+            .map(|i| format!("a rather long group label number {i}"))
+            .collect();
+        let series: Vec<(String, Vec<f64>)> = (0..6)
+            .map(|i| (format!("series with a long name {i}"), vec![1.0; 8]))
+            .collect();
+        let long = bars("t", &groups, &series, "u");
+        assert_eq!(long.matches("rotate(-35").count(), 8);
+        let rows = legend_layout(series.iter().map(|(n, _)| n.as_str()), 70.0, 630.0);
+        assert!(rows.last().map(|r| r.1).unwrap_or(0) >= 1, "legend wraps");
+        assert!(rows.iter().all(|(x, _)| *x < 630.0));
+        // The chart grew to hold slanted labels and two legend rows.
+        let height = |svg: &str| -> f64 {
+            let rest = &svg[svg.find("height=\"").map_or(0, |i| i + 8)..];
+            rest[..rest.find('"').unwrap_or(0)].parse().unwrap_or(0.0)
+        };
+        assert!(height(&long) > height(&short) + 60.0);
     }
 }
