@@ -1025,7 +1025,17 @@ impl World {
                         if p.len > mss {
                             bytes + c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
                         } else {
-                            bytes + c.tx_pkt_ns
+                            // Segmentation offload needs checksum offload:
+                            // the adapter then computes the TCP checksum of
+                            // every outbound data packet, small ones too; the
+                            // stack still does header-only packets.
+                            let offload = host.spec.segmentation_offload && p.len > 0;
+                            let cksum = if offload {
+                                0
+                            } else {
+                                u64::from(p.len + 20) * c.cksum_ps_per_byte / 1000
+                            };
+                            bytes + cksum + c.tx_pkt_ns
                         }
                     }
                 }
