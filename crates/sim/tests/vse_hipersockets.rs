@@ -199,3 +199,11 @@ fn bad_hipersockets_settings_are_reported() {
         .to_string();
     assert!(e.contains("HiperSockets"), "{e}");
 }
+
+#[test]
+fn the_same_seed_gives_identical_vse_results() {
+    let text = echo("", "", SWEEP);
+    let a = serde_json::to_string(&run(&text).iter().map(|x| &x.1).collect::<Vec<_>>()).unwrap();
+    let b = serde_json::to_string(&run(&text).iter().map(|x| &x.1).collect::<Vec<_>>()).unwrap();
+    assert_eq!(a, b);
+}
