@@ -117,6 +117,10 @@ impl<S> Cpu<S> {
             *b += ns;
         }
     }
+    /// Serialization key of the unit running on `p`, if any.
+    pub fn serial_of(&self, p: usize) -> Option<u64> {
+        self.running.get(p)?.as_ref()?.serial
+    }
     pub fn is_idle(&self, p: usize) -> bool {
         self.running.get(p).is_none_or(|s| s.is_none())
     }

@@ -14,6 +14,7 @@
 pub mod cli;
 pub mod cpu;
 pub mod event;
+pub mod iqd;
 pub mod link;
 pub mod osa;
 pub mod packet;
@@ -24,6 +25,7 @@ pub mod reproduce_html;
 pub mod scenario;
 pub mod svg;
 pub mod tcp;
+pub mod vse;
 pub mod workload;
 pub mod world;
 

@@ -92,6 +92,50 @@ pub struct HostCosts {
     /// Peers only: delayed-ACK timer.
     #[serde(default)]
     pub delack_ns: u64,
+    /// Per payload byte received or sent in a data packet, picoseconds: the
+    /// stack's own copy and checksum work (0 where `rx_pkt_ns`/`tx_pkt_ns`
+    /// already cover it).
+    #[serde(default)]
+    pub byte_ps: u64,
+    /// Software TCP checksum per byte of an outbound data packet
+    /// (picoseconds). Part of `tx_pkt_ns` for a full-sized packet; a stack
+    /// whose adapter computes outbound checksums (segmentation offload
+    /// requires checksum offload) saves it on every data packet.
+    #[serde(default)]
+    pub cksum_ps_per_byte: u64,
+    /// VSE only: how long the TCP/IP partition's internal dispatcher waits
+    /// when a cycle found nothing to do before it looks at the queue of
+    /// application socket requests again (device input posts it at once).
+    #[serde(default)]
+    pub stack_wait_ns: u64,
+    /// VSE only: share of the TCP/IP partition's CPU time that is
+    /// non-parallel (turbo dispatcher: one non-parallel unit system-wide).
+    #[serde(default)]
+    pub stack_np_share: f64,
+    /// VSE only: non-parallel share of an application partition's socket
+    /// call (the supervisor call and cross-partition hand-off).
+    #[serde(default)]
+    pub app_np_share: f64,
+    /// VSE only: an application partition's side of one socket request
+    /// (building the request and handing it to the TCP/IP partition).
+    #[serde(default)]
+    pub app_call_ns: u64,
+}
+
+/// A HiperSockets (IQD) LAN on one machine: the sending CPU moves each frame
+/// memory to memory in its write instruction (SIGA), synchronously.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct IqdModel {
+    /// Sender CPU per write instruction (one frame), fixed part.
+    pub siga_ns: u64,
+    /// Sender CPU per byte moved, picoseconds.
+    pub byte_ps: u64,
+    /// From the move completing to the receiver being signalled.
+    pub latency_ns: u64,
+    /// Frames a receiver's input queue holds before a send fails (the
+    /// receiver had no empty buffer; counted, TCP retransmits).
+    pub in_buffers: usize,
 }
 
 /// All named parameter sets.
@@ -104,6 +148,13 @@ pub struct Models {
     pub machine: BTreeMap<String, HostCosts>,
     #[serde(default)]
     pub peer: BTreeMap<String, HostCosts>,
+    /// VSE systems by machine type: the TCP/IP for VSE stack's costs on
+    /// that CPU and the turbo dispatcher's parameters.
+    #[serde(default)]
+    pub vse: BTreeMap<String, HostCosts>,
+    /// HiperSockets by machine type.
+    #[serde(default)]
+    pub hipersockets: BTreeMap<String, IqdModel>,
 }
 
 impl Models {
@@ -121,6 +172,12 @@ impl Models {
         }
         for (k, v) in &other.peer {
             self.peer.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &other.vse {
+            self.vse.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &other.hipersockets {
+            self.hipersockets.insert(k.clone(), v.clone());
         }
     }
 }

@@ -240,6 +240,24 @@ impl RunResult {
                 h.link_in.dropped_queue_full,
                 h.link_in.dropped_frame_error
             );
+            if h.tcp.iqd_sent > 0 || h.tcp.iqd_no_buffer > 0 {
+                let _ = writeln!(
+                    s,
+                    "  HiperSockets: {} frames moved, {} dropped (no input buffer)",
+                    h.tcp.iqd_sent, h.tcp.iqd_no_buffer
+                );
+            }
+            if let Some(v) = &h.tcp.vse {
+                let _ = writeln!(
+                    s,
+                    "  VSE (whole run): non-parallel CPU {:.1} ms, spin {:.1} ms; TCP/IP partition: {} socket requests, {} timer cycles ({} empty)",
+                    v.np_ns as f64 / 1e6,
+                    v.spin_ns as f64 / 1e6,
+                    v.requests,
+                    v.timer_cycles,
+                    v.empty_cycles
+                );
+            }
             if let Some(a) = &h.adapter {
                 let _ = writeln!(
                     s,

@@ -66,6 +66,29 @@ pub struct ScenarioFile {
     pub workloads: Vec<toml::Value>,
     pub vary: Option<Vary>,
     pub models: Option<Models>,
+    /// The machine's HiperSockets LAN that hosts with
+    /// `link = "hipersockets"` attach to.
+    pub hipersockets: Option<HiperSocketsCfg>,
+}
+
+fn default_iqd_machine() -> String {
+    "z800".into()
+}
+fn default_mfs() -> u32 {
+    16
+}
+
+/// `[hipersockets]`: one IQD CHPID inside one machine.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HiperSocketsCfg {
+    /// Machine type whose CPUs move the frames (`[models.hipersockets.*]`).
+    #[serde(default = "default_iqd_machine")]
+    pub machine: String,
+    /// Maximum frame size of the CHPID, KB: 16, 24, 40 or 64 (MTU 8, 16,
+    /// 32 or 56 KB).
+    #[serde(default = "default_mfs")]
+    pub mfs_kb: u32,
 }
 
 /// Repeat the run with one setting changed.
@@ -107,11 +130,16 @@ fn default_inbperf() -> String {
 #[serde(deny_unknown_fields)]
 pub struct HostCfg {
     pub name: String,
-    /// `zos`, `aix` or `linux` (any `[models.peer.*]` name).
+    /// `zos`, `vse`, `aix` or `linux` (any `[models.peer.*]` name).
     #[serde(rename = "type")]
     pub kind: String,
-    /// z/OS machine type (`[models.machine.*]`), e.g. `z10`, `z14`.
+    /// Machine type: for z/OS `[models.machine.*]` (e.g. `z10`, `z14`), for
+    /// VSE `[models.vse.*]` (e.g. `z800`); for a peer it selects
+    /// `[models.peer.<type>-<machine>]` (e.g. Linux on a z800: `linux-z800`).
     pub machine: Option<String>,
+    /// `ethernet` (default: a link to the switch) or `hipersockets` (the
+    /// machine's IQD LAN, see `[hipersockets]`).
+    pub link: Option<String>,
     pub ip: Ipv4Addr,
     pub processors: Option<usize>,
     /// Adapter generation (`[models.adapter.*]`), z/OS only.
@@ -527,6 +555,52 @@ impl Scenario {
             switch_buffer: h.switch_buffer_kb.max(2).saturating_mul(1024),
         };
         let zos = h.kind.eq_ignore_ascii_case("zos");
+        let is_vse = h.kind.eq_ignore_ascii_case("vse");
+        let iqd = match h.link.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None | Some("ethernet") => None,
+            Some("hipersockets") | Some("iqd") => {
+                let hs = self.file.hipersockets.clone().unwrap_or(HiperSocketsCfg {
+                    machine: default_iqd_machine(),
+                    mfs_kb: default_mfs(),
+                });
+                let model = models.hipersockets.get(&hs.machine).ok_or_else(|| {
+                    bad(format!(
+                        "[hipersockets] machine {:?} unknown (known: {})",
+                        hs.machine,
+                        keys(&models.hipersockets)
+                    ))
+                })?;
+                if crate::iqd::mtu_for_mfs(hs.mfs_kb).is_none() {
+                    return Err(bad(format!(
+                        "[hipersockets] mfs_kb {} (use 16, 24, 40 or 64)",
+                        hs.mfs_kb
+                    )));
+                }
+                if zos {
+                    return Err(bad(
+                        "z/OS hosts attach through an OSA adapter here; HiperSockets \
+                         links are modelled for VSE and peer hosts"
+                            .into(),
+                    ));
+                }
+                Some(crate::iqd::IqdAttach {
+                    model: model.clone(),
+                    mfs_kb: hs.mfs_kb,
+                })
+            }
+            Some(o) => return Err(bad(format!("link {o:?} is not ethernet or hipersockets"))),
+        };
+        if is_vse && iqd.is_none() {
+            return Err(bad(
+                "VSE hosts attach by HiperSockets (link = \"hipersockets\") in this version".into(),
+            ));
+        }
+        let mut link = link;
+        if let Some(a) = &iqd {
+            // the CHPID's frame size decides the MTU; no wire, no switch
+            link.mtu = crate::iqd::mtu_for_mfs(a.mfs_kb).unwrap_or(link.mtu);
+            link.loss = 0.0;
+        }
         let (kind, model, mut costs) = if zos {
             let m = h.machine.clone().unwrap_or_else(|| "z10".into());
             let c = models.machine.get(&m).ok_or_else(|| {
@@ -536,8 +610,20 @@ impl Scenario {
                 ))
             })?;
             (HostKind::Zos, m, c.clone())
+        } else if is_vse {
+            let m = h.machine.clone().unwrap_or_else(|| "z800".into());
+            let c = models.vse.get(&m).ok_or_else(|| {
+                bad(format!(
+                    "unknown VSE machine {m:?} (known: {})",
+                    keys(&models.vse)
+                ))
+            })?;
+            (HostKind::Vse, m, c.clone())
         } else {
-            let m = h.kind.to_ascii_lowercase();
+            let m = match &h.machine {
+                Some(mach) => format!("{}-{}", h.kind.to_ascii_lowercase(), mach),
+                None => h.kind.to_ascii_lowercase(),
+            };
             let c = models.peer.get(&m).ok_or_else(|| {
                 bad(format!(
                     "unknown host type {:?} (zos or a peer: {})",
@@ -623,6 +709,7 @@ impl Scenario {
             segmentation_offload: zos && (h.segmentation_offload || profile_tso),
             crypto_coprocessor: h.crypto_coprocessor,
             distributor: None,
+            iqd,
         })
     }
 }
@@ -711,6 +798,7 @@ pub const HOST_FIELDS: &[&str] = &[
     "xcf_speed",
     "xcf_latency_us",
     "crypto_coprocessor",
+    "link",
 ];
 /// Workload fields a `[vary]` may change.
 pub const WORKLOAD_FIELDS: &[&str] = &[

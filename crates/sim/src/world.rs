@@ -16,11 +16,13 @@
 
 use crate::cpu::{Cpu, Unit};
 use crate::event::{EventQueue, Ns};
+use crate::iqd::IqdAttach;
 use crate::link::{LinkParams, Wire, WireStats};
 use crate::osa::{Osa, OsaSetup};
 use crate::packet::{mac_nic, nic_mac, Pkt, ACK, FIN, SYN};
 use crate::params::{AdapterGen, HostCosts};
 use crate::tcp::{Seg, State, Tcb, TcpCfg};
+use crate::vse::{Next, Partition, VseState};
 use crate::workload::{Kind, WlStats, WorkloadSpec};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -34,6 +36,9 @@ pub enum HostKind {
     Zos,
     /// A peer (AIX, Linux) with a plain NIC.
     Peer,
+    /// VSE: partitions under the turbo dispatcher, a TCP/IP partition with
+    /// its own dispatch cycle (see `vse.rs`).
+    Vse,
 }
 
 /// A resolved host.
@@ -53,6 +58,8 @@ pub struct HostSpec {
     pub distributor: Option<Distributor>,
     /// RSA operations go to a crypto coprocessor.
     pub crypto_coprocessor: bool,
+    /// Attached to the machine's HiperSockets LAN instead of Ethernet.
+    pub iqd: Option<IqdAttach>,
 }
 
 /// A sysplex distributor: connections to `dvipa` are spread round robin over
@@ -117,6 +124,9 @@ enum Step {
     /// The write signal (SIGA) after a write to a queue the adapter does not
     /// poll by itself; the adapter fetches the data `siga_latency_ns` later.
     Siga,
+    /// VSE: an application partition hands a socket request to the TCP/IP
+    /// partition's request queue.
+    AppCall(usize, u32, SockOp),
 }
 
 #[derive(Debug)]
@@ -212,7 +222,17 @@ pub struct HostStats {
     pub polls: u64,
     /// Write signals (SIGA) the stack issued to its adapter.
     pub sigas: u64,
+    /// Frames this host moved onto the HiperSockets LAN.
+    pub iqd_sent: u64,
+    /// HiperSockets frames for this host dropped: no free input buffer.
+    pub iqd_no_buffer: u64,
+    /// VSE turbo dispatcher and stack cycle counters.
+    pub vse: Option<crate::vse::VseStats>,
 }
+
+/// A socket request queued for a VSE TCP/IP partition: connection, its id,
+/// the call, the workload.
+type VseReq = (usize, u32, SockOp, usize);
 
 struct Host {
     spec: HostSpec,
@@ -245,6 +265,10 @@ struct Host {
     vcrt: BTreeMap<(u32, u16, u16), usize>,
     rr_next: usize,
     stats: HostStats,
+    /// VSE hosts: turbo dispatcher and TCP/IP partition state.
+    vse: Option<VseState<VseReq>>,
+    /// HiperSockets input buffers holding frames not yet processed.
+    iqd_held: usize,
 }
 
 struct Micro {
@@ -285,6 +309,8 @@ enum Ev {
     XcfArrive(usize, Pkt),
     App(usize, usize, u32, SockOp),
     Sample,
+    /// A VSE TCP/IP partition's idle wait (of this generation) ends.
+    VseCycle(usize, u64),
 }
 
 /// Tuner timer samples: (time, host, queue label, gap ns, block ns).
@@ -390,6 +416,8 @@ impl World {
                 vcrt: BTreeMap::new(),
                 rr_next: 0,
                 stats: HostStats::default(),
+                vse: (h.kind == HostKind::Vse).then(VseState::default),
+                iqd_held: 0,
             });
         }
         for (i, h) in setup.hosts.iter().enumerate() {
@@ -463,6 +491,10 @@ impl World {
         }
         if world.sample_every > 0 {
             world.q.schedule(0, Ev::Sample);
+        }
+        // A VSE stack starts idle, in its dispatcher's wait.
+        for h in 0..world.hosts.len() {
+            world.vse_sleep(h, 0);
         }
         Ok(world)
     }
@@ -553,10 +585,9 @@ impl World {
                     Some(cn) if cn.id == id => cn.wl,
                     _ => return,
                 };
-                let mut u = Unit::new(None);
-                u.steps.push_back((Step::Sock(c, id, op), w));
-                self.submit(h, u, now);
+                self.app_call(h, c, id, op, w, now);
             }
+            Ev::VseCycle(h, gen) => self.vse_cycle(h, gen, now),
             Ev::EngineTimer(h) => {
                 if self.osa_timer[h] == Some(now) {
                     self.osa_timer[h] = None;
@@ -573,7 +604,12 @@ impl World {
                     return;
                 }
                 let frames = std::mem::take(&mut self.hosts[h].nic_pending);
-                let mut u = Unit::new(Some(SERIAL_NIC | h as u64));
+                let key = if self.hosts[h].vse.is_some() {
+                    crate::vse::tcpip_key(h)
+                } else {
+                    SERIAL_NIC | h as u64
+                };
+                let mut u = Unit::new(Some(key));
                 self.batch_steps(h, &mut u, Step::Interrupt, frames, false, u64::MAX);
                 self.hosts[h].stats.interrupts += 1;
                 self.submit(h, u, now);
@@ -854,6 +890,15 @@ impl World {
     }
 
     fn submit(&mut self, h: usize, u: Unit<(Step, usize)>, now: Ns) {
+        let mut u = u;
+        if let Some(v) = self.hosts[h].vse.as_mut() {
+            // On VSE all stack work (interrupts, timers, connects) belongs to
+            // the TCP/IP partition; application units carry their own key.
+            let key = *u.serial.get_or_insert(crate::vse::tcpip_key(h));
+            if crate::vse::partition_of(h, Some(key)) == Partition::Tcpip {
+                v.stack_unit_submitted();
+            }
+        }
         self.hosts[h].stats.units += 1;
         self.hosts[h].cpu.submit(u);
         let mut started = std::mem::take(&mut self.started);
@@ -867,7 +912,15 @@ impl World {
 
     fn next_step(&mut self, h: usize, p: usize, now: Ns) {
         loop {
+            let key = if self.hosts[h].vse.is_some() {
+                self.hosts[h].cpu.serial_of(p)
+            } else {
+                None
+            };
             let Some((step, wl)) = self.hosts[h].cpu.next_step(p) else {
+                if key.is_some() {
+                    self.vse_unit_done(h, key, now);
+                }
                 // unit finished: start another one if ready
                 let mut started = std::mem::take(&mut self.started);
                 started.clear();
@@ -886,6 +939,21 @@ impl World {
             let cost = self.vary(self.step_cost(h, &step));
             let window = self.in_window(now);
             let host = &mut self.hosts[h];
+            // VSE: the step's non-parallel part needs the system-wide lock;
+            // waiting for it spins (CPU time).
+            let (elapsed, cost) = match host.vse.as_mut() {
+                Some(v) => {
+                    let c = &host.spec.costs;
+                    let share = match crate::vse::partition_of(h, key) {
+                        Partition::Tcpip => c.stack_np_share,
+                        Partition::App => c.app_np_share,
+                        Partition::Other => 0.0,
+                    };
+                    let (el, spin) = v.np_reserve(now, cost, share);
+                    (el, cost + spin)
+                }
+                None => (cost, cost),
+            };
             host.cpu.charge(p, cost);
             if window {
                 host.cpu_window += cost;
@@ -899,7 +967,7 @@ impl World {
                 }
             }
             host.cur[p] = Some((step, wl));
-            self.q.schedule(now + cost, Ev::CpuDone(h, p));
+            self.q.schedule(now + elapsed, Ev::CpuDone(h, p));
             return;
         }
     }
@@ -925,10 +993,12 @@ impl World {
         match step {
             Step::Interrupt => c.interrupt_ns,
             Step::Poll => c.poll_ns,
+            Step::AppCall(..) => c.app_call_ns,
             Step::Rx(p, _) => {
                 if p.len == 0 {
                     return c.rx_ack_ns;
                 }
+                let bytes = u64::from(p.len) * c.byte_ps / 1000;
                 let ooo = host
                     .lookup
                     .get(&(p.dport, p.src_ip, p.sport))
@@ -936,21 +1006,40 @@ impl World {
                     .is_some_and(|cn| {
                         cn.tcb.state == State::Established && p.seq != cn.tcb.rcv_nxt
                     });
-                c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
+                bytes + c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
             }
             Step::BatchEnd(_) => 0,
             Step::Siga => c.siga_ns,
-            Step::Tx(p, kind, _, _, _) => match kind {
-                TxKind::Ack => c.tx_ack_ns,
-                TxKind::Data => {
-                    let mss = host.spec.link.mtu.saturating_sub(40).max(536);
-                    if p.len > mss {
-                        c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
-                    } else {
-                        c.tx_pkt_ns
+            Step::Tx(p, kind, _, _, _) => {
+                // On HiperSockets the sending CPU also moves the frame.
+                let mv = host
+                    .spec
+                    .iqd
+                    .as_ref()
+                    .map_or(0, |a| a.move_cost(crate::iqd::frame_bytes(p.len)));
+                mv + match kind {
+                    TxKind::Ack => c.tx_ack_ns,
+                    TxKind::Data => {
+                        let mss = host.spec.link.mtu.saturating_sub(40).max(536);
+                        let bytes = u64::from(p.len) * c.byte_ps / 1000;
+                        if p.len > mss {
+                            bytes + c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
+                        } else {
+                            // Segmentation offload needs checksum offload:
+                            // the adapter then computes the TCP checksum of
+                            // every outbound data packet, small ones too; the
+                            // stack still does header-only packets.
+                            let offload = host.spec.segmentation_offload && p.len > 0;
+                            let cksum = if offload {
+                                0
+                            } else {
+                                u64::from(p.len + 20) * c.cksum_ps_per_byte / 1000
+                            };
+                            bytes + cksum + c.tx_pkt_ns
+                        }
                     }
                 }
-            },
+            }
             Step::Sock(ci, id, op) => {
                 let calls = match op {
                     SockOp::Request | SockOp::Respond => {
@@ -1079,7 +1168,18 @@ impl World {
     fn apply(&mut self, h: usize, p: usize, step: Step, wl: usize, now: Ns) {
         match step {
             Step::Interrupt | Step::Poll => {}
-            Step::Rx(pkt, ack_each_ooo) => self.rx(h, p, pkt, ack_each_ooo, now),
+            Step::AppCall(c, id, op) => {
+                if let Some(v) = self.hosts[h].vse.as_mut() {
+                    v.pending.push_back((c, id, op, wl));
+                }
+            }
+            Step::Rx(pkt, ack_each_ooo) => {
+                if self.hosts[h].spec.iqd.is_some() {
+                    // the frame is processed: its input buffer is free again
+                    self.hosts[h].iqd_held = self.hosts[h].iqd_held.saturating_sub(1);
+                }
+                self.rx(h, p, pkt, ack_each_ooo, now)
+            }
             Step::BatchEnd(token) => {
                 let touched = std::mem::take(&mut self.hosts[h].touched[p]);
                 let zos = self.hosts[h].spec.kind == HostKind::Zos;
@@ -1131,7 +1231,9 @@ impl World {
                 if let TxKind::Ack = kind {
                     host.stats.acks_out += 1;
                 }
-                if self.osas[h].is_some() {
+                if self.hosts[h].spec.iqd.is_some() {
+                    self.iqd_send(h, pkt, now);
+                } else if self.osas[h].is_some() {
                     // Fill an output SBAL (up to 16 packets or 64 KB), then
                     // hand it to the adapter in one write.
                     let pw = &mut self.hosts[h].pending_write[p];
@@ -1507,14 +1609,10 @@ impl World {
             self.q.schedule(now + wake, Ev::App(h, c, id, op));
         }
         if read_call {
-            let mut u = Unit::new(None);
-            u.steps.push_back((Step::Sock(c, id, SockOp::Read), w));
-            self.submit(h, u, now);
+            self.app_call(h, c, id, SockOp::Read, w, now);
         }
         if write_more {
-            let mut u = Unit::new(None);
-            u.steps.push_back((Step::Sock(c, id, SockOp::Write), w));
-            self.submit(h, u, now);
+            self.app_call(h, c, id, SockOp::Write, w, now);
         }
     }
 
@@ -1628,6 +1726,128 @@ impl World {
         }
     }
 
+    // ------------------------------------------------------------ VSE, IQD
+
+    /// An application's socket call (request/response, read, write). On
+    /// z/OS and peers the application's unit does the TCP work itself; on
+    /// VSE the application partition hands the request to the TCP/IP
+    /// partition, which serves it in its next cycle.
+    fn app_call(&mut self, h: usize, c: usize, id: u32, op: SockOp, w: usize, now: Ns) {
+        if self.hosts[h].vse.is_some() {
+            let mut u = Unit::new(Some(crate::vse::app_key(h, w)));
+            u.steps.push_back((Step::AppCall(c, id, op), w));
+            self.submit(h, u, now);
+        } else {
+            let mut u = Unit::new(None);
+            u.steps.push_back((Step::Sock(c, id, op), w));
+            self.submit(h, u, now);
+        }
+    }
+
+    /// A VSE host's unit retired; if it was the TCP/IP partition's last one,
+    /// the stack serves waiting requests or goes to sleep.
+    fn vse_unit_done(&mut self, h: usize, key: Option<u64>, now: Ns) {
+        if crate::vse::partition_of(h, key) != Partition::Tcpip {
+            return;
+        }
+        let Some(v) = self.hosts[h].vse.as_mut() else {
+            return;
+        };
+        match v.stack_unit_finished() {
+            Next::Busy => {}
+            Next::ServeRequests => {
+                let reqs = v.take_requests();
+                v.stack_unit_submitted();
+                let mut u = Unit::new(Some(crate::vse::tcpip_key(h)));
+                for (c, id, op, w) in reqs {
+                    u.steps.push_back((Step::Sock(c, id, op), w));
+                }
+                // queued only: the caller's dispatch loop starts it
+                self.hosts[h].stats.units += 1;
+                self.hosts[h].cpu.submit(u);
+            }
+            Next::Sleep(gen) => {
+                let at = now + self.hosts[h].spec.costs.stack_wait_ns.max(1);
+                self.q.schedule(at, Ev::VseCycle(h, gen));
+            }
+        }
+    }
+
+    /// Put a VSE host's idle stack to sleep at start-up.
+    fn vse_sleep(&mut self, h: usize, now: Ns) {
+        let Some(v) = self.hosts[h].vse.as_mut() else {
+            return;
+        };
+        v.tcpip_units = 1;
+        if let Next::Sleep(gen) = v.stack_unit_finished() {
+            let at = now + self.hosts[h].spec.costs.stack_wait_ns.max(1);
+            self.q.schedule(at, Ev::VseCycle(h, gen));
+        }
+    }
+
+    /// The stack's idle wait ended: one cycle looks at its queues (CPU) and
+    /// serves the socket requests that arrived meanwhile.
+    fn vse_cycle(&mut self, h: usize, gen: u64, now: Ns) {
+        let Some(v) = self.hosts[h].vse.as_mut() else {
+            return;
+        };
+        if !v.wait_ended(gen) {
+            return;
+        }
+        let reqs = v.take_requests();
+        let mut u = Unit::new(Some(crate::vse::tcpip_key(h)));
+        u.steps.push_back((Step::Poll, UNATTRIBUTED));
+        for (c, id, op, w) in reqs {
+            u.steps.push_back((Step::Sock(c, id, op), w));
+        }
+        self.submit(h, u, now);
+    }
+
+    /// HiperSockets: the sender's CPU has moved the frame (its cost is part
+    /// of the transmit step); it lands in the receiver's input queue, which
+    /// is signalled after the IQD latency. No free buffer: dropped, counted.
+    fn iqd_send(&mut self, h: usize, pkt: Pkt, now: Ns) {
+        let Some(a) = self.hosts[h].spec.iqd.as_ref() else {
+            return;
+        };
+        let lat = a.model.latency_ns;
+        let bytes = crate::iqd::frame_bytes(pkt.len);
+        let dst = self
+            .ip_map
+            .get(&pkt.dst_ip)
+            .copied()
+            .filter(|&d| d != h && self.hosts[d].spec.iqd.is_some());
+        let host = &mut self.hosts[h];
+        host.stats.iqd_sent += 1;
+        host.up.stats.frames += 1;
+        host.up.stats.bytes += u64::from(bytes);
+        self.link_frames += 1;
+        let Some(d) = dst else {
+            // no LPAR on this HiperSockets LAN owns the address
+            host.stats.stray_segments += 1;
+            return;
+        };
+        let cap = self.hosts[d]
+            .spec
+            .iqd
+            .as_ref()
+            .map_or(0, |a| a.model.in_buffers);
+        let rcv = &mut self.hosts[d];
+        if rcv.iqd_held >= cap {
+            rcv.stats.iqd_no_buffer += 1;
+            rcv.down.stats.dropped_queue_full += 1;
+            return;
+        }
+        rcv.down.stats.frames += 1;
+        rcv.down.stats.bytes += u64::from(bytes);
+        rcv.iqd_held += 1;
+        rcv.nic_pending.push(pkt);
+        if !rcv.nic_timer {
+            rcv.nic_timer = true;
+            self.q.schedule(now + lat, Ev::NicIrq(d));
+        }
+    }
+
     // ------------------------------------------------------------ results
 
     /// Snapshot of results.
@@ -1667,6 +1887,7 @@ impl World {
     pub(crate) fn host_view(&self, h: usize) -> HostView<'_> {
         let host = &self.hosts[h];
         let mut stats = host.stats.clone();
+        stats.vse = host.vse.as_ref().map(|v| v.stats.clone());
         for cn in host.conns.iter().flatten() {
             let s = cn.tcb.stats;
             stats.ooo_segments_in += s.ooo_in;
