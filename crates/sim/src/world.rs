@@ -117,6 +117,11 @@ enum Step {
     /// The write signal (SIGA) after a write to a queue the adapter does not
     /// poll by itself; the adapter fetches the data `siga_latency_ns` later.
     Siga,
+    /// OLM: the unit that emptied an input queue keeps looking at it until
+    /// the given time (spec 2.4, "the host keeps checking briefly after a
+    /// batch"). The processor is busy polling all along; a batch found
+    /// meanwhile ends the look early (the CPU not spent is given back).
+    PollWindow(u64, Ns),
 }
 
 #[derive(Debug)]
@@ -245,6 +250,18 @@ struct Host {
     vcrt: BTreeMap<(u32, u16, u16), usize>,
     rr_next: usize,
     stats: HostStats,
+    /// Per processor: generation of the step it runs (see `Ev::CpuDone`).
+    step_gen: Vec<u32>,
+    /// Per processor: the OLM poll window it is spinning in, if any.
+    spin: Vec<Option<Spin>>,
+}
+
+/// A processor polling an input queue (OLM), charged in advance up to `end`.
+#[derive(Clone, Copy, Debug)]
+struct Spin {
+    end: Ns,
+    in_window: bool,
+    slot: usize,
 }
 
 struct Micro {
@@ -276,7 +293,9 @@ enum Ev {
     AtNic(usize, Pkt),
     MicroDone(usize),
     EngineTimer(usize),
-    CpuDone(usize, usize),
+    /// A processor finished its step; the generation tells a step ended
+    /// early (an OLM poll window that found data) from a stale event.
+    CpuDone(usize, usize, u32),
     NicIrq(usize),
     ConnTimer(usize, usize, u32),
     Start(usize),
@@ -390,6 +409,8 @@ impl World {
                 vcrt: BTreeMap::new(),
                 rr_next: 0,
                 stats: HostStats::default(),
+                step_gen: vec![0; n],
+                spin: vec![None; n],
             });
         }
         for (i, h) in setup.hosts.iter().enumerate() {
@@ -566,7 +587,11 @@ impl World {
                 }
                 self.osa_sync(h, now);
             }
-            Ev::CpuDone(h, p) => self.cpu_done(h, p, now),
+            Ev::CpuDone(h, p, gen) => {
+                if self.hosts[h].step_gen.get(p) == Some(&gen) {
+                    self.cpu_done(h, p, now);
+                }
+            }
             Ev::NicIrq(h) => {
                 self.hosts[h].nic_timer = false;
                 if self.hosts[h].nic_pending.is_empty() {
@@ -796,7 +821,9 @@ impl World {
                 self.hosts[h].stats.polls += 1;
                 Step::Poll
             };
+            let key = pres.key;
             self.batch_steps(h, &mut u, first, pres.frames, pres.ack_each_ooo, pres.token);
+            self.end_poll_windows(h, key, now);
             self.submit(h, u, now);
             self.micro_start(h, now);
         }
@@ -825,6 +852,34 @@ impl World {
             .map(|cn| cn.wl)
             .or_else(|| host.listen.get(&p.dport).copied())
             .unwrap_or(UNATTRIBUTED)
+    }
+
+    /// A batch was presented on input queue `key`: a processor polling that
+    /// queue (OLM poll window) stops looking now, and the CPU time charged
+    /// in advance for the rest of its window is given back.
+    fn end_poll_windows(&mut self, h: usize, key: u64, now: Ns) {
+        let host = &mut self.hosts[h];
+        for p in 0..host.cur.len() {
+            if !matches!(host.cur[p], Some((Step::PollWindow(k, _), _)) if k == key) {
+                continue;
+            }
+            let Some(sp) = host.spin[p].take() else {
+                continue;
+            };
+            let unspent = sp.end.saturating_sub(now);
+            if let Some(b) = host.cpu.busy_ns.get_mut(p) {
+                *b = b.saturating_sub(unspent);
+            }
+            if sp.in_window {
+                host.cpu_window = host.cpu_window.saturating_sub(unspent);
+                if let Some(x) = host.cpu_wl.get_mut(sp.slot) {
+                    *x = x.saturating_sub(unspent);
+                }
+            }
+            host.step_gen[p] = host.step_gen[p].wrapping_add(1);
+            let gen = host.step_gen[p];
+            self.q.schedule(now, Ev::CpuDone(h, p, gen));
+        }
     }
 
     /// Fill a unit that processes one presented batch: its first step (an
@@ -883,7 +938,11 @@ impl World {
                 }
                 return;
             };
-            let cost = self.vary(self.step_cost(h, &step));
+            let cost = match step {
+                // wall time spent looking, not a service time that varies
+                Step::PollWindow(_, until) => until.saturating_sub(now),
+                _ => self.vary(self.step_cost(h, &step)),
+            };
             let window = self.in_window(now);
             let host = &mut self.hosts[h];
             host.cpu.charge(p, cost);
@@ -899,7 +958,20 @@ impl World {
                 }
             }
             host.cur[p] = Some((step, wl));
-            self.q.schedule(now + cost, Ev::CpuDone(h, p));
+            host.spin[p] = match step {
+                Step::PollWindow(..) => Some(Spin {
+                    end: now + cost,
+                    in_window: window,
+                    slot: if wl == UNATTRIBUTED {
+                        host.cpu_wl.len() - 1
+                    } else {
+                        wl
+                    },
+                }),
+                _ => None,
+            };
+            let gen = host.step_gen[p];
+            self.q.schedule(now + cost, Ev::CpuDone(h, p, gen));
             return;
         }
     }
@@ -939,6 +1011,7 @@ impl World {
                 c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
             }
             Step::BatchEnd(_) => 0,
+            Step::PollWindow(..) => 0,
             Step::Siga => c.siga_ns,
             Step::Tx(p, kind, _, _, _) => match kind {
                 TxKind::Ack => c.tx_ack_ns,
@@ -1078,7 +1151,7 @@ impl World {
 
     fn apply(&mut self, h: usize, p: usize, step: Step, wl: usize, now: Ns) {
         match step {
-            Step::Interrupt | Step::Poll => {}
+            Step::Interrupt | Step::Poll | Step::PollWindow(..) => {}
             Step::Rx(pkt, ack_each_ooo) => self.rx(h, p, pkt, ack_each_ooo, now),
             Step::BatchEnd(token) => {
                 let touched = std::mem::take(&mut self.hosts[h].touched[p]);
@@ -1116,8 +1189,13 @@ impl World {
                 touched.clear();
                 self.hosts[h].touched[p] = touched;
                 if zos && token != u64::MAX {
-                    if let Some((o, _, _)) = self.osas[h].as_mut() {
-                        o.complete(now, token);
+                    let look = self.osas[h]
+                        .as_mut()
+                        .and_then(|(o, _, _)| o.complete(now, token));
+                    if let Some((key, until)) = look.filter(|(_, t)| *t > now) {
+                        self.hosts[h]
+                            .cpu
+                            .push_front(p, [(Step::PollWindow(key, until), wl)].into_iter());
                     }
                     self.osa_sync(h, now);
                 }
