@@ -1346,21 +1346,32 @@ impl Engine {
         }
     }
 
-    /// A unit of work finished servicing a queue. Under OLM the host keeps
-    /// looking for a short window; frames held then are presented at once.
-    pub fn end_service(&mut self, now: Instant, iface: IfaceId, queue: QueueKind) {
+    /// A unit of work finished servicing a queue. Under OLM (not backed off)
+    /// the last unit leaving keeps looking for a short window: frames held
+    /// then are presented at once. Returns the end of that window, so the
+    /// host knows how long it keeps polling (and spends CPU doing so); `None`
+    /// when the host stops looking now.
+    pub fn end_service(
+        &mut self,
+        now: Instant,
+        iface: IfaceId,
+        queue: QueueKind,
+    ) -> Option<Instant> {
         let window = self.tuning.olm.poll_window;
         let mut present = false;
+        let mut until = None;
         if let Some(rq) = self.rq_mut(iface, queue) {
             rq.in_service = rq.in_service.saturating_sub(1);
             if rq.olm && !rq.olm_backoff && rq.in_service == 0 {
                 rq.poll_until = Some(now + window);
+                until = rq.poll_until;
                 present = rq.q.held() > 0;
             }
         }
         if present {
             self.present(now, iface, queue, PresentCause::Immediate);
         }
+        until
     }
 
     /// The host's interrupt found nothing to do (PCIUNPRD).
@@ -1549,10 +1560,17 @@ impl Engine {
         let ip_len = frame.wire_len.saturating_sub(u32::from(l2len));
         let r = self.route_out(now, iface, pkt, ip_len, &info, meta, None);
         if let Ok(SendOutcome::Queued { queue, .. }) = r {
+            // Under OLM the adapter polls write queue 1 by itself (SIGA
+            // reduction): a write there needs no signal; other queues do.
+            let polled = self.ifaces[iface.0].cfg.olm && queue == 1;
             let wq = &mut self.ifaces[iface.0].writes[usize::from(queue - 1)];
             wq.since_siga += 1;
             if meta.end_of_write {
-                wq.counters.sigas += 1;
+                if polled {
+                    wq.counters.sigas_avoided += 1;
+                } else {
+                    wq.counters.sigas += 1;
+                }
                 wq.counters.sbalcnt += u64::from(wq.since_siga.div_ceil(16).max(1));
                 wq.since_siga = 0;
             }
@@ -1870,9 +1888,6 @@ impl Engine {
                     let wq = &mut iface.writes[q];
                     wq.counters.packcnt += 1;
                     wq.counters.bytecnt += u64::from(wire_len);
-                    if iface.cfg.olm && q == 0 && wq.since_siga > 0 {
-                        wq.counters.sigas_avoided += 1;
-                    }
                     iface.counters.packets_out += 1;
                     iface.counters.bytes_out += u64::from(wire_len);
                     if f.first().is_some_and(|b| b & 1 == 1) {

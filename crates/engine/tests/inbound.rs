@@ -499,7 +499,12 @@ fn olm_presents_early_and_polls_after_service() {
     assert_eq!(p.at, us(10));
     e.begin_service(us(10), p.iface, p.queue);
     e.complete_batch(us(12), p.batch);
-    e.end_service(us(12), p.iface, p.queue);
+    let until = e.end_service(us(12), p.iface, p.queue);
+    assert_eq!(
+        until,
+        Some(us(12) + e.tuning().olm.poll_window),
+        "the host is told how long it keeps looking"
+    );
     // Within the poll window: presented at once, no interrupt.
     wire(
         &mut e,
@@ -511,6 +516,14 @@ fn olm_presents_early_and_polls_after_service() {
     assert_eq!(p.cause, PresentCause::Immediate);
     let c = e.read_counters(IfaceId(0), QueueKind::Primary).unwrap();
     assert_eq!((c.earlyint, c.pcireal, c.pcivirt), (1, 1, 1));
+}
+
+#[test]
+fn end_service_without_olm_asks_for_no_polling() {
+    let cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+    let mut e = Engine::new(cfg).unwrap();
+    e.begin_service(us(1), IfaceId(0), QueueKind::Primary);
+    assert_eq!(e.end_service(us(2), IfaceId(0), QueueKind::Primary), None);
 }
 
 #[test]
@@ -747,4 +760,31 @@ fn olm_backs_off_for_a_stream_without_flapping() {
             .unwrap()
             .olm_backoff
     );
+}
+
+#[test]
+fn olm_writes_to_queue_one_need_no_signal() {
+    for olm in [false, true] {
+        let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+        cfg.interfaces[0].olm = olm;
+        let mut e = Engine::new(cfg).unwrap();
+        e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+        let p = tcp_out("192.0.2.1", "192.0.2.9", 2141, 6000, 800, 0);
+        let eow = SendMeta {
+            end_of_write: true,
+            ..SendMeta::default()
+        };
+        // Two writes of one packet, one write of two packets.
+        for (t, meta) in [(1, eow), (2, eow), (3, SendMeta::default()), (3, eow)] {
+            let r = e.handle_host_send(us(t), IfaceId(0), Frame::full(&p), meta);
+            assert!(matches!(r, Ok(SendOutcome::Queued { queue: 1, .. })));
+        }
+        let c = &e.interface(IfaceId(0)).unwrap().writes[0].counters;
+        let (sigas, avoided) = if olm { (0, 3) } else { (3, 0) };
+        assert_eq!(
+            (c.sigas, c.sigas_avoided, c.sbalcnt),
+            (sigas, avoided, 3),
+            "olm {olm}"
+        );
+    }
 }

@@ -201,16 +201,21 @@ impl Osa {
         })
     }
     /// The host's unit of work finished the batch: buffers back, service ends.
-    pub fn complete(&mut self, now: Ns, token: u64) {
-        let Some(slot) = self.open.get_mut(token as usize) else {
-            return;
-        };
+    /// Under OLM the unit keeps looking at the queue: returns the queue's
+    /// serialization key and the end of that poll window.
+    pub fn complete(&mut self, now: Ns, token: u64) -> Option<(u64, Ns)> {
+        let slot = self.open.get_mut(token as usize)?;
+        let mut look = None;
         if let Some((b, q)) = slot.take() {
             self.free.push(token as usize);
             self.engine.complete_batch(ns(now), b);
-            self.engine.end_service(ns(now), self.iface, q);
+            look = self
+                .engine
+                .end_service(ns(now), self.iface, q)
+                .map(|t| (q.index() as u64 + 1, t.as_nanos()));
         }
         self.drain_events();
+        look
     }
     /// Next frame for the wire, parsed, with the write queue (1..4) it
     /// came from.

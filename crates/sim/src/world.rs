@@ -127,6 +127,11 @@ enum Step {
     /// VSE: an application partition hands a socket request to the TCP/IP
     /// partition's request queue.
     AppCall(usize, u32, SockOp),
+    /// OLM: the unit that emptied an input queue keeps looking at it until
+    /// the given time (spec 2.4, "the host keeps checking briefly after a
+    /// batch"). The processor is busy polling all along; a batch found
+    /// meanwhile ends the look early (the CPU not spent is given back).
+    PollWindow(u64, Ns),
 }
 
 #[derive(Debug)]
@@ -269,6 +274,18 @@ struct Host {
     vse: Option<VseState<VseReq>>,
     /// HiperSockets input buffers holding frames not yet processed.
     iqd_held: usize,
+    /// Per processor: generation of the step it runs (see `Ev::CpuDone`).
+    step_gen: Vec<u32>,
+    /// Per processor: the OLM poll window it is spinning in, if any.
+    spin: Vec<Option<Spin>>,
+}
+
+/// A processor polling an input queue (OLM), charged in advance up to `end`.
+#[derive(Clone, Copy, Debug)]
+struct Spin {
+    end: Ns,
+    in_window: bool,
+    slot: usize,
 }
 
 struct Micro {
@@ -300,7 +317,9 @@ enum Ev {
     AtNic(usize, Pkt),
     MicroDone(usize),
     EngineTimer(usize),
-    CpuDone(usize, usize),
+    /// A processor finished its step; the generation tells a step ended
+    /// early (an OLM poll window that found data) from a stale event.
+    CpuDone(usize, usize, u32),
     NicIrq(usize),
     ConnTimer(usize, usize, u32),
     Start(usize),
@@ -418,6 +437,8 @@ impl World {
                 stats: HostStats::default(),
                 vse: (h.kind == HostKind::Vse).then(VseState::default),
                 iqd_held: 0,
+                step_gen: vec![0; n],
+                spin: vec![None; n],
             });
         }
         for (i, h) in setup.hosts.iter().enumerate() {
@@ -597,7 +618,11 @@ impl World {
                 }
                 self.osa_sync(h, now);
             }
-            Ev::CpuDone(h, p) => self.cpu_done(h, p, now),
+            Ev::CpuDone(h, p, gen) => {
+                if self.hosts[h].step_gen.get(p) == Some(&gen) {
+                    self.cpu_done(h, p, now);
+                }
+            }
             Ev::NicIrq(h) => {
                 self.hosts[h].nic_timer = false;
                 if self.hosts[h].nic_pending.is_empty() {
@@ -832,7 +857,9 @@ impl World {
                 self.hosts[h].stats.polls += 1;
                 Step::Poll
             };
+            let key = pres.key;
             self.batch_steps(h, &mut u, first, pres.frames, pres.ack_each_ooo, pres.token);
+            self.end_poll_windows(h, key, now);
             self.submit(h, u, now);
             self.micro_start(h, now);
         }
@@ -861,6 +888,34 @@ impl World {
             .map(|cn| cn.wl)
             .or_else(|| host.listen.get(&p.dport).copied())
             .unwrap_or(UNATTRIBUTED)
+    }
+
+    /// A batch was presented on input queue `key`: a processor polling that
+    /// queue (OLM poll window) stops looking now, and the CPU time charged
+    /// in advance for the rest of its window is given back.
+    fn end_poll_windows(&mut self, h: usize, key: u64, now: Ns) {
+        let host = &mut self.hosts[h];
+        for p in 0..host.cur.len() {
+            if !matches!(host.cur[p], Some((Step::PollWindow(k, _), _)) if k == key) {
+                continue;
+            }
+            let Some(sp) = host.spin[p].take() else {
+                continue;
+            };
+            let unspent = sp.end.saturating_sub(now);
+            if let Some(b) = host.cpu.busy_ns.get_mut(p) {
+                *b = b.saturating_sub(unspent);
+            }
+            if sp.in_window {
+                host.cpu_window = host.cpu_window.saturating_sub(unspent);
+                if let Some(x) = host.cpu_wl.get_mut(sp.slot) {
+                    *x = x.saturating_sub(unspent);
+                }
+            }
+            host.step_gen[p] = host.step_gen[p].wrapping_add(1);
+            let gen = host.step_gen[p];
+            self.q.schedule(now, Ev::CpuDone(h, p, gen));
+        }
     }
 
     /// Fill a unit that processes one presented batch: its first step (an
@@ -936,7 +991,11 @@ impl World {
                 }
                 return;
             };
-            let cost = self.vary(self.step_cost(h, &step));
+            let cost = match step {
+                // wall time spent looking, not a service time that varies
+                Step::PollWindow(_, until) => until.saturating_sub(now),
+                _ => self.vary(self.step_cost(h, &step)),
+            };
             let window = self.in_window(now);
             let host = &mut self.hosts[h];
             // VSE: the step's non-parallel part needs the system-wide lock;
@@ -967,7 +1026,20 @@ impl World {
                 }
             }
             host.cur[p] = Some((step, wl));
-            self.q.schedule(now + elapsed, Ev::CpuDone(h, p));
+            host.spin[p] = match step {
+                Step::PollWindow(..) => Some(Spin {
+                    end: now + elapsed,
+                    in_window: window,
+                    slot: if wl == UNATTRIBUTED {
+                        host.cpu_wl.len() - 1
+                    } else {
+                        wl
+                    },
+                }),
+                _ => None,
+            };
+            let gen = host.step_gen[p];
+            self.q.schedule(now + elapsed, Ev::CpuDone(h, p, gen));
             return;
         }
     }
@@ -1009,6 +1081,7 @@ impl World {
                 bytes + c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
             }
             Step::BatchEnd(_) => 0,
+            Step::PollWindow(..) => 0,
             Step::Siga => c.siga_ns,
             Step::Tx(p, kind, _, _, _) => {
                 // On HiperSockets the sending CPU also moves the frame.
@@ -1167,7 +1240,7 @@ impl World {
 
     fn apply(&mut self, h: usize, p: usize, step: Step, wl: usize, now: Ns) {
         match step {
-            Step::Interrupt | Step::Poll => {}
+            Step::Interrupt | Step::Poll | Step::PollWindow(..) => {}
             Step::AppCall(c, id, op) => {
                 if let Some(v) = self.hosts[h].vse.as_mut() {
                     v.pending.push_back((c, id, op, wl));
@@ -1216,8 +1289,13 @@ impl World {
                 touched.clear();
                 self.hosts[h].touched[p] = touched;
                 if zos && token != u64::MAX {
-                    if let Some((o, _, _)) = self.osas[h].as_mut() {
-                        o.complete(now, token);
+                    let look = self.osas[h]
+                        .as_mut()
+                        .and_then(|(o, _, _)| o.complete(now, token));
+                    if let Some((key, until)) = look.filter(|(_, t)| *t > now) {
+                        self.hosts[h]
+                            .cpu
+                            .push_front(p, [(Step::PollWindow(key, until), wl)].into_iter());
                     }
                     self.osa_sync(h, now);
                 }

@@ -194,6 +194,58 @@ values = ["DYNAMIC", "OLM"]
     assert_eq!(olm.tcp.sigas, 0, "OLM: the adapter polls write queue 1");
 }
 
+/// RR between z/OS and AIX, DYNAMIC versus OLM, with `conns` connections.
+fn olm_rr(conns: u32) -> (f64, f64) {
+    let text = format!(
+        r#"
+duration_ms = 30
+warmup_ms = 10
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = {conns}
+request = 1
+response = 1
+client = "aix"
+server = "zos"
+[vary]
+field = "inbperf"
+values = ["DYNAMIC", "OLM"]
+"#
+    );
+    let runs = run_text(&text);
+    let cpu = |r: &RunResult| r.workloads[0].cpu_us_per_txn_server;
+    (cpu(&runs[0].1), cpu(&runs[1].1))
+}
+
+#[test]
+fn olm_host_keeps_polling_after_a_batch_and_pays_for_it() {
+    let window_us = softosa_engine::config::OlmConfig::default()
+        .poll_window
+        .as_micros() as f64;
+    // One connection: the next request comes long after the window, so
+    // the host spins through the whole window after every batch.
+    let (dynamic, olm) = olm_rr(1);
+    assert!(
+        olm - dynamic > 0.6 * window_us,
+        "one session: OLM {olm:.1} us/txn vs DYNAMIC {dynamic:.1}"
+    );
+    // Many connections: the poller finds the next request inside the
+    // window and stops looking, so far less of the window is paid.
+    let (dynamic, olm) = olm_rr(40);
+    assert!(
+        olm - dynamic < 0.6 * window_us,
+        "busy queue: OLM {olm:.1} us/txn vs DYNAMIC {dynamic:.1}"
+    );
+}
+
 #[test]
 fn a_stream_beside_request_response_does_not_inflate_its_cpu_per_transaction() {
     let base = r#"
