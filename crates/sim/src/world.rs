@@ -1261,7 +1261,10 @@ impl World {
                         continue;
                     };
                     cn.in_units = cn.in_units.saturating_sub(1);
-                    if cn.tcb.defer_output
+                    // z/OS sends once per batch; any host sends here what an
+                    // application wrote while this unit held the connection.
+                    let unsent = cn.tcb.snd_lim != cn.tcb.snd_nxt;
+                    if (cn.tcb.defer_output || unsent)
                         && cn.app_emitting == 0
                         && cn.tcb.output(now, &mut self.segs) > 0
                     {
@@ -1750,7 +1753,12 @@ impl World {
         } else {
             cn.srb_emitting = cn.srb_emitting.saturating_sub(1);
         }
-        if cn.app_emitting == 0 && cn.srb_emitting == 0 && cn.in_units == 0 && cn.tcb.defer_output {
+        let unsent = cn.tcb.snd_lim != cn.tcb.snd_nxt;
+        if cn.app_emitting == 0
+            && cn.srb_emitting == 0
+            && cn.in_units == 0
+            && (cn.tcb.defer_output || unsent)
+        {
             cn.tcb.output(now, &mut self.segs);
             self.push_segs_from(h, p, c, app);
             self.arm_timers(h, c);

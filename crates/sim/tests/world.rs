@@ -334,3 +334,58 @@ fn z_os_displays_work_on_a_finished_run() {
     );
     assert!(engine.accounting().balanced());
 }
+
+/// A peer whose application answers at once (no scheduling latency, no
+/// socket-call cost) writes while the NIC unit that delivered the data is
+/// still busy with other frames of its batch and so still holds the
+/// connection: the unit must send what was written when it lets go, or the
+/// exchange stalls until some other segment happens to arrive.
+#[test]
+fn data_written_while_the_receiving_unit_holds_the_connection_is_sent() {
+    let text = r#"
+duration_ms = 40
+warmup_ms = 10
+[[host]]
+name = "zos"
+type = "zos"
+machine = "z10"
+ip = "192.0.2.2"
+adapter = "osa-express3"
+inbperf = "MINLATENCY"
+[[host]]
+name = "peer"
+type = "quick"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 4
+request = 100
+response = 800
+client = "peer"
+server = "zos"
+[models.peer.quick]
+processors = 4
+interrupt_ns = 3000
+rx_pkt_ns = 20000
+rx_ooo_ns = 1800
+rx_ack_ns = 700
+tx_pkt_ns = 1300
+tx_ack_ns = 800
+tso_seg_ns = 1500
+tso_pkt_ns = 200
+sock_call_ns = 0
+conn_ns = 20000
+sock_block = 65536
+poll_ns = 1000
+wakeup_ns = 0
+nic_coalesce_ns = 100000
+ack_every = 2
+delack_ns = 200000000
+"#;
+    let r = run_text(text);
+    let w = &r[0].1.workloads[0];
+    // Four connections exchange freely (about 500 transactions in the 30 ms
+    // window); a stranded request waits until a segment of some other
+    // connection happens to wake its unit (about 160).
+    assert!(w.transactions > 350, "{} transactions", w.transactions);
+}
