@@ -3,7 +3,10 @@
 //!
 //! One [`Tcb`] per connection end: three-way handshake and close (CRR), slow
 //! start, congestion avoidance, the peer's receive window, duplicate ACKs,
-//! NewReno fast retransmit / recovery on the third duplicate ACK, and a
+//! NewReno fast retransmit / recovery on the third duplicate ACK (RFC 6582:
+//! one recovery per window of losses, one retransmission per hole, none for
+//! a hole that a reordered original filled), congestion window validation
+//! (cwnd grows only while it limits the sender, RFC 7661) and a
 //! retransmission timeout with exponential backoff. *When* ACKs are sent is a
 //! host policy (z/OS per batch, peers every N segments) and lives in the host
 //! model; the Tcb only records what needs acknowledging. Sequence numbers wrap
@@ -126,8 +129,24 @@ pub struct Tcb {
     pub ssthresh: u32,
     pub peer_wnd: u32,
     pub dupacks: u32,
+    /// NewReno's `recover` (RFC 6582): snd_max when recovery (fast
+    /// retransmit or timeout) began. Three duplicate ACKs start a new fast
+    /// retransmit only once the cumulative ACK has passed it, so losses of
+    /// one window cause one window reduction.
     pub recover: u32,
     pub in_recovery: bool,
+    /// Congestion window validation (RFC 7661 idea): the last output stopped
+    /// because the congestion window was full (not the peer's window, not a
+    /// lack of data). Only then do ACKs open the window further.
+    cwnd_limited: bool,
+    /// When the last retransmission of the recovery went out: a partial ACK
+    /// arriving sooner than one minimum round trip later cannot be the
+    /// answer to it (the original arrived late, reordered).
+    last_rexmit_at: Ns,
+    /// Smallest RTT sample seen (path round trip without queueing).
+    min_rtt: Option<Ns>,
+    /// A fast retransmit went out and no ACK has answered it yet.
+    fr_unanswered: bool,
     pub rto: Ns,
     srtt: Option<Ns>,
     rttvar: Ns,
@@ -164,6 +183,10 @@ impl Tcb {
             dupacks: 0,
             recover: iss,
             in_recovery: false,
+            cwnd_limited: false,
+            last_rexmit_at: 0,
+            min_rtt: None,
+            fr_unanswered: false,
             rto: cfg.init_rto,
             srtt: None,
             rttvar: 0,
@@ -290,6 +313,7 @@ impl Tcb {
         }
         let mss = self.cfg.mss;
         let n0 = out.len();
+        self.cwnd_limited = false;
         loop {
             let wnd = self.cwnd.min(self.peer_wnd);
             let flight = self.flight();
@@ -307,6 +331,7 @@ impl Tcb {
             if len == 0 || (len < mss && len < avail) {
                 // Window too small for a full segment and more data waits.
                 if len < avail.min(mss) {
+                    self.cwnd_limited = self.cwnd < self.peer_wnd;
                     break;
                 }
             }
@@ -346,11 +371,12 @@ impl Tcb {
         out.len() - n0
     }
 
-    fn retransmit_una(&mut self, out: &mut Vec<Seg>) {
+    fn retransmit_una(&mut self, now: Ns, out: &mut Vec<Seg>) {
         let len = self.snd_max.wrapping_sub(self.snd_una).min(self.cfg.mss);
         if len == 0 {
             return;
         }
+        self.last_rexmit_at = now;
         self.stats.rexmits += 1;
         self.rtt_probe = None;
         let s = self.data_seg(self.snd_una, len, true);
@@ -358,6 +384,7 @@ impl Tcb {
     }
 
     fn rtt_sample(&mut self, rtt: Ns) {
+        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
         match self.srtt {
             None => {
                 self.srtt = Some(rtt);
@@ -440,23 +467,48 @@ impl Tcb {
                     }
                 }
                 self.backoff = 0;
+                // Grow only a window the sender fills (RFC 7661).
+                let cwnd_limited = self.cwnd_limited;
+                // Never count the window beyond what the peer lets us send.
+                let cap = self.cwnd.max(self.peer_wnd.max(wnd));
                 if self.in_recovery {
+                    let too_soon = self
+                        .min_rtt
+                        .is_some_and(|m| now.saturating_sub(self.last_rexmit_at) < m);
                     if seq_le(self.recover, ack) {
                         self.in_recovery = false;
+                        self.fr_unanswered = false;
                         self.cwnd = self.ssthresh.max(mss);
+                    } else if too_soon && self.fr_unanswered {
+                        // The hole filled sooner than our retransmission
+                        // could have reached the receiver and been
+                        // acknowledged: the original was reordered, not
+                        // lost. Retransmitting on every following partial
+                        // ACK would resend a window of segments already in
+                        // flight, so recovery ends here, at the reduced
+                        // window (no undo: a 2010 z/OS stack has no
+                        // spurious retransmission response, RFC 4015).
+                        self.in_recovery = false;
+                        self.cwnd = self.ssthresh.max(mss);
+                        self.fr_unanswered = false;
+                        self.recover = ack;
                     } else {
-                        // partial ACK: retransmit the next hole, deflate
-                        self.retransmit_una(out);
+                        // partial ACK: the next hole is lost; retransmit it
+                        // once, deflate
+                        self.fr_unanswered = false;
+                        self.retransmit_una(now, out);
                         self.cwnd = self.cwnd.saturating_sub(acked).saturating_add(mss);
                     }
+                } else if !cwnd_limited {
+                    // application- or peer-window-limited: keep cwnd
                 } else if self.cwnd < self.ssthresh {
                     // Byte counting: stretch ACKs (one per batch) open the
                     // window as much as the data they cover.
-                    self.cwnd = self.cwnd.saturating_add(acked);
+                    self.cwnd = self.cwnd.saturating_add(acked).min(cap);
                 } else {
                     let inc =
                         (u64::from(mss) * u64::from(acked) / u64::from(self.cwnd.max(1))) as u32;
-                    self.cwnd = self.cwnd.saturating_add(inc.max(1));
+                    self.cwnd = self.cwnd.saturating_add(inc.max(1)).min(cap);
                 }
                 self.dupacks = 0;
                 self.rto_at = if self.snd_una == self.snd_max {
@@ -473,11 +525,12 @@ impl Tcb {
                 r.dupack = true;
                 self.stats.dupacks_in += 1;
                 self.dupacks += 1;
-                if self.dupacks == 3 && !self.in_recovery {
+                if self.dupacks == 3 && !self.in_recovery && seq_le(self.recover, ack) {
                     let flight = self.snd_max.wrapping_sub(self.snd_una);
+                    self.fr_unanswered = true;
                     self.ssthresh = (flight / 2).max(2 * mss);
                     self.stats.fast_rexmits += 1;
-                    self.retransmit_una(out);
+                    self.retransmit_una(now, out);
                     self.cwnd = self.ssthresh + 3 * mss;
                     self.in_recovery = true;
                     self.recover = self.snd_max;
@@ -583,6 +636,9 @@ impl Tcb {
                 self.ssthresh = (flight / 2).max(2 * self.cfg.mss);
                 self.cwnd = self.cfg.mss;
                 self.in_recovery = false;
+                self.fr_unanswered = false;
+                // losses of the window sent so far end with this timeout
+                self.recover = self.snd_max;
                 self.dupacks = 0;
                 self.snd_nxt = self.snd_una;
                 self.rtt_probe = None;
@@ -766,5 +822,201 @@ mod tests {
             &mut o2,
         );
         assert!(r.peer_fin);
+    }
+
+    #[test]
+    fn cwnd_stays_within_what_the_peer_window_lets_us_use() {
+        // 64 KB peer window, plenty of data: the window, not cwnd, limits
+        // the sender, so cwnd must not keep growing (RFC 7661).
+        let cfg = TcpCfg {
+            sndbuf: 4 << 20,
+            rcvbuf: 64 * 1024,
+            ..TcpCfg::default()
+        };
+        let (mut c, mut s) = pair(cfg);
+        s.write(3_000_000);
+        let mut out = Vec::new();
+        s.output(0, &mut out);
+        let mut t = 0;
+        while !out.is_empty() && t < 100_000 {
+            t += 1;
+            let (acks, _) = deliver(&mut c, &out, t);
+            let mut next = Vec::new();
+            for a in acks {
+                s.input(t, a.seq, a.ack, a.flags, a.wnd, a.len, &mut next);
+            }
+            out = next;
+        }
+        assert_eq!(c.rcv_nxt.wrapping_sub(5001), 3_000_000);
+        assert!(s.cwnd >= 32 * 1024, "slow start still opened the window");
+        assert!(
+            s.cwnd <= 64 * 1024 + cfg.mss,
+            "cwnd {} grew past the 64 KB window it never filled",
+            s.cwnd
+        );
+    }
+
+    #[test]
+    fn application_limited_sender_keeps_its_window() {
+        let (mut c, mut s) = pair(TcpCfg::default());
+        let cwnd0 = s.cwnd;
+        for t in 1..200u64 {
+            // one small message per round trip: never fills cwnd
+            s.write(100);
+            let mut out = Vec::new();
+            s.output(t, &mut out);
+            let (acks, _) = deliver(&mut c, &out, t);
+            let mut o = Vec::new();
+            for a in acks {
+                s.input(t, a.seq, a.ack, a.flags, a.wnd, a.len, &mut o);
+            }
+        }
+        assert_eq!(s.cwnd, cwnd0);
+    }
+
+    /// Sender with 10 segments out (RTT sampled at 1000 ns) whose first
+    /// segment the receiver has not got; returns the segments and the
+    /// three duplicate ACKs 1..3 produced.
+    fn ten_out_first_missing(cfg: TcpCfg) -> (Tcb, Tcb, Vec<Seg>, Vec<Seg>) {
+        let (mut c, mut s) = pair(cfg);
+        // one round trip first, so the sender knows the path RTT
+        s.write(1000);
+        let mut out = Vec::new();
+        s.output(0, &mut out);
+        let (acks, _) = deliver(&mut c, &out, 500);
+        let mut o = Vec::new();
+        for a in acks {
+            s.input(1000, a.seq, a.ack, a.flags, a.wnd, a.len, &mut o);
+        }
+        s.write(100_000);
+        let mut out = Vec::new();
+        s.output(1000, &mut out);
+        assert_eq!(out.len(), 10);
+        let mut dup = Vec::new();
+        for seg in &out[1..4] {
+            c.input(
+                1500, seg.seq, seg.ack, seg.flags, seg.wnd, seg.len, &mut dup,
+            );
+            dup.push(c.make_ack());
+        }
+        (c, s, out, dup)
+    }
+
+    #[test]
+    fn reordered_segment_ends_recovery_without_a_retransmission_storm() {
+        let cfg = TcpCfg {
+            init_cwnd_segs: 10,
+            ..TcpCfg::default()
+        };
+        let (mut c, mut s, out, dup) = ten_out_first_missing(cfg);
+        let mut re = Vec::new();
+        for a in &dup {
+            s.input(2000, a.seq, a.ack, a.flags, a.wnd, a.len, &mut re);
+        }
+        assert_eq!(s.stats.fast_rexmits, 1);
+        assert!(s.in_recovery);
+        let rex0 = s.stats.rexmits;
+        // the "lost" segment was only late: it and the rest arrive now,
+        // well within one round trip of the retransmission
+        let mut acks = Vec::new();
+        for seg in out[0..1].iter().chain(&out[4..]) {
+            c.input(
+                2100, seg.seq, seg.ack, seg.flags, seg.wnd, seg.len, &mut acks,
+            );
+            acks.push(c.make_ack());
+        }
+        let mut o = Vec::new();
+        let first = acks[0];
+        s.input(
+            2200,
+            first.seq,
+            first.ack,
+            first.flags,
+            first.wnd,
+            0,
+            &mut o,
+        );
+        assert!(
+            !s.in_recovery,
+            "partial ACK too early for the retransmission"
+        );
+        assert_eq!(s.cwnd, s.ssthresh, "the reduced window stays");
+        for a in &acks[1..] {
+            s.input(2200, a.seq, a.ack, a.flags, a.wnd, 0, &mut o);
+        }
+        assert_eq!(s.stats.rexmits, rex0, "no retransmission per ACK");
+    }
+
+    #[test]
+    fn partial_ack_after_a_round_trip_retransmits_the_next_hole_once() {
+        let cfg = TcpCfg {
+            init_cwnd_segs: 10,
+            ..TcpCfg::default()
+        };
+        let (mut c, mut s, out, dup) = ten_out_first_missing(cfg);
+        let mut re = Vec::new();
+        for a in &dup {
+            s.input(2000, a.seq, a.ack, a.flags, a.wnd, a.len, &mut re);
+        }
+        // segments 0 and 5 were really lost: 4, 6.. arrive; then the
+        // retransmission of 0 fills the first hole a round trip later
+        let mut acks = Vec::new();
+        for seg in out[4..5].iter().chain(&out[6..]) {
+            c.input(
+                2100, seg.seq, seg.ack, seg.flags, seg.wnd, seg.len, &mut acks,
+            );
+        }
+        c.input(
+            2600,
+            re[0].seq,
+            re[0].ack,
+            re[0].flags,
+            re[0].wnd,
+            re[0].len,
+            &mut acks,
+        );
+        let partial = c.make_ack();
+        assert_eq!(partial.ack, out[5].seq);
+        let rex0 = s.stats.rexmits;
+        let mut o = Vec::new();
+        s.input(
+            3100,
+            partial.seq,
+            partial.ack,
+            partial.flags,
+            partial.wnd,
+            0,
+            &mut o,
+        );
+        assert!(s.in_recovery);
+        assert_eq!(s.stats.rexmits, rex0 + 1);
+        assert_eq!(o[0].seq, out[5].seq, "the next hole");
+        // further duplicates of that partial ACK retransmit nothing more
+        for _ in 0..5 {
+            let d = c.make_ack();
+            s.input(3200, d.seq, d.ack, d.flags, d.wnd, 0, &mut o);
+        }
+        assert_eq!(s.stats.rexmits, rex0 + 1);
+        assert_eq!(
+            s.stats.fast_rexmits, 1,
+            "no second fast retransmit inside recovery"
+        );
+    }
+
+    #[test]
+    fn dupacks_for_a_window_already_recovered_by_timeout_do_not_refire() {
+        let cfg = TcpCfg {
+            init_cwnd_segs: 10,
+            ..TcpCfg::default()
+        };
+        let (_c, mut s, _out, dup) = ten_out_first_missing(cfg);
+        let at = s.rto_at.unwrap_or(0);
+        let mut re = Vec::new();
+        s.on_rto(at, &mut re);
+        assert_eq!(s.recover, s.snd_max);
+        for a in &dup {
+            s.input(at + 1, a.seq, a.ack, a.flags, a.wnd, a.len, &mut re);
+        }
+        assert_eq!(s.stats.fast_rexmits, 0, "losses of the timed-out window");
     }
 }
