@@ -118,6 +118,15 @@ impl<S> Cpu<S> {
         }
     }
     /// Serialization key of the unit running on `p`, if any.
+    /// The last unit of serialization key `key` that has not started yet
+    /// (waiting for the key or for a processor), if any.
+    pub fn waiting_mut(&mut self, key: u64) -> Option<&mut Unit<S>> {
+        if let Some(u) = self.serial.get_mut(&key).and_then(|w| w.back_mut()) {
+            return Some(u);
+        }
+        self.runq.iter_mut().rev().find(|u| u.serial == Some(key))
+    }
+
     pub fn serial_of(&self, p: usize) -> Option<u64> {
         self.running.get(p)?.as_ref()?.serial
     }
@@ -176,6 +185,21 @@ mod tests {
         c.dispatch(&mut st);
         assert_eq!(st, vec![0]);
         assert_eq!(c.next_step(0), Some(2));
+    }
+
+    #[test]
+    fn waiting_finds_only_units_not_started() {
+        let mut c = Cpu::new(1);
+        c.submit(unit(&[1], Some(4)));
+        assert!(c.waiting_mut(4).is_some(), "queued for a processor");
+        let mut st = Vec::new();
+        c.dispatch(&mut st);
+        assert!(c.waiting_mut(4).is_none(), "running: not waiting");
+        c.submit(unit(&[2], Some(4)));
+        c.submit(unit(&[3], Some(4)));
+        let w = c.waiting_mut(4).map(|u| u.steps.clone());
+        assert_eq!(w, Some([3].into_iter().collect()), "the last one waiting");
+        assert!(c.waiting_mut(5).is_none());
     }
 
     #[test]

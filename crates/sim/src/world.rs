@@ -115,6 +115,9 @@ enum Step {
     Poll,
     Rx(Pkt, bool),
     BatchEnd(u64),
+    /// The host is done with the SBALs of a batch that was merged into a
+    /// later one (see `osa_sync_pull`): return them to the adapter.
+    ReturnBuffers(u64),
     /// A segment to hand to the NIC: kind, WLM importance, end of this
     /// write (SIGA), emitted by an application unit.
     Tx(Pkt, TxKind, u8, bool, bool),
@@ -860,7 +863,14 @@ impl World {
             let key = pres.key;
             self.batch_steps(h, &mut u, first, pres.frames, pres.ack_each_ooo, pres.token);
             self.end_poll_windows(h, key, now);
-            self.submit(h, u, now);
+            if pres.serialized && merge_into_waiting(&mut self.hosts[h].cpu, key, &mut u) {
+                // Joined the unit already waiting for this queue: that unit
+                // of work, once dispatched, processes every SBAL primed
+                // on the queue in one pass (one look, one send per
+                // connection at its end), returning each SBAL as it is done.
+            } else {
+                self.submit(h, u, now);
+            }
             self.micro_start(h, now);
         }
         let next = self.osas[h].as_ref().and_then(|(o, _, _)| o.poll_timeout());
@@ -1080,7 +1090,7 @@ impl World {
                     });
                 bytes + c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
             }
-            Step::BatchEnd(_) => 0,
+            Step::BatchEnd(_) | Step::ReturnBuffers(_) => 0,
             Step::PollWindow(..) => 0,
             Step::Siga => c.siga_ns,
             Step::Tx(p, kind, _, _, _) => {
@@ -1241,6 +1251,15 @@ impl World {
     fn apply(&mut self, h: usize, p: usize, step: Step, wl: usize, now: Ns) {
         match step {
             Step::Interrupt | Step::Poll | Step::PollWindow(..) => {}
+            Step::ReturnBuffers(token) => {
+                if self.hosts[h].spec.kind == HostKind::Zos && token != u64::MAX {
+                    if let Some((o, _, _)) = self.osas[h].as_mut() {
+                        // a serialized (BULKDATA) queue: no OLM poll window
+                        let _ = o.complete(now, token);
+                    }
+                    self.osa_sync(h, now);
+                }
+            }
             Step::AppCall(c, id, op) => {
                 if let Some(v) = self.hosts[h].vse.as_mut() {
                     v.pending.push_back((c, id, op, wl));
@@ -2025,6 +2044,24 @@ pub(crate) struct OsaView<'a> {
 
 /// (request, response, in handshake) the connection exchanges next, given
 /// how many handshake rounds it completed.
+/// Merge a batch unit (its first step the interrupt or poll, its last the
+/// batch end) into the unit of the same serialization key that waits to
+/// start, if there is one: that unit's batch end becomes a buffer return
+/// and the new batch's packets and batch end follow. Returns whether it was
+/// merged (otherwise `u` is left as it was).
+fn merge_into_waiting(cpu: &mut Cpu<(Step, usize)>, key: u64, u: &mut Unit<(Step, usize)>) -> bool {
+    let Some(w) = cpu.waiting_mut(key) else {
+        return false;
+    };
+    let Some((Step::BatchEnd(tok), wl)) = w.steps.back().copied() else {
+        return false;
+    };
+    w.steps.pop_back();
+    w.steps.push_back((Step::ReturnBuffers(tok), wl));
+    w.steps.extend(u.steps.drain(..).skip(1));
+    true
+}
+
 fn msg_sizes(spec: &WorkloadSpec, hs: u8) -> (u64, u64, bool) {
     match spec.tls {
         Some(t) if hs < t.rounds() => {
