@@ -32,6 +32,15 @@ pub struct AdapterGen {
     /// From the host's write signal (SIGA) to the adapter fetching the
     /// outbound buffers; OLM interfaces skip it (SIGA reduction).
     pub siga_latency_ns: u64,
+    /// SBALs of each QDIO output (write) queue. A write fills one; the
+    /// adapter empties it once it has sent its frames. With none empty the
+    /// stack keeps its data queued until one is (spec 1.2: 128 per queue).
+    #[serde(default = "default_write_sbals")]
+    pub write_queue_sbals: usize,
+}
+
+fn default_write_sbals() -> usize {
+    128
 }
 
 impl AdapterGen {

@@ -230,6 +230,8 @@ pub struct HostStats {
     pub polls: u64,
     /// Write signals (SIGA) the stack issued to its adapter.
     pub sigas: u64,
+    /// Writes the stack had to hold: no empty SBAL on the write queue.
+    pub write_waits: u64,
     /// Frames this host moved onto the HiperSockets LAN.
     pub iqd_sent: u64,
     /// HiperSockets frames for this host dropped: no free input buffer.
@@ -254,6 +256,15 @@ struct Host {
     /// Per processor: packets built by the running unit and not yet handed
     /// to the adapter (the device layer fills an output SBAL, then writes it).
     pending_write: Vec<Vec<(Pkt, u8)>>,
+    /// Per write queue (1..4): frames not yet sent of each SBAL the stack
+    /// filled, oldest first. Their count is the SBALs in use.
+    wq_sbals: [VecDeque<u32>; 4],
+    /// Filled SBALs' worth of packets the stack holds because the write
+    /// queue they go to has no empty SBAL left (sent in order as SBALs
+    /// empty; nothing is dropped).
+    held_writes: VecDeque<(Vec<(Pkt, u8)>, bool)>,
+    /// The write queue the engine last chose for each WLM importance.
+    imp_queue: BTreeMap<u8, u8>,
     next_port: u16,
     next_id: u32,
     iss: u32,
@@ -424,6 +435,9 @@ impl World {
                 listen: BTreeMap::new(),
                 touched: (0..n).map(|_| Vec::new()).collect(),
                 pending_write: (0..n).map(|_| Vec::new()).collect(),
+                wq_sbals: Default::default(),
+                held_writes: VecDeque::new(),
+                imp_queue: BTreeMap::new(),
                 next_port: 1024,
                 next_id: 1,
                 iss: 0x1000_0000u32.wrapping_mul(i as u32 + 1),
@@ -792,10 +806,11 @@ impl World {
                 }
                 self.osa_sync(h, now);
             }
-            Some(MicroJob::Out(p, _)) => {
+            Some(MicroJob::Out(p, queue)) => {
                 if let Some((_, m, _)) = self.osas[h].as_mut() {
                     m.out_inflight -= 1;
                 }
+                self.frame_sent(h, queue, now);
                 self.hosts[h].up.enqueue(p);
                 self.kick_up(h, now);
                 self.osa_pull(h, now);
@@ -810,6 +825,7 @@ impl World {
     fn osa_pull(&mut self, h: usize, now: Ns) {
         let upq = self.hosts[h].up.queue.len();
         let mut pulled = false;
+        let mut drained = false;
         if let Some((o, m, _)) = self.osas[h].as_mut() {
             while m.out_inflight + upq < 3 {
                 match o.poll_transmit(now) {
@@ -818,12 +834,112 @@ impl World {
                         m.jobs.push_back(MicroJob::Out(p, queue));
                         pulled = true;
                     }
-                    None => break,
+                    None => {
+                        drained = m.out_inflight == 0;
+                        break;
+                    }
                 }
             }
         }
+        if drained && self.hosts[h].wq_sbals.iter().any(|q| !q.is_empty()) {
+            // every frame written has been sent: every SBAL is empty (also
+            // covers frames the engine refused after accepting the write)
+            for q in self.hosts[h].wq_sbals.iter_mut() {
+                q.clear();
+            }
+            self.write_held(h, now);
+        }
         if pulled {
             self.micro_start(h, now);
+        }
+    }
+
+    /// Whether the write queue `batch` goes to has an empty SBAL.
+    fn write_sbal_free(&self, h: usize, batch: &[(Pkt, u8)]) -> bool {
+        let host = &self.hosts[h];
+        let limit = self.osas[h]
+            .as_ref()
+            .map_or(usize::MAX, |(_, _, g)| g.write_queue_sbals.max(1));
+        let imp = batch.first().map_or(0, |(_, i)| *i);
+        let q = host.imp_queue.get(&imp).copied().unwrap_or(1);
+        let q = usize::from(q.clamp(1, 4)) - 1;
+        host.wq_sbals[q].len() < limit
+    }
+
+    /// Hand one filled SBAL's packets to the adapter. Returns whether the
+    /// write needs a signal (SIGA): under OLM the adapter polls write queue
+    /// 1 by itself (SIGA reduction, spec 2.4), so a write that went only
+    /// there needs none; any other write is signalled. `None` without an
+    /// adapter.
+    fn write_sbal(&mut self, h: usize, batch: &[(Pkt, u8)], eow: bool, now: Ns) -> Option<bool> {
+        let (o, _, _) = self.osas[h].as_mut()?;
+        let n = batch.len();
+        let olm = o.olm();
+        let mut signal = !olm;
+        let mut per_q = [0u32; 4];
+        let host = &mut self.hosts[h];
+        for (i, (pk, im)) in batch.iter().enumerate() {
+            let q = o.host_send(now, pk, *im, eow && i + 1 == n);
+            if let Some(q) = q {
+                if q != 1 {
+                    signal = true;
+                }
+                let qi = usize::from(q.clamp(1, 4)) - 1;
+                per_q[qi] += 1;
+                host.imp_queue.insert(*im, q);
+            }
+        }
+        for (q, &frames) in per_q.iter().enumerate() {
+            if frames > 0 {
+                host.wq_sbals[q].push_back(frames);
+            }
+        }
+        Some(signal)
+    }
+
+    /// The adapter sent a frame of write queue `queue`: when that empties
+    /// the oldest SBAL, writes the stack held can go.
+    fn frame_sent(&mut self, h: usize, queue: u8, now: Ns) {
+        let qi = usize::from(queue.clamp(1, 4)) - 1;
+        let sbals = &mut self.hosts[h].wq_sbals[qi];
+        let Some(front) = sbals.front_mut() else {
+            return;
+        };
+        *front = front.saturating_sub(1);
+        if *front == 0 {
+            sbals.pop_front();
+            self.write_held(h, now);
+        }
+    }
+
+    /// Write what the stack held for lack of an empty SBAL, in order, as
+    /// far as SBALs are free; the adapter is signalled once (the stack's
+    /// device layer notices the emptied buffer on output completion).
+    fn write_held(&mut self, h: usize, now: Ns) {
+        let mut signal = false;
+        let mut wrote = false;
+        while let Some((batch, _)) = self.hosts[h].held_writes.front() {
+            if !self.write_sbal_free(h, batch) {
+                break;
+            }
+            let Some((batch, eow)) = self.hosts[h].held_writes.pop_front() else {
+                break;
+            };
+            signal |= self.write_sbal(h, &batch, eow, now).unwrap_or(false);
+            wrote = true;
+        }
+        if !wrote {
+            return;
+        }
+        if signal {
+            self.hosts[h].stats.sigas += 1;
+            let lat = self.osas[h]
+                .as_ref()
+                .map_or(0, |(_, _, g)| g.siga_latency_ns);
+            self.q.schedule(now + lat, Ev::Siga(h));
+            self.osa_sync(h, now);
+        } else {
+            self.osa_sync_pull(h, now, true);
         }
     }
 
@@ -1343,21 +1459,17 @@ impl World {
                         return;
                     }
                     let batch = std::mem::take(&mut self.hosts[h].pending_write[p]);
-                    let Some((o, _, _)) = self.osas[h].as_mut() else {
+                    if !self.hosts[h].held_writes.is_empty() || !self.write_sbal_free(h, &batch) {
+                        // No empty output SBAL: the stack keeps the data, in
+                        // order behind what it already holds. The write's
+                        // signal comes when an SBAL empties.
+                        self.hosts[h].stats.write_waits += 1;
+                        self.hosts[h].held_writes.push_back((batch, eow));
+                        return;
+                    }
+                    let Some(signal) = self.write_sbal(h, &batch, eow, now) else {
                         return;
                     };
-                    let n = batch.len();
-                    // Under OLM the adapter polls write queue 1 by itself (SIGA
-                    // reduction, spec 2.4): a write that went only there needs
-                    // no signal; any other write is signalled.
-                    let olm = o.olm();
-                    let mut signal = !olm;
-                    for (i, (pk, im)) in batch.iter().enumerate() {
-                        let q = o.host_send(now, pk, *im, eow && i + 1 == n);
-                        if q.is_some_and(|q| q != 1) {
-                            signal = true;
-                        }
-                    }
                     let mut batch = batch;
                     batch.clear();
                     self.hosts[h].pending_write[p] = batch;

@@ -414,3 +414,43 @@ fn bulk_queue_batches_waiting_for_its_unit_are_processed_in_one_pass() {
         z.tcp.units
     );
 }
+
+#[test]
+fn a_full_write_queue_holds_data_in_the_stack_without_loss() {
+    // Only 4 output SBALs: the stack must wait for the adapter to empty
+    // one before writing more; the adapter's queue stays short, nothing is
+    // dropped, the stream still flows.
+    let adapter = r#"
+[models.adapter.small-wq]
+siga_latency_ns = 15000
+frame_ns = 2000
+byte_ps = 500
+sort_ns = 100
+present_ns = 1500
+latency_ns = 6500
+in_buffer_frames = 2048
+olm_frame_ns = 250
+write_queue_sbals = 4
+"#;
+    let text = STREAM_OUT.replace("osa-express3", "small-wq") + adapter;
+    let r = run_text(&text);
+    let full = run_text(STREAM_OUT);
+    for ((_, small), (_, big)) in r.iter().zip(&full) {
+        let z = host(small, "zos");
+        assert!(z.tcp.write_waits > 0);
+        assert_eq!(host(big, "zos").tcp.write_waits, 0, "128 SBALs suffice");
+        let eng = &z.adapter.as_ref().unwrap().engine;
+        let wq = &eng["write_queues"][0];
+        let depth = wq["max_depth"].as_u64().unwrap();
+        assert!(depth <= 4 * 16, "{wq}");
+        assert_eq!(wq["discards"].as_u64(), Some(0));
+        let lost: u64 = eng["engine"]["dropped_out"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|x| x.as_u64())
+            .sum();
+        assert_eq!(lost, 0);
+        assert!(small.workloads[0].mb_per_s > 50.0);
+    }
+}
