@@ -32,6 +32,11 @@ pub struct AdapterGen {
     /// From the host's write signal (SIGA) to the adapter fetching the
     /// outbound buffers; OLM interfaces skip it (SIGA reduction).
     pub siga_latency_ns: u64,
+    /// The adapter takes the write signals (SIGA) of a write queue one at a
+    /// time, each `siga_latency_ns` long, and a signal covers the buffers
+    /// primed when it was issued; without it signals overlap.
+    #[serde(default)]
+    pub serial_signals: bool,
 }
 
 impl AdapterGen {

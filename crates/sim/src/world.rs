@@ -296,6 +296,13 @@ struct Micro {
     busy_ns: u64,
     busy_window: u64,
     overruns: u64,
+    /// Serial write signals (`serial_signals`): when the adapter is done
+    /// with the signals issued so far.
+    sig_free: Ns,
+    /// Frames of each signalled write, in signal order, not yet released.
+    writes: VecDeque<u64>,
+    /// Frames released by processed signals and not yet fetched.
+    credit: u64,
 }
 
 #[derive(Debug)]
@@ -400,6 +407,9 @@ impl World {
                             busy: false,
                             in_jobs: 0,
                             out_inflight: 0,
+                            sig_free: 0,
+                            writes: VecDeque::new(),
+                            credit: 0,
                             busy_ns: 0,
                             busy_window: 0,
                             overruns: 0,
@@ -584,7 +594,13 @@ impl World {
                 }
             }
             Ev::MicroDone(h) => self.micro_done(h, now),
-            Ev::Siga(h) => self.osa_pull(h, now),
+            Ev::Siga(h) => {
+                if let Some((_, m, _)) = self.osas[h].as_mut() {
+                    // the signal lets the adapter fetch its own write
+                    m.credit += m.writes.pop_front().unwrap_or(0);
+                }
+                self.osa_pull(h, now);
+            }
             Ev::XcfDone(t) => {
                 if let Some(x) = self.hosts[t].xcf_in.as_mut() {
                     x.busy = false;
@@ -724,6 +740,24 @@ impl World {
 
     // ------------------------------------------------------------ adapter
 
+    /// When the adapter acts on a write signal issued now. With
+    /// `serial_signals` it takes the signals of a write queue one at a time,
+    /// in order, each `siga_latency_ns` long, and a signal covers the buffers
+    /// primed when it was issued: its own write (spec 2.4: what OLM's SIGA
+    /// reduction removes). Otherwise signals overlap.
+    fn sig_at(&mut self, h: usize, now: Ns) -> Ns {
+        let Some((_, m, g)) = self.osas[h].as_mut() else {
+            return now;
+        };
+        if g.serial_signals {
+            let start = now.max(m.sig_free);
+            m.sig_free = start + g.siga_latency_ns;
+            m.sig_free
+        } else {
+            now + g.siga_latency_ns
+        }
+    }
+
     fn micro_in(&mut self, h: usize, now: Ns, p: Pkt) {
         let Some((_, m, g)) = self.osas[h].as_mut() else {
             return;
@@ -807,11 +841,20 @@ impl World {
     fn osa_pull(&mut self, h: usize, now: Ns) {
         let upq = self.hosts[h].up.queue.len();
         let mut pulled = false;
-        if let Some((o, m, _)) = self.osas[h].as_mut() {
+        if let Some((o, m, g)) = self.osas[h].as_mut() {
+            // Serial signals: without OLM the adapter fetches only writes
+            // whose signal it has processed (under OLM it polls by itself).
+            let gate = g.serial_signals && !o.olm();
             while m.out_inflight + upq < 3 {
+                if gate && m.credit == 0 {
+                    break;
+                }
                 match o.poll_transmit(now) {
                     Some((p, queue)) => {
                         m.out_inflight += 1;
+                        if gate {
+                            m.credit -= 1;
+                        }
                         m.jobs.push_back(MicroJob::Out(p, queue));
                         pulled = true;
                     }
@@ -1330,10 +1373,20 @@ impl World {
                     // no signal; any other write is signalled.
                     let olm = o.olm();
                     let mut signal = !olm;
+                    let mut frames = 0u64;
                     for (i, (pk, im)) in batch.iter().enumerate() {
+                        o.last_segments = 0;
                         let q = o.host_send(now, pk, *im, eow && i + 1 == n);
+                        frames += o.last_segments;
                         if q.is_some_and(|q| q != 1) {
                             signal = true;
+                        }
+                    }
+                    if signal && !olm {
+                        if let Some((_, m, g)) = self.osas[h].as_mut() {
+                            if g.serial_signals {
+                                m.writes.push_back(frames);
+                            }
                         }
                     }
                     let mut batch = batch;
@@ -1352,10 +1405,8 @@ impl World {
                         // a full SBAL within a longer write: signalled too
                         self.hosts[h].stats.sigas += 1;
                         self.osa_sync(h, now);
-                        let lat = self.osas[h]
-                            .as_ref()
-                            .map_or(0, |(_, _, g)| g.siga_latency_ns);
-                        self.q.schedule(now + lat, Ev::Siga(h));
+                        let at = self.sig_at(h, now);
+                        self.q.schedule(at, Ev::Siga(h));
                     }
                 } else {
                     self.hosts[h].up.enqueue(pkt);
@@ -1366,10 +1417,8 @@ impl World {
             Step::Connect(w) => self.connect(h, p, w, now),
             Step::Siga => {
                 self.hosts[h].stats.sigas += 1;
-                let lat = self.osas[h]
-                    .as_ref()
-                    .map_or(0, |(_, _, g)| g.siga_latency_ns);
-                self.q.schedule(now + lat, Ev::Siga(h));
+                let at = self.sig_at(h, now);
+                self.q.schedule(at, Ev::Siga(h));
             }
             Step::Timer(c, id) => {
                 let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {

@@ -334,3 +334,72 @@ fn z_os_displays_work_on_a_finished_run() {
     );
     assert!(engine.accounting().balanced());
 }
+
+/// RR20 128/1024 on a 1 GbE OSA-Express3 whose write signals are serial or
+/// not (a test copy of the built-in generation), DYNAMIC versus OLM:
+/// transactions per second of each.
+fn rr20_signals(serial: bool) -> (f64, f64) {
+    let text = format!(
+        r#"
+duration_ms = 40
+warmup_ms = 20
+[[host]]
+name = "zos"
+type = "zos"
+machine = "z10"
+adapter = "osa-e3-test"
+speed = "1g"
+ip = "192.0.2.2"
+[[host]]
+name = "aix"
+type = "aix"
+speed = "1g"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 20
+request = 128
+response = 1024
+client = "aix"
+server = "zos"
+[vary]
+field = "inbperf"
+values = ["DYNAMIC", "OLM"]
+[models.adapter.osa-e3-test]
+siga_latency_ns = 15000
+frame_ns = 2000
+byte_ps = 500
+sort_ns = 100
+present_ns = 1500
+latency_ns = 6500
+in_buffer_frames = 2048
+olm_frame_ns = 250
+serial_signals = {serial}
+"#
+    );
+    let runs = run_text(&text);
+    let tps = |r: &RunResult| r.workloads[0].transactions_per_s;
+    (tps(&runs[0].1), tps(&runs[1].1))
+}
+
+#[test]
+fn serial_write_signals_cap_signalled_writes_and_olm_polling_lifts_the_cap() {
+    // One response per write, one signal per write, 15 us per signal.
+    let cap = 1e9 / 15_000.0;
+    let (dynamic, olm) = rr20_signals(true);
+    assert!(
+        dynamic <= cap * 1.02,
+        "serial signals: DYNAMIC {dynamic:.0}/s above one write per 15 us"
+    );
+    assert!(
+        olm > dynamic * 1.4,
+        "OLM polls write queue 1 without signals: {olm:.0} vs {dynamic:.0}"
+    );
+    // Overlapping signals: twenty sessions push the same adapter well past
+    // that rate without OLM.
+    let (dynamic_free, _) = rr20_signals(false);
+    assert!(
+        dynamic_free > cap * 1.3,
+        "overlapping signals: DYNAMIC {dynamic_free:.0}/s"
+    );
+}
