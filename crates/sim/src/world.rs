@@ -13,6 +13,14 @@
 //!
 //! The SRB races of spec 2.3 are not programmed anywhere: they happen when
 //! two units of the same queue run on two processors at once.
+//!
+//! Write signals (spec 2.4, SIGA reduction): with an adapter generation's
+//! `serial_signals`, the adapter takes a write queue's signals one at a time
+//! and each lets it fetch only the write primed when it was issued, so
+//! without OLM signalled writes are capped at one per signal time; while a
+//! connection's write waits for its signal, its further output stays in the
+//! send buffer and leaves as one larger write. OLM's self-polled write
+//! queue 1 needs no signals and has no such cap.
 
 use crate::cpu::{Cpu, Unit};
 use crate::event::{EventQueue, Ns};
@@ -132,6 +140,9 @@ enum Step {
     /// batch"). The processor is busy polling all along; a batch found
     /// meanwhile ends the look early (the CPU not spent is given back).
     PollWindow(u64, Ns),
+    /// Serial write signals: the adapter took a connection's waiting write;
+    /// send what TCP held back meanwhile.
+    Output(usize, u32),
 }
 
 #[derive(Debug)]
@@ -167,6 +178,15 @@ struct Conn {
     /// TLS handshake rounds this end has completed (of the workload's
     /// `tls.rounds()`).
     hs: u8,
+    /// Serial write signals: this connection's writes still waiting for
+    /// their signal. While one waits, TCP output stays in the send buffer
+    /// and leaves in one larger write once the adapter took the last one.
+    sig_wait: u32,
+    /// Output was held back for a waiting write.
+    held: bool,
+    /// A unit is sending held-back output; batch units leave the
+    /// connection's output to it (one writer at a time).
+    out_emitting: bool,
 }
 
 /// The two ends of a new connection, as seen from this host.
@@ -204,6 +224,9 @@ impl Conn {
             app_emitting: 0,
             srb_emitting: 0,
             hs: 0,
+            sig_wait: 0,
+            held: false,
+            out_emitting: false,
         }
     }
 }
@@ -299,8 +322,9 @@ struct Micro {
     /// Serial write signals (`serial_signals`): when the adapter is done
     /// with the signals issued so far.
     sig_free: Ns,
-    /// Frames of each signalled write, in signal order, not yet released.
-    writes: VecDeque<u64>,
+    /// Each signalled write not yet released, in signal order: its frames
+    /// and connection (index, id).
+    writes: VecDeque<(u64, usize, u32)>,
     /// Frames released by processed signals and not yet fetched.
     credit: u64,
 }
@@ -595,11 +619,16 @@ impl World {
             }
             Ev::MicroDone(h) => self.micro_done(h, now),
             Ev::Siga(h) => {
-                if let Some((_, m, _)) = self.osas[h].as_mut() {
+                let write = self.osas[h].as_mut().and_then(|(_, m, _)| {
                     // the signal lets the adapter fetch its own write
-                    m.credit += m.writes.pop_front().unwrap_or(0);
-                }
+                    let w = m.writes.pop_front();
+                    m.credit += w.map_or(0, |x| x.0);
+                    w
+                });
                 self.osa_pull(h, now);
+                if let Some((_, c, id)) = write {
+                    self.write_taken(h, c, id, now);
+                }
             }
             Ev::XcfDone(t) => {
                 if let Some(x) = self.hosts[t].xcf_in.as_mut() {
@@ -1176,7 +1205,7 @@ impl World {
                 calls * c.sock_call_ns
             }
             Step::Connect(..) => c.conn_ns,
-            Step::Timer(..) => c.interrupt_ns / 2,
+            Step::Timer(..) | Step::Output(..) => c.interrupt_ns / 2,
         }
     }
 
@@ -1284,6 +1313,24 @@ impl World {
     fn apply(&mut self, h: usize, p: usize, step: Step, wl: usize, now: Ns) {
         match step {
             Step::Interrupt | Step::Poll | Step::PollWindow(..) => {}
+            Step::Output(c, id) => {
+                let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+                    return;
+                };
+                if cn.id != id {
+                    return;
+                }
+                if cn.sig_wait > 0 || cn.in_units > 0 || cn.app_emitting > 0 || cn.srb_emitting > 0
+                {
+                    // a unit or write in progress sends it when it ends
+                    cn.held |= cn.sig_wait > 0;
+                    return;
+                }
+                cn.tcb.output(now, &mut self.segs);
+                cn.out_emitting = !self.segs.is_empty();
+                self.push_segs(h, p, c);
+                self.arm_timers(h, c);
+            }
             Step::AppCall(c, id, op) => {
                 if let Some(v) = self.hosts[h].vse.as_mut() {
                     v.pending.push_back((c, id, op, wl));
@@ -1304,8 +1351,13 @@ impl World {
                         continue;
                     };
                     cn.in_units = cn.in_units.saturating_sub(1);
+                    if cn.tcb.defer_output && cn.app_emitting == 0 && cn.sig_wait > 0 {
+                        cn.held = true;
+                    }
                     if cn.tcb.defer_output
                         && cn.app_emitting == 0
+                        && !cn.out_emitting
+                        && cn.sig_wait == 0
                         && cn.tcb.output(now, &mut self.segs) > 0
                     {
                         self.push_segs(h, p, c);
@@ -1383,9 +1435,21 @@ impl World {
                         }
                     }
                     if signal && !olm {
+                        let conn = batch.first().and_then(|(pk, _)| {
+                            let c = *self.hosts[h].lookup.get(&(pk.sport, pk.dst_ip, pk.dport))?;
+                            let cn = self.hosts[h].conns.get_mut(c)?.as_mut()?;
+                            Some((c, cn))
+                        });
                         if let Some((_, m, g)) = self.osas[h].as_mut() {
                             if g.serial_signals {
-                                m.writes.push_back(frames);
+                                let (c, id) = match conn {
+                                    Some((c, cn)) => {
+                                        cn.sig_wait += 1;
+                                        (c, cn.id)
+                                    }
+                                    None => (usize::MAX, 0),
+                                };
+                                m.writes.push_back((frames, c, id));
                             }
                         }
                     }
@@ -1776,14 +1840,41 @@ impl World {
         let wrote = cn.tcb.write(n);
         cn.to_write -= u64::from(wrote);
         if cn.in_units == 0 && cn.app_emitting == 0 && cn.srb_emitting == 0 {
-            cn.tcb.output(now, &mut self.segs);
+            if cn.sig_wait == 0 {
+                cn.tcb.output(now, &mut self.segs);
+            } else {
+                cn.held = true;
+            }
         }
         self.push_segs_from(h, p, c, true);
         self.arm_timers(h, c);
     }
 
+    /// Serial write signals: the adapter took connection `c`'s oldest
+    /// waiting write. When none waits any more, a unit sends what TCP held
+    /// back meanwhile (found when the host next looks at the write queue).
+    fn write_taken(&mut self, h: usize, c: usize, id: u32, now: Ns) {
+        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+            return;
+        };
+        if cn.id != id {
+            return;
+        }
+        cn.sig_wait = cn.sig_wait.saturating_sub(1);
+        if cn.sig_wait > 0 || !cn.held {
+            return;
+        }
+        cn.held = false;
+        let w = cn.wl;
+        let mut u = Unit::new(None);
+        u.steps.push_back((Step::Output(c, id), w));
+        self.submit(h, u, now);
+    }
+
     /// An application unit handed its last segment to the NIC: if the
     /// window opened meanwhile, it keeps sending (it holds the connection).
+    /// With serial write signals, output waits while a write of this
+    /// connection waits for its signal.
     fn write_done(&mut self, h: usize, p: usize, pkt: &Pkt, app: bool, now: Ns) {
         let Some(&c) = self.hosts[h]
             .lookup
@@ -1798,8 +1889,19 @@ impl World {
             cn.app_emitting = cn.app_emitting.saturating_sub(1);
         } else {
             cn.srb_emitting = cn.srb_emitting.saturating_sub(1);
+            if cn.srb_emitting == 0 {
+                cn.out_emitting = false;
+            }
         }
-        if cn.app_emitting == 0 && cn.srb_emitting == 0 && cn.in_units == 0 && cn.tcb.defer_output {
+        if cn.app_emitting == 0 && cn.srb_emitting == 0 && cn.in_units == 0 && cn.sig_wait > 0 {
+            cn.held = true;
+        }
+        if cn.app_emitting == 0
+            && cn.srb_emitting == 0
+            && cn.in_units == 0
+            && cn.sig_wait == 0
+            && cn.tcb.defer_output
+        {
             cn.tcb.output(now, &mut self.segs);
             self.push_segs_from(h, p, c, app);
             self.arm_timers(h, c);

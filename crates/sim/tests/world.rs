@@ -78,7 +78,10 @@ fn a_different_seed_changes_details_not_the_picture() {
 
 #[test]
 fn outbound_race_emerges_without_iwq_and_iwq_removes_it() {
-    let r = run_text(STREAM_OUT);
+    // The race on its own: an adapter whose write signals overlap (with
+    // serial signals a connection's output waits for its signal, which
+    // leaves the racing units fewer bursts to interleave).
+    let r = run_text(&stream_out_signals(false));
     let (plain, iwq) = (&r[0].1, &r[1].1);
     // Without IWQ and with short timers, ACK batches are presented faster
     // than one unit processes them: units on different processors each
@@ -401,5 +404,41 @@ fn serial_write_signals_cap_signalled_writes_and_olm_polling_lifts_the_cap() {
     assert!(
         dynamic_free > cap * 1.3,
         "overlapping signals: DYNAMIC {dynamic_free:.0}/s"
+    );
+}
+
+/// `STREAM_OUT` over an OSA-Express3 copy whose write signals are serial
+/// or overlap.
+fn stream_out_signals(serial: bool) -> String {
+    format!(
+        "{STREAM_OUT}\n[models.adapter.osa-express3]\nsiga_latency_ns = 15000\n\
+         frame_ns = 2000\nbyte_ps = 500\nsort_ns = 100\npresent_ns = 1500\n\
+         latency_ns = 6500\nin_buffer_frames = 2048\nolm_frame_ns = 250\n\
+         serial_signals = {serial}\n"
+    )
+}
+
+/// Segments per write signal of a z/OS -> AIX stream over a 10 GbE
+/// OSA-Express3 copy whose write signals are serial or not (DYNAMIC).
+fn stream_segments_per_siga(serial: bool) -> f64 {
+    let text = stream_out_signals(serial).replace(
+        r#"values = ["MINLATENCY", "DYNAMIC WORKLOADQ"]"#,
+        r#"values = ["DYNAMIC"]"#,
+    );
+    let runs = run_text(&text);
+    let zos = host(&runs[0].1, "zos");
+    assert!(zos.tcp.sigas > 0);
+    zos.tcp.segments_out as f64 / zos.tcp.sigas as f64
+}
+
+#[test]
+fn a_stream_behind_serial_signals_sends_fewer_larger_writes() {
+    // While a write waits for its signal, TCP holds the connection's output
+    // and sends it as one write once the adapter took the waiting one.
+    let serial = stream_segments_per_siga(true);
+    let overlapping = stream_segments_per_siga(false);
+    assert!(
+        serial > 1.5 * overlapping,
+        "segments per SIGA: serial {serial:.2} vs overlapping {overlapping:.2}"
     );
 }
