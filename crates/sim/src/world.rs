@@ -1327,6 +1327,11 @@ impl World {
                     return;
                 }
                 cn.tcb.output(now, &mut self.segs);
+                if self.segs.is_empty() && cn.tcb.ack_pending {
+                    cn.force_ack = false;
+                    let a = cn.tcb.make_ack();
+                    self.segs.push(a);
+                }
                 cn.out_emitting = !self.segs.is_empty();
                 self.push_segs(h, p, c);
                 self.arm_timers(h, c);
@@ -1370,7 +1375,11 @@ impl World {
                     if !cn.tcb.ack_pending {
                         continue;
                     }
-                    if cn.tcb.unacked_segs >= 2 || cn.force_ack {
+                    if (cn.tcb.unacked_segs >= 2 || cn.force_ack) && cn.sig_wait > 0 {
+                        // a write of this connection waits for its signal:
+                        // the ACK goes, cumulative, once the adapter took it
+                        cn.held = true;
+                    } else if cn.tcb.unacked_segs >= 2 || cn.force_ack {
                         cn.force_ack = false;
                         let a = cn.tcb.make_ack();
                         self.segs.push(a);
