@@ -55,8 +55,6 @@ pub struct Osa {
     mss: u32,
     workloadq: bool,
     olm: bool,
-    /// Frames the last `host_send` put on a write queue.
-    pub last_segments: u64,
     hdr: [u8; HDR_LEN],
     buf: Vec<u8>,
     /// Batches handed to the host, by token.
@@ -99,7 +97,6 @@ impl Osa {
             mss: mtu.saturating_sub(40).max(536),
             workloadq: icfg.workloadq,
             olm: icfg.olm,
-            last_segments: 0,
             hdr: [0; HDR_LEN],
             buf: Vec::with_capacity(128),
             open: Vec::new(),
@@ -162,10 +159,7 @@ impl Osa {
             ..SendMeta::default()
         };
         let queue = match self.engine.handle_host_send(ns(now), self.iface, f, meta) {
-            Ok(SendOutcome::Queued { queue, segments }) => {
-                self.last_segments = u64::from(segments);
-                Some(queue)
-            }
+            Ok(SendOutcome::Queued { queue, .. }) => Some(queue),
             Ok(_) => None,
             Err(_) => {
                 self.send_refused += 1;

@@ -14,13 +14,12 @@
 //! The SRB races of spec 2.3 are not programmed anywhere: they happen when
 //! two units of the same queue run on two processors at once.
 //!
-//! Write signals (spec 2.4, SIGA reduction): with an adapter generation's
-//! `serial_signals`, the adapter takes a write queue's signals one at a time
-//! and each lets it fetch only the write primed when it was issued, so
-//! without OLM signalled writes are capped at one per signal time; while a
-//! connection's write waits for its signal, its further output stays in the
-//! send buffer and leaves as one larger write. OLM's self-polled write
-//! queue 1 needs no signals and has no such cap.
+//! Write signals (spec 2.4, SIGA reduction): a SIGA reaches the adapter
+//! `siga_latency_ns - signal_ns` after the host issued it; the
+//! microprocessor then spends `signal_ns` fielding it and scanning the write
+//! queues, in turn with its frame work, and fetches every primed buffer. So
+//! a signal costs no latency on an idle adapter but adapter capacity under
+//! load; OLM's self-polled write queue 1 needs no signals.
 
 use crate::cpu::{Cpu, Unit};
 use crate::event::{EventQueue, Ns};
@@ -140,9 +139,6 @@ enum Step {
     /// batch"). The processor is busy polling all along; a batch found
     /// meanwhile ends the look early (the CPU not spent is given back).
     PollWindow(u64, Ns),
-    /// Serial write signals: the adapter took a connection's waiting write;
-    /// send what TCP held back meanwhile.
-    Output(usize, u32),
 }
 
 #[derive(Debug)]
@@ -178,15 +174,6 @@ struct Conn {
     /// TLS handshake rounds this end has completed (of the workload's
     /// `tls.rounds()`).
     hs: u8,
-    /// Serial write signals: this connection's writes still waiting for
-    /// their signal. While one waits, TCP output stays in the send buffer
-    /// and leaves in one larger write once the adapter took the last one.
-    sig_wait: u32,
-    /// Output was held back for a waiting write.
-    held: bool,
-    /// A unit is sending held-back output; batch units leave the
-    /// connection's output to it (one writer at a time).
-    out_emitting: bool,
 }
 
 /// The two ends of a new connection, as seen from this host.
@@ -224,9 +211,6 @@ impl Conn {
             app_emitting: 0,
             srb_emitting: 0,
             hs: 0,
-            sig_wait: 0,
-            held: false,
-            out_emitting: false,
         }
     }
 }
@@ -319,14 +303,6 @@ struct Micro {
     busy_ns: u64,
     busy_window: u64,
     overruns: u64,
-    /// Serial write signals (`serial_signals`): when the adapter is done
-    /// with the signals issued so far.
-    sig_free: Ns,
-    /// Each signalled write not yet released, in signal order: its frames
-    /// and connection (index, id).
-    writes: VecDeque<(u64, usize, u32)>,
-    /// Frames released by processed signals and not yet fetched.
-    credit: u64,
 }
 
 #[derive(Debug)]
@@ -339,6 +315,9 @@ enum MicroJob {
     /// interrupt / host polling), charged per presented frame of a non-bulk
     /// queue: OLM's CPU-hungry mechanisms never apply to BULKDATA (spec 2.4).
     OlmFrames(u64),
+    /// Field a write signal (SIGA) and scan the write queues; the adapter
+    /// fetches what is primed when it is done.
+    Signal,
 }
 
 enum Ev {
@@ -431,9 +410,6 @@ impl World {
                             busy: false,
                             in_jobs: 0,
                             out_inflight: 0,
-                            sig_free: 0,
-                            writes: VecDeque::new(),
-                            credit: 0,
                             busy_ns: 0,
                             busy_window: 0,
                             overruns: 0,
@@ -618,18 +594,7 @@ impl World {
                 }
             }
             Ev::MicroDone(h) => self.micro_done(h, now),
-            Ev::Siga(h) => {
-                let write = self.osas[h].as_mut().and_then(|(_, m, _)| {
-                    // the signal lets the adapter fetch its own write
-                    let w = m.writes.pop_front();
-                    m.credit += w.map_or(0, |x| x.0);
-                    w
-                });
-                self.osa_pull(h, now);
-                if let Some((_, c, id)) = write {
-                    self.write_taken(h, c, id, now);
-                }
-            }
+            Ev::Siga(h) => self.signal_arrives(h, now),
             Ev::XcfDone(t) => {
                 if let Some(x) = self.hosts[t].xcf_in.as_mut() {
                     x.busy = false;
@@ -769,24 +734,6 @@ impl World {
 
     // ------------------------------------------------------------ adapter
 
-    /// When the adapter acts on a write signal issued now. With
-    /// `serial_signals` it takes the signals of a write queue one at a time,
-    /// in order, each `siga_latency_ns` long, and a signal covers the buffers
-    /// primed when it was issued: its own write (spec 2.4: what OLM's SIGA
-    /// reduction removes). Otherwise signals overlap.
-    fn sig_at(&mut self, h: usize, now: Ns) -> Ns {
-        let Some((_, m, g)) = self.osas[h].as_mut() else {
-            return now;
-        };
-        if g.serial_signals {
-            let start = now.max(m.sig_free);
-            m.sig_free = start + g.siga_latency_ns;
-            m.sig_free
-        } else {
-            now + g.siga_latency_ns
-        }
-    }
-
     fn micro_in(&mut self, h: usize, now: Ns, p: Pkt) {
         let Some((_, m, g)) = self.osas[h].as_mut() else {
             return;
@@ -827,6 +774,7 @@ impl World {
             }
             MicroJob::Present => g.present_ns,
             MicroJob::OlmFrames(n) => n * g.olm_frame_ns,
+            MicroJob::Signal => g.signal_ns,
         };
         m.busy = true;
         m.busy_ns += cost;
@@ -860,8 +808,33 @@ impl World {
                 self.kick_up(h, now);
                 self.osa_pull(h, now);
             }
+            Some(MicroJob::Signal) => self.osa_pull(h, now),
             Some(MicroJob::Present) | Some(MicroJob::OlmFrames(_)) | None => {}
         }
+        self.micro_start(h, now);
+    }
+
+    /// A write signal issued `siga_latency_ns` ago would be done now on an
+    /// idle adapter: schedule its arrival at the microprocessor, which then
+    /// spends `signal_ns` on it (spec 2.4).
+    fn signal(&mut self, h: usize, now: Ns) {
+        let lat = self.osas[h]
+            .as_ref()
+            .map_or(0, |(_, _, g)| g.siga_latency_ns.saturating_sub(g.signal_ns));
+        self.q.schedule(now + lat, Ev::Siga(h));
+    }
+
+    /// A write signal reached the adapter: the microprocessor fields it in
+    /// turn with its other work, then fetches every primed buffer.
+    fn signal_arrives(&mut self, h: usize, now: Ns) {
+        let Some((_, m, g)) = self.osas[h].as_mut() else {
+            return;
+        };
+        if g.signal_ns == 0 {
+            self.osa_pull(h, now);
+            return;
+        }
+        m.jobs.push_back(MicroJob::Signal);
         self.micro_start(h, now);
     }
 
@@ -870,20 +843,11 @@ impl World {
     fn osa_pull(&mut self, h: usize, now: Ns) {
         let upq = self.hosts[h].up.queue.len();
         let mut pulled = false;
-        if let Some((o, m, g)) = self.osas[h].as_mut() {
-            // Serial signals: without OLM the adapter fetches only writes
-            // whose signal it has processed (under OLM it polls by itself).
-            let gate = g.serial_signals && !o.olm();
+        if let Some((o, m, _)) = self.osas[h].as_mut() {
             while m.out_inflight + upq < 3 {
-                if gate && m.credit == 0 {
-                    break;
-                }
                 match o.poll_transmit(now) {
                     Some((p, queue)) => {
                         m.out_inflight += 1;
-                        if gate {
-                            m.credit -= 1;
-                        }
                         m.jobs.push_back(MicroJob::Out(p, queue));
                         pulled = true;
                     }
@@ -1205,7 +1169,7 @@ impl World {
                 calls * c.sock_call_ns
             }
             Step::Connect(..) => c.conn_ns,
-            Step::Timer(..) | Step::Output(..) => c.interrupt_ns / 2,
+            Step::Timer(..) => c.interrupt_ns / 2,
         }
     }
 
@@ -1313,29 +1277,6 @@ impl World {
     fn apply(&mut self, h: usize, p: usize, step: Step, wl: usize, now: Ns) {
         match step {
             Step::Interrupt | Step::Poll | Step::PollWindow(..) => {}
-            Step::Output(c, id) => {
-                let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
-                    return;
-                };
-                if cn.id != id {
-                    return;
-                }
-                if cn.sig_wait > 0 || cn.in_units > 0 || cn.app_emitting > 0 || cn.srb_emitting > 0
-                {
-                    // a unit or write in progress sends it when it ends
-                    cn.held |= cn.sig_wait > 0;
-                    return;
-                }
-                cn.tcb.output(now, &mut self.segs);
-                if self.segs.is_empty() && cn.tcb.ack_pending {
-                    cn.force_ack = false;
-                    let a = cn.tcb.make_ack();
-                    self.segs.push(a);
-                }
-                cn.out_emitting = !self.segs.is_empty();
-                self.push_segs(h, p, c);
-                self.arm_timers(h, c);
-            }
             Step::AppCall(c, id, op) => {
                 if let Some(v) = self.hosts[h].vse.as_mut() {
                     v.pending.push_back((c, id, op, wl));
@@ -1356,13 +1297,8 @@ impl World {
                         continue;
                     };
                     cn.in_units = cn.in_units.saturating_sub(1);
-                    if cn.tcb.defer_output && cn.app_emitting == 0 && cn.sig_wait > 0 {
-                        cn.held = true;
-                    }
                     if cn.tcb.defer_output
                         && cn.app_emitting == 0
-                        && !cn.out_emitting
-                        && cn.sig_wait == 0
                         && cn.tcb.output(now, &mut self.segs) > 0
                     {
                         self.push_segs(h, p, c);
@@ -1375,11 +1311,7 @@ impl World {
                     if !cn.tcb.ack_pending {
                         continue;
                     }
-                    if (cn.tcb.unacked_segs >= 2 || cn.force_ack) && cn.sig_wait > 0 {
-                        // a write of this connection waits for its signal:
-                        // the ACK goes, cumulative, once the adapter took it
-                        cn.held = true;
-                    } else if cn.tcb.unacked_segs >= 2 || cn.force_ack {
+                    if cn.tcb.unacked_segs >= 2 || cn.force_ack {
                         cn.force_ack = false;
                         let a = cn.tcb.make_ack();
                         self.segs.push(a);
@@ -1434,32 +1366,10 @@ impl World {
                     // no signal; any other write is signalled.
                     let olm = o.olm();
                     let mut signal = !olm;
-                    let mut frames = 0u64;
                     for (i, (pk, im)) in batch.iter().enumerate() {
-                        o.last_segments = 0;
                         let q = o.host_send(now, pk, *im, eow && i + 1 == n);
-                        frames += o.last_segments;
                         if q.is_some_and(|q| q != 1) {
                             signal = true;
-                        }
-                    }
-                    if signal && !olm {
-                        let conn = batch.first().and_then(|(pk, _)| {
-                            let c = *self.hosts[h].lookup.get(&(pk.sport, pk.dst_ip, pk.dport))?;
-                            let cn = self.hosts[h].conns.get_mut(c)?.as_mut()?;
-                            Some((c, cn))
-                        });
-                        if let Some((_, m, g)) = self.osas[h].as_mut() {
-                            if g.serial_signals {
-                                let (c, id) = match conn {
-                                    Some((c, cn)) => {
-                                        cn.sig_wait += 1;
-                                        (c, cn.id)
-                                    }
-                                    None => (usize::MAX, 0),
-                                };
-                                m.writes.push_back((frames, c, id));
-                            }
                         }
                     }
                     let mut batch = batch;
@@ -1478,8 +1388,7 @@ impl World {
                         // a full SBAL within a longer write: signalled too
                         self.hosts[h].stats.sigas += 1;
                         self.osa_sync(h, now);
-                        let at = self.sig_at(h, now);
-                        self.q.schedule(at, Ev::Siga(h));
+                        self.signal(h, now);
                     }
                 } else {
                     self.hosts[h].up.enqueue(pkt);
@@ -1490,8 +1399,7 @@ impl World {
             Step::Connect(w) => self.connect(h, p, w, now),
             Step::Siga => {
                 self.hosts[h].stats.sigas += 1;
-                let at = self.sig_at(h, now);
-                self.q.schedule(at, Ev::Siga(h));
+                self.signal(h, now);
             }
             Step::Timer(c, id) => {
                 let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
@@ -1849,41 +1757,14 @@ impl World {
         let wrote = cn.tcb.write(n);
         cn.to_write -= u64::from(wrote);
         if cn.in_units == 0 && cn.app_emitting == 0 && cn.srb_emitting == 0 {
-            if cn.sig_wait == 0 {
-                cn.tcb.output(now, &mut self.segs);
-            } else {
-                cn.held = true;
-            }
+            cn.tcb.output(now, &mut self.segs);
         }
         self.push_segs_from(h, p, c, true);
         self.arm_timers(h, c);
     }
 
-    /// Serial write signals: the adapter took connection `c`'s oldest
-    /// waiting write. When none waits any more, a unit sends what TCP held
-    /// back meanwhile (found when the host next looks at the write queue).
-    fn write_taken(&mut self, h: usize, c: usize, id: u32, now: Ns) {
-        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
-            return;
-        };
-        if cn.id != id {
-            return;
-        }
-        cn.sig_wait = cn.sig_wait.saturating_sub(1);
-        if cn.sig_wait > 0 || !cn.held {
-            return;
-        }
-        cn.held = false;
-        let w = cn.wl;
-        let mut u = Unit::new(None);
-        u.steps.push_back((Step::Output(c, id), w));
-        self.submit(h, u, now);
-    }
-
     /// An application unit handed its last segment to the NIC: if the
     /// window opened meanwhile, it keeps sending (it holds the connection).
-    /// With serial write signals, output waits while a write of this
-    /// connection waits for its signal.
     fn write_done(&mut self, h: usize, p: usize, pkt: &Pkt, app: bool, now: Ns) {
         let Some(&c) = self.hosts[h]
             .lookup
@@ -1898,19 +1779,8 @@ impl World {
             cn.app_emitting = cn.app_emitting.saturating_sub(1);
         } else {
             cn.srb_emitting = cn.srb_emitting.saturating_sub(1);
-            if cn.srb_emitting == 0 {
-                cn.out_emitting = false;
-            }
         }
-        if cn.app_emitting == 0 && cn.srb_emitting == 0 && cn.in_units == 0 && cn.sig_wait > 0 {
-            cn.held = true;
-        }
-        if cn.app_emitting == 0
-            && cn.srb_emitting == 0
-            && cn.in_units == 0
-            && cn.sig_wait == 0
-            && cn.tcb.defer_output
-        {
+        if cn.app_emitting == 0 && cn.srb_emitting == 0 && cn.in_units == 0 && cn.tcb.defer_output {
             cn.tcb.output(now, &mut self.segs);
             self.push_segs_from(h, p, c, app);
             self.arm_timers(h, c);
