@@ -37,6 +37,12 @@ pub struct AdapterGen {
     /// stack keeps its data queued until one is (spec 1.2: 128 per queue).
     #[serde(default = "default_write_sbals")]
     pub write_queue_sbals: usize,
+    /// Microprocessor time to field one write signal (SIGA) and scan the
+    /// write queues for primed buffers: the last part of `siga_latency_ns`,
+    /// so it adds latency only when the microprocessor is busy. Writes the
+    /// adapter finds by polling (OLM's write queue 1) need no signal.
+    #[serde(default)]
+    pub signal_ns: u64,
 }
 
 fn default_write_sbals() -> usize {
@@ -212,6 +218,14 @@ mod tests {
         assert!(c("osa-express5s") > c("osa-express6s"));
         assert!(m.machine["z10"].processors >= 1);
         assert!(m.peer["aix"].ack_every >= 1);
+        // OSA-Express3's 1 GbE feature: same data path, dearer signals.
+        let (ten, one) = (&m.adapter["osa-express3"], &m.adapter["osa-express3-1g"]);
+        assert_eq!(ten.frame_cost(1500), one.frame_cost(1500));
+        assert!(one.signal_ns > ten.signal_ns);
+        assert!(
+            one.signal_ns <= one.siga_latency_ns,
+            "inside the signal latency"
+        );
     }
     #[test]
     fn overlay_replaces_entries() {

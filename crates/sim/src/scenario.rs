@@ -640,7 +640,8 @@ impl Scenario {
             costs.processors = p;
         }
         let adapter = if zos {
-            let g = h.adapter.clone().unwrap_or_else(|| "osa-express3".into());
+            let named = h.adapter.clone().unwrap_or_else(|| "osa-express3".into());
+            let g = adapter_feature(&named, rate, models).map_err(bad)?;
             let gen = models
                 .adapter
                 .get(&g)
@@ -833,8 +834,31 @@ pub fn parse_speed(s: &str) -> Option<u64> {
     Some((v * mul as f64) as u64)
 }
 
+/// The adapter feature a host's port is on. A generation's ports of 1 Gb/s
+/// and below sit on a different feature (card) than its 10 GbE ports; where
+/// the models have one (`<generation>-1g`, e.g. `osa-express3-1g`), naming
+/// the generation with such a speed selects it. A `-1g` feature cannot run a
+/// faster port.
+fn adapter_feature(named: &str, rate: u64, models: &Models) -> Result<String, String> {
+    const GBE: u64 = 1_000_000_000;
+    if named.ends_with("-1g") {
+        if rate > GBE {
+            return Err(format!(
+                "adapter {named:?} is a 1 GbE feature; its ports run at 1g or less"
+            ));
+        }
+        return Ok(named.to_string());
+    }
+    let gbe = format!("{named}-1g");
+    if rate <= GBE && models.adapter.contains_key(&gbe) {
+        Ok(gbe)
+    } else {
+        Ok(named.to_string())
+    }
+}
+
 fn generation(name: &str) -> ec::OsaGeneration {
-    match name {
+    match name.trim_end_matches("-1g") {
         "osa-express2" => ec::OsaGeneration::Express2,
         "osa-express5s" => ec::OsaGeneration::Express5S,
         "osa-express6s" => ec::OsaGeneration::Express6S,
@@ -975,6 +999,39 @@ server = "zos"
 field = "inbperf"
 values = ["BALANCED", "DYNAMIC", "OLM"]
 "#;
+
+    #[test]
+    fn a_port_speed_selects_the_adapter_feature() {
+        let m = Models::builtin().unwrap();
+        let f = |n: &str, rate: u64| adapter_feature(n, rate, &m);
+        // OSA-Express3 has a separate 1 GbE feature; its 10 GbE feature
+        // cannot run a 1 Gb/s port.
+        assert_eq!(f("osa-express3", 1_000_000_000).unwrap(), "osa-express3-1g");
+        assert_eq!(f("osa-express3", 100_000_000).unwrap(), "osa-express3-1g");
+        assert_eq!(f("osa-express3", 10_000_000_000).unwrap(), "osa-express3");
+        assert_eq!(
+            f("osa-express3-1g", 1_000_000_000).unwrap(),
+            "osa-express3-1g"
+        );
+        assert!(f("osa-express3-1g", 10_000_000_000).is_err());
+        // A generation without a separate 1 GbE entry keeps its own.
+        assert_eq!(f("osa-express2", 1_000_000_000).unwrap(), "osa-express2");
+        assert_eq!(generation("osa-express3-1g"), ec::OsaGeneration::Express3);
+        assert_eq!(generation("osa-express2-1g"), ec::OsaGeneration::Express2);
+        // The scenario shows the feature it resolved.
+        let s = Scenario::parse(
+            "t.toml",
+            &BASIC.replace(
+                "inbperf = \"DYNAMIC WORKLOADQ\"",
+                "adapter = \"osa-express3\"",
+            ),
+        )
+        .unwrap();
+        let v = s.variants().unwrap();
+        let a = v[0].setup.hosts[0].adapter.as_ref().unwrap();
+        assert_eq!(a.generation_name, "osa-express3-1g");
+        assert_eq!(a.gen, m.adapter["osa-express3-1g"]);
+    }
 
     #[test]
     fn parses_and_expands_variants() {

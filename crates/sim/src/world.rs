@@ -13,6 +13,13 @@
 //!
 //! The SRB races of spec 2.3 are not programmed anywhere: they happen when
 //! two units of the same queue run on two processors at once.
+//!
+//! Write signals (spec 2.4, SIGA reduction): a SIGA reaches the adapter
+//! `siga_latency_ns - signal_ns` after the host issued it; the
+//! microprocessor then spends `signal_ns` fielding it and scanning the write
+//! queues, in turn with its frame work, and fetches every primed buffer. So
+//! a signal costs no latency on an idle adapter but adapter capacity under
+//! load; OLM's self-polled write queue 1 needs no signals.
 
 use crate::cpu::{Cpu, Unit};
 use crate::event::{EventQueue, Ns};
@@ -322,6 +329,9 @@ enum MicroJob {
     /// interrupt / host polling), charged per presented frame of a non-bulk
     /// queue: OLM's CPU-hungry mechanisms never apply to BULKDATA (spec 2.4).
     OlmFrames(u64),
+    /// Field a write signal (SIGA) and scan the write queues; the adapter
+    /// fetches what is primed when it is done.
+    Signal,
 }
 
 enum Ev {
@@ -601,7 +611,7 @@ impl World {
                 }
             }
             Ev::MicroDone(h) => self.micro_done(h, now),
-            Ev::Siga(h) => self.osa_pull(h, now),
+            Ev::Siga(h) => self.signal_arrives(h, now),
             Ev::XcfDone(t) => {
                 if let Some(x) = self.hosts[t].xcf_in.as_mut() {
                     x.busy = false;
@@ -781,6 +791,7 @@ impl World {
             }
             MicroJob::Present => g.present_ns,
             MicroJob::OlmFrames(n) => n * g.olm_frame_ns,
+            MicroJob::Signal => g.signal_ns,
         };
         m.busy = true;
         m.busy_ns += cost;
@@ -815,8 +826,33 @@ impl World {
                 self.kick_up(h, now);
                 self.osa_pull(h, now);
             }
+            Some(MicroJob::Signal) => self.osa_pull(h, now),
             Some(MicroJob::Present) | Some(MicroJob::OlmFrames(_)) | None => {}
         }
+        self.micro_start(h, now);
+    }
+
+    /// A write signal issued `siga_latency_ns` ago would be done now on an
+    /// idle adapter: schedule its arrival at the microprocessor, which then
+    /// spends `signal_ns` on it (spec 2.4).
+    fn signal(&mut self, h: usize, now: Ns) {
+        let lat = self.osas[h]
+            .as_ref()
+            .map_or(0, |(_, _, g)| g.siga_latency_ns.saturating_sub(g.signal_ns));
+        self.q.schedule(now + lat, Ev::Siga(h));
+    }
+
+    /// A write signal reached the adapter: the microprocessor fields it in
+    /// turn with its other work, then fetches every primed buffer.
+    fn signal_arrives(&mut self, h: usize, now: Ns) {
+        let Some((_, m, g)) = self.osas[h].as_mut() else {
+            return;
+        };
+        if g.signal_ns == 0 {
+            self.osa_pull(h, now);
+            return;
+        }
+        m.jobs.push_back(MicroJob::Signal);
         self.micro_start(h, now);
     }
 
@@ -1486,10 +1522,7 @@ impl World {
                         // a full SBAL within a longer write: signalled too
                         self.hosts[h].stats.sigas += 1;
                         self.osa_sync(h, now);
-                        let lat = self.osas[h]
-                            .as_ref()
-                            .map_or(0, |(_, _, g)| g.siga_latency_ns);
-                        self.q.schedule(now + lat, Ev::Siga(h));
+                        self.signal(h, now);
                     }
                 } else {
                     self.hosts[h].up.enqueue(pkt);
@@ -1500,10 +1533,7 @@ impl World {
             Step::Connect(w) => self.connect(h, p, w, now),
             Step::Siga => {
                 self.hosts[h].stats.sigas += 1;
-                let lat = self.osas[h]
-                    .as_ref()
-                    .map_or(0, |(_, _, g)| g.siga_latency_ns);
-                self.q.schedule(now + lat, Ev::Siga(h));
+                self.signal(h, now);
             }
             Step::Timer(c, id) => {
                 let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
