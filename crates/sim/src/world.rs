@@ -161,6 +161,11 @@ struct Conn {
     to_write: u64,
     write_pending: bool,
     txn_start: Ns,
+    /// A request/response transaction whose response has fully arrived but
+    /// whose application has not yet taken it: (start, inside the measured
+    /// window). Its latency is recorded when the client application's
+    /// receive returns, as a benchmark program measures it.
+    answered: Option<(Ns, bool)>,
     rto_ev: Option<Ns>,
     delack_ev: Option<Ns>,
     force_ack: bool,
@@ -207,6 +212,7 @@ impl Conn {
             to_write: 0,
             write_pending: false,
             txn_start: now,
+            answered: None,
             rto_ev: None,
             delack_ev: None,
             force_ack: false,
@@ -1815,7 +1821,14 @@ impl World {
                 st.transactions += 1;
                 st.response_bytes += resp;
                 st.request_bytes += req;
-                st.latency.record(now.saturating_sub(txn_start));
+            }
+            if kind == Kind::Crr {
+                // the client closes now; its response time ends here
+                if win {
+                    st.latency.record(now.saturating_sub(txn_start));
+                }
+            } else if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
+                cn.answered = Some((txn_start, win));
             }
         }
         if close_server {
@@ -1869,6 +1882,15 @@ impl World {
         let (req, resp, in_hs) = msg_sizes(spec, cn.hs);
         match op {
             SockOp::Request => {
+                // The receive of the previous response returns in this same
+                // call: that transaction's response time, as the client
+                // program sees it, ends here (it includes the wake-up of
+                // the application and its socket call).
+                if let Some((start, win)) = cn.answered.take() {
+                    if win {
+                        self.stats[cn.wl].latency.record(now.saturating_sub(start));
+                    }
+                }
                 // A transaction starts with the connection's first send when it
                 // must connect each time (CRR, handshake included), else with
                 // each request.

@@ -533,3 +533,43 @@ fn fielding_write_signals_costs_adapter_capacity_not_idle_latency() {
     );
     assert!(olm_costly > dyn_costly * 1.4);
 }
+
+#[test]
+fn rr1_response_time_is_what_the_client_program_sees() {
+    // One session: each transaction starts when the previous one's receive
+    // returns, so the response time a benchmark program reports is the
+    // inverse of its transaction rate, client wake-up included.
+    let text = r#"
+duration_ms = 60
+warmup_ms = 20
+[[host]]
+name = "zos"
+type = "zos"
+machine = "z10"
+adapter = "osa-express3"
+speed = "1g"
+ip = "192.0.2.2"
+inbperf = "DYNAMIC"
+[[host]]
+name = "aix"
+type = "aix"
+speed = "1g"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 1
+request = 100
+response = 800
+client = "aix"
+server = "zos"
+"#;
+    let r = run_text(text);
+    let w = &r[0].1.workloads[0];
+    let cycle_us = 1e6 / w.transactions_per_s;
+    assert!(
+        (w.latency_mean_us - cycle_us).abs() <= cycle_us * 0.03,
+        "mean response time {:.1} us vs {:.1} us per transaction",
+        w.latency_mean_us,
+        cycle_us
+    );
+}
