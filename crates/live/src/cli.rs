@@ -94,12 +94,30 @@ pub struct LabArgs {
     /// Seed of the frame-error injector.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Spin instead of sleeping when a timer is due within this many µs.
-    #[arg(long, default_value_t = 0)]
-    pub busy_poll_us: u64,
+    /// Adaptive spin: after any frame, the data-plane threads keep polling
+    /// their sockets and device queues for this many µs before sleeping
+    /// (and spin toward a timer due within it). Default 0; measured slower
+    /// on a shared 2-core VM (see docs/live.md).
+    #[arg(long, alias = "busy-poll-us")]
+    pub spin_us: Option<u64>,
+    /// While frames flow (and 20 ms after), hold a 0 µs CPU wake-up latency
+    /// request (/dev/cpu_dma_latency): idle CPUs poll instead of halting,
+    /// so handing a frame to a task on another CPU costs no vCPU wake-up.
+    /// On by default with --bench; the polling shows as "idle CPUs polling".
+    #[arg(long, overrides_with = "no_wake_qos")]
+    pub wake_qos: bool,
+    /// Do not hold the CPU wake-up latency request (also with --bench).
+    #[arg(long)]
+    pub no_wake_qos: bool,
     /// SCHED_FIFO priority of softosa's threads (0: normal scheduling).
     #[arg(long, default_value_t = 10)]
     pub realtime: i32,
+    /// Nice value (-20..19) of softosa's threads with --realtime 0.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub nice: i32,
+    /// Run softosa's data-plane threads only on these CPUs (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    pub cpus: Vec<usize>,
     /// Serve the engine's timers on a thread of their own instead of the
     /// wire thread: more precise timers under load, but a presentation the
     /// timer makes costs one more thread wake-up (measured: about 30 µs
@@ -185,14 +203,18 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         segmentation_offload: !a.no_offload,
         fault_rate: a.fault_rate,
         seed: a.seed,
-        busy_poll_us: a.busy_poll_us,
+        busy_poll_us: a.spin_us.unwrap_or(0),
+        wake_qos: (a.wake_qos || a.bench) && !a.no_wake_qos,
         realtime_prio: a.realtime,
+        nice: a.nice,
+        cpus: a.cpus.clone(),
         timer_thread: a.timer_thread,
         instance: a.instance.clone(),
         metrics_port: a.metrics_port,
         reference: a.bench,
         sequential: a.bench,
         profiles: a.profile.clone(),
+        profile_inbperf_override: !a.compare.is_empty(),
         plan: None,
         mtu: 1500,
     }

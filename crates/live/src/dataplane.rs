@@ -231,6 +231,8 @@ pub struct DriverStats {
     /// Sum and maximum of how late timers were served (ns).
     pub timer_late_ns_total: AtomicU64,
     pub timer_late_ns_max: AtomicU64,
+    /// Times the CPU wake-up latency request was (re)asserted.
+    pub qos_holds: AtomicU64,
 }
 
 impl DriverStats {
@@ -260,13 +262,22 @@ pub struct PlaneConfig {
     pub mtu: usize,
     pub fault_rate: f64,
     pub fault_seed: u64,
-    /// Spin instead of sleeping when the deadline is nearer than this.
+    /// Adaptive spin: after any work, keep polling the descriptors without
+    /// sleeping for this long (and spin toward a deadline nearer than
+    /// this) before going back to `ppoll` (zero: always sleep).
     pub busy_poll: Duration,
+    /// Hold a 0 µs CPU wake-up latency request (idle CPUs poll instead of
+    /// halting) while frames flowed within this long (None: never).
+    pub wake_qos: Option<Duration>,
     /// Pace the wire at this many bits per second (0: unpaced), so the
     /// engine's write queues fill as on a real, slower LAN.
     pub wire_bps: u64,
     /// SCHED_FIFO priority of the plane's threads (0: normal scheduling).
     pub realtime_prio: i32,
+    /// Nice value of the plane's threads when they are not real-time.
+    pub nice: i32,
+    /// CPUs the plane's threads may run on (empty: any).
+    pub cpus: Vec<usize>,
     /// Serve timers on their own thread (else the wire thread serves them).
     pub timer_thread: bool,
 }
@@ -297,8 +308,16 @@ struct Shared<C: Core> {
     mtu: usize,
     fault: Mutex<FaultInjector>,
     busy_poll: Duration,
+    /// The CPU wake-up latency request and how long it outlives traffic.
+    qos: Option<Mutex<sys::CpuLatencyQos>>,
+    qos_held: AtomicBool,
+    qos_linger_ns: u64,
+    /// When any thread last did work (ns), for the request's linger.
+    last_activity: AtomicU64,
     wire_bps: u64,
     realtime_prio: i32,
+    nice: i32,
+    cpus: Vec<usize>,
     /// When the paced wire is next free (ns).
     pacer: Mutex<u64>,
 }
@@ -374,6 +393,16 @@ impl<C: Core> Plane<C> {
             });
             route.push((h.iface, h.queue));
         }
+        let qos = match cfg.wake_qos {
+            Some(_) => match sys::CpuLatencyQos::open() {
+                Ok(q) => Some(Mutex::new(q)),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no CPU wake-up latency request (/dev/cpu_dma_latency)");
+                    None
+                }
+            },
+            None => None,
+        };
         let shared = Arc::new(Shared {
             core: Mutex::new(core),
             stats: DriverStats::default(),
@@ -388,8 +417,16 @@ impl<C: Core> Plane<C> {
             mtu: cfg.mtu,
             fault: Mutex::new(FaultInjector::new(cfg.fault_rate, cfg.fault_seed)),
             busy_poll: cfg.busy_poll,
+            qos,
+            qos_held: AtomicBool::new(false),
+            qos_linger_ns: cfg
+                .wake_qos
+                .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
+            last_activity: AtomicU64::new(0),
             wire_bps: cfg.wire_bps,
             realtime_prio: cfg.realtime_prio,
+            nice: cfg.nice,
+            cpus: cfg.cpus.clone(),
             pacer: Mutex::new(0),
         });
         let mut threads = Vec::new();
@@ -632,6 +669,42 @@ impl<C: Core> Shared<C> {
         }
     }
 
+    /// Traffic at `now`: (re)assert the CPU wake-up latency request.
+    fn note_activity(&self, now: u64) {
+        let Some(q) = &self.qos else {
+            return;
+        };
+        self.last_activity.store(now, Ordering::Relaxed);
+        if !self.qos_held.load(Ordering::Relaxed) {
+            let mut g = lock(q);
+            match g.hold() {
+                Ok(()) => {
+                    self.qos_held.store(true, Ordering::Relaxed);
+                    DriverStats::add(&self.stats.qos_holds, 1);
+                }
+                Err(e) => tracing::debug!(error = %e, "CPU latency request refused"),
+            }
+        }
+    }
+
+    /// With the request held: relax it if traffic has been quiet for the
+    /// linger, else return how long until it may be relaxed.
+    fn qos_expiry(&self, now: u64) -> Option<u64> {
+        let q = self.qos.as_ref()?;
+        if !self.qos_held.load(Ordering::Relaxed) {
+            return None;
+        }
+        let quiet = now.saturating_sub(self.last_activity.load(Ordering::Relaxed));
+        if quiet < self.qos_linger_ns {
+            return Some(self.qos_linger_ns - quiet);
+        }
+        let mut g = lock(q);
+        if g.relax().is_ok() {
+            self.qos_held.store(false, Ordering::Relaxed);
+        }
+        None
+    }
+
     /// Tell the wire thread if the core's deadline is now earlier than the
     /// one it sleeps toward.
     fn rearm(&self, deadline: Option<u64>) {
@@ -653,8 +726,24 @@ fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
 
 fn thread_setup<C: Core>(s: &Shared<C>) {
     set_timer_slack();
-    if s.realtime_prio > 0 && !set_realtime(s.realtime_prio) {
-        tracing::warn!("SCHED_FIFO refused; running with normal scheduling");
+    if !s.cpus.is_empty() {
+        if let Err(e) = sys::set_affinity(&s.cpus) {
+            tracing::warn!(error = %e, cpus = ?s.cpus, "CPU affinity refused");
+        }
+    }
+    if s.realtime_prio > 0 {
+        if !set_realtime(s.realtime_prio) {
+            tracing::warn!("SCHED_FIFO refused; running with normal scheduling");
+        }
+    } else if s.nice != 0 {
+        // SAFETY: gettid and setpriority on the calling thread only.
+        let ok = unsafe {
+            let tid = libc::gettid() as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, tid, s.nice) == 0
+        };
+        if !ok {
+            tracing::warn!(nice = s.nice, "nice value refused");
+        }
     }
 }
 
@@ -720,6 +809,9 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         } else {
             None
         };
+        // The timer thread also ends the wake-up latency request once
+        // traffic has been quiet for its linger, so it wakes before then.
+        let linger = if timer { s.qos_expiry(now) } else { None };
         // Spin (non-blocking checks) right after activity or when a timer
         // is due within the window; otherwise sleep in ppoll.
         let spin = spin_ns > 0
@@ -730,7 +822,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         let timeout = if again || spin || wait == Some(0) {
             Some(0)
         } else {
-            Some(wait.unwrap_or(100_000_000))
+            Some(min_opt(wait, linger).unwrap_or(100_000_000))
         };
         ppoll(&mut pfds, timeout);
         if timeout != Some(0) {
@@ -798,6 +890,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
             continue;
         }
         last_work = now;
+        s.note_activity(now);
         if let Some(d) = deadline.filter(|_| timer_due) {
             DriverStats::add(&s.stats.timer_wakeups, 1);
             let late = now - d;
@@ -946,6 +1039,7 @@ fn driver_pairs(st: &DriverStats) -> Vec<(&'static str, u64)> {
         ("timer_wakeups", g(&st.timer_wakeups)),
         ("timer_late_ns_total", g(&st.timer_late_ns_total)),
         ("timer_late_ns_max", g(&st.timer_late_ns_max)),
+        ("qos_holds", g(&st.qos_holds)),
     ]
 }
 
