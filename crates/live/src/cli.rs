@@ -94,12 +94,14 @@ pub struct LabArgs {
     /// Seed of the frame-error injector.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Adaptive spin: after any frame, the data-plane threads keep polling
-    /// their sockets and device queues for this many µs before sleeping
-    /// (and spin toward a timer due within it). Default 0; measured slower
-    /// on a shared 2-core VM (see docs/live.md).
-    #[arg(long, alias = "busy-poll-us")]
-    pub spin_us: Option<u64>,
+    /// Adaptive spin, at most this many µs: after any frame the data-plane
+    /// threads keep polling their sockets and device queues instead of
+    /// sleeping; the window doubles when traffic comes back within it,
+    /// halves when it runs out, and a spin that loses its CPU stops. The
+    /// spinning is in softosa's CPU seconds. Default 0: it did not help on
+    /// a shared 2-core VM (see docs/live.md); for machines with spare cores.
+    #[arg(long, alias = "busy-poll-us", default_value_t = 0)]
+    pub spin_us: u64,
     /// While frames flow (and 20 ms after), hold a 0 µs CPU wake-up latency
     /// request (/dev/cpu_dma_latency): idle CPUs poll instead of halting,
     /// so handing a frame to a task on another CPU costs no vCPU wake-up.
@@ -110,8 +112,11 @@ pub struct LabArgs {
     #[arg(long)]
     pub no_wake_qos: bool,
     /// SCHED_FIFO priority of softosa's threads (0: normal scheduling).
-    #[arg(long, default_value_t = 10)]
-    pub realtime: i32,
+    /// Default 10 (timers served on time under load); with --bench 0, since
+    /// timers are zero there and normal scheduling lets the kernel run the
+    /// data-plane thread on the CPU of the stack it hands a frame to.
+    #[arg(long)]
+    pub realtime: Option<i32>,
     /// Nice value (-20..19) of softosa's threads with --realtime 0.
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     pub nice: i32,
@@ -203,9 +208,9 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         segmentation_offload: !a.no_offload,
         fault_rate: a.fault_rate,
         seed: a.seed,
-        busy_poll_us: a.spin_us.unwrap_or(0),
+        busy_poll_us: a.spin_us,
         wake_qos: (a.wake_qos || a.bench) && !a.no_wake_qos,
-        realtime_prio: a.realtime,
+        realtime_prio: a.realtime.unwrap_or(if a.bench { 0 } else { 10 }),
         nice: a.nice,
         cpus: a.cpus.clone(),
         timer_thread: a.timer_thread,

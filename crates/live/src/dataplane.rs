@@ -6,7 +6,7 @@
 //!     ppoll(packet fd, timer eventfd, its device queue fd, its mailbox; deadline)
 //!     recvmmsg ─┐                                       lock core:
 //!     read fd  ─┼─ handle_wire_frame…, handle_host_send…, complete_batch,
-//!               │  handle_timeout, poll_presentation → mailboxes (own: next pass),
+//!               │  handle_timeout, poll_presentation → mailboxes (own: written at once),
 //!               └─ poll_transmit (paced) → sendmmsg after the lock
 //!  thread sosa-q<i>.<q> (every other input queue)
 //!     ppoll(its device queue fd, its mailbox) → write presented batches,
@@ -34,9 +34,15 @@
 //! 1 ns, SCHED_FIFO), and is woken by an eventfd when another thread's
 //! engine call moved the deadline earlier. Any thread whose engine call makes
 //! a timer due at once serves it in the same locked section (zero timers).
-//! Optional: a dedicated timer thread, and a busy-poll window that spins
-//! instead of sleeping right after activity (both measured slower on a
-//! shared 2-core machine; see docs/live.md).
+//! A presentation on the thread's own queue is written at once, before
+//! its buffers are returned (no extra pass before the stack sees it).
+//!
+//! **Wake-up latency.** While frames flow, the plane can hold a 0 µs CPU
+//! wake-up latency request, so idle CPUs poll instead of halting and the
+//! stacks' tasks (and these threads) are woken without a vCPU wake-up.
+//! Optional: a dedicated timer thread, and an adaptive spin ([`Spinner`])
+//! that polls instead of sleeping right after activity (both measured
+//! slower on a shared 2-core machine; see docs/live.md).
 
 use std::collections::VecDeque;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
@@ -233,6 +239,9 @@ pub struct DriverStats {
     pub timer_late_ns_max: AtomicU64,
     /// Times the CPU wake-up latency request was (re)asserted.
     pub qos_holds: AtomicU64,
+    /// Non-blocking polls made while spinning, and those that found work.
+    pub spin_polls: AtomicU64,
+    pub spin_hits: AtomicU64,
 }
 
 impl DriverStats {
@@ -716,6 +725,107 @@ impl<C: Core> Shared<C> {
     }
 }
 
+/// The adaptive spin window (the idea of the kernel's haltpoll governor,
+/// applied to one thread): after work the thread polls without sleeping
+/// for `window` ns. The window grows (doubling, up to `max`) when work came
+/// within it or soon after a sleep, and halves when a spin ran out empty,
+/// so a thread whose traffic comes back quickly (request/response) keeps
+/// spinning and one with sparse traffic goes back to sleeping at once. A
+/// poll pass that took far longer than a poll (the thread was descheduled:
+/// the CPU is contended) ends the spin and halves the window too.
+#[derive(Clone, Debug)]
+pub struct Spinner {
+    max: u64,
+    window: u64,
+    /// The window expired since the last work (counted once).
+    expired: bool,
+    /// The previous pass was an empty spin poll made at `last_check`.
+    polled: bool,
+    last_check: u64,
+}
+
+/// Smallest window the spinner grows from (ns).
+const SPIN_MIN_NS: u64 = 5_000;
+/// A poll pass longer than this means the thread lost its CPU (ns).
+const SPIN_DESCHEDULED_NS: u64 = 30_000;
+
+impl Spinner {
+    pub fn new(max: u64) -> Spinner {
+        Spinner {
+            max,
+            window: max,
+            expired: true,
+            polled: false,
+            last_check: 0,
+        }
+    }
+
+    /// The current window (ns).
+    pub fn window(&self) -> u64 {
+        self.window
+    }
+
+    fn shrink(&mut self) {
+        self.window /= 2;
+        if self.window < SPIN_MIN_NS {
+            self.window = 0;
+        }
+    }
+
+    fn grow(&mut self) {
+        self.window = (self.window * 2)
+            .clamp(SPIN_MIN_NS, self.max.max(SPIN_MIN_NS))
+            .min(self.max);
+    }
+
+    /// Whether to keep spinning at `now`, the last work having been at
+    /// `last_work`.
+    pub fn spinning(&mut self, now: u64, last_work: u64) -> bool {
+        if self.max == 0 || self.expired {
+            return false;
+        }
+        let gap = now.saturating_sub(self.last_check);
+        if self.polled && gap > SPIN_DESCHEDULED_NS {
+            // Descheduled between two polls: the CPU is wanted elsewhere.
+            self.expired = true;
+            self.polled = false;
+            self.shrink();
+            return false;
+        }
+        if now.saturating_sub(last_work) < self.window {
+            self.polled = true;
+            self.last_check = now;
+            return true;
+        }
+        self.expired = true;
+        self.polled = false;
+        self.shrink();
+        false
+    }
+
+    /// Work was found at `now`; the previous work was at `last_work`.
+    pub fn worked(&mut self, now: u64, last_work: u64) {
+        if self.max == 0 {
+            return;
+        }
+        if !self.expired && now.saturating_sub(last_work) < self.window {
+            // Caught by the spin: keep (and widen) the window.
+            self.grow();
+        }
+        self.expired = false;
+        self.polled = false;
+    }
+
+    /// A sleep of `ns` ended (by work or a timeout).
+    pub fn slept(&mut self, ns: u64) {
+        if self.max > 0 && ns < self.max {
+            // The wake-up came within the longest window: spinning would
+            // have caught it.
+            self.grow();
+        }
+    }
+}
+
 fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     match (a, b) {
         (Some(x), Some(y)) => Some(x.min(y)),
@@ -798,8 +908,13 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
     };
     let mut deadline: Option<u64> = None;
     let spin_ns = u64::try_from(s.busy_poll.as_nanos()).unwrap_or(u64::MAX);
+    let mut spinner = Spinner::new(spin_ns);
+    // A real-time thread's spin keeps every normal task off its CPU; a
+    // normal one yields between polls so a task woken there runs first.
+    let yield_in_spin = s.realtime_prio == 0;
     let mut last_work = 0u64;
     let mut again = false;
+    let mut own_write_errors = 0u64;
     while !s.stop.load(Ordering::Relaxed) {
         let now = s.clock.now();
         let wait = if timer {
@@ -812,10 +927,10 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         // The timer thread also ends the wake-up latency request once
         // traffic has been quiet for its linger, so it wakes before then.
         let linger = if timer { s.qos_expiry(now) } else { None };
-        // Spin (non-blocking checks) right after activity or when a timer
-        // is due within the window; otherwise sleep in ppoll.
-        let spin = spin_ns > 0
-            && (now.saturating_sub(last_work) < spin_ns || wait.is_some_and(|w| w <= spin_ns));
+        // Spin (non-blocking checks) for the adaptive window after
+        // activity or when a timer is due within it; otherwise sleep.
+        let spin =
+            spinner.spinning(now, last_work) || (spin_ns > 0 && wait.is_some_and(|w| w <= spin_ns));
         for p in pfds.iter_mut() {
             p.revents = 0;
         }
@@ -824,9 +939,17 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         } else {
             Some(min_opt(wait, linger).unwrap_or(100_000_000))
         };
+        if spin && yield_in_spin {
+            // SAFETY: sched_yield has no arguments and cannot fail harmfully.
+            unsafe { libc::sched_yield() };
+        }
+        let slept_from = s.clock.now();
         ppoll(&mut pfds, timeout);
         if timeout != Some(0) {
             DriverStats::add(&s.stats.wakeups, 1);
+            spinner.slept(s.clock.now().saturating_sub(slept_from));
+        } else if spin {
+            DriverStats::add(&s.stats.spin_polls, 1);
         }
         again = false;
         let mut woken = false;
@@ -850,9 +973,9 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         } else {
             0
         };
-        // 2. Present: write every waiting batch on this queue's fd.
-        done.clear();
-        let mut write_errors = 0u64;
+        // 2. Present: write every waiting batch on this queue's fd (those
+        // this thread presented itself are already written, in `done`).
+        let mut write_errors = std::mem::take(&mut own_write_errors);
         let mut nhost = 0;
         if let Some((_, fd, m)) = mb {
             write_errors += present_batches(s, m, fd, &mut done);
@@ -889,6 +1012,10 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         if n == 0 && !timer_due && !woken && done.is_empty() && nhost == 0 && write_errors == 0 {
             continue;
         }
+        if spin {
+            DriverStats::add(&s.stats.spin_hits, 1);
+        }
+        spinner.worked(now, last_work);
         last_work = now;
         s.note_activity(now);
         if let Some(d) = deadline.filter(|_| timer_due) {
@@ -931,6 +1058,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         for &(i, h) in &done {
             core.complete(now, i, h);
         }
+        done.clear();
         if let Some((i, _, _)) = mb {
             let iface = s.route[i].0;
             for (k, f) in host[..nhost].iter().enumerate() {
@@ -949,10 +1077,15 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
             s.rearm(dl);
         }
         for &i in &wake {
-            if mb.is_some_and(|(own, _, _)| own == i) {
-                again = true; // our own queue: present on the next pass, no wake-up
-            } else {
-                s.mailboxes[i].wake.signal();
+            match mb {
+                Some((own, fd, m)) if own == i => {
+                    // Our own queue: write it now, no wake-up and no extra
+                    // pass before the stack sees it; the buffers go back
+                    // to the engine on the next pass, which does not wait.
+                    own_write_errors += present_batches(s, m, fd, &mut done);
+                    again = true;
+                }
+                _ => s.mailboxes[i].wake.signal(),
             }
         }
         drops.clear();
@@ -1040,6 +1173,8 @@ fn driver_pairs(st: &DriverStats) -> Vec<(&'static str, u64)> {
         ("timer_late_ns_total", g(&st.timer_late_ns_total)),
         ("timer_late_ns_max", g(&st.timer_late_ns_max)),
         ("qos_holds", g(&st.qos_holds)),
+        ("spin_polls", g(&st.spin_polls)),
+        ("spin_hits", g(&st.spin_hits)),
     ]
 }
 
@@ -1071,4 +1206,61 @@ fn driver_metrics(st: &DriverStats) -> Vec<Metric> {
             value: v as f64,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Spinner;
+
+    const US: u64 = 1_000;
+
+    #[test]
+    fn spin_window_grows_with_quick_traffic_and_shrinks_without() {
+        let mut sp = Spinner::new(100 * US);
+        assert!(!sp.spinning(0, 0), "no spin before any work");
+        sp.worked(1_000 * US, 0);
+        // Quiet afterwards: the spin runs out and the window halves.
+        assert!(sp.spinning(1_010 * US, 1_000 * US));
+        assert!(!sp.spinning(1_200 * US, 1_000 * US));
+        assert_eq!(sp.window(), 50 * US);
+        // Runs out once only; the next spins stay off until new work.
+        assert!(!sp.spinning(1_300 * US, 1_000 * US));
+        assert_eq!(sp.window(), 50 * US);
+        // Work caught within the window widens it again (to the maximum).
+        sp.worked(2_000 * US, 1_300 * US);
+        assert!(sp.spinning(2_010 * US, 2_000 * US));
+        sp.worked(2_020 * US, 2_000 * US);
+        assert_eq!(sp.window(), 100 * US);
+        // Repeated empty spins close it; a short sleep reopens it.
+        for k in 0..6u64 {
+            let t = 3_000 * US + k * 1_000 * US;
+            sp.worked(t, t - 500 * US);
+            assert!(!sp.spinning(t + 150 * US, t));
+        }
+        assert_eq!(sp.window(), 0);
+        sp.slept(20 * US);
+        assert_eq!(sp.window(), 5 * US);
+        sp.slept(500 * US);
+        assert_eq!(sp.window(), 5 * US, "a long sleep is no reason to spin");
+    }
+
+    #[test]
+    fn a_descheduled_spin_stops() {
+        let mut sp = Spinner::new(200 * US);
+        sp.worked(1_000 * US, 0);
+        assert!(sp.spinning(1_002 * US, 1_000 * US));
+        assert!(sp.spinning(1_003 * US, 1_000 * US));
+        // 60 µs between two polls: the thread lost its CPU.
+        assert!(!sp.spinning(1_063 * US, 1_000 * US));
+        assert_eq!(sp.window(), 100 * US);
+    }
+
+    #[test]
+    fn zero_maximum_never_spins() {
+        let mut sp = Spinner::new(0);
+        sp.worked(10, 0);
+        assert!(!sp.spinning(11, 10));
+        sp.slept(1);
+        assert_eq!(sp.window(), 0);
+    }
 }

@@ -918,6 +918,7 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
     let poll = med(&|r| r.idle_poll_secs);
     let rbps = med(&|r| r.ref_stream_bps);
     let rp50 = med(&|r| r.ref_rr.as_ref().map(|x| x.p50));
+    let rp99 = med(&|r| r.ref_rr.as_ref().map(|x| x.p99));
     let hold = med(&|r| r.rr_hold_p50_us);
     let n = runs.len();
     runs.sort_by(|a, b| {
@@ -934,8 +935,9 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
     out.cpu_secs = cpu.unwrap_or(out.cpu_secs);
     out.idle_poll_secs = poll;
     out.ref_stream_bps = rbps;
-    if let (Some(r), Some(p)) = (out.ref_rr.as_mut(), rp50) {
-        r.p50 = p;
+    if let Some(r) = out.ref_rr.as_mut() {
+        r.p50 = rp50.unwrap_or(r.p50);
+        r.p99 = rp99.unwrap_or(r.p99);
     }
     out.label = format!("{} (median of {n})", out.label);
     out
@@ -958,5 +960,18 @@ pub fn bench_summary(r: &LabResult) -> String {
             a - b
         ));
     }
+    if let (Some(a), Some(b)) = (r.rr_p99_us, r.ref_rr.as_ref().map(|x| x.p99)) {
+        s.push_str(&format!(
+            "sockperf TCP RTT p99: softosa {a:.1} us, veth {b:.1} us, added {:.1} us\n",
+            a - b
+        ));
+    }
+    s.push_str(&format!(
+        "cost: softosa threads {:.2} CPU s{}\n",
+        r.cpu_secs,
+        r.idle_poll_secs
+            .map(|p| format!(", idle CPUs polling {p:.2} s (cpuidle POLL residency)"))
+            .unwrap_or_default()
+    ));
     s
 }
