@@ -879,13 +879,19 @@ pub fn report(r: &LabResult) -> String {
 /// Side-by-side table of several runs.
 pub fn compare_table(rs: &[LabResult]) -> String {
     let mut s = String::new();
+    let w = rs
+        .iter()
+        .map(|r| r.label.len() + 2)
+        .max()
+        .unwrap_or(0)
+        .max(34);
     s.push_str(&format!(
-        "{:<34}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8}{:>7}\n",
+        "{:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8}{:>7}\n",
         "INBPERF", "STR Gb/s", "RR p50", "RR p99", "RR avg", "RR hold", "CPU s", "frames"
     ));
     for r in rs {
         s.push_str(&format!(
-            "{:<34}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8.2}{:>7}\n",
+            "{:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8.2}{:>7}\n",
             r.label,
             fmt_opt(r.stream_bps, 1e9, 2),
             fmt_opt(r.rr_p50_us, 1.0, 1),
