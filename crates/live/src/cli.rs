@@ -111,6 +111,15 @@ pub struct LabArgs {
     /// Do not hold the CPU wake-up latency request (also with --bench).
     #[arg(long)]
     pub no_wake_qos: bool,
+    /// One data-plane thread per CPU, each pinned, with its own wire socket
+    /// (PACKET_FANOUT_CPU) and device queue, so frames are handed on on the
+    /// CPU that sent them. One stack with one input queue only. On by
+    /// default with --bench.
+    #[arg(long, overrides_with = "no_per_cpu")]
+    pub per_cpu: bool,
+    /// The normal thread layout (one thread per input queue), also with --bench.
+    #[arg(long)]
+    pub no_per_cpu: bool,
     /// SCHED_FIFO priority of softosa's threads (0: normal scheduling).
     /// Default 10 (timers served on time under load); with --bench 0, since
     /// timers are zero there and normal scheduling lets the kernel run the
@@ -210,6 +219,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         seed: a.seed,
         busy_poll_us: a.spin_us,
         wake_qos: (a.wake_qos || a.bench) && !a.no_wake_qos,
+        per_cpu: (a.per_cpu || a.bench) && !a.no_per_cpu,
         realtime_prio: a.realtime.unwrap_or(if a.bench { 0 } else { 10 }),
         nice: a.nice,
         cpus: a.cpus.clone(),

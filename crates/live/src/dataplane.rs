@@ -37,6 +37,15 @@
 //! A presentation on the thread's own queue is written at once, before
 //! its buffers are returned (no extra pass before the stack sees it).
 //!
+//! **Per-CPU mode** (`PlaneConfig::per_cpu_wires`, one interface with one
+//! input queue): one thread per CPU, pinned, each with its own wire socket
+//! (a `PACKET_FANOUT_CPU` group: the frames the kernel handled on CPU k)
+//! and its own queue of the TUN/TAP device. A thread presents what it
+//! drains on its own device queue, and the device's flow steering sends
+//! the stack's answers back on the queue that carried the flow's last
+//! frame: a request/response flow stays on the CPU of the task that sent
+//! it, and every hand-off is a wake-up on the same CPU.
+//!
 //! **Wake-up latency.** While frames flow, the plane can hold a 0 µs CPU
 //! wake-up latency request, so idle CPUs poll instead of halting and the
 //! stacks' tasks (and these threads) are woken without a vCPU wake-up.
@@ -264,6 +273,14 @@ pub struct HostQueue {
 pub struct PlaneConfig {
     /// AF_PACKET socket on the wire veth end (port 0).
     pub wire: OwnedFd,
+    /// Per-CPU mode: more wire sockets, in one `PACKET_FANOUT_CPU` group
+    /// with `wire`, so socket k receives the frames the kernel handled on
+    /// CPU k. Thread k then reads wire socket k and owns device queue k
+    /// (`hosts[k]`, all of one interface) and runs on CPU k: a frame is
+    /// handed on on the CPU of the task that sent it, and the TUN device's
+    /// flow steering returns the stack's answers on the queue (thread, CPU)
+    /// that wrote the flow's last frame. Empty: the normal layout.
+    pub per_cpu_wires: Vec<OwnedFd>,
     pub hosts: Vec<HostQueue>,
     /// Framing of the host devices (TAP: Ethernet, TUN: IP).
     pub host_framing: Framing,
@@ -306,6 +323,8 @@ struct Shared<C: Core> {
     stats: DriverStats,
     stop: AtomicBool,
     wire_fd: RawFd,
+    /// Per-CPU mode: every thread presents on its own device queue.
+    per_cpu: bool,
     wire_wake: EventFd,
     /// Deadline the wire thread sleeps toward (u64::MAX: none).
     armed: AtomicU64,
@@ -336,6 +355,7 @@ pub struct Plane<C: Core> {
     shared: Arc<Shared<C>>,
     threads: Vec<JoinHandle<()>>,
     _wire: OwnedFd,
+    _wires: Vec<OwnedFd>,
     _hosts: Vec<OwnedFd>,
 }
 
@@ -391,6 +411,19 @@ impl<C: Core> Plane<C> {
     /// Start the wire thread and one thread per host device queue.
     pub fn start(core: C, cfg: PlaneConfig) -> std::io::Result<Plane<C>> {
         sys::set_nonblocking(cfg.wire.as_raw_fd())?;
+        for w in &cfg.per_cpu_wires {
+            sys::set_nonblocking(w.as_raw_fd())?;
+        }
+        if !cfg.per_cpu_wires.is_empty()
+            && (cfg.hosts.len() != cfg.per_cpu_wires.len() + 1
+                || cfg.hosts.iter().any(|h| h.iface != cfg.hosts[0].iface)
+                || cfg.timer_thread)
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "per-CPU mode needs one device queue per wire socket, one interface, no timer thread",
+            ));
+        }
         let mut mailboxes = Vec::new();
         let mut route = Vec::new();
         for h in &cfg.hosts {
@@ -417,6 +450,7 @@ impl<C: Core> Plane<C> {
             stats: DriverStats::default(),
             stop: AtomicBool::new(false),
             wire_fd: cfg.wire.as_raw_fd(),
+            per_cpu: !cfg.per_cpu_wires.is_empty(),
             wire_wake: EventFd::new()?,
             armed: AtomicU64::new(u64::MAX),
             clock: Clock::new(),
@@ -448,7 +482,7 @@ impl<C: Core> Plane<C> {
             threads.push(
                 std::thread::Builder::new()
                     .name("sosa-timer".into())
-                    .spawn(move || io_thread(&s, false, true, None))?,
+                    .spawn(move || io_thread(&s, None, true, None, None))?,
             );
         }
         if cfg.hosts.is_empty() {
@@ -456,22 +490,31 @@ impl<C: Core> Plane<C> {
             threads.push(
                 std::thread::Builder::new()
                     .name("sosa-wire".into())
-                    .spawn(move || io_thread(&s, true, !tt, None))?,
+                    .spawn(move || io_thread(&s, Some(s.wire_fd), !tt, None, None))?,
             );
         }
+        let per_cpu = shared.per_cpu;
+        let extra: Vec<RawFd> = cfg.per_cpu_wires.iter().map(|w| w.as_raw_fd()).collect();
         for (i, h) in cfg.hosts.into_iter().enumerate() {
             let s = shared.clone();
             let fd = h.fd.as_raw_fd();
-            // The first queue's thread is also the wire reader and timer.
-            let name = if i == 0 {
-                format!("sosa-wq{}.{}", h.iface, h.queue)
-            } else {
-                format!("sosa-q{}.{}", h.iface, h.queue)
+            // The first queue's thread is also the wire reader and timer;
+            // in per-CPU mode every thread reads its own wire socket.
+            let wire = match i {
+                0 => Some(s.wire_fd),
+                _ if per_cpu => extra.get(i - 1).copied(),
+                _ => None,
             };
+            let name = match (wire.is_some(), per_cpu) {
+                (true, true) => format!("sosa-cpu{i}"),
+                (true, false) => format!("sosa-wq{}.{}", h.iface, h.queue),
+                _ => format!("sosa-q{}.{}", h.iface, h.queue),
+            };
+            let cpu = per_cpu.then_some(i);
             threads.push(
                 std::thread::Builder::new()
                     .name(name)
-                    .spawn(move || io_thread(&s, i == 0, i == 0 && !tt, Some((i, fd))))?,
+                    .spawn(move || io_thread(&s, wire, i == 0 && !tt, Some((i, fd)), cpu))?,
             );
             host_fds.push(h.fd);
         }
@@ -479,6 +522,7 @@ impl<C: Core> Plane<C> {
             shared,
             threads,
             _wire: cfg.wire,
+            _wires: cfg.per_cpu_wires,
             _hosts: host_fds,
         })
     }
@@ -560,7 +604,14 @@ impl<C: Core> Shared<C> {
     /// queue threads, copy transmits out (bounded, and paced if asked).
     /// Returns when the core next needs draining again: `Some(now)` if the
     /// copy-out bound was hit, the pacer's next slot if frames wait for it.
-    fn drain(&self, core: &mut C, now: u64, tx: &mut TxList, wake: &mut Vec<usize>) -> Option<u64> {
+    fn drain(
+        &self,
+        core: &mut C,
+        now: u64,
+        tx: &mut TxList,
+        wake: &mut Vec<usize>,
+        own: Option<usize>,
+    ) -> Option<u64> {
         if core.deadline().is_some_and(|d| d <= now) {
             core.timeout(now);
         }
@@ -577,12 +628,15 @@ impl<C: Core> Shared<C> {
                 }
                 break;
             }
-            // The batch's own queue thread, else the interface's first queue.
-            let target = self
-                .route
-                .iter()
-                .position(|r| *r == (b.iface, b.queue))
-                .or_else(|| self.route.iter().position(|r| r.0 == b.iface));
+            // Per-CPU mode: the calling thread's own device queue. Else
+            // the batch's own queue thread, else the interface's first queue.
+            let mine = own.filter(|&i| self.per_cpu && self.route[i].0 == b.iface);
+            let target = mine.or_else(|| {
+                self.route
+                    .iter()
+                    .position(|r| *r == (b.iface, b.queue))
+                    .or_else(|| self.route.iter().position(|r| r.0 == b.iface))
+            });
             match target {
                 Some(i) => {
                     lock(&self.mailboxes[i].q).push_back(b);
@@ -834,10 +888,16 @@ fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     }
 }
 
-fn thread_setup<C: Core>(s: &Shared<C>) {
+fn thread_setup<C: Core>(s: &Shared<C>, cpu: Option<usize>) {
     set_timer_slack();
-    if !s.cpus.is_empty() {
-        if let Err(e) = sys::set_affinity(&s.cpus) {
+    // Per-CPU mode: thread k on CPU k (of `cpus` if given).
+    let cpus = match cpu {
+        Some(k) if s.cpus.is_empty() => vec![k],
+        Some(k) => vec![s.cpus[k % s.cpus.len()]],
+        None => s.cpus.clone(),
+    };
+    if !cpus.is_empty() {
+        if let Err(e) = sys::set_affinity(&cpus) {
             tracing::warn!(error = %e, cpus = ?s.cpus, "CPU affinity refused");
         }
     }
@@ -861,8 +921,15 @@ fn thread_setup<C: Core>(s: &Shared<C>) {
 /// input queue's device fd (`queue`), or both. The first input queue's
 /// thread also reads the wire, so a frame presented on that queue at once
 /// is written without waking another thread.
-fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usize, RawFd)>) {
-    thread_setup(s);
+fn io_thread<C: Core>(
+    s: &Shared<C>,
+    wire_fd: Option<RawFd>,
+    timer: bool,
+    queue: Option<(usize, RawFd)>,
+    cpu: Option<usize>,
+) {
+    thread_setup(s, cpu);
+    let wire = wire_fd.is_some();
     let mut rx = RecvBatch::new(
         if wire { WIRE_BATCH } else { 1 },
         if wire { MAX_FRAME + VNET_HDR_LEN } else { 1 },
@@ -886,8 +953,8 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         events: libc::POLLIN,
         revents: 0,
     };
-    if wire {
-        pfds.push(pfd(s.wire_fd));
+    if let Some(fd) = wire_fd {
+        pfds.push(pfd(fd));
     }
     if timer {
         pfds.push(pfd(s.wire_wake.raw()));
@@ -962,16 +1029,15 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
             }
         }
         // 1. Wire: receive a batch.
-        let n = if ready(&pfds, wire_at) {
-            match rx.recv(s.wire_fd) {
+        let n = match wire_fd.filter(|_| ready(&pfds, wire_at)) {
+            Some(fd) => match rx.recv(fd) {
                 Ok(n) => n,
                 Err(e) => {
                     tracing::warn!(error = %e, "wire receive failed");
                     0
                 }
-            }
-        } else {
-            0
+            },
+            None => 0,
         };
         // 2. Present: write every waiting batch on this queue's fd (those
         // this thread presented itself are already written, in `done`).
@@ -1068,7 +1134,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
             }
         }
         wake.clear();
-        let more = s.drain(&mut core, now, &mut tx, &mut wake);
+        let more = s.drain(&mut core, now, &mut tx, &mut wake, mb.map(|m| m.0));
         let dl = min_opt(more, core.deadline());
         drop(core);
         if timer {

@@ -173,6 +173,8 @@ pub struct LabOptions {
     /// Hold a 0 µs CPU wake-up latency request while traffic flows (idle
     /// CPUs poll instead of halting; see docs/live.md).
     pub wake_qos: bool,
+    /// One data-plane thread per CPU (one stack, one input queue only).
+    pub per_cpu: bool,
     /// SCHED_FIFO priority of softosa's threads (0: normal).
     pub realtime_prio: i32,
     /// Nice value of softosa's threads when not real-time.
@@ -222,6 +224,7 @@ impl Default for LabOptions {
             seed: 1,
             busy_poll_us: 0,
             wake_qos: false,
+            per_cpu: false,
             realtime_prio: 10,
             nice: 0,
             cpus: Vec::new(),
@@ -386,6 +389,18 @@ pub fn run_once<C: Core + Default>(
         .plan
         .as_ref()
         .map_or_else(|| stacks_for(o), |p| p.addrs.len());
+    let base_queues = o.plan.as_ref().map_or_else(|| queues_for(o), |p| p.queues);
+    // Per-CPU threads: one stack with one input queue, a device queue and
+    // a wire socket per CPU.
+    let ncpu = if o.cpus.is_empty() {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        o.cpus.len()
+    };
+    let per_cpu = o.per_cpu && nst == 1 && base_queues == 1 && !o.timer_thread && ncpu > 1;
+    if o.per_cpu && !per_cpu {
+        eprintln!("--per-cpu applies to one stack with one input queue on several CPUs; not used");
+    }
     let spec = TopoSpec {
         kind,
         stacks: (0..nst)
@@ -393,7 +408,7 @@ pub fn run_once<C: Core + Default>(
                 addr4: o.stack_addr(i),
                 addr6: format!("2001:db8::{}", 10 * (i + 1)),
                 mac: Some(o.plan.as_ref().map_or(VMAC[i.min(1)], |p| p.macs[i])),
-                queues: o.plan.as_ref().map_or_else(|| queues_for(o), |p| p.queues),
+                queues: if per_cpu { ncpu } else { base_queues },
             })
             .collect(),
         prefix: o.prefix(),
@@ -430,8 +445,21 @@ pub fn run_once<C: Core + Default>(
         ])?;
     }
     let wire_if = topo.wire_if.clone();
-    let wire = sys::in_netns(&topo.osa_ns, move || sys::open_packet_socket(&wire_if))
-        .map_err(io_err("opening the wire socket"))?;
+    let extra = if per_cpu { ncpu - 1 } else { 0 };
+    let group = (std::process::id() & 0xffff) as u16;
+    let mut wires = sys::in_netns(&topo.osa_ns, move || {
+        let mut v = Vec::new();
+        for _ in 0..=extra {
+            let w = sys::open_packet_socket(&wire_if)?;
+            if extra > 0 {
+                sys::join_fanout_cpu(std::os::fd::AsRawFd::as_raw_fd(&w), group)?;
+            }
+            v.push(w);
+        }
+        Ok(v)
+    })
+    .map_err(io_err("opening the wire socket"))?;
+    let wire = wires.remove(0);
     let mut hosts = Vec::new();
     for (i, h) in topo.hosts.iter_mut().enumerate() {
         for (q, fd) in h.queues.drain(..).enumerate() {
@@ -446,6 +474,7 @@ pub fn run_once<C: Core + Default>(
         core,
         PlaneConfig {
             wire,
+            per_cpu_wires: wires,
             hosts,
             host_framing: if kind == TunKind::Tap {
                 Framing::Ethernet

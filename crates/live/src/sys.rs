@@ -30,6 +30,9 @@ const PACKET_ADD_MEMBERSHIP: libc::c_int = 1;
 const PACKET_MR_PROMISC: libc::c_ushort = 1;
 const PACKET_VNET_HDR: libc::c_int = 15;
 const PACKET_QDISC_BYPASS: libc::c_int = 20;
+const PACKET_FANOUT: libc::c_int = 18;
+/// Fan-out mode: each frame to the member socket of the CPU that handled it.
+const PACKET_FANOUT_CPU: libc::c_int = 2;
 const PACKET_IGNORE_OUTGOING: libc::c_int = 23;
 
 fn cvt(r: libc::c_int) -> io::Result<libc::c_int> {
@@ -191,6 +194,17 @@ pub fn open_packet_socket(ifname: &str) -> io::Result<OwnedFd> {
         )
     })?;
     Ok(fd)
+}
+
+/// Join packet socket `fd` to fan-out group `group` in CPU mode: frames the
+/// kernel handles on CPU k go to the group's k-th member (modulo members).
+pub fn join_fanout_cpu(fd: RawFd, group: u16) -> io::Result<()> {
+    setsockopt_int(
+        fd,
+        libc::SOL_PACKET,
+        PACKET_FANOUT,
+        libc::c_int::from(group) | (PACKET_FANOUT_CPU << 16),
+    )
 }
 
 /// Put a file descriptor into non-blocking mode.
