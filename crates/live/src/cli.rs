@@ -148,7 +148,8 @@ pub struct LabArgs {
     #[arg(long)]
     pub metrics_port: Option<u16>,
     /// Speed benchmark: zero timers, a plain veth pair measured in the same
-    /// run, throughput ratio and added round trip reported.
+    /// run, throughput ratio and added round trip (p50, p99) reported. Runs
+    /// with --per-cpu, --wake-qos and --realtime 0 unless told otherwise.
     #[arg(long)]
     pub bench: bool,
     /// Only remove leftovers of runs whose process is gone (namespaces
