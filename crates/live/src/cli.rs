@@ -94,12 +94,44 @@ pub struct LabArgs {
     /// Seed of the frame-error injector.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Spin instead of sleeping when a timer is due within this many µs.
-    #[arg(long, default_value_t = 0)]
-    pub busy_poll_us: u64,
+    /// Adaptive spin, at most this many µs: after any frame the data-plane
+    /// threads keep polling their sockets and device queues instead of
+    /// sleeping; the window doubles when traffic comes back within it,
+    /// halves when it runs out, and a spin that loses its CPU stops. The
+    /// spinning is in softosa's CPU seconds. Default 0: it did not help on
+    /// a shared 2-core VM (see docs/live.md); for machines with spare cores.
+    #[arg(long, alias = "busy-poll-us", default_value_t = 0)]
+    pub spin_us: u64,
+    /// While frames flow (and 20 ms after), hold a 0 µs CPU wake-up latency
+    /// request (/dev/cpu_dma_latency): idle CPUs poll instead of halting,
+    /// so handing a frame to a task on another CPU costs no vCPU wake-up.
+    /// On by default with --bench; the polling shows as "idle CPUs polling".
+    #[arg(long, overrides_with = "no_wake_qos")]
+    pub wake_qos: bool,
+    /// Do not hold the CPU wake-up latency request (also with --bench).
+    #[arg(long)]
+    pub no_wake_qos: bool,
+    /// One data-plane thread per CPU, each pinned, with its own wire socket
+    /// (PACKET_FANOUT_CPU) and device queue, so frames are handed on on the
+    /// CPU that sent them. One stack with one input queue only. On by
+    /// default with --bench.
+    #[arg(long, overrides_with = "no_per_cpu")]
+    pub per_cpu: bool,
+    /// The normal thread layout (one thread per input queue), also with --bench.
+    #[arg(long)]
+    pub no_per_cpu: bool,
     /// SCHED_FIFO priority of softosa's threads (0: normal scheduling).
-    #[arg(long, default_value_t = 10)]
-    pub realtime: i32,
+    /// Default 10 (timers served on time under load); with --bench 0, since
+    /// timers are zero there and normal scheduling lets the kernel run the
+    /// data-plane thread on the CPU of the stack it hands a frame to.
+    #[arg(long)]
+    pub realtime: Option<i32>,
+    /// Nice value (-20..19) of softosa's threads with --realtime 0.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub nice: i32,
+    /// Run softosa's data-plane threads only on these CPUs (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    pub cpus: Vec<usize>,
     /// Serve the engine's timers on a thread of their own instead of the
     /// wire thread: more precise timers under load, but a presentation the
     /// timer makes costs one more thread wake-up (measured: about 30 µs
@@ -116,7 +148,8 @@ pub struct LabArgs {
     #[arg(long)]
     pub metrics_port: Option<u16>,
     /// Speed benchmark: zero timers, a plain veth pair measured in the same
-    /// run, throughput ratio and added round trip reported.
+    /// run, throughput ratio and added round trip (p50, p99) reported. Runs
+    /// with --per-cpu, --wake-qos and --realtime 0 unless told otherwise.
     #[arg(long)]
     pub bench: bool,
     /// Only remove leftovers of runs whose process is gone (namespaces
@@ -185,14 +218,19 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         segmentation_offload: !a.no_offload,
         fault_rate: a.fault_rate,
         seed: a.seed,
-        busy_poll_us: a.busy_poll_us,
-        realtime_prio: a.realtime,
+        busy_poll_us: a.spin_us,
+        wake_qos: (a.wake_qos || a.bench) && !a.no_wake_qos,
+        per_cpu: (a.per_cpu || a.bench) && !a.no_per_cpu,
+        realtime_prio: a.realtime.unwrap_or(if a.bench { 0 } else { 10 }),
+        nice: a.nice,
+        cpus: a.cpus.clone(),
         timer_thread: a.timer_thread,
         instance: a.instance.clone(),
         metrics_port: a.metrics_port,
         reference: a.bench,
         sequential: a.bench,
         profiles: a.profile.clone(),
+        profile_inbperf_override: !a.compare.is_empty(),
         plan: None,
         mtu: 1500,
     }

@@ -6,7 +6,7 @@
 //!     ppoll(packet fd, timer eventfd, its device queue fd, its mailbox; deadline)
 //!     recvmmsg ─┐                                       lock core:
 //!     read fd  ─┼─ handle_wire_frame…, handle_host_send…, complete_batch,
-//!               │  handle_timeout, poll_presentation → mailboxes (own: next pass),
+//!               │  handle_timeout, poll_presentation → mailboxes (own: written at once),
 //!               └─ poll_transmit (paced) → sendmmsg after the lock
 //!  thread sosa-q<i>.<q> (every other input queue)
 //!     ppoll(its device queue fd, its mailbox) → write presented batches,
@@ -34,9 +34,24 @@
 //! 1 ns, SCHED_FIFO), and is woken by an eventfd when another thread's
 //! engine call moved the deadline earlier. Any thread whose engine call makes
 //! a timer due at once serves it in the same locked section (zero timers).
-//! Optional: a dedicated timer thread, and a busy-poll window that spins
-//! instead of sleeping right after activity (both measured slower on a
-//! shared 2-core machine; see docs/live.md).
+//! A presentation on the thread's own queue is written at once, before
+//! its buffers are returned (no extra pass before the stack sees it).
+//!
+//! **Per-CPU mode** (`PlaneConfig::per_cpu_wires`, one interface with one
+//! input queue): one thread per CPU, pinned, each with its own wire socket
+//! (a `PACKET_FANOUT_CPU` group: the frames the kernel handled on CPU k)
+//! and its own queue of the TUN/TAP device. A thread presents what it
+//! drains on its own device queue, and the device's flow steering sends
+//! the stack's answers back on the queue that carried the flow's last
+//! frame: a request/response flow stays on the CPU of the task that sent
+//! it, and every hand-off is a wake-up on the same CPU.
+//!
+//! **Wake-up latency.** While frames flow, the plane can hold a 0 µs CPU
+//! wake-up latency request, so idle CPUs poll instead of halting and the
+//! stacks' tasks (and these threads) are woken without a vCPU wake-up.
+//! Optional: a dedicated timer thread, and an adaptive spin ([`Spinner`])
+//! that polls instead of sleeping right after activity (both measured
+//! slower on a shared 2-core machine; see docs/live.md).
 
 use std::collections::VecDeque;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
@@ -231,6 +246,11 @@ pub struct DriverStats {
     /// Sum and maximum of how late timers were served (ns).
     pub timer_late_ns_total: AtomicU64,
     pub timer_late_ns_max: AtomicU64,
+    /// Times the CPU wake-up latency request was (re)asserted.
+    pub qos_holds: AtomicU64,
+    /// Non-blocking polls made while spinning, and those that found work.
+    pub spin_polls: AtomicU64,
+    pub spin_hits: AtomicU64,
 }
 
 impl DriverStats {
@@ -253,6 +273,14 @@ pub struct HostQueue {
 pub struct PlaneConfig {
     /// AF_PACKET socket on the wire veth end (port 0).
     pub wire: OwnedFd,
+    /// Per-CPU mode: more wire sockets, in one `PACKET_FANOUT_CPU` group
+    /// with `wire`, so socket k receives the frames the kernel handled on
+    /// CPU k. Thread k then reads wire socket k and owns device queue k
+    /// (`hosts[k]`, all of one interface) and runs on CPU k: a frame is
+    /// handed on on the CPU of the task that sent it, and the TUN device's
+    /// flow steering returns the stack's answers on the queue (thread, CPU)
+    /// that wrote the flow's last frame. Empty: the normal layout.
+    pub per_cpu_wires: Vec<OwnedFd>,
     pub hosts: Vec<HostQueue>,
     /// Framing of the host devices (TAP: Ethernet, TUN: IP).
     pub host_framing: Framing,
@@ -260,13 +288,22 @@ pub struct PlaneConfig {
     pub mtu: usize,
     pub fault_rate: f64,
     pub fault_seed: u64,
-    /// Spin instead of sleeping when the deadline is nearer than this.
+    /// Adaptive spin: after any work, keep polling the descriptors without
+    /// sleeping for this long (and spin toward a deadline nearer than
+    /// this) before going back to `ppoll` (zero: always sleep).
     pub busy_poll: Duration,
+    /// Hold a 0 µs CPU wake-up latency request (idle CPUs poll instead of
+    /// halting) while frames flowed within this long (None: never).
+    pub wake_qos: Option<Duration>,
     /// Pace the wire at this many bits per second (0: unpaced), so the
     /// engine's write queues fill as on a real, slower LAN.
     pub wire_bps: u64,
     /// SCHED_FIFO priority of the plane's threads (0: normal scheduling).
     pub realtime_prio: i32,
+    /// Nice value of the plane's threads when they are not real-time.
+    pub nice: i32,
+    /// CPUs the plane's threads may run on (empty: any).
+    pub cpus: Vec<usize>,
     /// Serve timers on their own thread (else the wire thread serves them).
     pub timer_thread: bool,
 }
@@ -286,6 +323,8 @@ struct Shared<C: Core> {
     stats: DriverStats,
     stop: AtomicBool,
     wire_fd: RawFd,
+    /// Per-CPU mode: every thread presents on its own device queue.
+    per_cpu: bool,
     wire_wake: EventFd,
     /// Deadline the wire thread sleeps toward (u64::MAX: none).
     armed: AtomicU64,
@@ -297,8 +336,16 @@ struct Shared<C: Core> {
     mtu: usize,
     fault: Mutex<FaultInjector>,
     busy_poll: Duration,
+    /// The CPU wake-up latency request and how long it outlives traffic.
+    qos: Option<Mutex<sys::CpuLatencyQos>>,
+    qos_held: AtomicBool,
+    qos_linger_ns: u64,
+    /// When any thread last did work (ns), for the request's linger.
+    last_activity: AtomicU64,
     wire_bps: u64,
     realtime_prio: i32,
+    nice: i32,
+    cpus: Vec<usize>,
     /// When the paced wire is next free (ns).
     pacer: Mutex<u64>,
 }
@@ -308,6 +355,7 @@ pub struct Plane<C: Core> {
     shared: Arc<Shared<C>>,
     threads: Vec<JoinHandle<()>>,
     _wire: OwnedFd,
+    _wires: Vec<OwnedFd>,
     _hosts: Vec<OwnedFd>,
 }
 
@@ -363,6 +411,19 @@ impl<C: Core> Plane<C> {
     /// Start the wire thread and one thread per host device queue.
     pub fn start(core: C, cfg: PlaneConfig) -> std::io::Result<Plane<C>> {
         sys::set_nonblocking(cfg.wire.as_raw_fd())?;
+        for w in &cfg.per_cpu_wires {
+            sys::set_nonblocking(w.as_raw_fd())?;
+        }
+        if !cfg.per_cpu_wires.is_empty()
+            && (cfg.hosts.len() != cfg.per_cpu_wires.len() + 1
+                || cfg.hosts.iter().any(|h| h.iface != cfg.hosts[0].iface)
+                || cfg.timer_thread)
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "per-CPU mode needs one device queue per wire socket, one interface, no timer thread",
+            ));
+        }
         let mut mailboxes = Vec::new();
         let mut route = Vec::new();
         for h in &cfg.hosts {
@@ -374,11 +435,22 @@ impl<C: Core> Plane<C> {
             });
             route.push((h.iface, h.queue));
         }
+        let qos = match cfg.wake_qos {
+            Some(_) => match sys::CpuLatencyQos::open() {
+                Ok(q) => Some(Mutex::new(q)),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no CPU wake-up latency request (/dev/cpu_dma_latency)");
+                    None
+                }
+            },
+            None => None,
+        };
         let shared = Arc::new(Shared {
             core: Mutex::new(core),
             stats: DriverStats::default(),
             stop: AtomicBool::new(false),
             wire_fd: cfg.wire.as_raw_fd(),
+            per_cpu: !cfg.per_cpu_wires.is_empty(),
             wire_wake: EventFd::new()?,
             armed: AtomicU64::new(u64::MAX),
             clock: Clock::new(),
@@ -388,8 +460,16 @@ impl<C: Core> Plane<C> {
             mtu: cfg.mtu,
             fault: Mutex::new(FaultInjector::new(cfg.fault_rate, cfg.fault_seed)),
             busy_poll: cfg.busy_poll,
+            qos,
+            qos_held: AtomicBool::new(false),
+            qos_linger_ns: cfg
+                .wake_qos
+                .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
+            last_activity: AtomicU64::new(0),
             wire_bps: cfg.wire_bps,
             realtime_prio: cfg.realtime_prio,
+            nice: cfg.nice,
+            cpus: cfg.cpus.clone(),
             pacer: Mutex::new(0),
         });
         let mut threads = Vec::new();
@@ -402,7 +482,7 @@ impl<C: Core> Plane<C> {
             threads.push(
                 std::thread::Builder::new()
                     .name("sosa-timer".into())
-                    .spawn(move || io_thread(&s, false, true, None))?,
+                    .spawn(move || io_thread(&s, None, true, None, None))?,
             );
         }
         if cfg.hosts.is_empty() {
@@ -410,22 +490,31 @@ impl<C: Core> Plane<C> {
             threads.push(
                 std::thread::Builder::new()
                     .name("sosa-wire".into())
-                    .spawn(move || io_thread(&s, true, !tt, None))?,
+                    .spawn(move || io_thread(&s, Some(s.wire_fd), !tt, None, None))?,
             );
         }
+        let per_cpu = shared.per_cpu;
+        let extra: Vec<RawFd> = cfg.per_cpu_wires.iter().map(|w| w.as_raw_fd()).collect();
         for (i, h) in cfg.hosts.into_iter().enumerate() {
             let s = shared.clone();
             let fd = h.fd.as_raw_fd();
-            // The first queue's thread is also the wire reader and timer.
-            let name = if i == 0 {
-                format!("sosa-wq{}.{}", h.iface, h.queue)
-            } else {
-                format!("sosa-q{}.{}", h.iface, h.queue)
+            // The first queue's thread is also the wire reader and timer;
+            // in per-CPU mode every thread reads its own wire socket.
+            let wire = match i {
+                0 => Some(s.wire_fd),
+                _ if per_cpu => extra.get(i - 1).copied(),
+                _ => None,
             };
+            let name = match (wire.is_some(), per_cpu) {
+                (true, true) => format!("sosa-cpu{i}"),
+                (true, false) => format!("sosa-wq{}.{}", h.iface, h.queue),
+                _ => format!("sosa-q{}.{}", h.iface, h.queue),
+            };
+            let cpu = per_cpu.then_some(i);
             threads.push(
                 std::thread::Builder::new()
                     .name(name)
-                    .spawn(move || io_thread(&s, i == 0, i == 0 && !tt, Some((i, fd))))?,
+                    .spawn(move || io_thread(&s, wire, i == 0 && !tt, Some((i, fd)), cpu))?,
             );
             host_fds.push(h.fd);
         }
@@ -433,6 +522,7 @@ impl<C: Core> Plane<C> {
             shared,
             threads,
             _wire: cfg.wire,
+            _wires: cfg.per_cpu_wires,
             _hosts: host_fds,
         })
     }
@@ -514,7 +604,14 @@ impl<C: Core> Shared<C> {
     /// queue threads, copy transmits out (bounded, and paced if asked).
     /// Returns when the core next needs draining again: `Some(now)` if the
     /// copy-out bound was hit, the pacer's next slot if frames wait for it.
-    fn drain(&self, core: &mut C, now: u64, tx: &mut TxList, wake: &mut Vec<usize>) -> Option<u64> {
+    fn drain(
+        &self,
+        core: &mut C,
+        now: u64,
+        tx: &mut TxList,
+        wake: &mut Vec<usize>,
+        own: Option<usize>,
+    ) -> Option<u64> {
         if core.deadline().is_some_and(|d| d <= now) {
             core.timeout(now);
         }
@@ -531,12 +628,15 @@ impl<C: Core> Shared<C> {
                 }
                 break;
             }
-            // The batch's own queue thread, else the interface's first queue.
-            let target = self
-                .route
-                .iter()
-                .position(|r| *r == (b.iface, b.queue))
-                .or_else(|| self.route.iter().position(|r| r.0 == b.iface));
+            // Per-CPU mode: the calling thread's own device queue. Else
+            // the batch's own queue thread, else the interface's first queue.
+            let mine = own.filter(|&i| self.per_cpu && self.route[i].0 == b.iface);
+            let target = mine.or_else(|| {
+                self.route
+                    .iter()
+                    .position(|r| *r == (b.iface, b.queue))
+                    .or_else(|| self.route.iter().position(|r| r.0 == b.iface))
+            });
             match target {
                 Some(i) => {
                     lock(&self.mailboxes[i].q).push_back(b);
@@ -632,6 +732,42 @@ impl<C: Core> Shared<C> {
         }
     }
 
+    /// Traffic at `now`: (re)assert the CPU wake-up latency request.
+    fn note_activity(&self, now: u64) {
+        let Some(q) = &self.qos else {
+            return;
+        };
+        self.last_activity.store(now, Ordering::Relaxed);
+        if !self.qos_held.load(Ordering::Relaxed) {
+            let mut g = lock(q);
+            match g.hold() {
+                Ok(()) => {
+                    self.qos_held.store(true, Ordering::Relaxed);
+                    DriverStats::add(&self.stats.qos_holds, 1);
+                }
+                Err(e) => tracing::debug!(error = %e, "CPU latency request refused"),
+            }
+        }
+    }
+
+    /// With the request held: relax it if traffic has been quiet for the
+    /// linger, else return how long until it may be relaxed.
+    fn qos_expiry(&self, now: u64) -> Option<u64> {
+        let q = self.qos.as_ref()?;
+        if !self.qos_held.load(Ordering::Relaxed) {
+            return None;
+        }
+        let quiet = now.saturating_sub(self.last_activity.load(Ordering::Relaxed));
+        if quiet < self.qos_linger_ns {
+            return Some(self.qos_linger_ns - quiet);
+        }
+        let mut g = lock(q);
+        if g.relax().is_ok() {
+            self.qos_held.store(false, Ordering::Relaxed);
+        }
+        None
+    }
+
     /// Tell the wire thread if the core's deadline is now earlier than the
     /// one it sleeps toward.
     fn rearm(&self, deadline: Option<u64>) {
@@ -639,6 +775,107 @@ impl<C: Core> Shared<C> {
             if d < self.armed.load(Ordering::Acquire) {
                 self.wire_wake.signal();
             }
+        }
+    }
+}
+
+/// The adaptive spin window (the idea of the kernel's haltpoll governor,
+/// applied to one thread): after work the thread polls without sleeping
+/// for `window` ns. The window grows (doubling, up to `max`) when work came
+/// within it or soon after a sleep, and halves when a spin ran out empty,
+/// so a thread whose traffic comes back quickly (request/response) keeps
+/// spinning and one with sparse traffic goes back to sleeping at once. A
+/// poll pass that took far longer than a poll (the thread was descheduled:
+/// the CPU is contended) ends the spin and halves the window too.
+#[derive(Clone, Debug)]
+pub struct Spinner {
+    max: u64,
+    window: u64,
+    /// The window expired since the last work (counted once).
+    expired: bool,
+    /// The previous pass was an empty spin poll made at `last_check`.
+    polled: bool,
+    last_check: u64,
+}
+
+/// Smallest window the spinner grows from (ns).
+const SPIN_MIN_NS: u64 = 5_000;
+/// A poll pass longer than this means the thread lost its CPU (ns).
+const SPIN_DESCHEDULED_NS: u64 = 30_000;
+
+impl Spinner {
+    pub fn new(max: u64) -> Spinner {
+        Spinner {
+            max,
+            window: max,
+            expired: true,
+            polled: false,
+            last_check: 0,
+        }
+    }
+
+    /// The current window (ns).
+    pub fn window(&self) -> u64 {
+        self.window
+    }
+
+    fn shrink(&mut self) {
+        self.window /= 2;
+        if self.window < SPIN_MIN_NS {
+            self.window = 0;
+        }
+    }
+
+    fn grow(&mut self) {
+        self.window = (self.window * 2)
+            .clamp(SPIN_MIN_NS, self.max.max(SPIN_MIN_NS))
+            .min(self.max);
+    }
+
+    /// Whether to keep spinning at `now`, the last work having been at
+    /// `last_work`.
+    pub fn spinning(&mut self, now: u64, last_work: u64) -> bool {
+        if self.max == 0 || self.expired {
+            return false;
+        }
+        let gap = now.saturating_sub(self.last_check);
+        if self.polled && gap > SPIN_DESCHEDULED_NS {
+            // Descheduled between two polls: the CPU is wanted elsewhere.
+            self.expired = true;
+            self.polled = false;
+            self.shrink();
+            return false;
+        }
+        if now.saturating_sub(last_work) < self.window {
+            self.polled = true;
+            self.last_check = now;
+            return true;
+        }
+        self.expired = true;
+        self.polled = false;
+        self.shrink();
+        false
+    }
+
+    /// Work was found at `now`; the previous work was at `last_work`.
+    pub fn worked(&mut self, now: u64, last_work: u64) {
+        if self.max == 0 {
+            return;
+        }
+        if !self.expired && now.saturating_sub(last_work) < self.window {
+            // Caught by the spin: keep (and widen) the window.
+            self.grow();
+        }
+        self.expired = false;
+        self.polled = false;
+    }
+
+    /// A sleep of `ns` ended (by work or a timeout).
+    pub fn slept(&mut self, ns: u64) {
+        if self.max > 0 && ns < self.max {
+            // The wake-up came within the longest window: spinning would
+            // have caught it.
+            self.grow();
         }
     }
 }
@@ -651,10 +888,32 @@ fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     }
 }
 
-fn thread_setup<C: Core>(s: &Shared<C>) {
+fn thread_setup<C: Core>(s: &Shared<C>, cpu: Option<usize>) {
     set_timer_slack();
-    if s.realtime_prio > 0 && !set_realtime(s.realtime_prio) {
-        tracing::warn!("SCHED_FIFO refused; running with normal scheduling");
+    // Per-CPU mode: thread k on CPU k (of `cpus` if given).
+    let cpus = match cpu {
+        Some(k) if s.cpus.is_empty() => vec![k],
+        Some(k) => vec![s.cpus[k % s.cpus.len()]],
+        None => s.cpus.clone(),
+    };
+    if !cpus.is_empty() {
+        if let Err(e) = sys::set_affinity(&cpus) {
+            tracing::warn!(error = %e, cpus = ?s.cpus, "CPU affinity refused");
+        }
+    }
+    if s.realtime_prio > 0 {
+        if !set_realtime(s.realtime_prio) {
+            tracing::warn!("SCHED_FIFO refused; running with normal scheduling");
+        }
+    } else if s.nice != 0 {
+        // SAFETY: gettid and setpriority on the calling thread only.
+        let ok = unsafe {
+            let tid = libc::gettid() as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, tid, s.nice) == 0
+        };
+        if !ok {
+            tracing::warn!(nice = s.nice, "nice value refused");
+        }
     }
 }
 
@@ -662,8 +921,15 @@ fn thread_setup<C: Core>(s: &Shared<C>) {
 /// input queue's device fd (`queue`), or both. The first input queue's
 /// thread also reads the wire, so a frame presented on that queue at once
 /// is written without waking another thread.
-fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usize, RawFd)>) {
-    thread_setup(s);
+fn io_thread<C: Core>(
+    s: &Shared<C>,
+    wire_fd: Option<RawFd>,
+    timer: bool,
+    queue: Option<(usize, RawFd)>,
+    cpu: Option<usize>,
+) {
+    thread_setup(s, cpu);
+    let wire = wire_fd.is_some();
     let mut rx = RecvBatch::new(
         if wire { WIRE_BATCH } else { 1 },
         if wire { MAX_FRAME + VNET_HDR_LEN } else { 1 },
@@ -687,8 +953,8 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         events: libc::POLLIN,
         revents: 0,
     };
-    if wire {
-        pfds.push(pfd(s.wire_fd));
+    if let Some(fd) = wire_fd {
+        pfds.push(pfd(fd));
     }
     if timer {
         pfds.push(pfd(s.wire_wake.raw()));
@@ -709,8 +975,13 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
     };
     let mut deadline: Option<u64> = None;
     let spin_ns = u64::try_from(s.busy_poll.as_nanos()).unwrap_or(u64::MAX);
+    let mut spinner = Spinner::new(spin_ns);
+    // A real-time thread's spin keeps every normal task off its CPU; a
+    // normal one yields between polls so a task woken there runs first.
+    let yield_in_spin = s.realtime_prio == 0;
     let mut last_work = 0u64;
     let mut again = false;
+    let mut own_write_errors = 0u64;
     while !s.stop.load(Ordering::Relaxed) {
         let now = s.clock.now();
         let wait = if timer {
@@ -720,21 +991,32 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         } else {
             None
         };
-        // Spin (non-blocking checks) right after activity or when a timer
-        // is due within the window; otherwise sleep in ppoll.
-        let spin = spin_ns > 0
-            && (now.saturating_sub(last_work) < spin_ns || wait.is_some_and(|w| w <= spin_ns));
+        // The timer thread also ends the wake-up latency request once
+        // traffic has been quiet for its linger, so it wakes before then.
+        let linger = if timer { s.qos_expiry(now) } else { None };
+        // Spin (non-blocking checks) for the adaptive window after
+        // activity or when a timer is due within it; otherwise sleep.
+        let spin =
+            spinner.spinning(now, last_work) || (spin_ns > 0 && wait.is_some_and(|w| w <= spin_ns));
         for p in pfds.iter_mut() {
             p.revents = 0;
         }
         let timeout = if again || spin || wait == Some(0) {
             Some(0)
         } else {
-            Some(wait.unwrap_or(100_000_000))
+            Some(min_opt(wait, linger).unwrap_or(100_000_000))
         };
+        if spin && yield_in_spin {
+            // SAFETY: sched_yield has no arguments and cannot fail harmfully.
+            unsafe { libc::sched_yield() };
+        }
+        let slept_from = s.clock.now();
         ppoll(&mut pfds, timeout);
         if timeout != Some(0) {
             DriverStats::add(&s.stats.wakeups, 1);
+            spinner.slept(s.clock.now().saturating_sub(slept_from));
+        } else if spin {
+            DriverStats::add(&s.stats.spin_polls, 1);
         }
         again = false;
         let mut woken = false;
@@ -747,20 +1029,19 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
             }
         }
         // 1. Wire: receive a batch.
-        let n = if ready(&pfds, wire_at) {
-            match rx.recv(s.wire_fd) {
+        let n = match wire_fd.filter(|_| ready(&pfds, wire_at)) {
+            Some(fd) => match rx.recv(fd) {
                 Ok(n) => n,
                 Err(e) => {
                     tracing::warn!(error = %e, "wire receive failed");
                     0
                 }
-            }
-        } else {
-            0
+            },
+            None => 0,
         };
-        // 2. Present: write every waiting batch on this queue's fd.
-        done.clear();
-        let mut write_errors = 0u64;
+        // 2. Present: write every waiting batch on this queue's fd (those
+        // this thread presented itself are already written, in `done`).
+        let mut write_errors = std::mem::take(&mut own_write_errors);
         let mut nhost = 0;
         if let Some((_, fd, m)) = mb {
             write_errors += present_batches(s, m, fd, &mut done);
@@ -797,7 +1078,12 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         if n == 0 && !timer_due && !woken && done.is_empty() && nhost == 0 && write_errors == 0 {
             continue;
         }
+        if spin {
+            DriverStats::add(&s.stats.spin_hits, 1);
+        }
+        spinner.worked(now, last_work);
         last_work = now;
+        s.note_activity(now);
         if let Some(d) = deadline.filter(|_| timer_due) {
             DriverStats::add(&s.stats.timer_wakeups, 1);
             let late = now - d;
@@ -838,6 +1124,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
         for &(i, h) in &done {
             core.complete(now, i, h);
         }
+        done.clear();
         if let Some((i, _, _)) = mb {
             let iface = s.route[i].0;
             for (k, f) in host[..nhost].iter().enumerate() {
@@ -847,7 +1134,7 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
             }
         }
         wake.clear();
-        let more = s.drain(&mut core, now, &mut tx, &mut wake);
+        let more = s.drain(&mut core, now, &mut tx, &mut wake, mb.map(|m| m.0));
         let dl = min_opt(more, core.deadline());
         drop(core);
         if timer {
@@ -856,10 +1143,15 @@ fn io_thread<C: Core>(s: &Shared<C>, wire: bool, timer: bool, queue: Option<(usi
             s.rearm(dl);
         }
         for &i in &wake {
-            if mb.is_some_and(|(own, _, _)| own == i) {
-                again = true; // our own queue: present on the next pass, no wake-up
-            } else {
-                s.mailboxes[i].wake.signal();
+            match mb {
+                Some((own, fd, m)) if own == i => {
+                    // Our own queue: write it now, no wake-up and no extra
+                    // pass before the stack sees it; the buffers go back
+                    // to the engine on the next pass, which does not wait.
+                    own_write_errors += present_batches(s, m, fd, &mut done);
+                    again = true;
+                }
+                _ => s.mailboxes[i].wake.signal(),
             }
         }
         drops.clear();
@@ -946,6 +1238,9 @@ fn driver_pairs(st: &DriverStats) -> Vec<(&'static str, u64)> {
         ("timer_wakeups", g(&st.timer_wakeups)),
         ("timer_late_ns_total", g(&st.timer_late_ns_total)),
         ("timer_late_ns_max", g(&st.timer_late_ns_max)),
+        ("qos_holds", g(&st.qos_holds)),
+        ("spin_polls", g(&st.spin_polls)),
+        ("spin_hits", g(&st.spin_hits)),
     ]
 }
 
@@ -977,4 +1272,61 @@ fn driver_metrics(st: &DriverStats) -> Vec<Metric> {
             value: v as f64,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Spinner;
+
+    const US: u64 = 1_000;
+
+    #[test]
+    fn spin_window_grows_with_quick_traffic_and_shrinks_without() {
+        let mut sp = Spinner::new(100 * US);
+        assert!(!sp.spinning(0, 0), "no spin before any work");
+        sp.worked(1_000 * US, 0);
+        // Quiet afterwards: the spin runs out and the window halves.
+        assert!(sp.spinning(1_010 * US, 1_000 * US));
+        assert!(!sp.spinning(1_200 * US, 1_000 * US));
+        assert_eq!(sp.window(), 50 * US);
+        // Runs out once only; the next spins stay off until new work.
+        assert!(!sp.spinning(1_300 * US, 1_000 * US));
+        assert_eq!(sp.window(), 50 * US);
+        // Work caught within the window widens it again (to the maximum).
+        sp.worked(2_000 * US, 1_300 * US);
+        assert!(sp.spinning(2_010 * US, 2_000 * US));
+        sp.worked(2_020 * US, 2_000 * US);
+        assert_eq!(sp.window(), 100 * US);
+        // Repeated empty spins close it; a short sleep reopens it.
+        for k in 0..6u64 {
+            let t = 3_000 * US + k * 1_000 * US;
+            sp.worked(t, t - 500 * US);
+            assert!(!sp.spinning(t + 150 * US, t));
+        }
+        assert_eq!(sp.window(), 0);
+        sp.slept(20 * US);
+        assert_eq!(sp.window(), 5 * US);
+        sp.slept(500 * US);
+        assert_eq!(sp.window(), 5 * US, "a long sleep is no reason to spin");
+    }
+
+    #[test]
+    fn a_descheduled_spin_stops() {
+        let mut sp = Spinner::new(200 * US);
+        sp.worked(1_000 * US, 0);
+        assert!(sp.spinning(1_002 * US, 1_000 * US));
+        assert!(sp.spinning(1_003 * US, 1_000 * US));
+        // 60 µs between two polls: the thread lost its CPU.
+        assert!(!sp.spinning(1_063 * US, 1_000 * US));
+        assert_eq!(sp.window(), 100 * US);
+    }
+
+    #[test]
+    fn zero_maximum_never_spins() {
+        let mut sp = Spinner::new(0);
+        sp.worked(10, 0);
+        assert!(!sp.spinning(11, 10));
+        sp.slept(1);
+        assert_eq!(sp.window(), 0);
+    }
 }

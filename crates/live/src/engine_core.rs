@@ -73,16 +73,7 @@ pub fn config_for_lab(o: &LabOptions) -> SystemConfig {
                 route: VmacRoute::All,
             });
         }
-        let (mode, wq) = match o.inbperf {
-            Inb::MinLatency => (InbPerf::MinLatency, false),
-            Inb::Balanced => (InbPerf::Balanced, false),
-            Inb::MinCpu => (InbPerf::MinCpu, false),
-            Inb::Dynamic => (InbPerf::Dynamic, false),
-            Inb::DynamicWorkloadq => (InbPerf::Dynamic, true),
-        };
-        ifc.inbperf = mode;
-        // WORKLOADQ needs a VMAC; without one the engine would refuse it.
-        ifc.workloadq = wq && ifc.vmac.is_some();
+        set_inbperf(&mut ifc, o.inbperf);
         cfg.interfaces.push(ifc);
     }
     if o.zero_timers {
@@ -90,6 +81,20 @@ pub fn config_for_lab(o: &LabOptions) -> SystemConfig {
     }
     cfg.tuning.store_bytes = None;
     cfg
+}
+
+/// Give an interface the lab's INBPERF setting. WORKLOADQ needs a VMAC;
+/// without one the engine would refuse it, so it is left off there.
+fn set_inbperf(ifc: &mut InterfaceConfig, inb: Inb) {
+    let (mode, wq) = match inb {
+        Inb::MinLatency => (InbPerf::MinLatency, false),
+        Inb::Balanced => (InbPerf::Balanced, false),
+        Inb::MinCpu => (InbPerf::MinCpu, false),
+        Inb::Dynamic => (InbPerf::Dynamic, false),
+        Inb::DynamicWorkloadq => (InbPerf::Dynamic, true),
+    };
+    ifc.inbperf = mode;
+    ifc.workloadq = wq && ifc.vmac.is_some();
 }
 
 /// Connections tracked for the placement report at most.
@@ -441,7 +446,12 @@ impl Core for EngineCore {
 
     fn driver_drop(&mut self, reason: DriverDrop) {
         match reason {
-            DriverDrop::Crc => self.crc += 1,
+            DriverDrop::Crc => {
+                // The engine counts it in and drops it (its own reason), so
+                // its counters and displays show the injected errors.
+                self.crc += 1;
+                self.engine.note_injected_error(PortId(0));
+            }
             DriverDrop::BadOffload => self.bad_offload += 1,
             DriverDrop::HostWrite => self.host_write_failed += 1,
             DriverDrop::WireSend => self.wire_send_failed += 1,
@@ -457,12 +467,12 @@ impl Core for EngineCore {
             .nonzero()
             .map(|(r, n)| (drop_label(r), n))
             .collect();
-        dropped.push(("injected frame error (CRC, driver)".into(), self.crc));
         dropped.push(("bad virtio-net header (driver)".into(), self.bad_offload));
         // Copies of broadcast frames count as extra frames in, so the
-        // identity stays "frames in = presented + ... " per copy.
+        // identity stays "frames in = presented + ... " per copy. Injected
+        // errors are in the engine's own counts (`note_injected_error`).
         Accounting {
-            frames_in: a.frames_in + a.replicated + self.crc + self.bad_offload,
+            frames_in: a.frames_in + a.replicated + self.bad_offload,
             presented: a.presented,
             forwarded: a.forwarded,
             handled: a.handled,
@@ -514,16 +524,18 @@ pub fn run_lab(o: &LabOptions, label: &str) -> Result<LabResult, LabError> {
     let plan = plan_for(core.engine())?;
     let mut o2 = o.clone();
     o2.plan = Some(plan);
-    let _ = label;
-    let label = format!(
-        "profile {}",
-        o.profiles
-            .iter()
-            .filter_map(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let files = o
+        .profiles
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let label = if o.profile_inbperf_override {
+        format!("profile {files}: {label}")
+    } else {
+        format!("profile {files}")
+    };
     lab::run_once(&o2, core, &label)
 }
 
@@ -547,7 +559,15 @@ pub fn config_from_profiles(o: &LabOptions) -> Result<SystemConfig, LabError> {
             for w in a.warnings.items() {
                 eprintln!("{w}");
             }
-            Ok(a.config)
+            let mut cfg = a.config;
+            if o.profile_inbperf_override {
+                // `--compare` with profiles: every interface gets the
+                // compared INBPERF; the rest of the profiles stands.
+                for ifc in &mut cfg.interfaces {
+                    set_inbperf(ifc, o.inbperf);
+                }
+            }
+            Ok(cfg)
         }
         Err(d) => Err(LabError::Config(
             d.items()
@@ -630,4 +650,69 @@ pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
         queues,
         client: client.to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example(name: &str) -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/profiles")
+            .join(name)
+    }
+
+    #[test]
+    fn compare_overrides_the_profiles_inbperf() {
+        let mut o = LabOptions {
+            profiles: vec![example("lab-iwq.prof")],
+            inbperf: Inb::Balanced,
+            ..Default::default()
+        };
+        let own = config_from_profiles(&o).expect("profile activates");
+        assert!(own.interfaces.iter().all(|i| i.workloadq));
+        assert!(own.interfaces.iter().all(|i| i.inbperf == InbPerf::Dynamic));
+        o.profile_inbperf_override = true;
+        let cmp = config_from_profiles(&o).expect("profile activates");
+        assert!(!cmp.interfaces.is_empty());
+        assert!(cmp
+            .interfaces
+            .iter()
+            .all(|i| i.inbperf == InbPerf::Balanced && !i.workloadq));
+        // The rest of the profile stands: same interfaces, same addresses.
+        let names = |c: &SystemConfig| {
+            c.interfaces
+                .iter()
+                .map(|i| (i.name.clone(), i.addresses.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&own), names(&cmp));
+        // And the host side follows: WORKLOADQ gone, one device queue.
+        let e = Engine::new(cmp).expect("engine");
+        assert_eq!(plan_for(&e).expect("plan").queues, 1);
+    }
+
+    #[test]
+    fn injected_errors_are_counted_by_the_engine() {
+        let mut c = EngineCore::for_lab(&LabOptions::default()).expect("engine");
+        c.driver_drop(DriverDrop::Crc);
+        c.driver_drop(DriverDrop::Crc);
+        let a = c.accounting();
+        assert_eq!(a.frames_in, 2);
+        assert!(a.balanced(), "{a:?}");
+        let n = a
+            .dropped
+            .iter()
+            .filter(|d| d.0.contains("injected frame error"))
+            .map(|d| d.1)
+            .sum::<u64>();
+        assert_eq!(n, 2);
+        assert_eq!(
+            c.engine()
+                .counters()
+                .dropped_in
+                .get(DropReason::InjectedError),
+            2
+        );
+    }
 }

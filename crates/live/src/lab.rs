@@ -168,9 +168,19 @@ pub struct LabOptions {
     pub segmentation_offload: bool,
     pub fault_rate: f64,
     pub seed: u64,
+    /// Adaptive spin window of the data-plane threads after any work (µs).
     pub busy_poll_us: u64,
+    /// Hold a 0 µs CPU wake-up latency request while traffic flows (idle
+    /// CPUs poll instead of halting; see docs/live.md).
+    pub wake_qos: bool,
+    /// One data-plane thread per CPU (one stack, one input queue only).
+    pub per_cpu: bool,
     /// SCHED_FIFO priority of softosa's threads (0: normal).
     pub realtime_prio: i32,
+    /// Nice value of softosa's threads when not real-time.
+    pub nice: i32,
+    /// CPUs softosa's data-plane threads may run on (empty: any).
+    pub cpus: Vec<usize>,
     /// Serve the engine's timers on a thread of their own.
     pub timer_thread: bool,
     /// Control socket instance name (None: no socket).
@@ -183,6 +193,9 @@ pub struct LabOptions {
     /// TCP/IP profiles (and policy / TRL files) to activate instead of the
     /// configuration built from these options.
     pub profiles: Vec<std::path::PathBuf>,
+    /// With profiles: give every interface `inbperf` instead of the
+    /// profiles' own INBPERF (`--compare` with `--profile`).
+    pub profile_inbperf_override: bool,
     /// The stacks' side of the lab when it comes from a profile.
     #[serde(skip)]
     pub plan: Option<LabPlan>,
@@ -210,13 +223,18 @@ impl Default for LabOptions {
             fault_rate: 0.0,
             seed: 1,
             busy_poll_us: 0,
+            wake_qos: false,
+            per_cpu: false,
             realtime_prio: 10,
+            nice: 0,
+            cpus: Vec::new(),
             timer_thread: false,
             instance: None,
             metrics_port: None,
             reference: false,
             sequential: false,
             profiles: Vec::new(),
+            profile_inbperf_override: false,
             plan: None,
             mtu: 1500,
         }
@@ -282,6 +300,10 @@ pub struct LabResult {
     pub rr_avg_us: Option<f64>,
     /// CPU seconds used by softosa's threads during the workload.
     pub cpu_secs: f64,
+    /// CPU seconds all CPUs spent polling in the idle loop (cpuidle POLL
+    /// state) during softosa's workload: the cost of the wake-up latency
+    /// request (not in `cpu_secs`: no thread runs then).
+    pub idle_poll_secs: Option<f64>,
     pub cpu_by_thread: Vec<(String, f64)>,
     pub accounting: Accounting,
     pub placements: Vec<Placement>,
@@ -295,6 +317,9 @@ pub struct LabResult {
     /// Workload start (ns since plane start), for placement timing.
     pub workload_start_ns: u64,
 }
+
+/// How long the CPU wake-up latency request outlives the last frame.
+pub const WAKE_QOS_LINGER: Duration = Duration::from_millis(20);
 
 /// Whether `port` is one of the lab's RR server ports.
 pub fn is_rr_port(port: u16, rr: usize) -> bool {
@@ -364,6 +389,18 @@ pub fn run_once<C: Core + Default>(
         .plan
         .as_ref()
         .map_or_else(|| stacks_for(o), |p| p.addrs.len());
+    let base_queues = o.plan.as_ref().map_or_else(|| queues_for(o), |p| p.queues);
+    // Per-CPU threads: one stack with one input queue, a device queue and
+    // a wire socket per CPU.
+    let ncpu = if o.cpus.is_empty() {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        o.cpus.len()
+    };
+    let per_cpu = o.per_cpu && nst == 1 && base_queues == 1 && !o.timer_thread && ncpu > 1;
+    if o.per_cpu && !per_cpu {
+        eprintln!("--per-cpu applies to one stack with one input queue on several CPUs; not used");
+    }
     let spec = TopoSpec {
         kind,
         stacks: (0..nst)
@@ -371,7 +408,7 @@ pub fn run_once<C: Core + Default>(
                 addr4: o.stack_addr(i),
                 addr6: format!("2001:db8::{}", 10 * (i + 1)),
                 mac: Some(o.plan.as_ref().map_or(VMAC[i.min(1)], |p| p.macs[i])),
-                queues: o.plan.as_ref().map_or_else(|| queues_for(o), |p| p.queues),
+                queues: if per_cpu { ncpu } else { base_queues },
             })
             .collect(),
         prefix: o.prefix(),
@@ -408,8 +445,21 @@ pub fn run_once<C: Core + Default>(
         ])?;
     }
     let wire_if = topo.wire_if.clone();
-    let wire = sys::in_netns(&topo.osa_ns, move || sys::open_packet_socket(&wire_if))
-        .map_err(io_err("opening the wire socket"))?;
+    let extra = if per_cpu { ncpu - 1 } else { 0 };
+    let group = (std::process::id() & 0xffff) as u16;
+    let mut wires = sys::in_netns(&topo.osa_ns, move || {
+        let mut v = Vec::new();
+        for _ in 0..=extra {
+            let w = sys::open_packet_socket(&wire_if)?;
+            if extra > 0 {
+                sys::join_fanout_cpu(std::os::fd::AsRawFd::as_raw_fd(&w), group)?;
+            }
+            v.push(w);
+        }
+        Ok(v)
+    })
+    .map_err(io_err("opening the wire socket"))?;
+    let wire = wires.remove(0);
     let mut hosts = Vec::new();
     for (i, h) in topo.hosts.iter_mut().enumerate() {
         for (q, fd) in h.queues.drain(..).enumerate() {
@@ -424,6 +474,7 @@ pub fn run_once<C: Core + Default>(
         core,
         PlaneConfig {
             wire,
+            per_cpu_wires: wires,
             hosts,
             host_framing: if kind == TunKind::Tap {
                 Framing::Ethernet
@@ -434,8 +485,11 @@ pub fn run_once<C: Core + Default>(
             fault_rate: o.fault_rate,
             fault_seed: o.seed,
             busy_poll: Duration::from_micros(o.busy_poll_us),
+            wake_qos: o.wake_qos.then_some(WAKE_QOS_LINGER),
             wire_bps: o.wire_mbps.saturating_mul(1_000_000),
             realtime_prio: o.realtime_prio,
+            nice: o.nice,
+            cpus: o.cpus.clone(),
             timer_thread: o.timer_thread,
         },
     )
@@ -479,6 +533,7 @@ pub fn run_once<C: Core + Default>(
         ("timer_wakeups", &st.timer_wakeups),
         ("timer_late_ns_total", &st.timer_late_ns_total),
         ("timer_late_ns_max", &st.timer_late_ns_max),
+        ("qos_holds", &st.qos_holds),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), DriverStats::get(v)))
@@ -544,6 +599,7 @@ fn run_workloads<C: Core>(
         return Err(LabError::Interrupted);
     }
     let cpu0 = thread_cpu_sosa();
+    let poll0 = sys::idle_poll_secs();
     res.workload_start_ns = plane.now();
     if o.sequential {
         // Speed benchmark: streams alone, then request/response alone.
@@ -557,6 +613,9 @@ fn run_workloads<C: Core>(
         res.rr = rr;
     }
     let cpu1 = thread_cpu_sosa();
+    if let (Some(a), Some(b)) = (poll0, sys::idle_poll_secs()) {
+        res.idle_poll_secs = Some((b - a).max(0.0));
+    }
     res.cpu_by_thread = cpu1
         .iter()
         .map(|(n, t)| {
@@ -777,6 +836,11 @@ pub fn report(r: &LabResult) -> String {
         fmt_opt(r.rr_hold_p50_us, 1.0, 0)
     ));
     s.push_str(&format!("softosa CPU         {:.2} s\n", r.cpu_secs));
+    if let Some(p) = r.idle_poll_secs.filter(|p| *p > 0.0) {
+        s.push_str(&format!(
+            "idle CPUs polling   {p:.2} s (cpuidle POLL state; not halted, for fast wake-ups)\n"
+        ));
+    }
     for (n, t) in &r.cpu_by_thread {
         s.push_str(&format!("  {n:<16} {t:.2} s\n"));
     }
@@ -844,13 +908,19 @@ pub fn report(r: &LabResult) -> String {
 /// Side-by-side table of several runs.
 pub fn compare_table(rs: &[LabResult]) -> String {
     let mut s = String::new();
+    let w = rs
+        .iter()
+        .map(|r| r.label.len() + 2)
+        .max()
+        .unwrap_or(0)
+        .max(34);
     s.push_str(&format!(
-        "{:<34}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8}{:>7}\n",
+        "{:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8}{:>7}\n",
         "INBPERF", "STR Gb/s", "RR p50", "RR p99", "RR avg", "RR hold", "CPU s", "frames"
     ));
     for r in rs {
         s.push_str(&format!(
-            "{:<34}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8.2}{:>7}\n",
+            "{:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8.2}{:>7}\n",
             r.label,
             fmt_opt(r.stream_bps, 1e9, 2),
             fmt_opt(r.rr_p50_us, 1.0, 1),
@@ -880,8 +950,10 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
     let p99 = med(&|r| r.rr_p99_us);
     let avg = med(&|r| r.rr_avg_us);
     let cpu = med(&|r| Some(r.cpu_secs));
+    let poll = med(&|r| r.idle_poll_secs);
     let rbps = med(&|r| r.ref_stream_bps);
     let rp50 = med(&|r| r.ref_rr.as_ref().map(|x| x.p50));
+    let rp99 = med(&|r| r.ref_rr.as_ref().map(|x| x.p99));
     let hold = med(&|r| r.rr_hold_p50_us);
     let n = runs.len();
     runs.sort_by(|a, b| {
@@ -896,9 +968,11 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
     out.rr_avg_us = avg;
     out.rr_hold_p50_us = hold;
     out.cpu_secs = cpu.unwrap_or(out.cpu_secs);
+    out.idle_poll_secs = poll;
     out.ref_stream_bps = rbps;
-    if let (Some(r), Some(p)) = (out.ref_rr.as_mut(), rp50) {
-        r.p50 = p;
+    if let Some(r) = out.ref_rr.as_mut() {
+        r.p50 = rp50.unwrap_or(r.p50);
+        r.p99 = rp99.unwrap_or(r.p99);
     }
     out.label = format!("{} (median of {n})", out.label);
     out
@@ -921,5 +995,18 @@ pub fn bench_summary(r: &LabResult) -> String {
             a - b
         ));
     }
+    if let (Some(a), Some(b)) = (r.rr_p99_us, r.ref_rr.as_ref().map(|x| x.p99)) {
+        s.push_str(&format!(
+            "sockperf TCP RTT p99: softosa {a:.1} us, veth {b:.1} us, added {:.1} us\n",
+            a - b
+        ));
+    }
+    s.push_str(&format!(
+        "cost: softosa threads {:.2} CPU s{}\n",
+        r.cpu_secs,
+        r.idle_poll_secs
+            .map(|p| format!(", idle CPUs polling {p:.2} s (cpuidle POLL residency)"))
+            .unwrap_or_default()
+    ));
     s
 }

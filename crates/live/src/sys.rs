@@ -30,6 +30,9 @@ const PACKET_ADD_MEMBERSHIP: libc::c_int = 1;
 const PACKET_MR_PROMISC: libc::c_ushort = 1;
 const PACKET_VNET_HDR: libc::c_int = 15;
 const PACKET_QDISC_BYPASS: libc::c_int = 20;
+const PACKET_FANOUT: libc::c_int = 18;
+/// Fan-out mode: each frame to the member socket of the CPU that handled it.
+const PACKET_FANOUT_CPU: libc::c_int = 2;
 const PACKET_IGNORE_OUTGOING: libc::c_int = 23;
 
 fn cvt(r: libc::c_int) -> io::Result<libc::c_int> {
@@ -191,6 +194,17 @@ pub fn open_packet_socket(ifname: &str) -> io::Result<OwnedFd> {
         )
     })?;
     Ok(fd)
+}
+
+/// Join packet socket `fd` to fan-out group `group` in CPU mode: frames the
+/// kernel handles on CPU k go to the group's k-th member (modulo members).
+pub fn join_fanout_cpu(fd: RawFd, group: u16) -> io::Result<()> {
+    setsockopt_int(
+        fd,
+        libc::SOL_PACKET,
+        PACKET_FANOUT,
+        libc::c_int::from(group) | (PACKET_FANOUT_CPU << 16),
+    )
 }
 
 /// Put a file descriptor into non-blocking mode.
@@ -461,6 +475,115 @@ pub fn parse_stat_cpu(stat: &str) -> Option<(String, f64)> {
     let ut: f64 = rest.get(11)?.parse().ok()?;
     let st: f64 = rest.get(12)?.parse().ok()?;
     Some((comm, ut + st))
+}
+
+/// A CPU wake-up latency request (`/dev/cpu_dma_latency`, the kernel's
+/// PM QoS interface). While a request of 0 µs is held, idle CPUs wait in
+/// the cpuidle POLL state instead of halting, so waking a task on another
+/// CPU needs neither an inter-processor interrupt nor, in a VM, the
+/// hypervisor rescheduling a halted vCPU. The request lives as long as the
+/// file is open: closing it (drop, or the process dying) removes it.
+pub struct CpuLatencyQos {
+    file: std::fs::File,
+    held: bool,
+}
+
+/// The PM QoS "no constraint" value (`PM_QOS_DEFAULT_VALUE`, µs).
+const PM_QOS_NO_CONSTRAINT: i32 = 2_000_000_000;
+
+impl CpuLatencyQos {
+    /// Open the request, initially without a constraint.
+    pub fn open() -> io::Result<CpuLatencyQos> {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/cpu_dma_latency")?;
+        let mut q = CpuLatencyQos { file, held: true };
+        q.relax()?;
+        Ok(q)
+    }
+
+    fn write(&mut self, us: i32) -> io::Result<()> {
+        use std::io::Write;
+        // The interface takes a native-endian 32-bit value, written whole.
+        self.file.write_all(&us.to_ne_bytes())
+    }
+
+    /// Ask for 0 µs wake-up latency (idle CPUs poll).
+    pub fn hold(&mut self) -> io::Result<()> {
+        if !self.held {
+            self.write(0)?;
+            self.held = true;
+        }
+        Ok(())
+    }
+
+    /// Drop the constraint (idle CPUs may halt again).
+    pub fn relax(&mut self) -> io::Result<()> {
+        if self.held {
+            self.write(PM_QOS_NO_CONSTRAINT)?;
+            self.held = false;
+        }
+        Ok(())
+    }
+
+    /// Whether the 0 µs request is in force.
+    pub fn is_held(&self) -> bool {
+        self.held
+    }
+}
+
+/// Seconds all CPUs together have spent in the cpuidle POLL state (idle,
+/// but spinning instead of halting), from
+/// `/sys/devices/system/cpu/cpu*/cpuidle/state*/time` of the state named
+/// POLL. `None` if the kernel does not expose it.
+pub fn idle_poll_secs() -> Option<f64> {
+    let dir = std::fs::read_dir("/sys/devices/system/cpu").ok()?;
+    let mut total_us = 0u64;
+    let mut found = false;
+    for cpu in dir.flatten() {
+        let name = cpu.file_name();
+        let n = name.to_string_lossy();
+        if !n.starts_with("cpu") || !n[3..].chars().all(|c| c.is_ascii_digit()) || n.len() == 3 {
+            continue;
+        }
+        let Ok(states) = std::fs::read_dir(cpu.path().join("cpuidle")) else {
+            continue;
+        };
+        for st in states.flatten() {
+            let is_poll =
+                std::fs::read_to_string(st.path().join("name")).is_ok_and(|x| x.trim() == "POLL");
+            if !is_poll {
+                continue;
+            }
+            if let Some(t) = std::fs::read_to_string(st.path().join("time"))
+                .ok()
+                .and_then(|x| x.trim().parse::<u64>().ok())
+            {
+                total_us += t;
+                found = true;
+            }
+        }
+    }
+    found.then_some(total_us as f64 / 1e6)
+}
+
+/// Restrict the calling thread to `cpus`.
+pub fn set_affinity(cpus: &[usize]) -> io::Result<()> {
+    // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    for &c in cpus {
+        if c >= libc::CPU_SETSIZE as usize {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "CPU number too large",
+            ));
+        }
+        // SAFETY: c is within the set's size.
+        unsafe { libc::CPU_SET(c, &mut set) };
+    }
+    // SAFETY: sched_setaffinity on the calling thread (0) reads the set.
+    cvt(unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) })
+        .map(|_| ())
 }
 
 /// Whether the calling process is root.

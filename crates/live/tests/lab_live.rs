@@ -43,11 +43,12 @@ fn every_frame_is_accounted_for_with_injected_errors() {
     assert!(a.balanced(), "identity does not hold: {a:?}");
     let driver = |k: &str| r.driver.iter().find(|d| d.0 == k).map_or(0, |d| d.1);
     // What the driver received from the wire is exactly what the accounting
-    // saw: frames the engine took plus the injected CRC errors.
+    // saw: frames the engine took, the injected CRC errors among them
+    // (counted by the engine itself as "injected frame error").
     let crc = a
         .dropped
         .iter()
-        .find(|d| d.0.contains("CRC"))
+        .find(|d| d.0.contains("injected frame error"))
         .map_or(0, |d| d.1);
     assert_eq!(crc, driver("crc_dropped"));
     assert!(crc > 0, "the injector dropped nothing at 0.2%");
@@ -330,4 +331,42 @@ fn profiles_configure_the_lab() {
         Err(e) => assert!(e.to_string().contains("documentation"), "{e}"),
         Ok(_) => panic!("a non-documentation address was accepted"),
     }
+}
+
+#[test]
+fn per_cpu_threads_carry_the_traffic_and_account_for_every_frame() {
+    require_lab!("per_cpu_threads_carry_the_traffic_and_account_for_every_frame");
+    let _g = common::lab_lock();
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let o = LabOptions {
+        per_cpu: true,
+        streams: 1,
+        rr: 2,
+        zero_timers: true,
+        realtime_prio: 0,
+        wake_qos: true,
+        ..opts()
+    };
+    let r = run(&o);
+    print!("{}", softosa_live::lab::report(&r));
+    let a = &r.accounting;
+    assert!(a.balanced(), "identity does not hold: {a:?}");
+    assert_eq!(a.held, 0, "frames still held after the quiet period");
+    assert!(r.stream_bps.unwrap_or(0.0) > 1e8, "stream did not flow");
+    assert!(r.rr_transactions > 0, "no round trips");
+    let threads: Vec<&String> = r
+        .cpu_by_thread
+        .iter()
+        .map(|t| &t.0)
+        .filter(|n| n.starts_with("sosa-cpu"))
+        .collect();
+    if cpus > 1 {
+        // One data-plane thread per CPU, each with its wire socket.
+        assert_eq!(threads.len(), cpus, "{:?}", r.cpu_by_thread);
+    } else {
+        assert!(threads.is_empty(), "one CPU: the normal layout");
+    }
+    let driver = |k: &str| r.driver.iter().find(|d| d.0 == k).map_or(0, |d| d.1);
+    assert_eq!(driver("host_tx_errors"), 0);
+    assert!(common::no_leftovers(), "namespaces left behind");
 }

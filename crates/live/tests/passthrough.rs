@@ -82,8 +82,12 @@ fn frames_cross_the_passthrough_plumbing() {
             fault_rate: 0.0,
             fault_seed: 1,
             busy_poll: Duration::ZERO,
+            wake_qos: None,
+            per_cpu_wires: Vec::new(),
             wire_bps: 0,
             realtime_prio: 0,
+            nice: 0,
+            cpus: Vec::new(),
             timer_thread: false,
         },
     )
