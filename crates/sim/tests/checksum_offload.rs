@@ -3,8 +3,6 @@
 //! outbound data packet, so even a request/response workload whose answers
 //! are never segmented saves the stack's checksum pass over each response.
 
-use softosa_sim::scenario::Scenario;
-
 const RR: &str = r#"
 duration_ms = 100
 warmup_ms = 30
@@ -31,16 +29,12 @@ hosts = ["zos"]
 values = [false, true]
 "#;
 
+mod common;
+
 fn cpu_per_txn(text: &str) -> Vec<f64> {
-    Scenario::parse("t.toml", text)
-        .unwrap()
-        .variants()
-        .unwrap()
-        .into_iter()
-        .map(|v| {
-            let (r, _) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
-            r.workloads[0].cpu_us_per_txn_server
-        })
+    common::run_text(text)
+        .iter()
+        .map(|(_, r)| r.workloads[0].cpu_us_per_txn_server)
         .collect()
 }
 

@@ -4,24 +4,11 @@
 //! non-parallel lock spins only with more than one CPU, the HiperSockets
 //! move is sender CPU, and a receiver without free buffers drops frames.
 
-use softosa_sim::report::{HostResult, RunResult};
+use softosa_sim::report::RunResult;
 use softosa_sim::scenario::Scenario;
 
-fn run(text: &str) -> Vec<(String, RunResult)> {
-    let sc = Scenario::parse("test.toml", text).unwrap();
-    sc.variants()
-        .unwrap()
-        .into_iter()
-        .map(|v| {
-            let (r, _) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
-            (v.label, r)
-        })
-        .collect()
-}
-
-fn host<'a>(r: &'a RunResult, name: &str) -> &'a HostResult {
-    r.hosts.iter().find(|h| h.name == name).unwrap()
-}
+mod common;
+use common::{host, run_text as run};
 
 fn echo(extra_vse: &str, models: &str, vary: &str) -> String {
     format!(

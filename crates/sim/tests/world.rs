@@ -10,21 +10,8 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn run_text(text: &str) -> Vec<(String, RunResult)> {
-    let sc = Scenario::parse("test.toml", text).unwrap();
-    sc.variants()
-        .unwrap()
-        .into_iter()
-        .map(|v| {
-            let (r, _) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
-            (v.label, r)
-        })
-        .collect()
-}
-
-fn host<'a>(r: &'a RunResult, name: &str) -> &'a softosa_sim::report::HostResult {
-    r.hosts.iter().find(|h| h.name == name).unwrap()
-}
+mod common;
+use common::{host, run_text};
 
 const STREAM_OUT: &str = r#"
 duration_ms = 100

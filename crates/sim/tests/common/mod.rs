@@ -1,0 +1,25 @@
+//! Helpers shared by the simulator's whole-world tests: run every variant of
+//! a scenario given as text, and find a host's results.
+
+#![allow(dead_code)]
+
+use softosa_sim::report::{HostResult, RunResult};
+use softosa_sim::scenario::Scenario;
+
+/// Runs each variant of the scenario `text`; (variant label, results).
+pub fn run_text(text: &str) -> Vec<(String, RunResult)> {
+    let sc = Scenario::parse("test.toml", text).unwrap();
+    sc.variants()
+        .unwrap()
+        .into_iter()
+        .map(|v| {
+            let (r, _) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
+            (v.label, r)
+        })
+        .collect()
+}
+
+/// The results of the host called `name`.
+pub fn host<'a>(r: &'a RunResult, name: &str) -> &'a HostResult {
+    r.hosts.iter().find(|h| h.name == name).unwrap()
+}
