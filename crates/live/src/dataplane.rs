@@ -982,6 +982,8 @@ fn io_thread<C: Core>(
     let mut last_work = 0u64;
     let mut again = false;
     let mut own_write_errors = 0u64;
+    let mut host_burst = false;
+    let mut prev_host_read = false;
     while !s.stop.load(Ordering::Relaxed) {
         let now = s.clock.now();
         let wait = if timer {
@@ -1045,9 +1047,15 @@ fn io_thread<C: Core>(
         let mut nhost = 0;
         if let Some((_, fd, m)) = mb {
             write_errors += present_batches(s, m, fd, &mut done);
-            // 3. Read what the host sent on this queue.
+            // 3. Read what the host sent on this queue. While the host sends
+            // one packet at a time (request/response), take that one and
+            // handle it at once: the read that would only find the queue
+            // empty comes after it has gone out, off the round trip's path
+            // (`again` polls once more without sleeping). Bursts are read
+            // in batches.
             let readable = ready(&pfds, dev_at);
-            while readable && nhost < HOST_BATCH {
+            let limit = if host_burst { HOST_BATCH } else { 1 };
+            while readable && nhost < limit {
                 match sys::read(fd, &mut buf) {
                     Ok(n) if n > VNET_HDR_LEN => {
                         let Some(h) = VnetHdr::parse(&buf) else {
@@ -1072,6 +1080,14 @@ fn io_thread<C: Core>(
                     Err(_) => break,
                 }
             }
+            if readable {
+                // A read that stopped at its limit may have more behind it:
+                // look again at once. Packets in two passes running, or
+                // several in one, mean a burst.
+                again |= nhost == limit;
+                host_burst = nhost > 1 || (nhost == 1 && prev_host_read);
+            }
+            prev_host_read = readable && nhost > 0;
         }
         let now = s.clock.now();
         let timer_due = timer && deadline.is_some_and(|d| d <= now);
