@@ -28,8 +28,14 @@ pub enum ScenarioError {
     },
     #[error("{path}: {message}")]
     Toml { path: String, message: String },
-    #[error("{path}: {what}")]
-    Invalid { path: String, what: String },
+    /// A value the file states is wrong; `loc` is ":LINE" when the line
+    /// holding it was found, else empty.
+    #[error("{path}{loc}: {what}")]
+    Invalid {
+        path: String,
+        loc: String,
+        what: String,
+    },
 }
 
 fn default_seed() -> u64 {
@@ -234,6 +240,8 @@ pub struct WorkloadCfg {
 pub struct Scenario {
     pub path: String,
     pub file: ScenarioFile,
+    /// The file's text, to point errors at their line.
+    text: String,
 }
 
 /// One runnable variant.
@@ -273,14 +281,83 @@ impl Scenario {
         Ok(Scenario {
             path: path.to_string(),
             file,
+            text: text.to_string(),
         })
     }
 
     fn invalid(&self, what: impl Into<String>) -> ScenarioError {
+        let what = what.into();
+        let loc = self
+            .line_of(&what)
+            .map_or_else(String::new, |l| format!(":{l}"));
         ScenarioError::Invalid {
             path: self.path.clone(),
-            what: what.into(),
+            loc,
+            what,
         }
+    }
+
+    /// The line (1-based) an error message is about. Messages name their
+    /// place the same way throughout: `host "NAME": ...`, `workload #N: ...`,
+    /// or a top-level key; within that table the line holding the message's
+    /// first quoted value, else the line setting the key the message starts
+    /// with, else the table's header.
+    fn line_of(&self, what: &str) -> Option<usize> {
+        let lines: Vec<&str> = self.text.lines().collect();
+        let header = |l: &str| l.trim_start().starts_with('[');
+        // (first line, end) of each `[[name]]` table, in order.
+        let tables = |name: &str| -> Vec<(usize, usize)> {
+            let mut out = Vec::new();
+            for (i, l) in lines.iter().enumerate() {
+                if l.trim() == format!("[[{name}]]") {
+                    let end = (i + 1..lines.len())
+                        .find(|&j| header(lines[j]))
+                        .unwrap_or(lines.len());
+                    out.push((i, end));
+                }
+            }
+            out
+        };
+        let quoted = |t: &str| -> Option<String> {
+            let a = t.find('"')?;
+            let b = t[a + 1..].find('"')?;
+            Some(t[a + 1..a + 1 + b].to_string())
+        };
+        let (range, rest) = if let Some(t) = what.strip_prefix("host \"") {
+            let name = t.split('"').next()?;
+            let rest = t.split_once(": ").map_or("", |x| x.1);
+            let table = tables("host").into_iter().find(|&(a, e)| {
+                lines[a..e].iter().any(|l| {
+                    let l: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+                    l == format!("name=\"{name}\"")
+                })
+            })?;
+            (table, rest)
+        } else if let Some(t) = what.strip_prefix("workload #") {
+            let (n, rest) = t.split_once(": ")?;
+            let n: usize = n.parse().ok()?;
+            (*tables("workload").get(n.checked_sub(1)?)?, rest)
+        } else {
+            let end = lines.iter().position(|l| header(l)).unwrap_or(lines.len());
+            ((usize::MAX, end), what)
+        };
+        let (head, end) = range;
+        let body = head.wrapping_add(1)..end;
+        let find = |pred: &dyn Fn(&str) -> bool| body.clone().find(|&i| pred(lines[i]));
+        let key = rest.split([' ', ':']).next().unwrap_or("");
+        let hit = quoted(rest)
+            .and_then(|q| find(&|l: &str| l.contains(&format!("\"{q}\""))))
+            .or_else(|| {
+                (!key.is_empty()).then(|| {
+                    find(&|l: &str| {
+                        l.trim_start()
+                            .strip_prefix(key)
+                            .is_some_and(|r| r.trim_start().starts_with('='))
+                    })
+                })?
+            })
+            .or((head != usize::MAX).then_some(head));
+        hit.map(|i| i + 1)
     }
 
     /// The variants to run (one if there is no `[vary]`).
@@ -1064,6 +1141,21 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap_err()
             .to_string();
         assert!(e.contains("XX"), "{e}");
+        // The error names the line that holds the bad value.
+        let line = bad.lines().position(|l| l.contains("\"XX\"")).unwrap() + 1;
+        assert!(e.starts_with(&format!("t.toml:{line}: workload #1")), "{e}");
+        let speed = BASIC.replacen(
+            "ip = \"192.0.2.2\"",
+            "ip = \"192.0.2.2\"\nspeed = \"warp\"",
+            1,
+        );
+        let e = Scenario::parse("t.toml", &speed)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        let line = speed.lines().position(|l| l.contains("warp")).unwrap() + 1;
+        assert!(e.starts_with(&format!("t.toml:{line}: host ")), "{e}");
         let bad = BASIC.replace("field = \"inbperf\"", "field = \"colour\"");
         assert!(Scenario::parse("t.toml", &bad).unwrap().variants().is_err());
         let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
