@@ -302,6 +302,11 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Line 0 means the diagnostic is about the file as a whole (it
+        // could not be read, say): no position to print.
+        if self.span.line == 0 {
+            return write!(f, "{}: {}: {}", self.file, self.severity(), self.message());
+        }
         write!(
             f,
             "{}:{}:{}: {}: {}",

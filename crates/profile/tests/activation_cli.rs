@@ -190,7 +190,7 @@ fn check_prints_diagnostics_and_fails() {
     let (code, _, err) = check(vec![missing]);
     assert_eq!(code, ExitCode::from(1));
     assert!(
-        err.starts_with("/nonexistent/softosa.prof:0:0: error: cannot read the file"),
+        err.starts_with("/nonexistent/softosa.prof: error: cannot read the file"),
         "{err}"
     );
 }
