@@ -1012,11 +1012,14 @@ fn io_thread<C: Core>(
             // SAFETY: sched_yield has no arguments and cannot fail harmfully.
             unsafe { libc::sched_yield() };
         }
-        let slept_from = s.clock.now();
         ppoll(&mut pfds, timeout);
         if timeout != Some(0) {
             DriverStats::add(&s.stats.wakeups, 1);
-            spinner.slept(s.clock.now().saturating_sub(slept_from));
+            // The sleep began at `now` (only the linger and spin checks ran
+            // since); read the clock again only if the spinner uses it.
+            if spin_ns > 0 {
+                spinner.slept(s.clock.now().saturating_sub(now));
+            }
         } else if spin {
             DriverStats::add(&s.stats.spin_polls, 1);
         }
