@@ -383,6 +383,14 @@ fn set_realtime(prio: i32) -> bool {
     unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &p) == 0 }
 }
 
+/// Give the calling thread nice value `nice` (Linux keeps the nice value
+/// per thread; `who` 0 is the caller, as for `set_realtime`). Returns
+/// false if refused.
+fn set_nice(nice: i32) -> bool {
+    // SAFETY: setpriority with integer arguments affects only this thread.
+    unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, nice) == 0 }
+}
+
 /// `ppoll` on `fds` with a nanosecond timeout (`None`: wait forever).
 fn ppoll(fds: &mut [libc::pollfd], timeout_ns: Option<u64>) {
     let ts;
@@ -905,15 +913,8 @@ fn thread_setup<C: Core>(s: &Shared<C>, cpu: Option<usize>) {
         if !set_realtime(s.realtime_prio) {
             tracing::warn!("SCHED_FIFO refused; running with normal scheduling");
         }
-    } else if s.nice != 0 {
-        // SAFETY: gettid and setpriority on the calling thread only.
-        let ok = unsafe {
-            let tid = libc::gettid() as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, tid, s.nice) == 0
-        };
-        if !ok {
-            tracing::warn!(nice = s.nice, "nice value refused");
-        }
+    } else if s.nice != 0 && !set_nice(s.nice) {
+        tracing::warn!(nice = s.nice, "nice value refused");
     }
 }
 
