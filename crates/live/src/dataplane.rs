@@ -835,9 +835,7 @@ impl Spinner {
     }
 
     fn grow(&mut self) {
-        self.window = (self.window * 2)
-            .clamp(SPIN_MIN_NS, self.max.max(SPIN_MIN_NS))
-            .min(self.max);
+        self.window = self.window.saturating_mul(2).max(SPIN_MIN_NS).min(self.max);
     }
 
     /// Whether to keep spinning at `now`, the last work having been at
@@ -1339,6 +1337,13 @@ mod tests {
         // 60 µs between two polls: the thread lost its CPU.
         assert!(!sp.spinning(1_063 * US, 1_000 * US));
         assert_eq!(sp.window(), 100 * US);
+    }
+
+    #[test]
+    fn a_huge_maximum_saturates_instead_of_overflowing() {
+        let mut sp = Spinner::new(u64::MAX);
+        sp.slept(1);
+        assert_eq!(sp.window(), u64::MAX);
     }
 
     #[test]
