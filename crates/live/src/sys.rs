@@ -492,14 +492,14 @@ pub struct CpuLatencyQos {
 const PM_QOS_NO_CONSTRAINT: i32 = 2_000_000_000;
 
 impl CpuLatencyQos {
-    /// Open the request, initially without a constraint.
+    /// Open the request, initially without a constraint: opening the file
+    /// adds a request at the default value (no constraint) by itself, so
+    /// nothing needs writing until `hold`.
     pub fn open() -> io::Result<CpuLatencyQos> {
         let file = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/cpu_dma_latency")?;
-        let mut q = CpuLatencyQos { file, held: true };
-        q.relax()?;
-        Ok(q)
+        Ok(CpuLatencyQos { file, held: false })
     }
 
     fn write(&mut self, us: i32) -> io::Result<()> {
@@ -524,11 +524,6 @@ impl CpuLatencyQos {
             self.held = false;
         }
         Ok(())
-    }
-
-    /// Whether the 0 µs request is in force.
-    pub fn is_held(&self) -> bool {
-        self.held
     }
 }
 
