@@ -536,9 +536,13 @@ pub fn idle_poll_secs() -> Option<f64> {
     let mut total_us = 0u64;
     let mut found = false;
     for cpu in dir.flatten() {
+        // cpu0, cpu1, ... (not cpufreq, cpuidle).
         let name = cpu.file_name();
-        let n = name.to_string_lossy();
-        if !n.starts_with("cpu") || !n[3..].chars().all(|c| c.is_ascii_digit()) || n.len() == 3 {
+        let is_cpu = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("cpu"))
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        if !is_cpu {
             continue;
         }
         let Ok(states) = std::fs::read_dir(cpu.path().join("cpuidle")) else {
