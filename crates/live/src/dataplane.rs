@@ -383,6 +383,14 @@ fn set_realtime(prio: i32) -> bool {
     unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &p) == 0 }
 }
 
+/// Give the calling thread nice value `nice` (Linux keeps the nice value
+/// per thread; `who` 0 is the caller, as for `set_realtime`). Returns
+/// false if refused.
+fn set_nice(nice: i32) -> bool {
+    // SAFETY: setpriority with integer arguments affects only this thread.
+    unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, nice) == 0 }
+}
+
 /// `ppoll` on `fds` with a nanosecond timeout (`None`: wait forever).
 fn ppoll(fds: &mut [libc::pollfd], timeout_ns: Option<u64>) {
     let ts;
@@ -827,9 +835,7 @@ impl Spinner {
     }
 
     fn grow(&mut self) {
-        self.window = (self.window * 2)
-            .clamp(SPIN_MIN_NS, self.max.max(SPIN_MIN_NS))
-            .min(self.max);
+        self.window = self.window.saturating_mul(2).max(SPIN_MIN_NS).min(self.max);
     }
 
     /// Whether to keep spinning at `now`, the last work having been at
@@ -905,15 +911,8 @@ fn thread_setup<C: Core>(s: &Shared<C>, cpu: Option<usize>) {
         if !set_realtime(s.realtime_prio) {
             tracing::warn!("SCHED_FIFO refused; running with normal scheduling");
         }
-    } else if s.nice != 0 {
-        // SAFETY: gettid and setpriority on the calling thread only.
-        let ok = unsafe {
-            let tid = libc::gettid() as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, tid, s.nice) == 0
-        };
-        if !ok {
-            tracing::warn!(nice = s.nice, "nice value refused");
-        }
+    } else if s.nice != 0 && !set_nice(s.nice) {
+        tracing::warn!(nice = s.nice, "nice value refused");
     }
 }
 
@@ -1012,11 +1011,14 @@ fn io_thread<C: Core>(
             // SAFETY: sched_yield has no arguments and cannot fail harmfully.
             unsafe { libc::sched_yield() };
         }
-        let slept_from = s.clock.now();
         ppoll(&mut pfds, timeout);
         if timeout != Some(0) {
             DriverStats::add(&s.stats.wakeups, 1);
-            spinner.slept(s.clock.now().saturating_sub(slept_from));
+            // The sleep began at `now` (only the linger and spin checks ran
+            // since); read the clock again only if the spinner uses it.
+            if spin_ns > 0 {
+                spinner.slept(s.clock.now().saturating_sub(now));
+            }
         } else if spin {
             DriverStats::add(&s.stats.spin_polls, 1);
         }
@@ -1335,6 +1337,13 @@ mod tests {
         // 60 µs between two polls: the thread lost its CPU.
         assert!(!sp.spinning(1_063 * US, 1_000 * US));
         assert_eq!(sp.window(), 100 * US);
+    }
+
+    #[test]
+    fn a_huge_maximum_saturates_instead_of_overflowing() {
+        let mut sp = Spinner::new(u64::MAX);
+        sp.slept(1);
+        assert_eq!(sp.window(), u64::MAX);
     }
 
     #[test]

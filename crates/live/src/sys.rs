@@ -492,14 +492,14 @@ pub struct CpuLatencyQos {
 const PM_QOS_NO_CONSTRAINT: i32 = 2_000_000_000;
 
 impl CpuLatencyQos {
-    /// Open the request, initially without a constraint.
+    /// Open the request, initially without a constraint: opening the file
+    /// adds a request at the default value (no constraint) by itself, so
+    /// nothing needs writing until `hold`.
     pub fn open() -> io::Result<CpuLatencyQos> {
         let file = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/cpu_dma_latency")?;
-        let mut q = CpuLatencyQos { file, held: true };
-        q.relax()?;
-        Ok(q)
+        Ok(CpuLatencyQos { file, held: false })
     }
 
     fn write(&mut self, us: i32) -> io::Result<()> {
@@ -525,11 +525,6 @@ impl CpuLatencyQos {
         }
         Ok(())
     }
-
-    /// Whether the 0 µs request is in force.
-    pub fn is_held(&self) -> bool {
-        self.held
-    }
 }
 
 /// Seconds all CPUs together have spent in the cpuidle POLL state (idle,
@@ -541,9 +536,13 @@ pub fn idle_poll_secs() -> Option<f64> {
     let mut total_us = 0u64;
     let mut found = false;
     for cpu in dir.flatten() {
+        // cpu0, cpu1, ... (not cpufreq, cpuidle).
         let name = cpu.file_name();
-        let n = name.to_string_lossy();
-        if !n.starts_with("cpu") || !n[3..].chars().all(|c| c.is_ascii_digit()) || n.len() == 3 {
+        let is_cpu = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("cpu"))
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        if !is_cpu {
             continue;
         }
         let Ok(states) = std::fs::read_dir(cpu.path().join("cpuidle")) else {
