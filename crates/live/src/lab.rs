@@ -326,6 +326,29 @@ pub fn is_rr_port(port: u16, rr: usize) -> bool {
     port >= RR_PORT && usize::from(port - RR_PORT) < rr
 }
 
+/// Orders `cpus` for per-CPU threads: entry k is a CPU whose number is k
+/// modulo the count (the wire socket PACKET_FANOUT_CPU hands its frames to),
+/// so each thread runs where its frames are handled. Where the set has no
+/// CPU for a slot the remaining CPUs fill in, and the flag says so.
+pub fn fanout_order(cpus: &[usize]) -> (Vec<usize>, bool) {
+    let n = cpus.len();
+    let mut slots: Vec<Option<usize>> = vec![None; n];
+    let mut rest = Vec::new();
+    for &c in cpus {
+        match slots.get_mut(c % n.max(1)) {
+            Some(s @ None) => *s = Some(c),
+            _ => rest.push(c),
+        }
+    }
+    let aligned = rest.is_empty();
+    let mut rest = rest.into_iter();
+    let order = slots
+        .into_iter()
+        .filter_map(|s| s.or_else(|| rest.next()))
+        .collect();
+    (order, aligned)
+}
+
 /// First sockperf port (one server per RR connection from here on).
 pub const RR_PORT: u16 = 11111;
 /// iperf3 port.
@@ -392,14 +415,30 @@ pub fn run_once<C: Core + Default>(
     let base_queues = o.plan.as_ref().map_or_else(|| queues_for(o), |p| p.queues);
     // Per-CPU threads: one stack with one input queue, a device queue and
     // a wire socket per CPU.
-    let ncpu = if o.cpus.is_empty() {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+    // The CPUs: those given, else those this process may use (which need
+    // not be 0..n-1, e.g. under taskset).
+    let cpu_set = if o.cpus.is_empty() {
+        sys::allowed_cpus().unwrap_or_default()
     } else {
-        o.cpus.len()
+        o.cpus.clone()
     };
+    let ncpu = cpu_set.len();
     let per_cpu = o.per_cpu && nst == 1 && base_queues == 1 && !o.timer_thread && ncpu > 1;
     if o.per_cpu && !per_cpu {
         eprintln!("--per-cpu applies to one stack with one input queue on several CPUs; not used");
+    }
+    // Thread k serves the wire socket the kernel picks for frames handled
+    // on a CPU c with c % n == k; pin it to such a CPU when the set allows.
+    let (plane_cpus, aligned) = if per_cpu {
+        fanout_order(&cpu_set)
+    } else {
+        (o.cpus.clone(), true)
+    };
+    if !aligned {
+        eprintln!(
+            "--cpus {cpu_set:?}: no CPU for every socket slot (CPU number modulo {ncpu}); \
+             some hand-offs will cross CPUs"
+        );
     }
     let spec = TopoSpec {
         kind,
@@ -489,7 +528,7 @@ pub fn run_once<C: Core + Default>(
             wire_bps: o.wire_mbps.saturating_mul(1_000_000),
             realtime_prio: o.realtime_prio,
             nice: o.nice,
-            cpus: o.cpus.clone(),
+            cpus: plane_cpus.clone(),
             timer_thread: o.timer_thread,
         },
     )
@@ -1009,4 +1048,21 @@ pub fn bench_summary(r: &LabResult) -> String {
             .unwrap_or_default()
     ));
     s
+}
+
+#[cfg(test)]
+mod fanout_tests {
+    use super::fanout_order;
+
+    #[test]
+    fn each_thread_lands_on_a_cpu_of_its_socket_slot() {
+        // taskset -c 2,3 or --cpus 3,2: thread 0 serves CPU 2's frames.
+        assert_eq!(fanout_order(&[2, 3]), (vec![2, 3], true));
+        assert_eq!(fanout_order(&[3, 2]), (vec![2, 3], true));
+        assert_eq!(fanout_order(&[1, 2]), (vec![2, 1], true));
+        assert_eq!(fanout_order(&[5, 0, 4]), (vec![0, 4, 5], true));
+        // 0 and 2 both fall in slot 0 of two: one thread is off its slot.
+        assert_eq!(fanout_order(&[0, 2]), (vec![0, 2], false));
+        assert_eq!(fanout_order(&[]), (vec![], true));
+    }
 }

@@ -585,6 +585,18 @@ pub fn set_affinity(cpus: &[usize]) -> io::Result<()> {
         .map(|_| ())
 }
 
+/// The CPUs the calling thread may run on, in increasing order.
+pub fn allowed_cpus() -> io::Result<Vec<usize>> {
+    // SAFETY: cpu_set_t is plain data; sched_getaffinity fills it.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: the pointer and size describe `set`.
+    cvt(unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) })?;
+    // SAFETY: CPU_ISSET reads the set within its size.
+    Ok((0..libc::CPU_SETSIZE as usize)
+        .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+        .collect())
+}
+
 /// Whether the calling process is root.
 pub fn is_root() -> bool {
     // SAFETY: geteuid never fails.
