@@ -2206,8 +2206,6 @@ pub(crate) struct OsaView<'a> {
     pub overruns: u64,
 }
 
-/// (request, response, in handshake) the connection exchanges next, given
-/// how many handshake rounds it completed.
 /// Merge a batch unit (its first step the interrupt or poll, its last the
 /// batch end) into the unit of the same serialization key that waits to
 /// start, if there is one: that unit's batch end becomes a buffer return
@@ -2226,6 +2224,8 @@ fn merge_into_waiting(cpu: &mut Cpu<(Step, usize)>, key: u64, u: &mut Unit<(Step
     true
 }
 
+/// (request, response, in handshake) the connection exchanges next, given
+/// how many handshake rounds it completed.
 fn msg_sizes(spec: &WorkloadSpec, hs: u8) -> (u64, u64, bool) {
     match spec.tls {
         Some(t) if hs < t.rounds() => {
