@@ -904,8 +904,7 @@ impl World {
             .map_or(usize::MAX, |(_, _, g)| g.write_queue_sbals.max(1));
         let imp = batch.first().map_or(0, |(_, i)| *i);
         let q = host.imp_queue.get(&imp).copied().unwrap_or(1);
-        let q = usize::from(q.clamp(1, 4)) - 1;
-        host.wq_sbals[q].len() < limit
+        host.wq_sbals[wq_index(q)].len() < limit
     }
 
     /// Hand one filled SBAL's packets to the adapter. Returns whether the
@@ -926,8 +925,7 @@ impl World {
                 if q != 1 {
                     signal = true;
                 }
-                let qi = usize::from(q.clamp(1, 4)) - 1;
-                per_q[qi] += 1;
+                per_q[wq_index(q)] += 1;
                 host.imp_queue.insert(*im, q);
             }
         }
@@ -942,8 +940,7 @@ impl World {
     /// The adapter sent a frame of write queue `queue`: when that empties
     /// the oldest SBAL, writes the stack held can go.
     fn frame_sent(&mut self, h: usize, queue: u8, now: Ns) {
-        let qi = usize::from(queue.clamp(1, 4)) - 1;
-        let sbals = &mut self.hosts[h].wq_sbals[qi];
+        let sbals = &mut self.hosts[h].wq_sbals[wq_index(queue)];
         let Some(front) = sbals.front_mut() else {
             return;
         };
@@ -2204,6 +2201,12 @@ pub(crate) struct OsaView<'a> {
     pub osa: &'a Osa,
     pub micro_busy_window_ns: u64,
     pub overruns: u64,
+}
+
+/// Index into a host's `wq_sbals` of write queue `q` (1..4; anything else
+/// is clamped into that range).
+fn wq_index(q: u8) -> usize {
+    usize::from(q.clamp(1, 4)) - 1
 }
 
 /// Merge a batch unit (its first step the interrupt or poll, its last the
