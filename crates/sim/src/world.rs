@@ -276,8 +276,9 @@ struct Host {
     /// queue they go to has no empty SBAL left (sent in order as SBALs
     /// empty; nothing is dropped).
     held_writes: VecDeque<(Vec<(Pkt, u8)>, bool)>,
-    /// The write queue the engine last chose for each WLM importance.
-    imp_queue: BTreeMap<u8, u8>,
+    /// The write queue the engine last chose for each WLM importance
+    /// (indexed by importance; a plain table, written once per packet sent).
+    imp_queue: [Option<u8>; 256],
     next_port: u16,
     next_id: u32,
     iss: u32,
@@ -453,7 +454,7 @@ impl World {
                 pending_write: (0..n).map(|_| Vec::new()).collect(),
                 wq_sbals: Default::default(),
                 held_writes: VecDeque::new(),
-                imp_queue: BTreeMap::new(),
+                imp_queue: [None; 256],
                 next_port: 1024,
                 next_id: 1,
                 iss: 0x1000_0000u32.wrapping_mul(i as u32 + 1),
@@ -903,7 +904,7 @@ impl World {
             .as_ref()
             .map_or(usize::MAX, |(_, _, g)| g.write_queue_sbals.max(1));
         let imp = batch.first().map_or(0, |(_, i)| *i);
-        let q = host.imp_queue.get(&imp).copied().unwrap_or(1);
+        let q = host.imp_queue[usize::from(imp)].unwrap_or(1);
         host.wq_sbals[wq_index(q)].len() < limit
     }
 
@@ -926,7 +927,7 @@ impl World {
                     signal = true;
                 }
                 per_q[wq_index(q)] += 1;
-                host.imp_queue.insert(*im, q);
+                host.imp_queue[usize::from(*im)] = Some(q);
             }
         }
         for (q, &frames) in per_q.iter().enumerate() {
