@@ -2033,11 +2033,15 @@ impl World {
                 self.hosts[h].stats.units += 1;
                 self.hosts[h].cpu.submit(u);
             }
-            Next::Sleep(gen) => {
-                let at = now + self.hosts[h].spec.costs.stack_wait_ns.max(1);
-                self.q.schedule(at, Ev::VseCycle(h, gen));
-            }
+            Next::Sleep(gen) => self.vse_wait(h, gen, now),
         }
+    }
+
+    /// The VSE stack went idle (wait generation `gen`): its dispatcher looks
+    /// again `stack_wait_ns` later unless work wakes it first.
+    fn vse_wait(&mut self, h: usize, gen: u64, now: Ns) {
+        let at = now + self.hosts[h].spec.costs.stack_wait_ns.max(1);
+        self.q.schedule(at, Ev::VseCycle(h, gen));
     }
 
     /// Put a VSE host's idle stack to sleep at start-up.
@@ -2047,8 +2051,7 @@ impl World {
         };
         v.tcpip_units = 1;
         if let Next::Sleep(gen) = v.stack_unit_finished() {
-            let at = now + self.hosts[h].spec.costs.stack_wait_ns.max(1);
-            self.q.schedule(at, Ev::VseCycle(h, gen));
+            self.vse_wait(h, gen, now);
         }
     }
 
