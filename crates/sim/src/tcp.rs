@@ -254,6 +254,11 @@ impl Tcb {
         self.snd_nxt.wrapping_sub(self.snd_una)
     }
 
+    /// The application wrote data that has not been sent yet.
+    pub fn has_unsent(&self) -> bool {
+        self.snd_lim != self.snd_nxt
+    }
+
     /// Bytes the application may still write (send buffer space).
     pub fn send_space(&self) -> u32 {
         self.cfg

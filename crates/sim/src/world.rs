@@ -1438,8 +1438,7 @@ impl World {
                     cn.in_units = cn.in_units.saturating_sub(1);
                     // z/OS sends once per batch; any host sends here what an
                     // application wrote while this unit held the connection.
-                    let unsent = cn.tcb.snd_lim != cn.tcb.snd_nxt;
-                    if (cn.tcb.defer_output || unsent)
+                    if (cn.tcb.defer_output || cn.tcb.has_unsent())
                         && cn.app_emitting == 0
                         && cn.tcb.output(now, &mut self.segs) > 0
                     {
@@ -1934,11 +1933,10 @@ impl World {
         } else {
             cn.srb_emitting = cn.srb_emitting.saturating_sub(1);
         }
-        let unsent = cn.tcb.snd_lim != cn.tcb.snd_nxt;
         if cn.app_emitting == 0
             && cn.srb_emitting == 0
             && cn.in_units == 0
-            && (cn.tcb.defer_output || unsent)
+            && (cn.tcb.defer_output || cn.tcb.has_unsent())
         {
             cn.tcb.output(now, &mut self.segs);
             self.push_segs_from(h, p, c, app);
