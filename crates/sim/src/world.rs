@@ -2021,12 +2021,8 @@ impl World {
         match v.stack_unit_finished() {
             Next::Busy => {}
             Next::ServeRequests => {
-                let reqs = v.take_requests();
+                let u = vse_stack_unit(h, false, v.take_requests());
                 v.stack_unit_submitted();
-                let mut u = Unit::new(Some(crate::vse::tcpip_key(h)));
-                for (c, id, op, w) in reqs {
-                    u.steps.push_back((Step::Sock(c, id, op), w));
-                }
                 // queued only: the caller's dispatch loop starts it
                 self.hosts[h].stats.units += 1;
                 self.hosts[h].cpu.submit(u);
@@ -2062,12 +2058,7 @@ impl World {
         if !v.wait_ended(gen) {
             return;
         }
-        let reqs = v.take_requests();
-        let mut u = Unit::new(Some(crate::vse::tcpip_key(h)));
-        u.steps.push_back((Step::Poll, UNATTRIBUTED));
-        for (c, id, op, w) in reqs {
-            u.steps.push_back((Step::Sock(c, id, op), w));
-        }
+        let u = vse_stack_unit(h, true, v.take_requests());
         self.submit(h, u, now);
     }
 
@@ -2203,6 +2194,19 @@ pub(crate) struct OsaView<'a> {
     pub osa: &'a Osa,
     pub micro_busy_window_ns: u64,
     pub overruns: u64,
+}
+
+/// A unit of VSE host `h`'s TCP/IP partition that serves the socket
+/// requests `reqs` in order, after one look at its queues if `poll`.
+fn vse_stack_unit(h: usize, poll: bool, reqs: Vec<VseReq>) -> Unit<(Step, usize)> {
+    let mut u = Unit::new(Some(crate::vse::tcpip_key(h)));
+    if poll {
+        u.steps.push_back((Step::Poll, UNATTRIBUTED));
+    }
+    for (c, id, op, w) in reqs {
+        u.steps.push_back((Step::Sock(c, id, op), w));
+    }
+    u
 }
 
 /// Index into a host's `wq_sbals` of write queue `q` (1..4; anything else
