@@ -1998,15 +1998,14 @@ impl World {
     /// VSE the application partition hands the request to the TCP/IP
     /// partition, which serves it in its next cycle.
     fn app_call(&mut self, h: usize, c: usize, id: u32, op: SockOp, w: usize, now: Ns) {
-        if self.hosts[h].vse.is_some() {
-            let mut u = Unit::new(Some(crate::vse::app_key(h, w)));
-            u.steps.push_back((Step::AppCall(c, id, op), w));
-            self.submit(h, u, now);
+        let (key, step) = if self.hosts[h].vse.is_some() {
+            (Some(crate::vse::app_key(h, w)), Step::AppCall(c, id, op))
         } else {
-            let mut u = Unit::new(None);
-            u.steps.push_back((Step::Sock(c, id, op), w));
-            self.submit(h, u, now);
-        }
+            (None, Step::Sock(c, id, op))
+        };
+        let mut u = Unit::new(key);
+        u.steps.push_back((step, w));
+        self.submit(h, u, now);
     }
 
     /// A VSE host's unit retired; if it was the TCP/IP partition's last one,
