@@ -117,7 +117,6 @@ impl<S> Cpu<S> {
             *b += ns;
         }
     }
-    /// Serialization key of the unit running on `p`, if any.
     /// The last unit of serialization key `key` that has not started yet
     /// (waiting for the key or for a processor), if any.
     pub fn waiting_mut(&mut self, key: u64) -> Option<&mut Unit<S>> {
@@ -126,7 +125,7 @@ impl<S> Cpu<S> {
         }
         self.runq.iter_mut().rev().find(|u| u.serial == Some(key))
     }
-
+    /// Serialization key of the unit running on `p`, if any.
     pub fn serial_of(&self, p: usize) -> Option<u64> {
         self.running.get(p)?.as_ref()?.serial
     }

@@ -701,13 +701,20 @@ fn evaluate(r: &Results) -> Vec<Check> {
     c.checks
 }
 
+/// The calibration scenarios `--only` selects: those whose name contains
+/// its text (all of them without it).
+fn selected<'a>(
+    only: Option<&'a str>,
+) -> impl Iterator<Item = &'static (&'static str, &'static str)> + 'a {
+    SCENARIOS
+        .iter()
+        .filter(move |(name, _)| only.is_none_or(|o| name.contains(o)))
+}
+
 /// Run every calibration scenario (or those matching `only`).
 pub fn run_all(only: Option<&str>, quiet: bool) -> Result<Results, Box<dyn std::error::Error>> {
     let mut out = Results::new();
-    for (name, text) in SCENARIOS {
-        if only.is_some_and(|o| !name.contains(o)) {
-            continue;
-        }
+    for (name, text) in selected(only) {
         let sc = Scenario::parse(&format!("scenarios/calibration/{name}.toml"), text)?;
         for v in sc.variants()? {
             let t = std::time::Instant::now();
@@ -792,7 +799,7 @@ fn fmt(v: f64, rule: Rule) -> String {
 pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let t0 = std::time::Instant::now();
     if let Some(o) = a.only.as_deref() {
-        if !SCENARIOS.iter().any(|(name, _)| name.contains(o)) {
+        if selected(Some(o)).next().is_none() {
             let names: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
             return Err(format!(
                 "--only {o:?} matches no calibration scenario; they are: {}",

@@ -254,6 +254,11 @@ impl Tcb {
         self.snd_nxt.wrapping_sub(self.snd_una)
     }
 
+    /// The application wrote data that has not been sent yet.
+    pub fn has_unsent(&self) -> bool {
+        self.snd_lim != self.snd_nxt
+    }
+
     /// Bytes the application may still write (send buffer space).
     pub fn send_space(&self) -> u32 {
         self.cfg
@@ -383,6 +388,13 @@ impl Tcb {
         out.push(s);
     }
 
+    /// Fast recovery is over: the window stays at the reduced `ssthresh`.
+    fn end_recovery(&mut self) {
+        self.in_recovery = false;
+        self.fr_unanswered = false;
+        self.cwnd = self.ssthresh.max(self.cfg.mss);
+    }
+
     fn rtt_sample(&mut self, rtt: Ns) {
         self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
         match self.srtt {
@@ -476,9 +488,7 @@ impl Tcb {
                         .min_rtt
                         .is_some_and(|m| now.saturating_sub(self.last_rexmit_at) < m);
                     if seq_le(self.recover, ack) {
-                        self.in_recovery = false;
-                        self.fr_unanswered = false;
-                        self.cwnd = self.ssthresh.max(mss);
+                        self.end_recovery();
                     } else if too_soon && self.fr_unanswered {
                         // The hole filled sooner than our retransmission
                         // could have reached the receiver and been
@@ -488,9 +498,7 @@ impl Tcb {
                         // flight, so recovery ends here, at the reduced
                         // window (no undo: a 2010 z/OS stack has no
                         // spurious retransmission response, RFC 4015).
-                        self.in_recovery = false;
-                        self.cwnd = self.ssthresh.max(mss);
-                        self.fr_unanswered = false;
+                        self.end_recovery();
                         self.recover = ack;
                     } else {
                         // partial ACK: the next hole is lost; retransmit it

@@ -276,8 +276,9 @@ struct Host {
     /// queue they go to has no empty SBAL left (sent in order as SBALs
     /// empty; nothing is dropped).
     held_writes: VecDeque<(Vec<(Pkt, u8)>, bool)>,
-    /// The write queue the engine last chose for each WLM importance.
-    imp_queue: BTreeMap<u8, u8>,
+    /// The write queue the engine last chose for each WLM importance
+    /// (indexed by importance; a plain table, written once per packet sent).
+    imp_queue: [Option<u8>; 256],
     next_port: u16,
     next_id: u32,
     iss: u32,
@@ -453,7 +454,7 @@ impl World {
                 pending_write: (0..n).map(|_| Vec::new()).collect(),
                 wq_sbals: Default::default(),
                 held_writes: VecDeque::new(),
-                imp_queue: BTreeMap::new(),
+                imp_queue: [None; 256],
                 next_port: 1024,
                 next_id: 1,
                 iss: 0x1000_0000u32.wrapping_mul(i as u32 + 1),
@@ -903,9 +904,8 @@ impl World {
             .as_ref()
             .map_or(usize::MAX, |(_, _, g)| g.write_queue_sbals.max(1));
         let imp = batch.first().map_or(0, |(_, i)| *i);
-        let q = host.imp_queue.get(&imp).copied().unwrap_or(1);
-        let q = usize::from(q.clamp(1, 4)) - 1;
-        host.wq_sbals[q].len() < limit
+        let q = host.imp_queue[usize::from(imp)].unwrap_or(1);
+        host.wq_sbals[wq_index(q)].len() < limit
     }
 
     /// Hand one filled SBAL's packets to the adapter. Returns whether the
@@ -926,9 +926,8 @@ impl World {
                 if q != 1 {
                     signal = true;
                 }
-                let qi = usize::from(q.clamp(1, 4)) - 1;
-                per_q[qi] += 1;
-                host.imp_queue.insert(*im, q);
+                per_q[wq_index(q)] += 1;
+                host.imp_queue[usize::from(*im)] = Some(q);
             }
         }
         for (q, &frames) in per_q.iter().enumerate() {
@@ -942,8 +941,7 @@ impl World {
     /// The adapter sent a frame of write queue `queue`: when that empties
     /// the oldest SBAL, writes the stack held can go.
     fn frame_sent(&mut self, h: usize, queue: u8, now: Ns) {
-        let qi = usize::from(queue.clamp(1, 4)) - 1;
-        let sbals = &mut self.hosts[h].wq_sbals[qi];
+        let sbals = &mut self.hosts[h].wq_sbals[wq_index(queue)];
         let Some(front) = sbals.front_mut() else {
             return;
         };
@@ -1440,8 +1438,7 @@ impl World {
                     cn.in_units = cn.in_units.saturating_sub(1);
                     // z/OS sends once per batch; any host sends here what an
                     // application wrote while this unit held the connection.
-                    let unsent = cn.tcb.snd_lim != cn.tcb.snd_nxt;
-                    if (cn.tcb.defer_output || unsent)
+                    if (cn.tcb.defer_output || cn.tcb.has_unsent())
                         && cn.app_emitting == 0
                         && cn.tcb.output(now, &mut self.segs) > 0
                     {
@@ -1936,11 +1933,10 @@ impl World {
         } else {
             cn.srb_emitting = cn.srb_emitting.saturating_sub(1);
         }
-        let unsent = cn.tcb.snd_lim != cn.tcb.snd_nxt;
         if cn.app_emitting == 0
             && cn.srb_emitting == 0
             && cn.in_units == 0
-            && (cn.tcb.defer_output || unsent)
+            && (cn.tcb.defer_output || cn.tcb.has_unsent())
         {
             cn.tcb.output(now, &mut self.segs);
             self.push_segs_from(h, p, c, app);
@@ -2002,15 +1998,14 @@ impl World {
     /// VSE the application partition hands the request to the TCP/IP
     /// partition, which serves it in its next cycle.
     fn app_call(&mut self, h: usize, c: usize, id: u32, op: SockOp, w: usize, now: Ns) {
-        if self.hosts[h].vse.is_some() {
-            let mut u = Unit::new(Some(crate::vse::app_key(h, w)));
-            u.steps.push_back((Step::AppCall(c, id, op), w));
-            self.submit(h, u, now);
+        let (key, step) = if self.hosts[h].vse.is_some() {
+            (Some(crate::vse::app_key(h, w)), Step::AppCall(c, id, op))
         } else {
-            let mut u = Unit::new(None);
-            u.steps.push_back((Step::Sock(c, id, op), w));
-            self.submit(h, u, now);
-        }
+            (None, Step::Sock(c, id, op))
+        };
+        let mut u = Unit::new(key);
+        u.steps.push_back((step, w));
+        self.submit(h, u, now);
     }
 
     /// A VSE host's unit retired; if it was the TCP/IP partition's last one,
@@ -2025,21 +2020,21 @@ impl World {
         match v.stack_unit_finished() {
             Next::Busy => {}
             Next::ServeRequests => {
-                let reqs = v.take_requests();
+                let u = vse_stack_unit(h, false, v.take_requests());
                 v.stack_unit_submitted();
-                let mut u = Unit::new(Some(crate::vse::tcpip_key(h)));
-                for (c, id, op, w) in reqs {
-                    u.steps.push_back((Step::Sock(c, id, op), w));
-                }
                 // queued only: the caller's dispatch loop starts it
                 self.hosts[h].stats.units += 1;
                 self.hosts[h].cpu.submit(u);
             }
-            Next::Sleep(gen) => {
-                let at = now + self.hosts[h].spec.costs.stack_wait_ns.max(1);
-                self.q.schedule(at, Ev::VseCycle(h, gen));
-            }
+            Next::Sleep(gen) => self.vse_wait(h, gen, now),
         }
+    }
+
+    /// The VSE stack went idle (wait generation `gen`): its dispatcher looks
+    /// again `stack_wait_ns` later unless work wakes it first.
+    fn vse_wait(&mut self, h: usize, gen: u64, now: Ns) {
+        let at = now + self.hosts[h].spec.costs.stack_wait_ns.max(1);
+        self.q.schedule(at, Ev::VseCycle(h, gen));
     }
 
     /// Put a VSE host's idle stack to sleep at start-up.
@@ -2049,8 +2044,7 @@ impl World {
         };
         v.tcpip_units = 1;
         if let Next::Sleep(gen) = v.stack_unit_finished() {
-            let at = now + self.hosts[h].spec.costs.stack_wait_ns.max(1);
-            self.q.schedule(at, Ev::VseCycle(h, gen));
+            self.vse_wait(h, gen, now);
         }
     }
 
@@ -2063,12 +2057,7 @@ impl World {
         if !v.wait_ended(gen) {
             return;
         }
-        let reqs = v.take_requests();
-        let mut u = Unit::new(Some(crate::vse::tcpip_key(h)));
-        u.steps.push_back((Step::Poll, UNATTRIBUTED));
-        for (c, id, op, w) in reqs {
-            u.steps.push_back((Step::Sock(c, id, op), w));
-        }
+        let u = vse_stack_unit(h, true, v.take_requests());
         self.submit(h, u, now);
     }
 
@@ -2206,8 +2195,25 @@ pub(crate) struct OsaView<'a> {
     pub overruns: u64,
 }
 
-/// (request, response, in handshake) the connection exchanges next, given
-/// how many handshake rounds it completed.
+/// A unit of VSE host `h`'s TCP/IP partition that serves the socket
+/// requests `reqs` in order, after one look at its queues if `poll`.
+fn vse_stack_unit(h: usize, poll: bool, reqs: Vec<VseReq>) -> Unit<(Step, usize)> {
+    let mut u = Unit::new(Some(crate::vse::tcpip_key(h)));
+    if poll {
+        u.steps.push_back((Step::Poll, UNATTRIBUTED));
+    }
+    for (c, id, op, w) in reqs {
+        u.steps.push_back((Step::Sock(c, id, op), w));
+    }
+    u
+}
+
+/// Index into a host's `wq_sbals` of write queue `q` (1..4; anything else
+/// is clamped into that range).
+fn wq_index(q: u8) -> usize {
+    usize::from(q.clamp(1, 4)) - 1
+}
+
 /// Merge a batch unit (its first step the interrupt or poll, its last the
 /// batch end) into the unit of the same serialization key that waits to
 /// start, if there is one: that unit's batch end becomes a buffer return
@@ -2226,6 +2232,8 @@ fn merge_into_waiting(cpu: &mut Cpu<(Step, usize)>, key: u64, u: &mut Unit<(Step
     true
 }
 
+/// (request, response, in handshake) the connection exchanges next, given
+/// how many handshake rounds it completed.
 fn msg_sizes(spec: &WorkloadSpec, hs: u8) -> (u64, u64, bool) {
     match spec.tls {
         Some(t) if hs < t.rounds() => {
