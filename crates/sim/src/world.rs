@@ -973,10 +973,7 @@ impl World {
         }
         if signal {
             self.hosts[h].stats.sigas += 1;
-            let lat = self.osas[h]
-                .as_ref()
-                .map_or(0, |(_, _, g)| g.siga_latency_ns);
-            self.q.schedule(now + lat, Ev::Siga(h));
+            self.signal(h, now);
             self.osa_sync(h, now);
         } else {
             self.osa_sync_pull(h, now, true);
