@@ -83,6 +83,11 @@ pub struct ReproduceArgs {
     /// Print results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Run every scenario with this many seeds (its own and the next ones)
+    /// to see how much a result owes to one seed: each check shows the mean
+    /// over the seeds and passes only if it passes with every seed.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=20))]
+    pub seeds: u64,
 }
 
 /// How a check passes.
@@ -713,10 +718,20 @@ fn selected<'a>(
 
 /// Run every calibration scenario (or those matching `only`).
 pub fn run_all(only: Option<&str>, quiet: bool) -> Result<Results, Box<dyn std::error::Error>> {
+    run_all_seeded(only, quiet, 0)
+}
+
+/// As [`run_all`], each scenario's seed advanced by `seed_offset`.
+pub fn run_all_seeded(
+    only: Option<&str>,
+    quiet: bool,
+    seed_offset: u64,
+) -> Result<Results, Box<dyn std::error::Error>> {
     let mut out = Results::new();
     for (name, text) in selected(only) {
         let sc = Scenario::parse(&format!("scenarios/calibration/{name}.toml"), text)?;
-        for v in sc.variants()? {
+        for mut v in sc.variants()? {
+            v.setup.seed = v.setup.seed.wrapping_add(seed_offset);
             let t = std::time::Instant::now();
             let r =
                 crate::cli::run_with_progress(&format!("{name} [{}]", v.label), &v.setup, quiet)?;
@@ -731,6 +746,47 @@ pub fn run_all(only: Option<&str>, quiet: bool) -> Result<Results, Box<dyn std::
         }
     }
     Ok(out)
+}
+
+/// One check per entry from the same checks evaluated under several seeds
+/// (same order in every run): the mean simulated value, a pass only when
+/// every seed passes, and the spread in the note.
+pub fn combine_seeds(runs: &[Vec<Check>]) -> Vec<Check> {
+    let Some(first) = runs.first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let same: Vec<&Check> = runs.iter().filter_map(|r| r.get(i)).collect();
+            let vals: Vec<f64> = same.iter().filter_map(|x| x.simulated).collect();
+            let mut out = c.clone();
+            if vals.len() == same.len() && !vals.is_empty() {
+                let mean = vals.iter().sum::<f64>() / vals.len() as f64;
+                let lo = vals.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let passed = same.iter().filter(|x| x.pass).count();
+                out.simulated = Some(mean);
+                out.pass = passed == same.len();
+                let spread = format!(
+                    "{} seeds: {} .. {}, {passed} pass",
+                    same.len(),
+                    fmt(lo, c.rule),
+                    fmt(hi, c.rule)
+                );
+                out.note = if c.note.is_empty() {
+                    spread
+                } else {
+                    format!("{spread}; {}", c.note)
+                };
+            } else {
+                out.simulated = None;
+                out.pass = false;
+            }
+            out
+        })
+        .collect()
 }
 
 /// The side-by-side table.
@@ -810,6 +866,14 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     }
     let results = run_all(a.only.as_deref(), a.json)?;
     let mut checks = evaluate(&results);
+    if a.seeds > 1 {
+        let mut runs = vec![checks];
+        for k in 1..a.seeds {
+            let r = run_all_seeded(a.only.as_deref(), a.json, k)?;
+            runs.push(evaluate(&r));
+        }
+        checks = combine_seeds(&runs);
+    }
     if a.only.is_some() {
         // Only the checks the chosen scenarios could compute; the others
         // are not failures of this run.
@@ -845,6 +909,7 @@ mod tests {
             only: Some(only.into()),
             strict: true,
             json: true,
+            seeds: 1,
         };
         let e = run(args("no-such-scenario")).unwrap_err().to_string();
         assert!(e.contains("olm-rr1"), "the error lists the names: {e}");
@@ -854,6 +919,34 @@ mod tests {
         assert!(!computed.is_empty() && computed.len() < all.len());
         assert!(computed.iter().all(|c| c.entry == "dynamic-lan-idle"));
         let _ = std::fs::remove_file(dir.with_extension("html"));
+    }
+
+    #[test]
+    fn several_seeds_average_and_pass_only_together() {
+        let ck = |sim: f64| {
+            let mut c = Check {
+                entry: "e".into(),
+                metric: "m".into(),
+                published: 0.30,
+                simulated: Some(sim),
+                rule: Rule::Relative,
+                pass: false,
+                note: String::new(),
+            };
+            c.pass = passes(c.rule, c.published, sim);
+            c
+        };
+        let both = combine_seeds(&[vec![ck(0.35), ck(0.30)], vec![ck(0.41), ck(0.32)]]);
+        assert_eq!(both.len(), 2);
+        let m = both[0].simulated.unwrap();
+        assert!((m - 0.38).abs() < 1e-9, "mean of the seeds: {m}");
+        assert!(
+            !both[0].pass,
+            "0.41 fails with one seed, so the check fails"
+        );
+        assert!(both[0].note.contains("1 pass"), "{}", both[0].note);
+        assert!(both[1].pass);
+        assert!(both[1].note.starts_with("2 seeds"), "{}", both[1].note);
     }
 
     #[test]
