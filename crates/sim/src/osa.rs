@@ -14,7 +14,8 @@ use crate::packet::{Pkt, HDR_LEN};
 use softosa_engine::config::{Mac, SystemConfig};
 use softosa_engine::wire::Frame;
 use softosa_engine::{
-    BatchId, Engine, Event, IfaceId, Instant, PortId, QueueKind, SendMeta, SendOutcome, WlmClass,
+    BatchId, Engine, Event, IfaceId, Instant, PortId, PresentCause, QueueKind, SendMeta,
+    SendOutcome, WlmClass,
 };
 use std::net::{IpAddr, Ipv4Addr};
 
@@ -34,6 +35,9 @@ pub struct SimPresentation {
     pub queue: QueueKind,
     pub serialized: bool,
     pub interrupt: bool,
+    /// An OLM early interrupt: raised while the frame was still on its way
+    /// through the adapter, not after the adapter had stored it.
+    pub early: bool,
     pub ack_each_ooo: bool,
     pub frames: Vec<Pkt>,
     pub token: u64,
@@ -195,6 +199,7 @@ impl Osa {
             queue: pr.queue,
             serialized: pr.serialized,
             interrupt: pr.interrupt,
+            early: pr.cause == PresentCause::Early,
             ack_each_ooo: pr.ack_each_out_of_order,
             frames,
             token: slot as u64,

@@ -20,6 +20,12 @@
 //! queues, in turn with its frame work, and fetches every primed buffer. So
 //! a signal costs no latency on an idle adapter but adapter capacity under
 //! load; OLM's self-polled write queue 1 needs no signals.
+//!
+//! OLM early interrupts (spec 2.4, "the adapter raises an early interrupt
+//! when data is on its way"): the interrupt is raised when the frame reaches
+//! the adapter, not after the microprocessor has stored it, so a processor
+//! that takes it at once fields it while the adapter still works on the
+//! frame. Only the wait overlaps; the interrupt's CPU is charged in full.
 
 use crate::cpu::{Cpu, Unit};
 use crate::event::{EventQueue, Ns};
@@ -118,7 +124,12 @@ enum SockOp {
 
 #[derive(Clone, Copy, Debug)]
 enum Step {
-    Interrupt,
+    /// Field an interrupt and dispatch the unit. An OLM early interrupt
+    /// carries (presented at, lead): the adapter raised it `lead` ns before
+    /// the batch was presented, when the frame reached the adapter, so a
+    /// processor that takes it at once fields it while the adapter's
+    /// microprocessor still works on the frame (spec 2.4).
+    Interrupt(Option<(Ns, Ns)>),
     Poll,
     Rx(Pkt, bool),
     BatchEnd(u64),
@@ -324,11 +335,15 @@ struct Micro {
     busy_ns: u64,
     busy_window: u64,
     overruns: u64,
+    /// When the inbound frame the microprocessor finished last reached the
+    /// adapter (the moment an OLM early interrupt for it is raised).
+    last_in_arrival: Ns,
 }
 
 #[derive(Debug)]
 enum MicroJob {
-    In(Pkt),
+    /// An inbound frame and when it reached the adapter.
+    In(Pkt, Ns),
     /// An outbound frame and the write queue (1..4) it was fetched from.
     Out(Pkt, u8),
     Present,
@@ -434,6 +449,7 @@ impl World {
                             busy_ns: 0,
                             busy_window: 0,
                             overruns: 0,
+                            last_in_arrival: 0,
                         },
                         a.gen.clone(),
                     ))
@@ -629,7 +645,7 @@ impl World {
                 // HiperSockets-like delivery: presented at once, one unit.
                 let mut u = Unit::new(Some(SERIAL_XCF | t as u64));
                 let w = self.frame_wl(t, &p);
-                u.steps.push_back((Step::Interrupt, w));
+                u.steps.push_back((Step::Interrupt(None), w));
                 u.steps.push_back((Step::Rx(p, false), w));
                 u.steps.push_back((Step::BatchEnd(u64::MAX), w));
                 self.hosts[t].stats.interrupts += 1;
@@ -669,7 +685,7 @@ impl World {
                     SERIAL_NIC | h as u64
                 };
                 let mut u = Unit::new(Some(key));
-                self.batch_steps(h, &mut u, Step::Interrupt, frames, false, u64::MAX);
+                self.batch_steps(h, &mut u, Step::Interrupt(None), frames, false, u64::MAX);
                 self.hosts[h].stats.interrupts += 1;
                 self.submit(h, u, now);
             }
@@ -767,7 +783,7 @@ impl World {
             return;
         }
         m.in_jobs += 1;
-        m.jobs.push_back(MicroJob::In(p));
+        m.jobs.push_back(MicroJob::In(p, now));
         self.micro_start(h, now);
     }
 
@@ -783,7 +799,9 @@ impl World {
             return;
         };
         let cost = match job {
-            MicroJob::In(p) => g.frame_cost(p.wire_len()) + if o.sorts() { g.sort_ns } else { 0 },
+            MicroJob::In(p, _) => {
+                g.frame_cost(p.wire_len()) + if o.sorts() { g.sort_ns } else { 0 }
+            }
             MicroJob::Out(p, queue) => {
                 let segs = p.len.div_ceil(o.mss().max(1)).max(1);
                 // Under OLM the adapter polls write queue 1 itself (SIGA
@@ -817,9 +835,10 @@ impl World {
             m.jobs.pop_front()
         };
         match job {
-            Some(MicroJob::In(p)) => {
+            Some(MicroJob::In(p, arrived)) => {
                 if let Some((o, m, _)) = self.osas[h].as_mut() {
                     m.in_jobs -= 1;
+                    m.last_in_arrival = arrived;
                     o.wire_in(now, &p);
                 }
                 self.osa_sync(h, now);
@@ -1001,6 +1020,11 @@ impl World {
                 m.jobs
                     .push_back(MicroJob::OlmFrames(pres.frames.len() as u64));
             }
+            // An early interrupt was raised when the frame reached the
+            // adapter, before the microprocessor had stored it.
+            let lead = pres
+                .early
+                .then(|| (now, now.saturating_sub(m.last_in_arrival)));
             let mut u = Unit::new(if pres.serialized {
                 Some(pres.key)
             } else {
@@ -1008,7 +1032,7 @@ impl World {
             });
             let first = if pres.interrupt {
                 self.hosts[h].stats.interrupts += 1;
-                Step::Interrupt
+                Step::Interrupt(lead)
             } else {
                 self.hosts[h].stats.polls += 1;
                 Step::Poll
@@ -1176,6 +1200,13 @@ impl World {
                 }
                 None => (cost, cost),
             };
+            // An OLM early interrupt taken as soon as it was presented: the
+            // processor has been fielding it since the frame reached the
+            // adapter (CPU charged in full; only the wait overlaps).
+            let elapsed = match step {
+                Step::Interrupt(Some((at, lead))) if at == now => elapsed.saturating_sub(lead),
+                _ => elapsed,
+            };
             host.cpu.charge(p, cost);
             if window {
                 host.cpu_window += cost;
@@ -1226,7 +1257,7 @@ impl World {
         let host = &self.hosts[h];
         let c = &host.spec.costs;
         match step {
-            Step::Interrupt => c.interrupt_ns,
+            Step::Interrupt(_) => c.interrupt_ns,
             Step::Poll => c.poll_ns,
             Step::AppCall(..) => c.app_call_ns,
             Step::Rx(p, _) => {
@@ -1403,7 +1434,7 @@ impl World {
 
     fn apply(&mut self, h: usize, p: usize, step: Step, wl: usize, now: Ns) {
         match step {
-            Step::Interrupt | Step::Poll | Step::PollWindow(..) => {}
+            Step::Interrupt(_) | Step::Poll | Step::PollWindow(..) => {}
             Step::ReturnBuffers(token) => {
                 if self.hosts[h].spec.kind == HostKind::Zos && token != u64::MAX {
                     if let Some((o, _, _)) = self.osas[h].as_mut() {
