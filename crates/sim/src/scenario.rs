@@ -48,6 +48,26 @@ fn default_warmup() -> f64 {
     50.0
 }
 
+/// Fields of `[[host]]` that only a z/OS host has (`adapter` has its own
+/// message).
+const ZOS_ONLY: [&str; 11] = [
+    "inbperf",
+    "segmentation_offload",
+    "wlm_priorityq",
+    "wlm_priorityq_map",
+    "read_storage",
+    "profile",
+    "profile_text",
+    "dvipa",
+    "distribute_to",
+    "xcf_speed",
+    "xcf_latency_us",
+];
+
+/// Largest one-way latency a scenario may give, µs (one second: beyond
+/// it nothing completes within any run length allowed).
+const MAX_LATENCY_US: f64 = 1_000_000.0;
+
 /// The file as written.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -333,6 +353,10 @@ impl Scenario {
                 })
             })?;
             (table, rest)
+        } else if let Some(t) = what.strip_prefix("host #") {
+            let (n, rest) = t.split_once(": ")?;
+            let n: usize = n.parse().ok()?;
+            (*tables("host").get(n.checked_sub(1)?)?, rest)
         } else if let Some(t) = what.strip_prefix("workload #") {
             let (n, rest) = t.split_once(": ")?;
             let n: usize = n.parse().ok()?;
@@ -438,7 +462,49 @@ impl Scenario {
                 .clone()
                 .try_into()
                 .map_err(|e| self.invalid(format!("host #{}: {e}", i + 1)))?;
+            if !h.kind.eq_ignore_ascii_case("zos") {
+                // Silently ignoring them would run a different setup than the
+                // one the user wrote (a peer's "profile" does nothing).
+                if let Some(k) = ZOS_ONLY.iter().find(|k| hv.get(**k).is_some()) {
+                    return Err(self.invalid(format!(
+                        "host #{}: {k} applies to z/OS hosts only (this host is of type {})",
+                        i + 1,
+                        h.kind
+                    )));
+                }
+            }
+            for (key, v) in [
+                ("latency_us", Some(h.latency_us)),
+                ("xcf_latency_us", h.xcf_latency_us),
+            ] {
+                if let Some(v) = v {
+                    if !(0.0..=MAX_LATENCY_US).contains(&v) {
+                        return Err(self.invalid(format!(
+                            "host #{}: {key} {v} must be in [0, {MAX_LATENCY_US}] microseconds",
+                            i + 1
+                        )));
+                    }
+                }
+            }
             cfgs.push(h);
+        }
+        for (i, h) in cfgs.iter().enumerate() {
+            if let Some(j) = cfgs[..i].iter().position(|o| o.name == h.name) {
+                return Err(self.invalid(format!(
+                    "host #{}: name {:?} is already used by host #{}",
+                    i + 1,
+                    h.name,
+                    j + 1
+                )));
+            }
+            if let Some(j) = cfgs[..i].iter().position(|o| o.ip == h.ip) {
+                return Err(self.invalid(format!(
+                    "host #{}: ip \"{}\" is already host #{}'s address",
+                    i + 1,
+                    h.ip,
+                    j + 1
+                )));
+            }
         }
         let mut specs = Vec::new();
         for (i, h) in cfgs.iter().enumerate() {
@@ -491,11 +557,6 @@ impl Scenario {
                 },
             });
         }
-        let mut names: Vec<&str> = specs.iter().map(|h| h.name.as_str()).collect();
-        names.sort_unstable();
-        if names.windows(2).any(|w| w[0] == w[1]) {
-            return Err(self.invalid("two hosts have the same name"));
-        }
         let find = |n: &str| specs.iter().position(|h| h.name == n);
         let mut workloads = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
@@ -524,6 +585,24 @@ impl Scenario {
                 return Err(self.invalid(format!(
                     "workload #{}: client and server are the same host",
                     i + 1
+                )));
+            }
+            if specs[client].iqd.is_some() != specs[server].iqd.is_some() {
+                let net = |h: usize| {
+                    if specs[h].iqd.is_some() {
+                        "HiperSockets"
+                    } else {
+                        "Ethernet"
+                    }
+                };
+                return Err(self.invalid(format!(
+                    "workload #{}: client {:?} is on {} and server {:?} on {}; \
+                     they cannot reach each other (give both the same link)",
+                    i + 1,
+                    w.client,
+                    net(client),
+                    w.server,
+                    net(server)
                 )));
             }
             if w.connections == 0 || w.connections > 10_000 {
@@ -614,7 +693,7 @@ impl Scenario {
         let bad = |w: String| self.invalid(format!("host {:?}: {w}", h.name));
         let rate = parse_speed(&h.speed).ok_or_else(|| {
             bad(format!(
-                "speed {:?} (use 100m, 1g, 10g, 25g or Mb/s)",
+                "speed {:?} (use 100m, 1g, 10g, 25g or a number of Mb/s, at least 1)",
                 h.speed
             ))
         })?;
@@ -905,10 +984,13 @@ pub fn parse_speed(s: &str) -> Option<u64> {
         (t.as_str(), 1_000_000)
     };
     let v: f64 = num.trim().parse().ok()?;
-    if v <= 0.0 || v > 1e6 {
+    // NaN or a rate below 1 Mb/s would give a link that never delivers a
+    // frame: every workload silently shows zero.
+    let bps = v * mul as f64;
+    if !v.is_finite() || v > 1e6 || bps < 1e6 {
         return None;
     }
-    Some((v * mul as f64) as u64)
+    Some(bps as u64)
 }
 
 /// The adapter feature a host's port is on. A generation's ports of 1 Gb/s
@@ -1161,6 +1243,98 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
         let bad = no_vary.replace("\"DYNAMIC WORKLOADQ\"", "\"TURBO\"");
         assert!(Scenario::parse("t.toml", &bad).unwrap().variants().is_err());
+    }
+
+    /// The error `variants()` gives for BASIC edited by `f`, and the line
+    /// (1-based) of the first line containing `marker`.
+    fn error_at(f: impl Fn(&str) -> String, marker: &str) -> (String, usize) {
+        let text = f(BASIC);
+        let e = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .expect_err("must be refused")
+            .to_string();
+        let line = text.lines().position(|l| l.contains(marker)).unwrap() + 1;
+        (e, line)
+    }
+
+    #[test]
+    fn duplicate_host_names_and_addresses_are_named_with_their_line() {
+        let (e, line) = error_at(
+            |t| t.replace("name = \"aix\"", "name = \"zos\""),
+            "type = \"aix\"",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{}: host #2", line - 1)),
+            "{e}"
+        );
+        assert!(e.contains("\"zos\"") && e.contains("host #1"), "{e}");
+        let (e, line) = error_at(
+            |t| t.replace("192.0.2.2\"", "192.0.2.1\""),
+            "type = \"aix\"",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{}: host #2: ip", line + 1)),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn zos_only_fields_on_a_peer_are_refused() {
+        for field in [
+            "inbperf = \"DYNAMIC\"",
+            "profile = \"x.prof\"",
+            "segmentation_offload = true",
+        ] {
+            let (e, line) = error_at(
+                |t| t.replace("type = \"aix\"", &format!("type = \"aix\"\n{field}")),
+                field,
+            );
+            let key = field.split(' ').next().unwrap();
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: host #2: {key} applies to z/OS")),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn latencies_and_speeds_that_cannot_work_are_refused() {
+        for (bad, key) in [
+            ("latency_us = -100", "latency_us"),
+            ("latency_us = 1e15", "latency_us"),
+            ("xcf_latency_us = -4", "xcf_latency_us"),
+            ("speed = \"nan\"", "speed"),
+            ("speed = \"0.0001\"", "speed"),
+        ] {
+            let (e, line) = error_at(
+                |t| {
+                    t.replacen(
+                        "ip = \"192.0.2.1\"",
+                        &format!("ip = \"192.0.2.1\"\n{bad}"),
+                        1,
+                    )
+                },
+                bad,
+            );
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: host ")),
+                "{bad}: {e}"
+            );
+            assert!(e.contains(key), "{bad}: {e}");
+        }
+        assert_eq!(parse_speed("nan"), None);
+        assert_eq!(parse_speed("1"), Some(1_000_000));
+    }
+
+    #[test]
+    fn a_workload_across_hipersockets_and_ethernet_is_refused() {
+        let (e, line) = error_at(
+            |t| t.replace("type = \"aix\"", "type = \"aix\"\nlink = \"hipersockets\""),
+            "client = ",
+        );
+        assert!(e.starts_with(&format!("t.toml:{line}: workload #1")), "{e}");
+        assert!(e.contains("HiperSockets") && e.contains("Ethernet"), "{e}");
     }
 
     #[test]
