@@ -41,13 +41,28 @@ pub struct SimArgs {
     /// After the results, show this z/OS display of every simulated host's
     /// adapter at the end of the run (devlinks, osainfo, trle, tuning,
     /// netstat-all, stats, config, vcrt, route-qdioaccel, drops); may be
-    /// given several times. Text format only.
+    /// given several times. With --format json the displays are in the
+    /// JSON ("displays"); --format csv has no place for them.
     #[arg(long = "display", value_name = "KIND")]
     pub display: Vec<String>,
 }
 
 /// Run `softosa sim`.
 pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    print!("{}", output(&args)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Everything `softosa sim` prints: the results, then any displays.
+pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
+    if args.format == Format::Csv && !args.display.is_empty() {
+        // Text after the CSV would break every tool reading it.
+        return Err(
+            "--display cannot be combined with --format csv: use --format text \
+                    or --format json (the displays are then in its \"displays\" list)"
+                .into(),
+        );
+    }
     let sc = Scenario::load(&args.scenario)?;
     let mut variants = sc.variants()?;
     if let Some(s) = args.seed {
@@ -62,11 +77,28 @@ pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut results: Vec<(String, RunResult)> = Vec::new();
     let mut displays = String::new();
+    let mut displays_json: Vec<serde_json::Value> = Vec::new();
     for v in &variants {
         let (r, world) = run_world(&v.label, &v.setup, args.quiet)?;
         for kind in &kinds {
             for (host, engine) in world.engines() {
                 let ctx = softosa_display::DisplayContext::default();
+                if args.format == Format::Json {
+                    let text = softosa_display::render(
+                        *kind,
+                        engine,
+                        &ctx,
+                        None,
+                        softosa_display::Format::Json,
+                    )?;
+                    displays_json.push(serde_json::json!({
+                        "variant": v.label,
+                        "host": host,
+                        "kind": kind.word(),
+                        "display": serde_json::from_str::<serde_json::Value>(&text)?,
+                    }));
+                    continue;
+                }
                 let text = softosa_display::render(
                     *kind,
                     engine,
@@ -83,9 +115,28 @@ pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         }
         results.push((v.label.clone(), r));
     }
-    print!("{}", render(&sc, &results, args.format)?);
-    print!("{displays}");
-    Ok(ExitCode::SUCCESS)
+    Ok(render(&sc, &results, args.format, &displays_json)? + &displays)
+}
+
+/// Refuse an output path that would only fail after a long run: a
+/// directory, or a file in a directory that does not exist.
+pub fn check_output(flag: &str, path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{flag} {}: is a directory; name a file",
+            path.display()
+        ));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(format!(
+                "{flag} {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Run one setup, showing a progress bar when it takes more than a second.
@@ -132,6 +183,7 @@ fn render(
     sc: &Scenario,
     results: &[(String, RunResult)],
     f: Format,
+    displays: &[serde_json::Value],
 ) -> Result<String, serde_json::Error> {
     Ok(match f {
         Format::Json => {
@@ -139,11 +191,15 @@ fn render(
                 .iter()
                 .map(|(l, r)| serde_json::json!({ "variant": l, "result": r }))
                 .collect();
-            let mut s = serde_json::to_string_pretty(&serde_json::json!({
+            let mut doc = serde_json::json!({
                 "scenario": sc.file.name.clone().unwrap_or_else(|| sc.path.clone()),
                 "seed": sc.file.seed,
                 "variants": v,
-            }))?;
+            });
+            if !displays.is_empty() {
+                doc["displays"] = serde_json::Value::from(displays.to_vec());
+            }
+            let mut s = serde_json::to_string_pretty(&doc)?;
             s.push('\n');
             s
         }
@@ -205,3 +261,58 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
 }
 
 pub use crate::reproduce::{run as run_reproduce, ReproduceArgs};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(format: Format, display: &[&str]) -> SimArgs {
+        SimArgs {
+            scenario: PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../scenarios/quick-rr.toml"
+            )),
+            format,
+            seed: None,
+            quiet: true,
+            display: display.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn displays_never_corrupt_machine_readable_output() {
+        // CSV has no place for a display: refused before anything runs.
+        let e = run(args(Format::Csv, &["tuning"])).unwrap_err().to_string();
+        assert!(e.contains("--format csv"), "{e}");
+        // JSON carries them as JSON: the output stays one document.
+        let out = output(&args(Format::Json, &["tuning", "devlinks"])).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+        assert_eq!(doc["displays"][0]["host"], "zosb");
+        assert_eq!(doc["displays"][0]["kind"], "tuning");
+        assert_eq!(doc["displays"][1]["kind"], "devlinks");
+        assert!(doc["displays"][0]["display"].is_object());
+        assert!(doc["variants"].is_array());
+    }
+
+    #[test]
+    fn an_output_path_that_cannot_be_written_is_refused() {
+        let dir = std::env::temp_dir();
+        assert!(check_output("--html", &dir)
+            .unwrap_err()
+            .contains("is a directory"));
+        let e = check_output("--html", &dir.join("no-such-dir-softosa/x.html")).unwrap_err();
+        assert!(e.contains("does not exist"), "{e}");
+        assert!(check_output("--html", &dir.join("x.html")).is_ok());
+        assert!(check_output("--html", std::path::Path::new("x.html")).is_ok());
+        let e = crate::reproduce::run(crate::reproduce::ReproduceArgs {
+            html: dir,
+            only: Some("olm-rr1".into()),
+            strict: false,
+            json: true,
+            seeds: 1,
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("--html"), "{e}");
+    }
+}

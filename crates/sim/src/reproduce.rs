@@ -854,6 +854,8 @@ fn fmt(v: f64, rule: Rule) -> String {
 /// Run `softosa reproduce`.
 pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let t0 = std::time::Instant::now();
+    // Before a run that can take minutes (--seeds), not after it.
+    crate::cli::check_output("--html", &a.html)?;
     if let Some(o) = a.only.as_deref() {
         if selected(Some(o)).next().is_none() {
             let names: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
