@@ -357,6 +357,12 @@ impl Scenario {
             let (n, rest) = t.split_once(": ")?;
             let n: usize = n.parse().ok()?;
             (*tables("host").get(n.checked_sub(1)?)?, rest)
+        } else if let Some(rest) = what.strip_prefix("[vary] ") {
+            let head = lines.iter().position(|l| l.trim() == "[vary]")?;
+            let end = (head + 1..lines.len())
+                .find(|&j| header(lines[j]))
+                .unwrap_or(lines.len());
+            ((head, end), rest)
         } else if let Some(t) = what.strip_prefix("workload #") {
             let (n, rest) = t.split_once(": ")?;
             let n: usize = n.parse().ok()?;
@@ -411,6 +417,7 @@ impl Scenario {
                 WORKLOAD_FIELDS.join(", ")
             )));
         }
+        self.check_vary_selection(v, host_field)?;
         let mut out = Vec::new();
         for (i, val) in v.values.iter().enumerate() {
             let mut hosts = self.file.hosts.clone();
@@ -448,6 +455,70 @@ impl Scenario {
             out.push(Variant { label, setup });
         }
         Ok(out)
+    }
+
+    /// A `[vary]` whose `hosts` or `workloads` select nothing would run
+    /// identical variants and present them as a comparison; labels that do
+    /// not match the values one to one make the columns ambiguous.
+    fn check_vary_selection(&self, v: &Vary, host_field: bool) -> Result<(), ScenarioError> {
+        let names = |list: &[toml::Value]| -> Vec<String> {
+            list.iter()
+                .filter_map(|x| x.get("name").and_then(|n| n.as_str()))
+                .map(str::to_string)
+                .collect()
+        };
+        if host_field {
+            let known = names(&self.file.hosts);
+            if let Some(n) = v.hosts.iter().find(|n| !known.contains(n)) {
+                return Err(self.invalid(format!(
+                    "[vary] hosts names {n:?}, which is not a host (hosts: {})",
+                    known.join(", ")
+                )));
+            }
+            let any_zos = self.file.hosts.iter().any(|h| {
+                h.get("type")
+                    .and_then(|t| t.as_str())
+                    .is_some_and(|t| t.eq_ignore_ascii_case("zos"))
+            });
+            if v.hosts.is_empty() && !any_zos {
+                return Err(self.invalid(
+                    "[vary] field: without a hosts list only z/OS hosts are changed, and there \
+                     is none; name the hosts to change (hosts = [\"...\"])",
+                ));
+            }
+        } else {
+            let known = names(&self.file.workloads);
+            if let Some(n) = v.workloads.iter().find(|n| !known.contains(n)) {
+                return Err(self.invalid(format!(
+                    "[vary] workloads names {n:?}, which is not a workload's name (named \
+                     workloads: {}; give a workload name = \"...\" to select it)",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
+        }
+        if !v.labels.is_empty() && v.labels.len() != v.values.len() {
+            return Err(self.invalid(format!(
+                "[vary] labels: {} labels for {} values; give one per value",
+                v.labels.len(),
+                v.values.len()
+            )));
+        }
+        if let Some((i, l)) = v
+            .labels
+            .iter()
+            .enumerate()
+            .find(|(i, l)| v.labels[..*i].contains(l))
+        {
+            return Err(self.invalid(format!(
+                "[vary] labels: {l:?} is given twice (label {})",
+                i + 1
+            )));
+        }
+        Ok(())
     }
 
     fn resolve(
@@ -1325,6 +1396,78 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         }
         assert_eq!(parse_speed("nan"), None);
         assert_eq!(parse_speed("1"), Some(1_000_000));
+    }
+
+    #[test]
+    fn a_vary_that_selects_nothing_or_mislabels_is_refused() {
+        for (edit, marker, says) in [
+            (
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]\nhosts = [\"zso\"]",
+                "hosts =",
+                "\"zso\"",
+            ),
+            (
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]\nlabels = [\"a\", \"b\"]",
+                "labels =",
+                "2 labels for 3",
+            ),
+            (
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]\nlabels = [\"a\", \"b\", \"a\"]",
+                "labels =",
+                "twice",
+            ),
+        ] {
+            let (e, line) = error_at(
+                |t| t.replace("values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]", edit),
+                marker,
+            );
+            assert!(e.starts_with(&format!("t.toml:{line}: [vary]")), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
+        let (e, line) = error_at(
+            |t| {
+                t.replace(
+                    "field = \"inbperf\"",
+                    "field = \"connections\"\nworkloads = [\"web\"]",
+                )
+                .replace(
+                    "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                    "values = [1, 2]",
+                )
+            },
+            "workloads =",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{line}: [vary] workloads")),
+            "{e}"
+        );
+        // Naming the workload makes the same [vary] valid.
+        let ok = BASIC
+            .replace("type = \"RR\"", "name = \"web\"\ntype = \"RR\"")
+            .replace(
+                "field = \"inbperf\"",
+                "field = \"connections\"\nworkloads = [\"web\"]",
+            )
+            .replace(
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                "values = [1, 2]",
+            );
+        let v = Scenario::parse("t.toml", &ok).unwrap().variants().unwrap();
+        assert_eq!(v[1].setup.workloads[0].connections, 2);
+        // Only peers and no hosts list: nothing would change.
+        let (e, _) = error_at(
+            |t| {
+                t.replace("type = \"zos\"", "type = \"linux\"")
+                    .replace("inbperf = \"DYNAMIC WORKLOADQ\"\n", "")
+                    .replace("field = \"inbperf\"", "field = \"mtu\"")
+                    .replace(
+                        "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                        "values = [1500, 9000]",
+                    )
+            },
+            "[vary]",
+        );
+        assert!(e.contains("there is none"), "{e}");
     }
 
     #[test]
