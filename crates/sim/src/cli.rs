@@ -16,6 +16,18 @@ pub enum Format {
     Csv,
 }
 
+const SIM_EXAMPLES: &str = "\
+Examples:
+  softosa sim scenarios/quick-rr.toml                      RR10 and a stream, z/OS with BALANCED
+  softosa sim scenarios/inbperf-modes.toml                 each INBPERF setting side by side
+  softosa sim scenarios/quick-rr.toml --display tuning     ... plus the VTAM tuning statistics
+  softosa sim scenarios/inbperf-modes.toml --format csv    one line per variant and workload
+  softosa sim scenarios/olm-rr-sweep.toml --seed 2         the same run with another seed
+
+Scenario files: scenarios/*.toml (one per feature); every field is in
+docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
+inbperf, adapter, speed or profile, or the workloads.";
+
 /// Simulate a scenario: what would this configuration do to this workload?
 ///
 /// A scenario file (TOML, see docs/scenarios.md) names the hosts (z/OS
@@ -26,6 +38,7 @@ pub enum Format {
 /// transaction or per MB, then per-host TCP, link and adapter counters.
 /// Same scenario + same seed = byte-identical output.
 #[derive(Clone, Debug, clap::Args)]
+#[command(after_help = SIM_EXAMPLES)]
 pub struct SimArgs {
     /// Scenario file (e.g. scenarios/inbperf-modes.toml; format: docs/scenarios.md).
     pub scenario: PathBuf,
