@@ -128,7 +128,9 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
         }
         results.push((v.label.clone(), r));
     }
-    Ok(render(&sc, &results, args.format, &displays_json)? + &displays)
+    // The seed the runs used (--seed overrides the file's).
+    let seed = args.seed.unwrap_or(sc.file.seed);
+    Ok(render(&sc, seed, &results, args.format, &displays_json)? + &displays)
 }
 
 /// Refuse an output path that would only fail after a long run: a
@@ -194,6 +196,7 @@ pub fn run_world(
 
 fn render(
     sc: &Scenario,
+    seed: u64,
     results: &[(String, RunResult)],
     f: Format,
     displays: &[serde_json::Value],
@@ -206,7 +209,7 @@ fn render(
                 .collect();
             let mut doc = serde_json::json!({
                 "scenario": sc.file.name.clone().unwrap_or_else(|| sc.path.clone()),
-                "seed": sc.file.seed,
+                "seed": seed,
                 "variants": v,
             });
             if !displays.is_empty() {
@@ -304,6 +307,12 @@ mod tests {
         assert_eq!(doc["displays"][0]["kind"], "tuning");
         assert_eq!(doc["displays"][1]["kind"], "devlinks");
         assert!(doc["displays"][0]["display"].is_object());
+        assert_eq!(doc["seed"], 1, "the file's seed");
+        // The JSON records the seed the run used, not the file's.
+        let mut a = args(Format::Json, &[]);
+        a.seed = Some(7);
+        let doc: serde_json::Value = serde_json::from_str(&output(&a).unwrap()).unwrap();
+        assert_eq!(doc["seed"], 7);
         assert!(doc["variants"].is_array());
     }
 
