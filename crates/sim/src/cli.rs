@@ -251,8 +251,13 @@ fn render(
 /// One line per workload and variant: the comparison people want first.
 fn side_by_side(results: &[(String, RunResult)]) -> String {
     let mut s = String::new();
+    let vw = results.iter().map(|(l, _)| l.len()).fold(22, usize::max);
+    let ww = results
+        .iter()
+        .flat_map(|(_, r)| r.workloads.iter().map(|w| w.name.len()))
+        .fold(18, usize::max);
     s.push_str(&format!(
-        "{:<22} {:<18} {:>10} {:>9} {:>9} {:>9} {:>10} {:>10}\n",
+        "{:<vw$} {:<ww$} {:>10} {:>9} {:>9} {:>9} {:>10} {:>10}\n",
         "variant", "workload", "trans/s", "MB/s", "mean us", "p99 us", "cpu us/tr", "srv ms/MB"
     ));
     let n = results.first().map(|r| r.1.workloads.len()).unwrap_or(0);
@@ -260,7 +265,7 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
         for (l, r) in results {
             if let Some(w) = r.workloads.get(i) {
                 s.push_str(&format!(
-                    "{:<22} {:<18} {:>10.0} {:>9.2} {:>9.1} {:>9.1} {:>10.2} {:>10.2}\n",
+                    "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9.1} {:>9.1} {:>10.2} {:>10.2}\n",
                     l,
                     w.name,
                     w.transactions_per_s,
@@ -314,6 +319,55 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&output(&a).unwrap()).unwrap();
         assert_eq!(doc["seed"], 7);
         assert!(doc["variants"].is_array());
+    }
+
+    #[test]
+    fn long_workload_names_keep_the_columns_in_line() {
+        let text = r#"
+duration_ms = 2
+warmup_ms = 1
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.1"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.2"
+[[workload]]
+name = "interactive-order-entry-from-branches"
+type = "RR"
+connections = 1
+request = 100
+response = 1000000000
+client = "aix"
+server = "zos"
+[vary]
+field = "inbperf"
+values = ["BALANCED", "DYNAMIC"]
+labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
+"#;
+        let sc = Scenario::parse("t.toml", text).unwrap();
+        let mut results = Vec::new();
+        for v in sc.variants().unwrap() {
+            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+            results.push((v.label, r));
+        }
+        let out = render(&sc, 1, &results, Format::Text, &[]).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        // Each table: the header's column starts are where the row's are.
+        for (head, row) in [("variant ", "BALANCED-with"), ("workload ", "interactive")] {
+            let h = lines.iter().position(|l| l.starts_with(head)).unwrap();
+            let r = lines[h + 1..].iter().find(|l| l.starts_with(row)).unwrap();
+            let starts = |l: &str| -> Vec<usize> {
+                let b = l.as_bytes();
+                (1..b.len())
+                    .filter(|&i| b[i] != b' ' && b[i - 1] == b' ')
+                    .collect()
+            };
+            // The second column (workload / kind) starts at the same place.
+            assert_eq!(starts(lines[h])[0], starts(r)[0], "\n{}\n{r}", lines[h]);
+        }
     }
 
     #[test]

@@ -174,9 +174,22 @@ impl RunResult {
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "measured window: {:.3} s", self.window_s);
+        // Columns as wide as the longest name and size, so a long
+        // workload name does not push its row out of line.
+        let size = |w: &WlResult| format!("{}/{}", w.request, w.response);
+        let nw = self
+            .workloads
+            .iter()
+            .map(|w| w.name.len())
+            .fold(16, usize::max);
+        let sw = self
+            .workloads
+            .iter()
+            .map(|w| size(w).len())
+            .fold(13, usize::max);
         let _ = writeln!(
             s,
-            "{:<16} {:<5} {:>5} {:>13} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
+            "{:<nw$} {:<5} {:>5} {:>sw$} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
             "workload",
             "kind",
             "conns",
@@ -193,11 +206,11 @@ impl RunResult {
         for w in &self.workloads {
             let _ = writeln!(
                 s,
-                "{:<16} {:<5} {:>5} {:>13} {:>9.0} {:>9.2} {:>9.1} {:>9.1} {:>10.1} {:>10.2} {:>9.2} {:>9.2}",
+                "{:<nw$} {:<5} {:>5} {:>sw$} {:>9.0} {:>9.2} {:>9.1} {:>9.1} {:>10.1} {:>10.2} {:>9.2} {:>9.2}",
                 w.name,
                 w.kind,
                 w.connections,
-                format!("{}/{}", w.request, w.response),
+                size(w),
                 w.transactions_per_s,
                 w.mb_per_s,
                 w.latency_mean_us,
