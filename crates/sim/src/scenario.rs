@@ -357,8 +357,15 @@ impl Scenario {
             let (n, rest) = t.split_once(": ")?;
             let n: usize = n.parse().ok()?;
             (*tables("host").get(n.checked_sub(1)?)?, rest)
-        } else if let Some(rest) = what.strip_prefix("[vary] ") {
-            let head = lines.iter().position(|l| l.trim() == "[vary]")?;
+        } else if let Some((table, rest)) = what
+            .strip_prefix('[')
+            .and_then(|t| t.split_once("] "))
+            .filter(|(t, _)| !t.contains(['[', ']']))
+        {
+            // `[vary] ...`, `[hipersockets] ...`: within that table.
+            let head = lines
+                .iter()
+                .position(|l| l.trim() == format!("[{table}]"))?;
             let end = (head + 1..lines.len())
                 .find(|&j| header(lines[j]))
                 .unwrap_or(lines.len());
@@ -396,6 +403,23 @@ impl Scenario {
             Models::builtin().map_err(|e| self.invalid(format!("built-in models: {e}")))?;
         if let Some(m) = &self.file.models {
             models.overlay(m);
+        }
+        // Checked even when no host uses it yet: a typo here should not
+        // wait for the day a host is moved onto HiperSockets.
+        if let Some(hs) = &self.file.hipersockets {
+            if !models.hipersockets.contains_key(&hs.machine) {
+                return Err(self.invalid(format!(
+                    "[hipersockets] machine {:?} is unknown (known: {})",
+                    hs.machine,
+                    keys(&models.hipersockets)
+                )));
+            }
+            if crate::iqd::mtu_for_mfs(hs.mfs_kb).is_none() {
+                return Err(self.invalid(format!(
+                    "[hipersockets] mfs_kb {} is not 16, 24, 40 or 64",
+                    hs.mfs_kb
+                )));
+            }
         }
         let Some(v) = &self.file.vary else {
             let setup = self.resolve(&self.file.hosts, &self.file.workloads, &models)?;
@@ -1468,6 +1492,18 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "[vary]",
         );
         assert!(e.contains("there is none"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_hipersockets_table_is_refused_even_when_unused() {
+        for (bad, says) in [
+            ("mfs_kb = 17", "mfs_kb 17"),
+            ("machine = \"z99\"", "\"z99\""),
+        ] {
+            let (e, line) = error_at(|t| format!("{t}[hipersockets]\n{bad}\n"), bad);
+            assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
     }
 
     #[test]
