@@ -120,3 +120,17 @@ fn errors_name_the_file_that_is_wrong() {
     assert!(e.contains("is a directory"), "{e}");
     assert_eq!(e.matches(&dir.display().to_string()).count(), 1, "{e}");
 }
+
+#[test]
+fn a_capture_without_packets_says_so() {
+    let dir = scratch("header-only");
+    let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    let cap = dir.join("header.pcap");
+    std::fs::write(&cap, &bytes[..24]).unwrap();
+    let report = build_report(&args(&cap, &data("host.prof"))).expect("an empty replay");
+    let text = softosa_replay::report::render_text(&report);
+    assert!(text.contains("holds no packets"), "{text}");
+    // A capture with packets does not say it.
+    let report = build_report(&args(&data("sockperf-rr.pcap"), &data("host.prof"))).unwrap();
+    assert!(!softosa_replay::report::render_text(&report).contains("holds no packets"));
+}
