@@ -64,6 +64,10 @@ const ZOS_ONLY: [&str; 11] = [
     "xcf_latency_us",
 ];
 
+/// Connections of all workloads together (each workload has at most
+/// 10,000): keeps a scenario's memory in the hundred-megabyte range.
+const MAX_CONNECTIONS: u64 = 100_000;
+
 /// Largest one-way latency a scenario may give, µs (one second: beyond
 /// it nothing completes within any run length allowed).
 const MAX_LATENCY_US: f64 = 1_000_000.0;
@@ -761,6 +765,15 @@ impl Scenario {
                 via_distributor: via,
                 tls,
             });
+        }
+        // Each connection holds both ends' TCP state (about 400 bytes):
+        // bound the whole scenario, not only each workload.
+        let total: u64 = workloads.iter().map(|w| u64::from(w.connections)).sum();
+        if total > MAX_CONNECTIONS {
+            return Err(self.invalid(format!(
+                "the workloads open {total} connections together; at most {MAX_CONNECTIONS} \
+                 (fewer workloads or connections per workload)"
+            )));
         }
         if !(self.file.duration_ms > 0.0 && self.file.duration_ms <= 600_000.0) {
             return Err(self.invalid("duration_ms must be in (0, 600000]"));
@@ -1492,6 +1505,26 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "[vary]",
         );
         assert!(e.contains("there is none"), "{e}");
+    }
+
+    #[test]
+    fn the_connections_of_all_workloads_together_are_bounded() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let wl = &no_vary[no_vary.find("[[workload]]").unwrap()..];
+        // n workloads of 10,000 connections each.
+        let many = |n: usize| {
+            let first = no_vary.replace("connections = 2", "connections = 10000");
+            let w = wl.replace("connections = 2", "connections = 10000");
+            format!("{first}{}", w.repeat(n - 1))
+        };
+        let ok = Scenario::parse("t.toml", &many(10)).unwrap().variants();
+        assert!(ok.is_ok(), "100,000 connections are allowed");
+        let e = Scenario::parse("t.toml", &many(11))
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("110000 connections"), "{e}");
     }
 
     #[test]
