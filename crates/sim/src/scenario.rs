@@ -68,6 +68,10 @@ const ZOS_ONLY: [&str; 11] = [
 /// 10,000): keeps a scenario's memory in the hundred-megabyte range.
 const MAX_CONNECTIONS: u64 = 100_000;
 
+/// Hosts in one scenario (a sysplex has at most 32 systems; the rest are
+/// peers): keeps memory bounded however long the file is.
+const MAX_HOSTS: usize = 1000;
+
 /// Largest one-way latency a scenario may give, µs (one second: beyond
 /// it nothing completes within any run length allowed).
 const MAX_LATENCY_US: f64 = 1_000_000.0;
@@ -555,6 +559,13 @@ impl Scenario {
         wls: &[toml::Value],
         models: &Models,
     ) -> Result<Setup, ScenarioError> {
+        if hosts.len() > MAX_HOSTS {
+            // A z/OS host carries a whole adapter and stack (about 120 KB).
+            return Err(self.invalid(format!(
+                "the scenario has {} hosts; at most {MAX_HOSTS}",
+                hosts.len()
+            )));
+        }
         let mut cfgs = Vec::new();
         for (i, hv) in hosts.iter().enumerate() {
             let h: HostCfg = hv
@@ -1525,6 +1536,31 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap_err()
             .to_string();
         assert!(e.contains("110000 connections"), "{e}");
+    }
+
+    #[test]
+    fn the_number_of_hosts_is_bounded() {
+        let hosts = |n: usize| {
+            let mut t = String::from("duration_ms = 1\n");
+            for i in 0..n {
+                t += &format!(
+                    "[[host]]\nname = \"h{i}\"\ntype = \"linux\"\nip = \"10.{}.{}.1\"\n",
+                    i / 250,
+                    i % 250
+                );
+            }
+            t + "[[workload]]\ntype = \"RR\"\nconnections = 1\nrequest = 1\nresponse = 1\nclient = \"h0\"\nserver = \"h1\"\n"
+        };
+        assert!(Scenario::parse("t.toml", &hosts(1000))
+            .unwrap()
+            .variants()
+            .is_ok());
+        let e = Scenario::parse("t.toml", &hosts(1001))
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("1001 hosts"), "{e}");
     }
 
     #[test]
