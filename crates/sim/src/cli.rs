@@ -4,6 +4,7 @@
 use crate::report::RunResult;
 use crate::scenario::Scenario;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -171,8 +172,24 @@ pub fn run_world(
 ) -> Result<(RunResult, crate::world::World), crate::world::WorldError> {
     let start = Instant::now();
     let mut bar: Option<ProgressBar> = None;
+    let terminal = std::io::stderr().is_terminal();
+    let mut beat = Heartbeat::new(Duration::from_secs(30));
     let (r, world) = crate::run_setup(setup, |t, end| {
         if quiet {
+            return;
+        }
+        if !terminal {
+            // A log file or CI, where no bar is drawn: a line now and then,
+            // so a long run (up to 600 s simulated per variant) is never
+            // silent for hours.
+            if beat.due(start.elapsed()) {
+                eprintln!(
+                    "{label}: {} of {} ms simulated after {:.0} s",
+                    t / 1_000_000,
+                    end / 1_000_000,
+                    start.elapsed().as_secs_f64()
+                );
+            }
             return;
         }
         if bar.is_none() && start.elapsed() > Duration::from_secs(1) {
@@ -192,6 +209,30 @@ pub fn run_world(
         b.finish_and_clear();
     }
     Ok((r, world))
+}
+
+/// When a run without a progress bar should log a line: every `every`.
+struct Heartbeat {
+    every: Duration,
+    next: Duration,
+}
+
+impl Heartbeat {
+    fn new(every: Duration) -> Self {
+        Heartbeat { every, next: every }
+    }
+
+    /// True once per `every` of elapsed time (never twice for one period,
+    /// however often it is asked).
+    fn due(&mut self, elapsed: Duration) -> bool {
+        if elapsed < self.next {
+            return false;
+        }
+        while self.next <= elapsed {
+            self.next += self.every;
+        }
+        true
+    }
 }
 
 fn render(
@@ -368,6 +409,19 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             // The second column (workload / kind) starts at the same place.
             assert_eq!(starts(lines[h])[0], starts(r)[0], "\n{}\n{r}", lines[h]);
         }
+    }
+
+    #[test]
+    fn a_run_without_a_terminal_logs_a_line_every_period() {
+        let s = Duration::from_secs;
+        let mut b = Heartbeat::new(s(30));
+        assert!(!b.due(s(0)));
+        assert!(!b.due(s(29)));
+        assert!(b.due(s(30)));
+        assert!(!b.due(s(31)), "once per period");
+        assert!(b.due(s(95)), "a late call still logs");
+        assert!(!b.due(s(100)), "and skips the periods it passed");
+        assert!(b.due(s(120)));
     }
 
     #[test]
