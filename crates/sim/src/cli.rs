@@ -305,15 +305,23 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
     for i in 0..n {
         for (l, r) in results {
             if let Some(w) = r.workloads.get(i) {
+                // No completed transaction: no latency, no CPU per transaction.
+                let per_txn = |v: f64, prec: usize| {
+                    if w.transactions == 0 {
+                        "-".to_string()
+                    } else {
+                        format!("{v:.prec$}")
+                    }
+                };
                 s.push_str(&format!(
-                    "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9.1} {:>9.1} {:>10.2} {:>10.2}\n",
+                    "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10.2}\n",
                     l,
                     w.name,
                     w.transactions_per_s,
                     w.mb_per_s,
-                    w.latency_mean_us,
-                    w.latency_p99_us,
-                    w.cpu_us_per_txn_server,
+                    per_txn(w.latency_mean_us, 1),
+                    per_txn(w.latency_p99_us, 1),
+                    per_txn(w.cpu_us_per_txn_server, 2),
                     w.cpu_ms_per_mb_server
                 ));
             }
@@ -409,6 +417,20 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             // The second column (workload / kind) starts at the same place.
             assert_eq!(starts(lines[h])[0], starts(r)[0], "\n{}\n{r}", lines[h]);
         }
+    }
+
+    #[test]
+    fn a_workload_without_a_completed_transaction_shows_no_latency() {
+        // quick-rr's 20 MB stream response does not complete in 100 ms.
+        let out = output(&args(Format::Text, &[])).unwrap();
+        let row = out.lines().find(|l| l.starts_with("STR1(")).unwrap();
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[4], "0", "trans/s: {row}");
+        assert!(cols[5].parse::<f64>().unwrap() > 0.0, "MB/s: {row}");
+        assert_eq!(&cols[6..10], ["-", "-", "-", "-"], "{row}");
+        assert!(out.contains("- : no transaction completed"), "{out}");
+        let rr = out.lines().find(|l| l.starts_with("RR10(")).unwrap();
+        assert!(!rr.contains(" - "), "{rr}");
     }
 
     #[test]
