@@ -89,6 +89,17 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
         .iter()
         .map(|k| k.parse::<softosa_display::DisplayKind>())
         .collect::<Result<Vec<_>, _>>()?;
+    let has_adapter = variants
+        .iter()
+        .any(|v| v.setup.hosts.iter().any(|h| h.adapter.is_some()));
+    if !kinds.is_empty() && !has_adapter {
+        // Otherwise the displays asked for would silently not appear.
+        return Err(format!(
+            "--display shows the OSA adapter of each z/OS host, and {} has no z/OS host",
+            args.scenario.display()
+        )
+        .into());
+    }
     let mut results: Vec<(String, RunResult)> = Vec::new();
     let mut displays = String::new();
     let mut displays_json: Vec<serde_json::Value> = Vec::new();
@@ -354,6 +365,11 @@ mod tests {
         // CSV has no place for a display: refused before anything runs.
         let e = run(args(Format::Csv, &["tuning"])).unwrap_err().to_string();
         assert!(e.contains("--format csv"), "{e}");
+        // A scenario without an adapter to show: said before running.
+        let mut a = args(Format::Text, &["tuning"]);
+        a.scenario = a.scenario.with_file_name("vse-hipersockets.toml");
+        let e = output(&a).unwrap_err().to_string();
+        assert!(e.contains("no z/OS host"), "{e}");
         // JSON carries them as JSON: the output stays one document.
         let out = output(&args(Format::Json, &["tuning", "devlinks"])).unwrap();
         let doc: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
