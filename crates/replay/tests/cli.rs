@@ -134,3 +134,16 @@ fn a_capture_without_packets_says_so() {
     let report = build_report(&args(&data("sockperf-rr.pcap"), &data("host.prof"))).unwrap();
     assert!(!softosa_replay::report::render_text(&report).contains("holds no packets"));
 }
+
+#[test]
+fn a_host_service_time_out_of_range_is_refused() {
+    for bad in [-1.0, 1e30, f64::NAN, f64::INFINITY] {
+        let mut a = args(&data("mix.pcap"), &data("host.prof"));
+        a.host_service_us = bad;
+        let e = build_report(&a).expect_err("refused").to_string();
+        assert!(e.contains("--host-service-us"), "{bad}: {e}");
+    }
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.host_service_us = 1_000_000.0;
+    assert!(build_report(&a).is_ok());
+}
