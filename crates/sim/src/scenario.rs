@@ -940,6 +940,8 @@ impl Scenario {
                     let p = base.join(f);
                     let src = std::fs::read_to_string(&p)
                         .map_err(|e| bad(format!("profile {}: {e}", p.display())))?;
+                    // "profile FILE:LINE:COL: ..." points at the `profile =` line
+                    // of the scenario and then into the profile.
                     profile_config(
                         idx,
                         h,
@@ -949,11 +951,11 @@ impl Scenario {
                         &src,
                         extra_addrs,
                     )
-                    .map_err(bad)?
+                    .map_err(|e| bad(format!("profile {e}")))?
                 }
                 (None, Some(t)) => {
-                    let name = format!("{}[{}].profile_text", self.path, h.name);
-                    profile_config(idx, h, &g, rate, &name, t, extra_addrs).map_err(bad)?
+                    // Lines within the inline text: "profile_text:LINE:COL".
+                    profile_config(idx, h, &g, rate, "profile_text", t, extra_addrs).map_err(bad)?
                 }
             };
             Some(AdapterSetup {
@@ -1561,6 +1563,46 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap_err()
             .to_string();
         assert!(e.contains("1001 hosts"), "{e}");
+    }
+
+    #[test]
+    fn a_profile_error_points_at_the_profile_line_and_into_the_profile() {
+        let dir = std::env::temp_dir().join(format!("softosa-sc-prof-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("bad.prof"),
+            "INTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n",
+        )
+        .unwrap();
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            "machine = \"z10\"\nprofile = \"bad.prof\"",
+        );
+        let path = dir.join("t.toml");
+        let e = Scenario::parse(&path.display().to_string(), &text)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        let line = text
+            .lines()
+            .position(|l| l.starts_with("profile ="))
+            .unwrap()
+            + 1;
+        assert!(
+            e.starts_with(&format!("{}:{line}: ", path.display())),
+            "{e}"
+        );
+        assert!(e.contains("bad.prof:4:"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+        // Inline: the scenario line of profile_text, then the line in the text.
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            "profile_text = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n\"\"\"",
+        );
+        let (e, line) = error_at(|_| text.clone(), "profile_text =");
+        assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
+        assert!(e.contains("profile_text:4:"), "{e}");
     }
 
     #[test]
