@@ -289,10 +289,28 @@ impl Scenario {
     }
 
     pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
-        let file: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError::Toml {
-            path: path.to_string(),
-            message: e.to_string(),
+        const NEEDS: &str = "a scenario needs [[host]] tables and at least one [[workload]] \
+                             (see docs/scenarios.md; scenarios/quick-rr.toml is a small one)";
+        let file: ScenarioFile = toml::from_str(text).map_err(|e| {
+            let mut message = e.to_string();
+            if message.contains("missing field `host`")
+                || message.contains("missing field `workload`")
+            {
+                message = format!("{}: {NEEDS}", message.trim_end());
+            }
+            ScenarioError::Toml {
+                path: path.to_string(),
+                message,
+            }
         })?;
+        if file.workloads.is_empty() {
+            // `workload = []` would run and print an empty table.
+            return Err(ScenarioError::Invalid {
+                path: path.to_string(),
+                loc: String::new(),
+                what: format!("no workload: {NEEDS}"),
+            });
+        }
         // Validate host and workload tables now, against the original text so
         // errors carry line and column.
         #[derive(Deserialize)]
@@ -1603,6 +1621,21 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         let (e, line) = error_at(|_| text.clone(), "profile_text =");
         assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
         assert!(e.contains("profile_text:4:"), "{e}");
+    }
+
+    #[test]
+    fn a_scenario_without_hosts_or_workloads_says_what_it_needs() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let no_wl = &no_vary[..no_vary.find("[[workload]]").unwrap()];
+        for text in [
+            String::new(),
+            no_wl.to_string(),
+            format!("workload = []\n{no_wl}"),
+        ] {
+            let e = Scenario::parse("t.toml", &text).unwrap_err().to_string();
+            assert!(e.starts_with("t.toml"), "{e}");
+            assert!(e.contains("at least one [[workload]]"), "{e}");
+        }
     }
 
     #[test]
