@@ -79,6 +79,12 @@ pub fn render_args(
     engine: &Engine,
     ctx: &DisplayContext,
 ) -> Result<String, DisplayError> {
+    if let Some(c) = &args.code_level {
+        // Shown as typed in OSAINFO and D NET,TRL: refuse what no adapter has.
+        if c.len() != 4 || !c.chars().all(|ch| ch.is_ascii_hexdigit()) {
+            return Err(DisplayError::BadCodeLevel(c.clone()));
+        }
+    }
     let ctx = apply(args, ctx.clone());
     render(args.kind, engine, &ctx, args.target.as_deref(), args.format)
 }
@@ -104,6 +110,17 @@ mod tests {
     struct Top {
         #[command(flatten)]
         args: DisplayArgs,
+    }
+
+    #[test]
+    fn a_code_level_that_is_not_four_hex_digits_is_refused() {
+        let cfg = softosa_engine::config::SystemConfig::default();
+        let engine = Engine::new(cfg).expect("an empty configuration is valid");
+        for bad in ["ZZZZ", "123", "12345", ""] {
+            let t = Top::try_parse_from(["x", "osainfo", "--code-level", bad]).unwrap();
+            let e = render_args(&t.args, &engine, &DisplayContext::default()).unwrap_err();
+            assert!(matches!(e, DisplayError::BadCodeLevel(_)), "{bad}: {e}");
+        }
     }
 
     #[test]

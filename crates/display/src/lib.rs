@@ -180,6 +180,8 @@ pub enum DisplayError {
     UnknownKind(String),
     #[error("unknown format {0:?}; use text or json")]
     UnknownFormat(String),
+    #[error("--code-level {0:?}: an OSA code level is four hex digits, e.g. 0001")]
+    BadCodeLevel(String),
     #[error("no interface named {name:?}; interfaces: {valid}")]
     UnknownInterface { name: String, valid: String },
     #[error(

@@ -98,15 +98,26 @@ impl std::fmt::Display for SkipReason {
     }
 }
 
+/// Why the first bytes are not a capture's header (an empty file says so).
+fn not_a_capture(magic: &[u8]) -> String {
+    if magic.is_empty() {
+        return "the file is empty: not a pcap or pcapng capture".into();
+    }
+    format!(
+        "not a pcap or pcapng file: it starts with {magic:02x?} (expected a pcap magic \
+         a1b2c3d4/a1b23c4d in either byte order, or the pcapng block type 0a0d0d0a)"
+    )
+}
+
 /// Errors reading a capture. Record numbers are 1-based packet numbers.
 #[derive(Debug, thiserror::Error)]
 pub enum CaptureError {
-    #[error("cannot open {path}: {source}")]
+    #[error("cannot open the capture: {source}")]
     Open {
         path: String,
         source: std::io::Error,
     },
-    #[error("not a pcap or pcapng file: it starts with {magic:02x?} (expected a pcap magic a1b2c3d4/a1b23c4d in either byte order, or the pcapng block type 0a0d0d0a)")]
+    #[error("{}", not_a_capture(magic))]
     NotACapture { magic: Vec<u8> },
     #[error("capture file header is damaged after {bytes_read} bytes: {detail}")]
     BadHeader { bytes_read: u64, detail: String },
@@ -267,10 +278,18 @@ pub struct CaptureReader<R: Read> {
 impl CaptureReader<std::fs::File> {
     /// Open a capture file.
     pub fn open(path: &Path) -> Result<Self, CaptureError> {
-        let file = std::fs::File::open(path).map_err(|source| CaptureError::Open {
+        let open_err = |source| CaptureError::Open {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(path).map_err(open_err)?;
+        // Opening a directory succeeds on Unix; reading it fails obscurely.
+        if file.metadata().map_err(open_err)?.is_dir() {
+            return Err(open_err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "it is a directory, not a capture file",
+            )));
+        }
         Self::new(file)
     }
 }

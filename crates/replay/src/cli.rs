@@ -138,7 +138,14 @@ pub enum ReplayCliError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("--host-service-us must be a finite number of microseconds >= 0, not {0}")]
+    /// An output path that cannot or must not be written.
+    #[error("{flag} {}: {why}", path.display())]
+    Output {
+        flag: &'static str,
+        path: PathBuf,
+        why: String,
+    },
+    #[error("--host-service-us must be a number of microseconds from 0 to 1000000, not {0}")]
     HostService(f64),
     #[error("JSON output: {0}")]
     Json(#[from] serde_json::Error),
@@ -149,6 +156,86 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReplayCliError + '_ {
         path: path.to_path_buf(),
         source,
     }
+}
+
+/// The file a replay error is about: reading the capture, writing the
+/// annotated capture, or else the configuration (profile, `--interface`,
+/// `--address`).
+fn replay_err(args: &ReplayArgs) -> impl Fn(ReplayError) -> ReplayCliError + '_ {
+    move |source| {
+        let path = match &source {
+            ReplayError::Capture(_) => args.capture.clone(),
+            ReplayError::Annotate(_) => args.annotate.clone().unwrap_or(args.capture.clone()),
+            _ => args.profile.clone(),
+        };
+        ReplayCliError::Replay { path, source }
+    }
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Refuse, before the (possibly long) replay, outputs that would fail at the
+/// end or overwrite an input: `--annotate trace.pcap` on `trace.pcap` would
+/// truncate the capture while it is being read.
+fn check_outputs(args: &ReplayArgs) -> Result<(), ReplayCliError> {
+    let inputs: Vec<&PathBuf> = [
+        Some(&args.capture),
+        Some(&args.profile),
+        args.smcat.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let outputs: Vec<(&'static str, &PathBuf)> = [
+        ("--output", args.output.as_ref()),
+        ("--html", args.html.as_ref()),
+        ("--annotate", args.annotate.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(f, p)| p.map(|p| (f, p)))
+    .collect();
+    let refuse = |flag, path: &PathBuf, why: String| ReplayCliError::Output {
+        flag,
+        path: path.clone(),
+        why,
+    };
+    for (n, &(flag, out)) in outputs.iter().enumerate() {
+        if out.is_dir() {
+            return Err(refuse(flag, out, "is a directory; name a file".into()));
+        }
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                return Err(refuse(
+                    flag,
+                    out,
+                    format!("the directory {} does not exist", dir.display()),
+                ));
+            }
+        }
+        if let Some(input) = inputs.iter().find(|i| same_file(i, out)) {
+            return Err(refuse(
+                flag,
+                out,
+                format!(
+                    "is the input {}; writing it would destroy it — choose another file",
+                    input.display()
+                ),
+            ));
+        }
+        if let Some((other, _)) = outputs[..n]
+            .iter()
+            .find(|(_, p)| p == &out || same_file(p, out))
+        {
+            return Err(refuse(flag, out, format!("is also given to {other}")));
+        }
+    }
+    Ok(())
 }
 
 /// The configured mode of the first analysed interface.
@@ -191,9 +278,12 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, ReplayCliError> {
 /// Run every requested mode and assemble the report (no output written
 /// except the annotated capture).
 pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
-    if !args.host_service_us.is_finite() || args.host_service_us < 0.0 {
+    // Beyond a second per batch the model host never keeps up and every
+    // timer result is meaningless; 1e30 used to saturate silently.
+    if !(0.0..=1_000_000.0).contains(&args.host_service_us) {
         return Err(ReplayCliError::HostService(args.host_service_us));
     }
+    check_outputs(args)?;
     let cfg = load_config(&args.profile)?;
     let smcat_cfg = match &args.smcat {
         Some(p) => {
@@ -222,30 +312,13 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
             modes.push(m);
         }
     }
-    let window = busiest_window(
-        CaptureReader::open(&args.capture).map_err(|e| ReplayCliError::Replay {
-            path: args.capture.clone(),
-            source: e.into(),
-        })?,
-        ReplayOptions::default().timeline_window.1,
-    )
-    .map_err(|source| ReplayCliError::Replay {
-        path: args.capture.clone(),
-        source,
-    })?;
-    let open = || {
-        CaptureReader::open(&args.capture).map_err(|e| ReplayCliError::Replay {
-            path: args.capture.clone(),
-            source: e.into(),
-        })
-    };
+    let err = replay_err(args);
+    let open = || CaptureReader::open(&args.capture).map_err(|e| err(e.into()));
+    let window =
+        busiest_window(open()?, ReplayOptions::default().timeline_window.1).map_err(&err)?;
     // Keep a MINCPU block hold time after the last frame so it shows presented.
     let tail = cfg.tuning.timers.min_cpu.block.as_nanos() as u64 + 100_000;
-    let window =
-        tighten_window(open()?, window, tail).map_err(|source| ReplayCliError::Replay {
-            path: args.capture.clone(),
-            source,
-        })?;
+    let window = tighten_window(open()?, window, tail).map_err(&err)?;
     let opts = ReplayOptions {
         timeline_window: window,
         interfaces: args.interfaces.clone(),
@@ -285,10 +358,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
     let mut format = String::new();
     let mut bytes = 0;
     for (n, &mode) in modes.iter().enumerate() {
-        let reader = CaptureReader::open(&args.capture).map_err(|e| ReplayCliError::Replay {
-            path: args.capture.clone(),
-            source: e.into(),
-        })?;
+        let reader = open()?;
         format = match reader.format() {
             CaptureFormat::Pcap { nanos: true } => "pcap, nanosecond stamps".into(),
             CaptureFormat::Pcap { nanos: false } => "pcap, microsecond stamps".into(),
@@ -326,12 +396,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
             observers,
             progress: Some(&mut progress),
         };
-        let result = replay_mode(reader, &cfg, mode, &opts, hooks).map_err(|source| {
-            ReplayCliError::Replay {
-                path: args.capture.clone(),
-                source,
-            }
-        })?;
+        let result = replay_mode(reader, &cfg, mode, &opts, hooks).map_err(&err)?;
         if let (Some(w), Some(p)) = (writer, &args.annotate) {
             w.finish().map_err(io_err(p))?;
         }

@@ -1291,7 +1291,9 @@ pub fn busiest_window<R: Read>(
 ) -> Result<(u64, u64), ReplayError> {
     let mut series = TimeSeries::new(1024, length.max(1));
     let mut first = None;
-    while let Some(rec) = reader.next_record()? {
+    // A capture cut short is replayed up to the cut (see `replay_mode`),
+    // so the pre-passes stop there too instead of failing.
+    while let Some(rec) = until_cut(reader.next_record())? {
         let f = *first.get_or_insert(rec.ts_ns);
         series.add(u64::try_from(rec.ts_ns.saturating_sub(f)).unwrap_or(0), 1);
     }
@@ -1305,6 +1307,15 @@ pub fn busiest_window<R: Read>(
     Ok((best * series.bin_ns, series.bin_ns.max(length)))
 }
 
+/// A record, or the end of the capture — also where a cut-short capture
+/// ends (every other read error stays an error).
+fn until_cut<T>(r: Result<Option<T>, CaptureError>) -> Result<Option<T>, ReplayError> {
+    match r {
+        Err(CaptureError::Truncated { .. }) => Ok(None),
+        other => Ok(other?),
+    }
+}
+
 /// Narrow a window to the records inside it (a second streaming pass),
 /// keeping `tail` after the last one so its presentation shows too.
 pub fn tighten_window<R: Read>(
@@ -1314,7 +1325,7 @@ pub fn tighten_window<R: Read>(
 ) -> Result<(u64, u64), ReplayError> {
     let mut first = None;
     let (mut lo, mut hi) = (u64::MAX, 0u64);
-    while let Some(rec) = reader.next_record()? {
+    while let Some(rec) = until_cut(reader.next_record())? {
         let f = *first.get_or_insert(rec.ts_ns);
         let t = u64::try_from(rec.ts_ns.saturating_sub(f)).unwrap_or(0);
         if in_window(window, t) {

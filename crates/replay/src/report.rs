@@ -121,6 +121,13 @@ pub fn render_text(r: &Report) -> String {
                 t.timestamps_backwards
             );
         }
+        if t.records == 0 {
+            // Every column below is zero because there was nothing to replay.
+            let _ = writeln!(
+                o,
+                "  The capture holds no packets (a file header only): nothing to replay."
+            );
+        }
         if t.foreign > 0 && t.inbound + t.outbound == 0 {
             let _ = writeln!(
                 o,

@@ -4,6 +4,7 @@
 use crate::report::RunResult;
 use crate::scenario::Scenario;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -16,6 +17,18 @@ pub enum Format {
     Csv,
 }
 
+const SIM_EXAMPLES: &str = "\
+Examples:
+  softosa sim scenarios/quick-rr.toml                      RR10 and a stream, z/OS with BALANCED
+  softosa sim scenarios/inbperf-modes.toml                 each INBPERF setting side by side
+  softosa sim scenarios/quick-rr.toml --display tuning     ... plus the VTAM tuning statistics
+  softosa sim scenarios/inbperf-modes.toml --format csv    one line per variant and workload
+  softosa sim scenarios/olm-rr-sweep.toml --seed 2         the same run with another seed
+
+Scenario files: scenarios/*.toml (one per feature); every field is in
+docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
+inbperf, adapter, speed or profile, or the workloads.";
+
 /// Simulate a scenario: what would this configuration do to this workload?
 ///
 /// A scenario file (TOML, see docs/scenarios.md) names the hosts (z/OS
@@ -26,6 +39,7 @@ pub enum Format {
 /// transaction or per MB, then per-host TCP, link and adapter counters.
 /// Same scenario + same seed = byte-identical output.
 #[derive(Clone, Debug, clap::Args)]
+#[command(after_help = SIM_EXAMPLES)]
 pub struct SimArgs {
     /// Scenario file (e.g. scenarios/inbperf-modes.toml; format: docs/scenarios.md).
     pub scenario: PathBuf,
@@ -41,13 +55,28 @@ pub struct SimArgs {
     /// After the results, show this z/OS display of every simulated host's
     /// adapter at the end of the run (devlinks, osainfo, trle, tuning,
     /// netstat-all, stats, config, vcrt, route-qdioaccel, drops); may be
-    /// given several times. Text format only.
+    /// given several times. With --format json the displays are in the
+    /// JSON ("displays"); --format csv has no place for them.
     #[arg(long = "display", value_name = "KIND")]
     pub display: Vec<String>,
 }
 
 /// Run `softosa sim`.
 pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    print!("{}", output(&args)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Everything `softosa sim` prints: the results, then any displays.
+pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
+    if args.format == Format::Csv && !args.display.is_empty() {
+        // Text after the CSV would break every tool reading it.
+        return Err(
+            "--display cannot be combined with --format csv: use --format text \
+                    or --format json (the displays are then in its \"displays\" list)"
+                .into(),
+        );
+    }
     let sc = Scenario::load(&args.scenario)?;
     let mut variants = sc.variants()?;
     if let Some(s) = args.seed {
@@ -60,13 +89,41 @@ pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         .iter()
         .map(|k| k.parse::<softosa_display::DisplayKind>())
         .collect::<Result<Vec<_>, _>>()?;
+    let has_adapter = variants
+        .iter()
+        .any(|v| v.setup.hosts.iter().any(|h| h.adapter.is_some()));
+    if !kinds.is_empty() && !has_adapter {
+        // Otherwise the displays asked for would silently not appear.
+        return Err(format!(
+            "--display shows the OSA adapter of each z/OS host, and {} has no z/OS host",
+            args.scenario.display()
+        )
+        .into());
+    }
     let mut results: Vec<(String, RunResult)> = Vec::new();
     let mut displays = String::new();
+    let mut displays_json: Vec<serde_json::Value> = Vec::new();
     for v in &variants {
         let (r, world) = run_world(&v.label, &v.setup, args.quiet)?;
         for kind in &kinds {
             for (host, engine) in world.engines() {
                 let ctx = softosa_display::DisplayContext::default();
+                if args.format == Format::Json {
+                    let text = softosa_display::render(
+                        *kind,
+                        engine,
+                        &ctx,
+                        None,
+                        softosa_display::Format::Json,
+                    )?;
+                    displays_json.push(serde_json::json!({
+                        "variant": v.label,
+                        "host": host,
+                        "kind": kind.word(),
+                        "display": serde_json::from_str::<serde_json::Value>(&text)?,
+                    }));
+                    continue;
+                }
                 let text = softosa_display::render(
                     *kind,
                     engine,
@@ -83,9 +140,30 @@ pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         }
         results.push((v.label.clone(), r));
     }
-    print!("{}", render(&sc, &results, args.format)?);
-    print!("{displays}");
-    Ok(ExitCode::SUCCESS)
+    // The seed the runs used (--seed overrides the file's).
+    let seed = args.seed.unwrap_or(sc.file.seed);
+    Ok(render(&sc, seed, &results, args.format, &displays_json)? + &displays)
+}
+
+/// Refuse an output path that would only fail after a long run: a
+/// directory, or a file in a directory that does not exist.
+pub fn check_output(flag: &str, path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{flag} {}: is a directory; name a file",
+            path.display()
+        ));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(format!(
+                "{flag} {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Run one setup, showing a progress bar when it takes more than a second.
@@ -105,8 +183,24 @@ pub fn run_world(
 ) -> Result<(RunResult, crate::world::World), crate::world::WorldError> {
     let start = Instant::now();
     let mut bar: Option<ProgressBar> = None;
+    let terminal = std::io::stderr().is_terminal();
+    let mut beat = Heartbeat::new(Duration::from_secs(30));
     let (r, world) = crate::run_setup(setup, |t, end| {
         if quiet {
+            return;
+        }
+        if !terminal {
+            // A log file or CI, where no bar is drawn: a line now and then,
+            // so a long run (up to 600 s simulated per variant) is never
+            // silent for hours.
+            if beat.due(start.elapsed()) {
+                eprintln!(
+                    "{label}: {} of {} ms simulated after {:.0} s",
+                    t / 1_000_000,
+                    end / 1_000_000,
+                    start.elapsed().as_secs_f64()
+                );
+            }
             return;
         }
         if bar.is_none() && start.elapsed() > Duration::from_secs(1) {
@@ -128,10 +222,36 @@ pub fn run_world(
     Ok((r, world))
 }
 
+/// When a run without a progress bar should log a line: every `every`.
+struct Heartbeat {
+    every: Duration,
+    next: Duration,
+}
+
+impl Heartbeat {
+    fn new(every: Duration) -> Self {
+        Heartbeat { every, next: every }
+    }
+
+    /// True once per `every` of elapsed time (never twice for one period,
+    /// however often it is asked).
+    fn due(&mut self, elapsed: Duration) -> bool {
+        if elapsed < self.next {
+            return false;
+        }
+        while self.next <= elapsed {
+            self.next += self.every;
+        }
+        true
+    }
+}
+
 fn render(
     sc: &Scenario,
+    seed: u64,
     results: &[(String, RunResult)],
     f: Format,
+    displays: &[serde_json::Value],
 ) -> Result<String, serde_json::Error> {
     Ok(match f {
         Format::Json => {
@@ -139,11 +259,15 @@ fn render(
                 .iter()
                 .map(|(l, r)| serde_json::json!({ "variant": l, "result": r }))
                 .collect();
-            let mut s = serde_json::to_string_pretty(&serde_json::json!({
+            let mut doc = serde_json::json!({
                 "scenario": sc.file.name.clone().unwrap_or_else(|| sc.path.clone()),
-                "seed": sc.file.seed,
+                "seed": seed,
                 "variants": v,
-            }))?;
+            });
+            if !displays.is_empty() {
+                doc["displays"] = serde_json::Value::from(displays.to_vec());
+            }
+            let mut s = serde_json::to_string_pretty(&doc)?;
             s.push('\n');
             s
         }
@@ -179,23 +303,36 @@ fn render(
 /// One line per workload and variant: the comparison people want first.
 fn side_by_side(results: &[(String, RunResult)]) -> String {
     let mut s = String::new();
+    let vw = results.iter().map(|(l, _)| l.len()).fold(22, usize::max);
+    let ww = results
+        .iter()
+        .flat_map(|(_, r)| r.workloads.iter().map(|w| w.name.len()))
+        .fold(18, usize::max);
     s.push_str(&format!(
-        "{:<22} {:<18} {:>10} {:>9} {:>9} {:>9} {:>10} {:>10}\n",
+        "{:<vw$} {:<ww$} {:>10} {:>9} {:>9} {:>9} {:>10} {:>10}\n",
         "variant", "workload", "trans/s", "MB/s", "mean us", "p99 us", "cpu us/tr", "srv ms/MB"
     ));
     let n = results.first().map(|r| r.1.workloads.len()).unwrap_or(0);
     for i in 0..n {
         for (l, r) in results {
             if let Some(w) = r.workloads.get(i) {
+                // No completed transaction: no latency, no CPU per transaction.
+                let per_txn = |v: f64, prec: usize| {
+                    if w.transactions == 0 {
+                        "-".to_string()
+                    } else {
+                        format!("{v:.prec$}")
+                    }
+                };
                 s.push_str(&format!(
-                    "{:<22} {:<18} {:>10.0} {:>9.2} {:>9.1} {:>9.1} {:>10.2} {:>10.2}\n",
+                    "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10.2}\n",
                     l,
                     w.name,
                     w.transactions_per_s,
                     w.mb_per_s,
-                    w.latency_mean_us,
-                    w.latency_p99_us,
-                    w.cpu_us_per_txn_server,
+                    per_txn(w.latency_mean_us, 1),
+                    per_txn(w.latency_p99_us, 1),
+                    per_txn(w.cpu_us_per_txn_server, 2),
                     w.cpu_ms_per_mb_server
                 ));
             }
@@ -205,3 +342,145 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
 }
 
 pub use crate::reproduce::{run as run_reproduce, ReproduceArgs};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(format: Format, display: &[&str]) -> SimArgs {
+        SimArgs {
+            scenario: PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../scenarios/quick-rr.toml"
+            )),
+            format,
+            seed: None,
+            quiet: true,
+            display: display.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn displays_never_corrupt_machine_readable_output() {
+        // CSV has no place for a display: refused before anything runs.
+        let e = run(args(Format::Csv, &["tuning"])).unwrap_err().to_string();
+        assert!(e.contains("--format csv"), "{e}");
+        // A scenario without an adapter to show: said before running.
+        let mut a = args(Format::Text, &["tuning"]);
+        a.scenario = a.scenario.with_file_name("vse-hipersockets.toml");
+        let e = output(&a).unwrap_err().to_string();
+        assert!(e.contains("no z/OS host"), "{e}");
+        // JSON carries them as JSON: the output stays one document.
+        let out = output(&args(Format::Json, &["tuning", "devlinks"])).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+        assert_eq!(doc["displays"][0]["host"], "zosb");
+        assert_eq!(doc["displays"][0]["kind"], "tuning");
+        assert_eq!(doc["displays"][1]["kind"], "devlinks");
+        assert!(doc["displays"][0]["display"].is_object());
+        assert_eq!(doc["seed"], 1, "the file's seed");
+        // The JSON records the seed the run used, not the file's.
+        let mut a = args(Format::Json, &[]);
+        a.seed = Some(7);
+        let doc: serde_json::Value = serde_json::from_str(&output(&a).unwrap()).unwrap();
+        assert_eq!(doc["seed"], 7);
+        assert!(doc["variants"].is_array());
+    }
+
+    #[test]
+    fn long_workload_names_keep_the_columns_in_line() {
+        let text = r#"
+duration_ms = 2
+warmup_ms = 1
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.1"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.2"
+[[workload]]
+name = "interactive-order-entry-from-branches"
+type = "RR"
+connections = 1
+request = 100
+response = 1000000000
+client = "aix"
+server = "zos"
+[vary]
+field = "inbperf"
+values = ["BALANCED", "DYNAMIC"]
+labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
+"#;
+        let sc = Scenario::parse("t.toml", text).unwrap();
+        let mut results = Vec::new();
+        for v in sc.variants().unwrap() {
+            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+            results.push((v.label, r));
+        }
+        let out = render(&sc, 1, &results, Format::Text, &[]).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        // Each table: the header's column starts are where the row's are.
+        for (head, row) in [("variant ", "BALANCED-with"), ("workload ", "interactive")] {
+            let h = lines.iter().position(|l| l.starts_with(head)).unwrap();
+            let r = lines[h + 1..].iter().find(|l| l.starts_with(row)).unwrap();
+            let starts = |l: &str| -> Vec<usize> {
+                let b = l.as_bytes();
+                (1..b.len())
+                    .filter(|&i| b[i] != b' ' && b[i - 1] == b' ')
+                    .collect()
+            };
+            // The second column (workload / kind) starts at the same place.
+            assert_eq!(starts(lines[h])[0], starts(r)[0], "\n{}\n{r}", lines[h]);
+        }
+    }
+
+    #[test]
+    fn a_workload_without_a_completed_transaction_shows_no_latency() {
+        // quick-rr's 20 MB stream response does not complete in 100 ms.
+        let out = output(&args(Format::Text, &[])).unwrap();
+        let row = out.lines().find(|l| l.starts_with("STR1(")).unwrap();
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[4], "0", "trans/s: {row}");
+        assert!(cols[5].parse::<f64>().unwrap() > 0.0, "MB/s: {row}");
+        assert_eq!(&cols[6..10], ["-", "-", "-", "-"], "{row}");
+        assert!(out.contains("- : no transaction completed"), "{out}");
+        let rr = out.lines().find(|l| l.starts_with("RR10(")).unwrap();
+        assert!(!rr.contains(" - "), "{rr}");
+    }
+
+    #[test]
+    fn a_run_without_a_terminal_logs_a_line_every_period() {
+        let s = Duration::from_secs;
+        let mut b = Heartbeat::new(s(30));
+        assert!(!b.due(s(0)));
+        assert!(!b.due(s(29)));
+        assert!(b.due(s(30)));
+        assert!(!b.due(s(31)), "once per period");
+        assert!(b.due(s(95)), "a late call still logs");
+        assert!(!b.due(s(100)), "and skips the periods it passed");
+        assert!(b.due(s(120)));
+    }
+
+    #[test]
+    fn an_output_path_that_cannot_be_written_is_refused() {
+        let dir = std::env::temp_dir();
+        assert!(check_output("--html", &dir)
+            .unwrap_err()
+            .contains("is a directory"));
+        let e = check_output("--html", &dir.join("no-such-dir-softosa/x.html")).unwrap_err();
+        assert!(e.contains("does not exist"), "{e}");
+        assert!(check_output("--html", &dir.join("x.html")).is_ok());
+        assert!(check_output("--html", std::path::Path::new("x.html")).is_ok());
+        let e = crate::reproduce::run(crate::reproduce::ReproduceArgs {
+            html: dir,
+            only: Some("olm-rr1".into()),
+            strict: false,
+            json: true,
+            seeds: 1,
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("--html"), "{e}");
+    }
+}

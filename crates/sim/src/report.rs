@@ -174,9 +174,22 @@ impl RunResult {
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "measured window: {:.3} s", self.window_s);
+        // Columns as wide as the longest name and size, so a long
+        // workload name does not push its row out of line.
+        let size = |w: &WlResult| format!("{}/{}", w.request, w.response);
+        let nw = self
+            .workloads
+            .iter()
+            .map(|w| w.name.len())
+            .fold(16, usize::max);
+        let sw = self
+            .workloads
+            .iter()
+            .map(|w| size(w).len())
+            .fold(13, usize::max);
         let _ = writeln!(
             s,
-            "{:<16} {:<5} {:>5} {:>13} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
+            "{:<nw$} {:<5} {:>5} {:>sw$} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
             "workload",
             "kind",
             "conns",
@@ -191,21 +204,37 @@ impl RunResult {
             "cli ms/MB"
         );
         for w in &self.workloads {
+            // Without a completed transaction there is no latency and no CPU
+            // per transaction: "-", not a 0.0 that reads as "instant".
+            let per_txn = |v: f64, prec: usize| {
+                if w.transactions == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{v:.prec$}")
+                }
+            };
             let _ = writeln!(
                 s,
-                "{:<16} {:<5} {:>5} {:>13} {:>9.0} {:>9.2} {:>9.1} {:>9.1} {:>10.1} {:>10.2} {:>9.2} {:>9.2}",
+                "{:<nw$} {:<5} {:>5} {:>sw$} {:>9.0} {:>9.2} {:>9} {:>9} {:>10} {:>10} {:>9.2} {:>9.2}",
                 w.name,
                 w.kind,
                 w.connections,
-                format!("{}/{}", w.request, w.response),
+                size(w),
                 w.transactions_per_s,
                 w.mb_per_s,
-                w.latency_mean_us,
-                w.latency_p50_us,
-                w.latency_p99_us,
-                w.cpu_us_per_txn_server,
+                per_txn(w.latency_mean_us, 1),
+                per_txn(w.latency_p50_us, 1),
+                per_txn(w.latency_p99_us, 1),
+                per_txn(w.cpu_us_per_txn_server, 2),
                 w.cpu_ms_per_mb_server,
                 w.cpu_ms_per_mb_client,
+            );
+        }
+        if self.workloads.iter().any(|w| w.transactions == 0) {
+            let _ = writeln!(
+                s,
+                "- : no transaction completed in the measured window (e.g. a STR response \
+                 longer than the window carries); its MB/s still counts"
             );
         }
         let _ = writeln!(s);

@@ -69,6 +69,16 @@ pub const PUBLISHED: &str = include_str!("../../../calibration/published.toml");
 /// HTML report with bar charts per mode, latency distributions and the
 /// DYNAMIC tuner's timer values over time.
 #[derive(Clone, Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  softosa reproduce                          every check, table + reproduce.html (about 7 s)
+  softosa reproduce --only olm               the OLM scenarios and their checks only
+  softosa reproduce --only dynamic --seeds 5 does a pass depend on the seed?
+  softosa reproduce --strict --json > r.json for CI: exit status 1 unless all pass
+
+Pass rule: a relative change must have the published sign and lie within
+max(30 % of the published value, 0.05) of it; an absolute value within
+30 %. The scenarios are scenarios/calibration/*.toml (built in).")]
 pub struct ReproduceArgs {
     /// Where to write the HTML report.
     #[arg(long, default_value = "reproduce.html")]
@@ -854,6 +864,8 @@ fn fmt(v: f64, rule: Rule) -> String {
 /// Run `softosa reproduce`.
 pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let t0 = std::time::Instant::now();
+    // Before a run that can take minutes (--seeds), not after it.
+    crate::cli::check_output("--html", &a.html)?;
     if let Some(o) = a.only.as_deref() {
         if selected(Some(o)).next().is_none() {
             let names: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();

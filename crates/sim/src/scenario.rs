@@ -48,6 +48,34 @@ fn default_warmup() -> f64 {
     50.0
 }
 
+/// Fields of `[[host]]` that only a z/OS host has (`adapter` has its own
+/// message).
+const ZOS_ONLY: [&str; 11] = [
+    "inbperf",
+    "segmentation_offload",
+    "wlm_priorityq",
+    "wlm_priorityq_map",
+    "read_storage",
+    "profile",
+    "profile_text",
+    "dvipa",
+    "distribute_to",
+    "xcf_speed",
+    "xcf_latency_us",
+];
+
+/// Connections of all workloads together (each workload has at most
+/// 10,000): keeps a scenario's memory in the hundred-megabyte range.
+const MAX_CONNECTIONS: u64 = 100_000;
+
+/// Hosts in one scenario (a sysplex has at most 32 systems; the rest are
+/// peers): keeps memory bounded however long the file is.
+const MAX_HOSTS: usize = 1000;
+
+/// Largest one-way latency a scenario may give, µs (one second: beyond
+/// it nothing completes within any run length allowed).
+const MAX_LATENCY_US: f64 = 1_000_000.0;
+
 /// The file as written.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -261,10 +289,28 @@ impl Scenario {
     }
 
     pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
-        let file: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError::Toml {
-            path: path.to_string(),
-            message: e.to_string(),
+        const NEEDS: &str = "a scenario needs [[host]] tables and at least one [[workload]] \
+                             (see docs/scenarios.md; scenarios/quick-rr.toml is a small one)";
+        let file: ScenarioFile = toml::from_str(text).map_err(|e| {
+            let mut message = e.to_string();
+            if message.contains("missing field `host`")
+                || message.contains("missing field `workload`")
+            {
+                message = format!("{}: {NEEDS}", message.trim_end());
+            }
+            ScenarioError::Toml {
+                path: path.to_string(),
+                message,
+            }
         })?;
+        if file.workloads.is_empty() {
+            // `workload = []` would run and print an empty table.
+            return Err(ScenarioError::Invalid {
+                path: path.to_string(),
+                loc: String::new(),
+                what: format!("no workload: {NEEDS}"),
+            });
+        }
         // Validate host and workload tables now, against the original text so
         // errors carry line and column.
         #[derive(Deserialize)]
@@ -333,6 +379,23 @@ impl Scenario {
                 })
             })?;
             (table, rest)
+        } else if let Some(t) = what.strip_prefix("host #") {
+            let (n, rest) = t.split_once(": ")?;
+            let n: usize = n.parse().ok()?;
+            (*tables("host").get(n.checked_sub(1)?)?, rest)
+        } else if let Some((table, rest)) = what
+            .strip_prefix('[')
+            .and_then(|t| t.split_once("] "))
+            .filter(|(t, _)| !t.contains(['[', ']']))
+        {
+            // `[vary] ...`, `[hipersockets] ...`: within that table.
+            let head = lines
+                .iter()
+                .position(|l| l.trim() == format!("[{table}]"))?;
+            let end = (head + 1..lines.len())
+                .find(|&j| header(lines[j]))
+                .unwrap_or(lines.len());
+            ((head, end), rest)
         } else if let Some(t) = what.strip_prefix("workload #") {
             let (n, rest) = t.split_once(": ")?;
             let n: usize = n.parse().ok()?;
@@ -367,6 +430,23 @@ impl Scenario {
         if let Some(m) = &self.file.models {
             models.overlay(m);
         }
+        // Checked even when no host uses it yet: a typo here should not
+        // wait for the day a host is moved onto HiperSockets.
+        if let Some(hs) = &self.file.hipersockets {
+            if !models.hipersockets.contains_key(&hs.machine) {
+                return Err(self.invalid(format!(
+                    "[hipersockets] machine {:?} is unknown (known: {})",
+                    hs.machine,
+                    keys(&models.hipersockets)
+                )));
+            }
+            if crate::iqd::mtu_for_mfs(hs.mfs_kb).is_none() {
+                return Err(self.invalid(format!(
+                    "[hipersockets] mfs_kb {} is not 16, 24, 40 or 64",
+                    hs.mfs_kb
+                )));
+            }
+        }
         let Some(v) = &self.file.vary else {
             let setup = self.resolve(&self.file.hosts, &self.file.workloads, &models)?;
             return Ok(vec![Variant {
@@ -387,6 +467,7 @@ impl Scenario {
                 WORKLOAD_FIELDS.join(", ")
             )));
         }
+        self.check_vary_selection(v, host_field)?;
         let mut out = Vec::new();
         for (i, val) in v.values.iter().enumerate() {
             let mut hosts = self.file.hosts.clone();
@@ -426,19 +507,132 @@ impl Scenario {
         Ok(out)
     }
 
+    /// A `[vary]` whose `hosts` or `workloads` select nothing would run
+    /// identical variants and present them as a comparison; labels that do
+    /// not match the values one to one make the columns ambiguous.
+    fn check_vary_selection(&self, v: &Vary, host_field: bool) -> Result<(), ScenarioError> {
+        let names = |list: &[toml::Value]| -> Vec<String> {
+            list.iter()
+                .filter_map(|x| x.get("name").and_then(|n| n.as_str()))
+                .map(str::to_string)
+                .collect()
+        };
+        if host_field {
+            let known = names(&self.file.hosts);
+            if let Some(n) = v.hosts.iter().find(|n| !known.contains(n)) {
+                return Err(self.invalid(format!(
+                    "[vary] hosts names {n:?}, which is not a host (hosts: {})",
+                    known.join(", ")
+                )));
+            }
+            let any_zos = self.file.hosts.iter().any(|h| {
+                h.get("type")
+                    .and_then(|t| t.as_str())
+                    .is_some_and(|t| t.eq_ignore_ascii_case("zos"))
+            });
+            if v.hosts.is_empty() && !any_zos {
+                return Err(self.invalid(
+                    "[vary] field: without a hosts list only z/OS hosts are changed, and there \
+                     is none; name the hosts to change (hosts = [\"...\"])",
+                ));
+            }
+        } else {
+            let known = names(&self.file.workloads);
+            if let Some(n) = v.workloads.iter().find(|n| !known.contains(n)) {
+                return Err(self.invalid(format!(
+                    "[vary] workloads names {n:?}, which is not a workload's name (named \
+                     workloads: {}; give a workload name = \"...\" to select it)",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
+        }
+        if !v.labels.is_empty() && v.labels.len() != v.values.len() {
+            return Err(self.invalid(format!(
+                "[vary] labels: {} labels for {} values; give one per value",
+                v.labels.len(),
+                v.values.len()
+            )));
+        }
+        if let Some((i, l)) = v
+            .labels
+            .iter()
+            .enumerate()
+            .find(|(i, l)| v.labels[..*i].contains(l))
+        {
+            return Err(self.invalid(format!(
+                "[vary] labels: {l:?} is given twice (label {})",
+                i + 1
+            )));
+        }
+        Ok(())
+    }
+
     fn resolve(
         &self,
         hosts: &[toml::Value],
         wls: &[toml::Value],
         models: &Models,
     ) -> Result<Setup, ScenarioError> {
+        if hosts.len() > MAX_HOSTS {
+            // A z/OS host carries a whole adapter and stack (about 120 KB).
+            return Err(self.invalid(format!(
+                "the scenario has {} hosts; at most {MAX_HOSTS}",
+                hosts.len()
+            )));
+        }
         let mut cfgs = Vec::new();
         for (i, hv) in hosts.iter().enumerate() {
             let h: HostCfg = hv
                 .clone()
                 .try_into()
                 .map_err(|e| self.invalid(format!("host #{}: {e}", i + 1)))?;
+            if !h.kind.eq_ignore_ascii_case("zos") {
+                // Silently ignoring them would run a different setup than the
+                // one the user wrote (a peer's "profile" does nothing).
+                if let Some(k) = ZOS_ONLY.iter().find(|k| hv.get(**k).is_some()) {
+                    return Err(self.invalid(format!(
+                        "host #{}: {k} applies to z/OS hosts only (this host is of type {})",
+                        i + 1,
+                        h.kind
+                    )));
+                }
+            }
+            for (key, v) in [
+                ("latency_us", Some(h.latency_us)),
+                ("xcf_latency_us", h.xcf_latency_us),
+            ] {
+                if let Some(v) = v {
+                    if !(0.0..=MAX_LATENCY_US).contains(&v) {
+                        return Err(self.invalid(format!(
+                            "host #{}: {key} {v} must be in [0, {MAX_LATENCY_US}] microseconds",
+                            i + 1
+                        )));
+                    }
+                }
+            }
             cfgs.push(h);
+        }
+        for (i, h) in cfgs.iter().enumerate() {
+            if let Some(j) = cfgs[..i].iter().position(|o| o.name == h.name) {
+                return Err(self.invalid(format!(
+                    "host #{}: name {:?} is already used by host #{}",
+                    i + 1,
+                    h.name,
+                    j + 1
+                )));
+            }
+            if let Some(j) = cfgs[..i].iter().position(|o| o.ip == h.ip) {
+                return Err(self.invalid(format!(
+                    "host #{}: ip \"{}\" is already host #{}'s address",
+                    i + 1,
+                    h.ip,
+                    j + 1
+                )));
+            }
         }
         let mut specs = Vec::new();
         for (i, h) in cfgs.iter().enumerate() {
@@ -491,11 +685,6 @@ impl Scenario {
                 },
             });
         }
-        let mut names: Vec<&str> = specs.iter().map(|h| h.name.as_str()).collect();
-        names.sort_unstable();
-        if names.windows(2).any(|w| w[0] == w[1]) {
-            return Err(self.invalid("two hosts have the same name"));
-        }
         let find = |n: &str| specs.iter().position(|h| h.name == n);
         let mut workloads = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
@@ -524,6 +713,24 @@ impl Scenario {
                 return Err(self.invalid(format!(
                     "workload #{}: client and server are the same host",
                     i + 1
+                )));
+            }
+            if specs[client].iqd.is_some() != specs[server].iqd.is_some() {
+                let net = |h: usize| {
+                    if specs[h].iqd.is_some() {
+                        "HiperSockets"
+                    } else {
+                        "Ethernet"
+                    }
+                };
+                return Err(self.invalid(format!(
+                    "workload #{}: client {:?} is on {} and server {:?} on {}; \
+                     they cannot reach each other (give both the same link)",
+                    i + 1,
+                    w.client,
+                    net(client),
+                    w.server,
+                    net(server)
                 )));
             }
             if w.connections == 0 || w.connections > 10_000 {
@@ -588,6 +795,15 @@ impl Scenario {
                 tls,
             });
         }
+        // Each connection holds both ends' TCP state (about 400 bytes):
+        // bound the whole scenario, not only each workload.
+        let total: u64 = workloads.iter().map(|w| u64::from(w.connections)).sum();
+        if total > MAX_CONNECTIONS {
+            return Err(self.invalid(format!(
+                "the workloads open {total} connections together; at most {MAX_CONNECTIONS} \
+                 (fewer workloads or connections per workload)"
+            )));
+        }
         if !(self.file.duration_ms > 0.0 && self.file.duration_ms <= 600_000.0) {
             return Err(self.invalid("duration_ms must be in (0, 600000]"));
         }
@@ -614,7 +830,7 @@ impl Scenario {
         let bad = |w: String| self.invalid(format!("host {:?}: {w}", h.name));
         let rate = parse_speed(&h.speed).ok_or_else(|| {
             bad(format!(
-                "speed {:?} (use 100m, 1g, 10g, 25g or Mb/s)",
+                "speed {:?} (use 100m, 1g, 10g, 25g or a number of Mb/s, at least 1)",
                 h.speed
             ))
         })?;
@@ -742,6 +958,8 @@ impl Scenario {
                     let p = base.join(f);
                     let src = std::fs::read_to_string(&p)
                         .map_err(|e| bad(format!("profile {}: {e}", p.display())))?;
+                    // "profile FILE:LINE:COL: ..." points at the `profile =` line
+                    // of the scenario and then into the profile.
                     profile_config(
                         idx,
                         h,
@@ -751,11 +969,11 @@ impl Scenario {
                         &src,
                         extra_addrs,
                     )
-                    .map_err(bad)?
+                    .map_err(|e| bad(format!("profile {e}")))?
                 }
                 (None, Some(t)) => {
-                    let name = format!("{}[{}].profile_text", self.path, h.name);
-                    profile_config(idx, h, &g, rate, &name, t, extra_addrs).map_err(bad)?
+                    // Lines within the inline text: "profile_text:LINE:COL".
+                    profile_config(idx, h, &g, rate, "profile_text", t, extra_addrs).map_err(bad)?
                 }
             };
             Some(AdapterSetup {
@@ -905,10 +1123,13 @@ pub fn parse_speed(s: &str) -> Option<u64> {
         (t.as_str(), 1_000_000)
     };
     let v: f64 = num.trim().parse().ok()?;
-    if v <= 0.0 || v > 1e6 {
+    // NaN or a rate below 1 Mb/s would give a link that never delivers a
+    // frame: every workload silently shows zero.
+    let bps = v * mul as f64;
+    if !v.is_finite() || v > 1e6 || bps < 1e6 {
         return None;
     }
-    Some((v * mul as f64) as u64)
+    Some(bps as u64)
 }
 
 /// The adapter feature a host's port is on. A generation's ports of 1 Gb/s
@@ -1161,6 +1382,282 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
         let bad = no_vary.replace("\"DYNAMIC WORKLOADQ\"", "\"TURBO\"");
         assert!(Scenario::parse("t.toml", &bad).unwrap().variants().is_err());
+    }
+
+    /// The error `variants()` gives for BASIC edited by `f`, and the line
+    /// (1-based) of the first line containing `marker`.
+    fn error_at(f: impl Fn(&str) -> String, marker: &str) -> (String, usize) {
+        let text = f(BASIC);
+        let e = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .expect_err("must be refused")
+            .to_string();
+        let line = text.lines().position(|l| l.contains(marker)).unwrap() + 1;
+        (e, line)
+    }
+
+    #[test]
+    fn duplicate_host_names_and_addresses_are_named_with_their_line() {
+        let (e, line) = error_at(
+            |t| t.replace("name = \"aix\"", "name = \"zos\""),
+            "type = \"aix\"",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{}: host #2", line - 1)),
+            "{e}"
+        );
+        assert!(e.contains("\"zos\"") && e.contains("host #1"), "{e}");
+        let (e, line) = error_at(
+            |t| t.replace("192.0.2.2\"", "192.0.2.1\""),
+            "type = \"aix\"",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{}: host #2: ip", line + 1)),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn zos_only_fields_on_a_peer_are_refused() {
+        for field in [
+            "inbperf = \"DYNAMIC\"",
+            "profile = \"x.prof\"",
+            "segmentation_offload = true",
+        ] {
+            let (e, line) = error_at(
+                |t| t.replace("type = \"aix\"", &format!("type = \"aix\"\n{field}")),
+                field,
+            );
+            let key = field.split(' ').next().unwrap();
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: host #2: {key} applies to z/OS")),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn latencies_and_speeds_that_cannot_work_are_refused() {
+        for (bad, key) in [
+            ("latency_us = -100", "latency_us"),
+            ("latency_us = 1e15", "latency_us"),
+            ("xcf_latency_us = -4", "xcf_latency_us"),
+            ("speed = \"nan\"", "speed"),
+            ("speed = \"0.0001\"", "speed"),
+        ] {
+            let (e, line) = error_at(
+                |t| {
+                    t.replacen(
+                        "ip = \"192.0.2.1\"",
+                        &format!("ip = \"192.0.2.1\"\n{bad}"),
+                        1,
+                    )
+                },
+                bad,
+            );
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: host ")),
+                "{bad}: {e}"
+            );
+            assert!(e.contains(key), "{bad}: {e}");
+        }
+        assert_eq!(parse_speed("nan"), None);
+        assert_eq!(parse_speed("1"), Some(1_000_000));
+    }
+
+    #[test]
+    fn a_vary_that_selects_nothing_or_mislabels_is_refused() {
+        for (edit, marker, says) in [
+            (
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]\nhosts = [\"zso\"]",
+                "hosts =",
+                "\"zso\"",
+            ),
+            (
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]\nlabels = [\"a\", \"b\"]",
+                "labels =",
+                "2 labels for 3",
+            ),
+            (
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]\nlabels = [\"a\", \"b\", \"a\"]",
+                "labels =",
+                "twice",
+            ),
+        ] {
+            let (e, line) = error_at(
+                |t| t.replace("values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]", edit),
+                marker,
+            );
+            assert!(e.starts_with(&format!("t.toml:{line}: [vary]")), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
+        let (e, line) = error_at(
+            |t| {
+                t.replace(
+                    "field = \"inbperf\"",
+                    "field = \"connections\"\nworkloads = [\"web\"]",
+                )
+                .replace(
+                    "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                    "values = [1, 2]",
+                )
+            },
+            "workloads =",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{line}: [vary] workloads")),
+            "{e}"
+        );
+        // Naming the workload makes the same [vary] valid.
+        let ok = BASIC
+            .replace("type = \"RR\"", "name = \"web\"\ntype = \"RR\"")
+            .replace(
+                "field = \"inbperf\"",
+                "field = \"connections\"\nworkloads = [\"web\"]",
+            )
+            .replace(
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                "values = [1, 2]",
+            );
+        let v = Scenario::parse("t.toml", &ok).unwrap().variants().unwrap();
+        assert_eq!(v[1].setup.workloads[0].connections, 2);
+        // Only peers and no hosts list: nothing would change.
+        let (e, _) = error_at(
+            |t| {
+                t.replace("type = \"zos\"", "type = \"linux\"")
+                    .replace("inbperf = \"DYNAMIC WORKLOADQ\"\n", "")
+                    .replace("field = \"inbperf\"", "field = \"mtu\"")
+                    .replace(
+                        "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                        "values = [1500, 9000]",
+                    )
+            },
+            "[vary]",
+        );
+        assert!(e.contains("there is none"), "{e}");
+    }
+
+    #[test]
+    fn the_connections_of_all_workloads_together_are_bounded() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let wl = &no_vary[no_vary.find("[[workload]]").unwrap()..];
+        // n workloads of 10,000 connections each.
+        let many = |n: usize| {
+            let first = no_vary.replace("connections = 2", "connections = 10000");
+            let w = wl.replace("connections = 2", "connections = 10000");
+            format!("{first}{}", w.repeat(n - 1))
+        };
+        let ok = Scenario::parse("t.toml", &many(10)).unwrap().variants();
+        assert!(ok.is_ok(), "100,000 connections are allowed");
+        let e = Scenario::parse("t.toml", &many(11))
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("110000 connections"), "{e}");
+    }
+
+    #[test]
+    fn the_number_of_hosts_is_bounded() {
+        let hosts = |n: usize| {
+            let mut t = String::from("duration_ms = 1\n");
+            for i in 0..n {
+                t += &format!(
+                    "[[host]]\nname = \"h{i}\"\ntype = \"linux\"\nip = \"10.{}.{}.1\"\n",
+                    i / 250,
+                    i % 250
+                );
+            }
+            t + "[[workload]]\ntype = \"RR\"\nconnections = 1\nrequest = 1\nresponse = 1\nclient = \"h0\"\nserver = \"h1\"\n"
+        };
+        assert!(Scenario::parse("t.toml", &hosts(1000))
+            .unwrap()
+            .variants()
+            .is_ok());
+        let e = Scenario::parse("t.toml", &hosts(1001))
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("1001 hosts"), "{e}");
+    }
+
+    #[test]
+    fn a_profile_error_points_at_the_profile_line_and_into_the_profile() {
+        let dir = std::env::temp_dir().join(format!("softosa-sc-prof-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("bad.prof"),
+            "INTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n",
+        )
+        .unwrap();
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            "machine = \"z10\"\nprofile = \"bad.prof\"",
+        );
+        let path = dir.join("t.toml");
+        let e = Scenario::parse(&path.display().to_string(), &text)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        let line = text
+            .lines()
+            .position(|l| l.starts_with("profile ="))
+            .unwrap()
+            + 1;
+        assert!(
+            e.starts_with(&format!("{}:{line}: ", path.display())),
+            "{e}"
+        );
+        assert!(e.contains("bad.prof:4:"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+        // Inline: the scenario line of profile_text, then the line in the text.
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            "profile_text = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n\"\"\"",
+        );
+        let (e, line) = error_at(|_| text.clone(), "profile_text =");
+        assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
+        assert!(e.contains("profile_text:4:"), "{e}");
+    }
+
+    #[test]
+    fn a_scenario_without_hosts_or_workloads_says_what_it_needs() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let no_wl = &no_vary[..no_vary.find("[[workload]]").unwrap()];
+        for text in [
+            String::new(),
+            no_wl.to_string(),
+            format!("workload = []\n{no_wl}"),
+        ] {
+            let e = Scenario::parse("t.toml", &text).unwrap_err().to_string();
+            assert!(e.starts_with("t.toml"), "{e}");
+            assert!(e.contains("at least one [[workload]]"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_bad_hipersockets_table_is_refused_even_when_unused() {
+        for (bad, says) in [
+            ("mfs_kb = 17", "mfs_kb 17"),
+            ("machine = \"z99\"", "\"z99\""),
+        ] {
+            let (e, line) = error_at(|t| format!("{t}[hipersockets]\n{bad}\n"), bad);
+            assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_workload_across_hipersockets_and_ethernet_is_refused() {
+        let (e, line) = error_at(
+            |t| t.replace("type = \"aix\"", "type = \"aix\"\nlink = \"hipersockets\""),
+            "client = ",
+        );
+        assert!(e.starts_with(&format!("t.toml:{line}: workload #1")), "{e}");
+        assert!(e.contains("HiperSockets") && e.contains("Ethernet"), "{e}");
     }
 
     #[test]

@@ -1,0 +1,149 @@
+//! `softosa replay` as a user meets it: bad files and bad output paths give
+//! an error naming the right file and never touch the inputs.
+
+use softosa_replay::cli::{build_report, run, Format, ReplayArgs};
+use std::path::{Path, PathBuf};
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("softosa-replay-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn args(capture: &Path, profile: &Path) -> ReplayArgs {
+    ReplayArgs {
+        capture: capture.to_path_buf(),
+        profile: profile.to_path_buf(),
+        interfaces: Vec::new(),
+        addresses: Vec::new(),
+        modes: Vec::new(),
+        host_service_us: 5.0,
+        format: Format::Text,
+        output: None,
+        html: None,
+        annotate: None,
+        annotate_mode: None,
+        smcat: None,
+        zert: false,
+        max_flows: 100,
+    }
+}
+
+#[test]
+fn annotating_onto_the_capture_itself_is_refused_and_the_capture_kept() {
+    let dir = scratch("annotate-self");
+    let cap = dir.join("trace.pcap");
+    std::fs::copy(data("sockperf-rr.pcap"), &cap).unwrap();
+    let before = std::fs::read(&cap).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    // The same file, spelled differently.
+    a.annotate = Some(dir.join(".").join("trace.pcap"));
+    let e = run(a).expect_err("must refuse").to_string();
+    assert!(e.contains("--annotate") && e.contains("destroy"), "{e}");
+    assert_eq!(std::fs::read(&cap).unwrap(), before, "capture changed");
+    // Writing the report over the profile is refused too.
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.output = Some(data("host.prof"));
+    let e = run(a).expect_err("must refuse").to_string();
+    assert!(e.contains("--output") && e.contains("host.prof"), "{e}");
+}
+
+#[test]
+fn unwritable_outputs_are_refused_before_the_replay() {
+    let dir = scratch("outputs");
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.html = Some(dir.clone());
+    let e = build_report(&a).expect_err("a directory").to_string();
+    assert!(e.contains("--html") && e.contains("directory"), "{e}");
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.html = Some(dir.join("no/such/dir/x.html"));
+    let e = build_report(&a).expect_err("no parent").to_string();
+    assert!(e.contains("does not exist"), "{e}");
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.html = Some(dir.join("same"));
+    a.output = Some(dir.join("same"));
+    let e = build_report(&a).expect_err("twice").to_string();
+    assert!(e.contains("also given to --output"), "{e}");
+}
+
+#[test]
+fn a_capture_cut_short_is_replayed_up_to_the_cut() {
+    let dir = scratch("cut");
+    let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    let cap = dir.join("cut.pcap");
+    std::fs::write(&cap, &bytes[..bytes.len() - 7]).unwrap();
+    let report = build_report(&args(&cap, &data("host.prof"))).expect("replayed to the cut");
+    assert!(!report.modes.is_empty());
+    for m in &report.modes {
+        let why = m.totals.truncated.as_deref().expect("truncation reported");
+        assert!(why.contains("record 809"), "{why}");
+        assert_eq!(m.totals.records, 808);
+    }
+}
+
+#[test]
+fn errors_name_the_file_that_is_wrong() {
+    let dir = scratch("names");
+    // A profile without an OSA interface: the profile is named, not the capture.
+    let prof = dir.join("empty.prof");
+    std::fs::write(&prof, "").unwrap();
+    let e = build_report(&args(&data("mix.pcap"), &prof))
+        .expect_err("no interface")
+        .to_string();
+    assert!(e.starts_with(&prof.display().to_string()), "{e}");
+    let mut a = args(&data("mix.pcap"), &data("host.prof"));
+    a.interfaces = vec!["NOPE".into()];
+    let e = build_report(&a).expect_err("no such interface").to_string();
+    assert!(e.contains("host.prof") && e.contains("NOPE"), "{e}");
+    // An empty capture says so.
+    let empty = dir.join("empty.pcap");
+    std::fs::write(&empty, "").unwrap();
+    let e = build_report(&args(&empty, &data("host.prof")))
+        .expect_err("empty")
+        .to_string();
+    assert!(
+        e.contains("empty.pcap") && e.contains("file is empty"),
+        "{e}"
+    );
+    // A directory says so, naming it once.
+    let e = build_report(&args(&dir, &data("host.prof")))
+        .expect_err("directory")
+        .to_string();
+    assert!(e.contains("is a directory"), "{e}");
+    assert_eq!(e.matches(&dir.display().to_string()).count(), 1, "{e}");
+}
+
+#[test]
+fn a_capture_without_packets_says_so() {
+    let dir = scratch("header-only");
+    let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    let cap = dir.join("header.pcap");
+    std::fs::write(&cap, &bytes[..24]).unwrap();
+    let report = build_report(&args(&cap, &data("host.prof"))).expect("an empty replay");
+    let text = softosa_replay::report::render_text(&report);
+    assert!(text.contains("holds no packets"), "{text}");
+    // A capture with packets does not say it.
+    let report = build_report(&args(&data("sockperf-rr.pcap"), &data("host.prof"))).unwrap();
+    assert!(!softosa_replay::report::render_text(&report).contains("holds no packets"));
+}
+
+#[test]
+fn a_host_service_time_out_of_range_is_refused() {
+    for bad in [-1.0, 1e30, f64::NAN, f64::INFINITY] {
+        let mut a = args(&data("mix.pcap"), &data("host.prof"));
+        a.host_service_us = bad;
+        let e = build_report(&a).expect_err("refused").to_string();
+        assert!(e.contains("--host-service-us"), "{bad}: {e}");
+    }
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.host_service_us = 1_000_000.0;
+    assert!(build_report(&a).is_ok());
+}
