@@ -21,12 +21,13 @@ use std::process::ExitCode;
 #[command(name = "softosa", version, propagate_version = true)]
 #[command(after_help = "\
 Start here:
-  softosa reproduce                         simulate every published measurement, print sim vs published
-  softosa sim scenarios/iwq-mixed-1g.toml   one scenario (see docs/scenarios.md)
+  softosa reproduce                         every published measurement: sim vs published
+  softosa sim scenarios/calibration/iwq-mixed-1g.toml
+                                            one scenario (see docs/scenarios.md)
   softosa profile check examples/profiles/*.prof
   softosa display devlinks --profile examples/profiles/iwq-dynamic-workloadq.prof
   softosa replay capture.pcap --profile my.prof
-  softosa lab --compare BALANCED,DYNAMIC,WORKLOADQ   (root: real iperf3/sockperf traffic)")]
+  softosa lab --compare BALANCED,DYNAMIC,DYNAMIC-WORKLOADQ  (root: real iperf3/sockperf traffic)")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
