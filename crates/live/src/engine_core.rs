@@ -596,6 +596,13 @@ pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
     let mut layer2 = None;
     let mut queues = 1;
     for i in e.interfaces() {
+        if e.is_hipersockets(PortId(i.cfg.port)) {
+            return Err(LabError::Config(format!(
+                "interface {}: HiperSockets (IQD) has no LAN wire; the lab drives an \
+                 OSA-Express port (IPAQENET)",
+                i.cfg.name
+            )));
+        }
         if i.cfg.port != 0 {
             return Err(LabError::Config(format!(
                 "interface {}: the lab drives one port; it is on port {}",
@@ -690,6 +697,34 @@ mod tests {
         // And the host side follows: WORKLOADQ gone, one device queue.
         let e = Engine::new(cmp).expect("engine");
         assert_eq!(plan_for(&e).expect("plan").queues, 1);
+    }
+
+    #[test]
+    fn a_hipersockets_profile_is_refused_with_the_reason() {
+        let dir = std::env::temp_dir().join(format!("sosa-iqd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join("iqd.prof");
+        std::fs::write(
+            &p,
+            "INTERFACE HSINTF1 DEFINE IPAQIDIO IPADDR 203.0.113.1/24 CHPID FE MTU 8192\n\
+             START HSINTF1\n",
+        )
+        .expect("write profile");
+        let o = LabOptions {
+            profiles: vec![p.clone()],
+            ..Default::default()
+        };
+        let cfg = config_from_profiles(&o).expect("profile activates");
+        let e = Engine::new(cfg).expect("engine");
+        let msg = plan_for(&e)
+            .expect_err("HiperSockets has no wire")
+            .to_string();
+        assert!(
+            msg.contains("HSINTF1") && msg.contains("HiperSockets"),
+            "{msg}"
+        );
+        let _ = std::fs::remove_file(p);
+        let _ = std::fs::remove_dir(dir);
     }
 
     #[test]
