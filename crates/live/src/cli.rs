@@ -19,9 +19,10 @@ use crate::passthrough::Passthrough;
 #[command(after_help = LAB_EXAMPLES)]
 pub struct LabArgs {
     /// INBPERF of the lab's interfaces: MINLATENCY, BALANCED, MINCPU,
-    /// DYNAMIC or DYNAMIC-WORKLOADQ.
-    #[arg(long, default_value = "DYNAMIC", conflicts_with = "compare")]
-    pub inbperf: String,
+    /// DYNAMIC or DYNAMIC-WORKLOADQ. Default DYNAMIC; with --profile the
+    /// profiles' own INBPERF unless this is given.
+    #[arg(long, conflicts_with = "compare")]
+    pub inbperf: Option<String>,
     /// Run the same workload under each of these INBPERF settings (two or
     /// more, comma separated) and print them side by side.
     #[arg(long, value_delimiter = ',')]
@@ -35,8 +36,9 @@ pub struct LabArgs {
     #[arg(long, num_args = 1..)]
     pub profile: Vec<std::path::PathBuf>,
     /// Port sharing: one stack (layer 3), two stacks with VMACs, two stacks
-    /// with a PRIROUTER, or one layer-2 stack.
-    #[arg(long, value_enum, default_value_t = Sharing::One)]
+    /// with a PRIROUTER, or one layer-2 stack. (With --profile the
+    /// profiles define the stacks.)
+    #[arg(long, value_enum, default_value_t = Sharing::One, conflicts_with = "profile")]
     pub sharing: Sharing,
     /// Which stack serves the request/response connections (1 or 2).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
@@ -200,8 +202,10 @@ pub struct DisplayArgs {
 
 /// Set up tracing (text or JSON) once.
 pub fn init_logging(filter: &str, json: bool) {
-    let f = tracing_subscriber::EnvFilter::try_new(filter)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let f = tracing_subscriber::EnvFilter::try_new(filter).unwrap_or_else(|e| {
+        eprintln!("softosa: --log {filter:?} is not a log filter ({e}); using \"warn\"");
+        tracing_subscriber::EnvFilter::new("warn")
+    });
     let b = tracing_subscriber::fmt()
         .with_env_filter(f)
         .with_writer(std::io::stderr);
@@ -243,7 +247,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         reference: a.bench,
         sequential: a.bench,
         profiles: a.profile.clone(),
-        profile_inbperf_override: !a.compare.is_empty(),
+        profile_inbperf_override: !a.compare.is_empty() || a.inbperf.is_some(),
         plan: None,
         mtu: 1500,
     }
@@ -275,7 +279,7 @@ pub fn run_lab(o: &LabOptions) -> Result<LabResult, LabError> {
 /// each once).
 fn modes(a: &LabArgs) -> Result<Vec<Inb>, LabError> {
     if a.compare.is_empty() {
-        return Ok(vec![Inb::parse(&a.inbperf)?]);
+        return Ok(vec![Inb::parse(a.inbperf.as_deref().unwrap_or("DYNAMIC"))?]);
     }
     let modes: Vec<Inb> = a
         .compare
@@ -451,6 +455,16 @@ mod tests {
     #[test]
     fn inbperf_and_compare_do_not_mix() {
         assert!(args(&["--inbperf", "BALANCED", "--compare", "DYNAMIC,MINCPU"]).is_err());
+    }
+
+    #[test]
+    fn an_explicit_inbperf_overrides_the_profiles_and_sharing_does_not_mix() {
+        let own = args(&["--profile", "a.prof"]).expect("parses");
+        assert!(!options(&own, Inb::Dynamic).profile_inbperf_override);
+        let given = args(&["--profile", "a.prof", "--inbperf", "BALANCED"]).expect("parses");
+        assert_eq!(modes(&given).expect("modes"), vec![Inb::Balanced]);
+        assert!(options(&given, Inb::Balanced).profile_inbperf_override);
+        assert!(args(&["--profile", "a.prof", "--sharing", "vmac"]).is_err());
     }
 
     #[test]

@@ -560,6 +560,16 @@ pub fn config_from_profiles(o: &LabOptions) -> Result<SystemConfig, LabError> {
                 eprintln!("{w}");
             }
             let mut cfg = a.config;
+            // Lab options that change the stacks apply to the profiles'
+            // stacks too (they were silently ignored before).
+            for s in &mut cfg.stacks {
+                if !o.segmentation_offload {
+                    s.segmentation_offload = false;
+                }
+                if o.tos_priority && s.tos_policy.is_none() {
+                    s.tos_policy = Some(TosPolicy::default());
+                }
+            }
             if o.profile_inbperf_override {
                 // `--compare` with profiles: every interface gets the
                 // compared INBPERF; the rest of the profiles stands.
@@ -569,13 +579,17 @@ pub fn config_from_profiles(o: &LabOptions) -> Result<SystemConfig, LabError> {
             }
             Ok(cfg)
         }
-        Err(d) => Err(LabError::Config(
-            d.items()
-                .iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )),
+        Err(d) => {
+            // A wrong file (not a profile at all) gives an error per line:
+            // the first few say enough.
+            const SHOWN: usize = 10;
+            let items = d.items();
+            let mut lines: Vec<String> = items.iter().take(SHOWN).map(|x| x.to_string()).collect();
+            if items.len() > SHOWN {
+                lines.push(format!("... and {} more", items.len() - SHOWN));
+            }
+            Err(LabError::Config(lines.join("\n")))
+        }
     }
 }
 
@@ -723,6 +737,44 @@ mod tests {
             msg.contains("HSINTF1") && msg.contains("HiperSockets"),
             "{msg}"
         );
+        let _ = std::fs::remove_file(p);
+        let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn stack_options_apply_to_profile_stacks_and_errors_are_capped() {
+        let o = LabOptions {
+            profiles: vec![example("lab-iwq.prof")],
+            segmentation_offload: false,
+            tos_priority: true,
+            ..Default::default()
+        };
+        let cfg = config_from_profiles(&o).expect("profile activates");
+        assert!(!cfg.stacks.is_empty());
+        assert!(cfg
+            .stacks
+            .iter()
+            .all(|s| !s.segmentation_offload && s.tos_policy.is_some()));
+        let own = config_from_profiles(&LabOptions {
+            profiles: vec![example("lab-iwq.prof")],
+            ..Default::default()
+        })
+        .expect("profile activates");
+        assert!(own.stacks.iter().all(|s| s.tos_policy.is_none()));
+
+        let dir = std::env::temp_dir().join(format!("sosa-junk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join("junk.prof");
+        let junk: String = (0..30).map(|k| format!("NOTASTATEMENT{k} x\n")).collect();
+        std::fs::write(&p, junk).expect("write");
+        let e = config_from_profiles(&LabOptions {
+            profiles: vec![p.clone()],
+            ..Default::default()
+        })
+        .expect_err("not a profile")
+        .to_string();
+        assert!(e.lines().count() <= 11, "{e}");
+        assert!(e.contains("junk.prof:1:") && e.contains("more"), "{e}");
         let _ = std::fs::remove_file(p);
         let _ = std::fs::remove_dir(dir);
     }
