@@ -339,7 +339,10 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     }
     crate::control::clean_stale_sockets(std::path::Path::new(crate::control::SOCKET_DIR));
     let mut results = Vec::new();
-    for m in &modes {
+    // A failure or Ctrl-C in a later setting keeps what finished: those
+    // results are printed before the error.
+    let mut stopped: Option<LabError> = None;
+    'modes: for m in &modes {
         let mut runs = Vec::new();
         for _ in 0..a.repeat.max(1) {
             let r = if crate::interrupted() {
@@ -349,26 +352,26 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
             };
             match r {
                 Ok(r) => runs.push(r),
-                Err(LabError::Interrupted) => return Ok(interrupted_exit()),
-                Err(e) => return Err(e.into()),
+                Err(e) => {
+                    stopped = Some(e);
+                    break 'modes;
+                }
             }
         }
         results.push(lab::median_result(runs));
     }
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&results)?);
-    } else {
-        for r in &results {
-            print!("{}", lab::report(r));
-        }
-        if results.len() > 1 {
-            print!("\n{}", lab::compare_table(&results));
-        }
-        if a.bench {
-            for r in &results {
-                print!("{}", lab::bench_summary(r));
+    if !results.is_empty() {
+        print_results(&a, &results)?;
+    }
+    match stopped {
+        Some(LabError::Interrupted) => return Ok(interrupted_exit()),
+        Some(e) => {
+            if !results.is_empty() {
+                eprintln!("softosa: the settings above finished; the next one failed");
             }
+            return Err(e.into());
         }
+        None => {}
     }
     let ok = results.iter().all(|r| r.accounting.balanced());
     Ok(if ok {
@@ -377,6 +380,25 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         eprintln!("frame accounting does not balance");
         ExitCode::FAILURE
     })
+}
+
+fn print_results(a: &LabArgs, results: &[LabResult]) -> Result<(), serde_json::Error> {
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(results)?);
+    } else {
+        for r in results {
+            print!("{}", lab::report(r));
+        }
+        if results.len() > 1 {
+            print!("\n{}", lab::compare_table(results));
+        }
+        if a.bench {
+            for r in results {
+                print!("{}", lab::bench_summary(r));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `softosa display KIND` against a running instance.
