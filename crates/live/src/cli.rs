@@ -40,8 +40,9 @@ pub struct LabArgs {
     /// profiles define the stacks.)
     #[arg(long, value_enum, default_value_t = Sharing::One, conflicts_with = "profile")]
     pub sharing: Sharing,
-    /// Which stack serves the request/response connections (1 or 2).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    /// Which stack serves the request/response connections (1 or 2; with
+    /// --profile, any of the profiles' stacks).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
     pub rr_stack: u8,
     /// iperf3 TCP streams (client to stack 1).
     #[arg(long, default_value_t = 1)]
@@ -495,7 +496,7 @@ mod tests {
             &["--repeat", "0"][..],
             &["--realtime", "100"],
             &["--nice", "20"],
-            &["--rr-stack", "3"],
+            &["--rr-stack", "0"],
             &["--spin-us", "2000000"],
         ] {
             assert!(args(bad).is_err(), "{bad:?} accepted");

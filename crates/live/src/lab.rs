@@ -127,19 +127,25 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
             o.rr_size
         ));
     }
-    if !(1..=2).contains(&o.rr_stack) {
-        return bad(format!(
-            "--rr-stack {}: the RR connections go to stack 1 or 2",
-            o.rr_stack
-        ));
+    if o.rr_stack == 0 {
+        return bad("--rr-stack 0: stacks are numbered from 1".into());
     }
-    if o.rr > 0 && o.rr_stack == 2 && o.profiles.is_empty() && stacks_for(o) < 2 {
+    if o.rr > 0 && o.profiles.is_empty() && o.rr_stack > stacks_for(o) {
         return bad(format!(
-            "--rr-stack 2: --sharing {} has one stack; use --sharing vmac or prirouter \
-             (or two --profile files)",
+            "--rr-stack {}: --sharing {} has {} stack{}{}",
+            o.rr_stack,
             match o.sharing {
+                Sharing::One => "one",
+                Sharing::Vmac => "vmac",
+                Sharing::Prirouter => "prirouter",
                 Sharing::Layer2 => "layer2",
-                _ => "one",
+            },
+            stacks_for(o),
+            if stacks_for(o) == 1 { "" } else { "s" },
+            if stacks_for(o) == 1 {
+                "; use --sharing vmac or prirouter (or two --profile files)"
+            } else {
+                ""
             }
         ));
     }
@@ -581,6 +587,13 @@ pub fn run_once<C: Core + Default>(
     // them, nothing is built.
     let sock = o.instance.as_ref().map(|i| crate::control::socket_path(i));
     let listeners = crate::control::Listeners::bind(sock.as_deref(), o.metrics_port)?;
+    if o.rr > 0 && o.rr_stack > nst {
+        return Err(LabError::Config(format!(
+            "--rr-stack {}: the profiles define {nst} stack{}",
+            o.rr_stack,
+            if nst == 1 { "" } else { "s" }
+        )));
+    }
     let mut topo = Topology::build(names, &spec)?;
     if o.sharing == Sharing::Prirouter && o.plan.is_none() {
         let h = topo.hosts[0].ns.clone();
@@ -1282,7 +1295,7 @@ mod validate_tests {
                 rr_stack: 2,
                 ..Default::default()
             },
-            "has one stack",
+            "has 1 stack;",
         );
         refused(
             LabOptions {
@@ -1290,6 +1303,14 @@ mod validate_tests {
                 ..Default::default()
             },
             "--rr-stack",
+        );
+        refused(
+            LabOptions {
+                rr_stack: 3,
+                sharing: Sharing::Vmac,
+                ..Default::default()
+            },
+            "has 2 stacks",
         );
         for sharing in [Sharing::Vmac, Sharing::Prirouter] {
             let o = LabOptions {
