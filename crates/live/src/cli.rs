@@ -321,12 +321,17 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         if !crate::sys::is_root() {
             return Err(LabError::NotRoot.into());
         }
-        for n in crate::topo::clean_leftovers(false) {
+        let namespaces = crate::topo::clean_leftovers(false);
+        for n in &namespaces {
             println!("removed namespace {n}");
         }
         let dir = std::path::Path::new(crate::control::SOCKET_DIR);
-        for p in crate::control::clean_stale_sockets(dir) {
+        let sockets = crate::control::clean_stale_sockets(dir);
+        for p in &sockets {
             println!("removed stale control socket {}", p.display());
+        }
+        if namespaces.is_empty() && sockets.is_empty() {
+            println!("nothing to clean: no leftovers of killed lab runs");
         }
         return Ok(ExitCode::SUCCESS);
     }
