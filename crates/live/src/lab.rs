@@ -939,7 +939,10 @@ fn run_clients(
                 .map_err(io_err("starting iperf3 client"))?,
         ));
     }
-    let limit = Duration::from_secs_f64(o.secs + 20.0);
+    // `validate` bounds `secs`; a caller that skipped it gets the longest
+    // allowed run instead of a panic.
+    let limit = Duration::try_from_secs_f64(o.secs + 20.0)
+        .unwrap_or(Duration::from_secs_f64(MAX_SECS + 20.0));
     let mut bps = None;
     let mut rtts = Vec::new();
     for (kind, c) in clients {
