@@ -15,41 +15,35 @@ use crate::passthrough::Passthrough;
 /// Needs root, iproute2, iperf3 and sockperf. Everything the lab creates is
 /// named `sosa-<pid>...` and removed at the end, on error and on Ctrl-C;
 /// leftovers of a crashed run are removed at start.
-///
-/// Examples:
-///   softosa lab --streams 1 --rr 4 --secs 5
-///   softosa lab --compare BALANCED,DYNAMIC,DYNAMIC-WORKLOADQ
-///   softosa lab --bench                 (speed versus a plain veth pair)
-///   softosa lab --sharing vmac --rr-stack 2
-///   softosa lab --reverse --tos-priority --wire-mbps 1000
-///   softosa lab --instance lab1 --secs 60   (then: softosa display tuning --instance lab1)
-///   softosa lab --profile a.prof b.prof --rr-stack 2
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = LAB_EXAMPLES)]
 pub struct LabArgs {
     /// INBPERF of the lab's interfaces: MINLATENCY, BALANCED, MINCPU,
-    /// DYNAMIC or DYNAMIC-WORKLOADQ.
-    #[arg(long, default_value = "DYNAMIC")]
-    pub inbperf: String,
-    /// Run the same workload under each of these INBPERF settings (comma
-    /// separated) and print them side by side.
+    /// DYNAMIC or DYNAMIC-WORKLOADQ. Default DYNAMIC; with --profile the
+    /// profiles' own INBPERF unless this is given.
+    #[arg(long, conflicts_with = "compare")]
+    pub inbperf: Option<String>,
+    /// Run the same workload under each of these INBPERF settings (two or
+    /// more, comma separated) and print them side by side.
     #[arg(long, value_delimiter = ',')]
     pub compare: Vec<String>,
     /// Repeat each run this many times (medians are reported with --compare).
-    #[arg(long, default_value_t = 1)]
-    pub repeat: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
     /// TCP/IP profiles (plus Policy Agent and TRL files) to activate, one
     /// stack per profile, instead of the configuration the options build.
     /// Their interfaces must be IPv4 in one documentation subnet.
     #[arg(long, num_args = 1..)]
     pub profile: Vec<std::path::PathBuf>,
     /// Port sharing: one stack (layer 3), two stacks with VMACs, two stacks
-    /// with a PRIROUTER, or one layer-2 stack.
-    #[arg(long, value_enum, default_value_t = Sharing::One)]
+    /// with a PRIROUTER, or one layer-2 stack. (With --profile the
+    /// profiles define the stacks.)
+    #[arg(long, value_enum, default_value_t = Sharing::One, conflicts_with = "profile")]
     pub sharing: Sharing,
-    /// Which stack serves the request/response connections (1 or 2).
-    #[arg(long, default_value_t = 1)]
-    pub rr_stack: usize,
+    /// Which stack serves the request/response connections (1 or 2; with
+    /// --profile, any of the profiles' stacks).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
+    pub rr_stack: u8,
     /// iperf3 TCP streams (client to stack 1).
     #[arg(long, default_value_t = 1)]
     pub streams: usize,
@@ -68,8 +62,9 @@ pub struct LabArgs {
     /// Request/response message size (bytes).
     #[arg(long, default_value_t = 64)]
     pub rr_size: usize,
-    /// Seconds each workload runs.
-    #[arg(long, default_value_t = 3.0)]
+    /// Seconds each workload runs (1 to 86400; iperf3 and sockperf count
+    /// whole seconds, so a fraction is rounded up).
+    #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
     pub secs: f64,
     /// Streams flow from the stack to the client (outbound).
     #[arg(long)]
@@ -78,8 +73,9 @@ pub struct LabArgs {
     /// RR traffic is marked TOS 0x80 (queue 1), streams 0x20 (queue 4).
     #[arg(long)]
     pub tos_priority: bool,
-    /// Pace the wire at this rate in Mbit/s (0: unpaced), so outbound
-    /// priority queues actually fill.
+    /// Pace softosa's transmissions to the wire at this rate in Mbit/s (0:
+    /// unpaced), so outbound priority queues actually fill. Inbound
+    /// traffic (client to stack) is not paced.
     #[arg(long, default_value_t = 0)]
     pub wire_mbps: u64,
     /// Set every LAN-idle timer to zero.
@@ -88,8 +84,8 @@ pub struct LabArgs {
     /// Turn GLOBALCONFIG SEGMENTATIONOFFLOAD off.
     #[arg(long)]
     pub no_offload: bool,
-    /// Share of wire frames dropped as CRC errors (0..1).
-    #[arg(long, default_value_t = 0.0)]
+    /// Share of wire frames dropped as CRC errors (0 up to, not including, 1).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub fault_rate: f64,
     /// Seed of the frame-error injector.
     #[arg(long, default_value_t = 1)]
@@ -100,7 +96,8 @@ pub struct LabArgs {
     /// halves when it runs out, and a spin that loses its CPU stops. The
     /// spinning is in softosa's CPU seconds. Default 0: it did not help on
     /// a shared 2-core VM (see docs/live.md); for machines with spare cores.
-    #[arg(long, alias = "busy-poll-us", default_value_t = 0)]
+    #[arg(long, alias = "busy-poll-us", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub spin_us: u64,
     /// While frames flow (and 20 ms after), hold a 0 µs CPU wake-up latency
     /// request (/dev/cpu_dma_latency): idle CPUs poll instead of halting,
@@ -124,10 +121,11 @@ pub struct LabArgs {
     /// Default 10 (timers served on time under load); with --bench 0, since
     /// timers are zero there and normal scheduling lets the kernel run the
     /// data-plane thread on the CPU of the stack it hands a frame to.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(i32).range(0..=99))]
     pub realtime: Option<i32>,
     /// Nice value (-20..19) of softosa's threads with --realtime 0.
-    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-20..=19))]
     pub nice: i32,
     /// Run softosa's data-plane threads only on these CPUs (comma separated).
     #[arg(long, value_delimiter = ',')]
@@ -167,6 +165,24 @@ pub struct LabArgs {
     pub log: String,
 }
 
+/// Examples shown under `softosa lab --help` (the subcommand's one-line
+/// description comes from the CLI crate, so they cannot live in the doc
+/// comment).
+pub const LAB_EXAMPLES: &str = "\
+Examples:
+  softosa lab                                   1 stream + 2 RR connections, DYNAMIC, 3 s
+  softosa lab --streams 1 --rr 4 --secs 5
+  softosa lab --compare BALANCED,DYNAMIC,DYNAMIC-WORKLOADQ --repeat 3
+  softosa lab --sharing vmac --rr-stack 2       two stacks on one port, RR to stack 2
+  softosa lab --reverse --udp --stream-mbps 400 --wire-mbps 200 --tos-priority
+  softosa lab --fault-rate 0.001                drop 0.1% of wire frames as CRC errors
+  softosa lab --profile a.prof b.prof --rr-stack 2
+  softosa lab --instance lab1 --metrics-port 9464 --secs 60
+      then: softosa display tuning --instance lab1 [--format json]
+            curl http://127.0.0.1:9464/metrics
+  softosa lab --bench                           speed versus a plain veth pair
+  softosa lab --clean                           remove leftovers of a killed run";
+
 /// Show a z/OS display of a running instance over its control socket.
 #[derive(Debug, clap::Args)]
 pub struct DisplayArgs {
@@ -187,8 +203,10 @@ pub struct DisplayArgs {
 
 /// Set up tracing (text or JSON) once.
 pub fn init_logging(filter: &str, json: bool) {
-    let f = tracing_subscriber::EnvFilter::try_new(filter)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let f = tracing_subscriber::EnvFilter::try_new(filter).unwrap_or_else(|e| {
+        eprintln!("softosa: --log {filter:?} is not a log filter ({e}); using \"warn\"");
+        tracing_subscriber::EnvFilter::new("warn")
+    });
     let b = tracing_subscriber::fmt()
         .with_env_filter(f)
         .with_writer(std::io::stderr);
@@ -211,7 +229,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         rr_size: a.rr_size,
         secs: a.secs,
         reverse: a.reverse,
-        rr_stack: a.rr_stack,
+        rr_stack: usize::from(a.rr_stack),
         tos_priority: a.tos_priority,
         wire_mbps: a.wire_mbps,
         zero_timers: a.zero_timers || a.bench,
@@ -230,7 +248,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         reference: a.bench,
         sequential: a.bench,
         profiles: a.profile.clone(),
-        profile_inbperf_override: !a.compare.is_empty(),
+        profile_inbperf_override: !a.compare.is_empty() || a.inbperf.is_some(),
         plan: None,
         mtu: 1500,
     }
@@ -238,6 +256,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
 
 /// Run one lab configuration with the selected core.
 pub fn run_lab(o: &LabOptions) -> Result<LabResult, LabError> {
+    lab::validate(o)?;
     let label = if o.zero_timers {
         format!("{} (timers 0)", o.inbperf.label())
     } else {
@@ -257,53 +276,108 @@ pub fn run_lab(o: &LabOptions) -> Result<LabResult, LabError> {
     }
 }
 
+/// The INBPERF settings to run: `--inbperf`, or `--compare` (two or more,
+/// each once).
+fn modes(a: &LabArgs) -> Result<Vec<Inb>, LabError> {
+    if a.compare.is_empty() {
+        return Ok(vec![Inb::parse(a.inbperf.as_deref().unwrap_or("DYNAMIC"))?]);
+    }
+    let modes: Vec<Inb> = a
+        .compare
+        .iter()
+        .map(|m| Inb::parse(m))
+        .collect::<Result<_, _>>()?;
+    if modes.len() < 2 {
+        return Err(LabError::Config(format!(
+            "--compare {}: name two or more settings to compare (for one, use --inbperf {})",
+            a.compare.join(","),
+            a.compare.join(",")
+        )));
+    }
+    for (k, m) in modes.iter().enumerate() {
+        if modes[..k].contains(m) {
+            return Err(LabError::Config(format!(
+                "--compare {}: {} is listed twice (use --repeat N to run a setting N times)",
+                a.compare.join(","),
+                m.label()
+            )));
+        }
+    }
+    Ok(modes)
+}
+
+/// Ctrl-C (or SIGTERM/SIGHUP): the run has unwound and removed what it
+/// made; say so and exit like a shell does for SIGINT (128 + 2).
+fn interrupted_exit() -> ExitCode {
+    eprintln!("softosa: interrupted; the lab's namespaces, devices and workloads are removed");
+    ExitCode::from(130)
+}
+
 /// `softosa lab`.
 pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     init_logging(&a.log, a.log_json);
     crate::install_signal_handlers();
     if a.clean {
-        for n in crate::topo::clean_leftovers(false) {
+        if !crate::sys::is_root() {
+            return Err(LabError::NotRoot.into());
+        }
+        let namespaces = crate::topo::clean_leftovers(false);
+        for n in &namespaces {
             println!("removed namespace {n}");
         }
+        let dir = std::path::Path::new(crate::control::SOCKET_DIR);
+        let sockets = crate::control::clean_stale_sockets(dir);
+        for p in &sockets {
+            println!("removed stale control socket {}", p.display());
+        }
+        if namespaces.is_empty() && sockets.is_empty() {
+            println!("nothing to clean: no leftovers of killed lab runs");
+        }
         return Ok(ExitCode::SUCCESS);
+    }
+    let modes = modes(&a)?;
+    for m in &modes {
+        lab::validate(&options(&a, *m))?;
     }
     lab::preflight(a.rr > 0)?;
     for n in crate::topo::clean_leftovers(false) {
         eprintln!("removed leftover namespace {n} of a crashed run");
     }
-    let modes: Vec<Inb> = if a.compare.is_empty() {
-        vec![Inb::parse(&a.inbperf)?]
-    } else {
-        a.compare
-            .iter()
-            .map(|m| Inb::parse(m))
-            .collect::<Result<_, _>>()?
-    };
+    crate::control::clean_stale_sockets(std::path::Path::new(crate::control::SOCKET_DIR));
     let mut results = Vec::new();
-    for m in &modes {
+    // A failure or Ctrl-C in a later setting keeps what finished: those
+    // results are printed before the error.
+    let mut stopped: Option<LabError> = None;
+    'modes: for m in &modes {
         let mut runs = Vec::new();
         for _ in 0..a.repeat.max(1) {
-            if crate::interrupted() {
-                return Err(LabError::Interrupted.into());
+            let r = if crate::interrupted() {
+                Err(LabError::Interrupted)
+            } else {
+                run_lab(&options(&a, *m))
+            };
+            match r {
+                Ok(r) => runs.push(r),
+                Err(e) => {
+                    stopped = Some(e);
+                    break 'modes;
+                }
             }
-            runs.push(run_lab(&options(&a, *m))?);
         }
         results.push(lab::median_result(runs));
     }
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&results)?);
-    } else {
-        for r in &results {
-            print!("{}", lab::report(r));
-        }
-        if results.len() > 1 {
-            print!("\n{}", lab::compare_table(&results));
-        }
-        if a.bench {
-            for r in &results {
-                print!("{}", lab::bench_summary(r));
+    if !results.is_empty() {
+        print_results(&a, &results)?;
+    }
+    match stopped {
+        Some(LabError::Interrupted) => return Ok(interrupted_exit()),
+        Some(e) => {
+            if !results.is_empty() {
+                eprintln!("softosa: the settings above finished; the next one failed");
             }
+            return Err(e.into());
         }
+        None => {}
     }
     let ok = results.iter().all(|r| r.accounting.balanced());
     Ok(if ok {
@@ -314,6 +388,25 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     })
 }
 
+fn print_results(a: &LabArgs, results: &[LabResult]) -> Result<(), serde_json::Error> {
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(results)?);
+    } else {
+        for r in results {
+            print!("{}", lab::report(r));
+        }
+        if results.len() > 1 {
+            print!("\n{}", lab::compare_table(results));
+        }
+        if a.bench {
+            for r in results {
+                print!("{}", lab::bench_summary(r));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `softosa display KIND` against a running instance.
 pub fn run_display(a: DisplayArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let path = a
@@ -321,9 +414,24 @@ pub fn run_display(a: DisplayArgs) -> Result<ExitCode, Box<dyn std::error::Error
         .clone()
         .unwrap_or_else(|| crate::control::socket_path(&a.instance));
     let line = format!("display {}{}", a.kind, if a.json { " json" } else { "" });
+    if a.socket.is_none() {
+        lab::check_instance_name(&a.instance)?;
+    }
     let reply = crate::control::request(&path, &line).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                "no such socket: no instance of that name is running".into()
+            }
+            std::io::ErrorKind::ConnectionRefused => {
+                "nobody answers: the instance is gone (a killed run left its socket; \
+                 `softosa lab --clean` removes it)"
+                    .into()
+            }
+            _ => e.to_string(),
+        };
         format!(
-            "cannot reach the running instance at {}: {e} (start one with `softosa lab --instance {}`)",
+            "cannot reach the running instance at {}: {why}; start one with \
+             `softosa lab --instance {} --secs 60` and ask while it runs",
             path.display(),
             a.instance
         )
@@ -334,4 +442,88 @@ pub fn run_display(a: DisplayArgs) -> Result<ExitCode, Box<dyn std::error::Error
     } else {
         ExitCode::SUCCESS
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, clap::Parser)]
+    struct T {
+        #[command(flatten)]
+        lab: LabArgs,
+    }
+
+    fn args(a: &[&str]) -> Result<LabArgs, clap::Error> {
+        T::try_parse_from(std::iter::once("lab").chain(a.iter().copied())).map(|t| t.lab)
+    }
+
+    fn modes_of(a: &[&str]) -> Result<Vec<Inb>, String> {
+        modes(&args(a).map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn compare_needs_two_distinct_known_settings() {
+        assert_eq!(
+            modes_of(&["--compare", "BALANCED,dynamic-workloadq"]),
+            Ok(vec![Inb::Balanced, Inb::DynamicWorkloadq])
+        );
+        assert_eq!(modes_of(&[]), Ok(vec![Inb::Dynamic]));
+        let one = modes_of(&["--compare", "DYNAMIC"]).unwrap_err();
+        assert!(one.contains("two or more"), "{one}");
+        let dup = modes_of(&["--compare", "DYNAMIC,BALANCED,dynamic"]).unwrap_err();
+        assert!(dup.contains("listed twice"), "{dup}");
+        let bad = modes_of(&["--compare", "DYNAMIC,FAST"]).unwrap_err();
+        assert!(bad.contains("unknown INBPERF \"FAST\""), "{bad}");
+        let bad = modes_of(&["--inbperf", "FAST"]).unwrap_err();
+        assert!(bad.contains("unknown INBPERF"), "{bad}");
+    }
+
+    #[test]
+    fn inbperf_and_compare_do_not_mix() {
+        assert!(args(&["--inbperf", "BALANCED", "--compare", "DYNAMIC,MINCPU"]).is_err());
+    }
+
+    #[test]
+    fn an_explicit_inbperf_overrides_the_profiles_and_sharing_does_not_mix() {
+        let own = args(&["--profile", "a.prof"]).expect("parses");
+        assert!(!options(&own, Inb::Dynamic).profile_inbperf_override);
+        let given = args(&["--profile", "a.prof", "--inbperf", "BALANCED"]).expect("parses");
+        assert_eq!(modes(&given).expect("modes"), vec![Inb::Balanced]);
+        assert!(options(&given, Inb::Balanced).profile_inbperf_override);
+        assert!(args(&["--profile", "a.prof", "--sharing", "vmac"]).is_err());
+    }
+
+    #[test]
+    fn ranges_are_checked_by_the_parser() {
+        for bad in [
+            &["--repeat", "0"][..],
+            &["--realtime", "100"],
+            &["--nice", "20"],
+            &["--rr-stack", "0"],
+            &["--spin-us", "2000000"],
+        ] {
+            assert!(args(bad).is_err(), "{bad:?} accepted");
+        }
+        // Negative numbers reach the validation (with its explanation)
+        // instead of being taken for options.
+        let a = args(&["--secs", "-1", "--fault-rate", "-0.5", "--nice", "-5"]).expect("parses");
+        assert_eq!(a.secs, -1.0);
+        assert_eq!(a.nice, -5);
+        let e = lab::validate(&options(&a, Inb::Dynamic)).unwrap_err();
+        assert!(e.to_string().contains("--secs -1"), "{e}");
+    }
+
+    #[test]
+    fn display_refuses_a_name_outside_the_socket_directory() {
+        let e = run_display(DisplayArgs {
+            kind: "TUNING".into(),
+            instance: "../../tmp/x".into(),
+            socket: None,
+            json: false,
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("instance name"), "{e}");
+    }
 }

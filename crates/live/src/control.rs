@@ -70,9 +70,12 @@ pub fn render_metrics(samples: &[Metric]) -> String {
     out
 }
 
+/// Where instances' control sockets live.
+pub const SOCKET_DIR: &str = "/run/softosa";
+
 /// The default control socket path of an instance.
 pub fn socket_path(instance: &str) -> PathBuf {
-    PathBuf::from(format!("/run/softosa/{instance}.sock"))
+    Path::new(SOCKET_DIR).join(format!("{instance}.sock"))
 }
 
 /// Background servers; stopped and the socket file removed on drop.
@@ -83,14 +86,92 @@ pub struct Servers {
     pub metrics_addr: Option<SocketAddr>,
 }
 
-impl Servers {
-    /// Start the control socket at `sock` (if given) and the metrics
-    /// endpoint on `127.0.0.1:<port>` (if given; 0 picks a free port).
-    pub fn start(
-        src: Arc<dyn StatusSource>,
-        sock: Option<&Path>,
-        metrics_port: Option<u16>,
-    ) -> io::Result<Servers> {
+/// The control socket and metrics port, bound but not yet served: the lab
+/// binds them before it builds anything, so a name or port another
+/// instance holds is refused at once and nothing is torn down for it.
+pub struct Listeners {
+    control: Option<(UnixListener, PathBuf)>,
+    metrics: Option<TcpListener>,
+}
+
+/// Why the control socket or metrics port cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum BindError {
+    #[error(
+        "instance {name:?} is already running (its control socket {} answers); \
+         stop it or pick another --instance name",
+        path.display()
+    )]
+    InstanceRunning { name: String, path: PathBuf },
+    #[error(
+        "metrics port {port} on 127.0.0.1 is in use (another lab or program); \
+         pick another --metrics-port, or 0 for a free one"
+    )]
+    PortInUse { port: u16 },
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+fn bind_err(what: String) -> impl FnOnce(io::Error) -> BindError {
+    move |source| BindError::Io { what, source }
+}
+
+impl Listeners {
+    /// Bind the control socket at `sock` (if given) and the metrics
+    /// endpoint on `127.0.0.1:<port>` (if given; 0 picks a free port). A
+    /// socket file nobody answers on (left by a killed run) is replaced; one
+    /// a running instance answers on is not touched.
+    pub fn bind(sock: Option<&Path>, metrics_port: Option<u16>) -> Result<Listeners, BindError> {
+        let mut l = Listeners {
+            control: None,
+            metrics: None,
+        };
+        if let Some(path) = sock {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(bind_err(format!("creating {}", dir.display())))?;
+            }
+            if UnixStream::connect(path).is_ok() {
+                let name = path
+                    .file_stem()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                return Err(BindError::InstanceRunning {
+                    name,
+                    path: path.to_path_buf(),
+                });
+            }
+            let _ = std::fs::remove_file(path);
+            let u = UnixListener::bind(path)
+                .map_err(bind_err(format!("control socket {}", path.display())))?;
+            u.set_nonblocking(true)
+                .map_err(bind_err(format!("control socket {}", path.display())))?;
+            l.control = Some((u, path.to_path_buf()));
+        }
+        if let Some(port) = metrics_port {
+            let t = TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
+                if e.kind() == io::ErrorKind::AddrInUse {
+                    BindError::PortInUse { port }
+                } else {
+                    BindError::Io {
+                        what: format!("metrics port {port}"),
+                        source: e,
+                    }
+                }
+            })?;
+            t.set_nonblocking(true)
+                .map_err(bind_err(format!("metrics port {port}")))?;
+            l.metrics = Some(t);
+        }
+        Ok(l)
+    }
+
+    /// Serve displays and metrics from `src` on what was bound.
+    pub fn serve(self, src: Arc<dyn StatusSource>) -> io::Result<Servers> {
         let stop = Arc::new(AtomicBool::new(false));
         let mut s = Servers {
             stop: stop.clone(),
@@ -98,14 +179,12 @@ impl Servers {
             socket: None,
             metrics_addr: None,
         };
-        if let Some(path) = sock {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            let _ = std::fs::remove_file(path);
-            let l = UnixListener::bind(path)?;
-            l.set_nonblocking(true)?;
-            s.socket = Some(path.to_path_buf());
+        let mut this = self;
+        let (control, metrics) = (this.control.take(), this.metrics.take());
+        if let Some((l, path)) = control {
+            // Owned from here on: removed when `s` is dropped, also if a
+            // thread cannot be started below.
+            s.socket = Some(path);
             let (src, stop) = (src.clone(), stop.clone());
             s.threads.push(
                 std::thread::Builder::new()
@@ -113,9 +192,7 @@ impl Servers {
                     .spawn(move || control_loop(l, src, stop))?,
             );
         }
-        if let Some(port) = metrics_port {
-            let l = TcpListener::bind(("127.0.0.1", port))?;
-            l.set_nonblocking(true)?;
+        if let Some(l) = metrics {
             s.metrics_addr = Some(l.local_addr()?);
             let (src, stop) = (src.clone(), stop.clone());
             s.threads.push(
@@ -126,6 +203,51 @@ impl Servers {
         }
         Ok(s)
     }
+}
+
+impl Drop for Listeners {
+    fn drop(&mut self) {
+        // Bound but never served (the run failed before): remove the file.
+        if let Some((_, p)) = self.control.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+impl Servers {
+    /// Bind ([`Listeners::bind`]) and serve at once.
+    pub fn start(
+        src: Arc<dyn StatusSource>,
+        sock: Option<&Path>,
+        metrics_port: Option<u16>,
+    ) -> io::Result<Servers> {
+        Listeners::bind(sock, metrics_port)
+            .map_err(io::Error::other)?
+            .serve(src)
+    }
+}
+
+/// Remove control sockets under `dir` that no running instance answers on
+/// (left by a run that was killed). Returns the paths removed.
+pub fn clean_stale_sockets(dir: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return removed;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.extension().is_none_or(|x| x != "sock") {
+            continue;
+        }
+        let refused = matches!(
+            UnixStream::connect(&p),
+            Err(e) if e.kind() == io::ErrorKind::ConnectionRefused
+        );
+        if refused && std::fs::remove_file(&p).is_ok() {
+            removed.push(p);
+        }
+    }
+    removed
 }
 
 impl Drop for Servers {
@@ -270,6 +392,66 @@ mod tests {
         assert!(body.contains("softosa_frames_total{port=\"P1\"} 3"));
         drop(s);
         assert!(!sock.exists());
+        let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn a_running_instance_keeps_its_socket_and_a_stale_one_is_replaced() {
+        let dir = std::env::temp_dir().join(format!("sosa-bind-{}", std::process::id()));
+        let sock = dir.join("one.sock");
+        let first = Servers::start(Arc::new(Fake), Some(&sock), None).unwrap();
+        // A second instance of the same name is refused, and the first's
+        // socket still answers afterwards.
+        match Listeners::bind(Some(&sock), None) {
+            Err(BindError::InstanceRunning { name, .. }) => assert_eq!(name, "one"),
+            Err(e) => panic!("wrong error: {e}"),
+            Ok(_) => panic!("second instance bound the same socket"),
+        }
+        assert_eq!(request(&sock, "display COUNTERS").unwrap(), "FRAMES 3\n");
+        // A socket file nobody answers on (a killed run's) is replaced.
+        drop(first);
+        let stale = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        drop(stale); // the file stays, nobody listens
+        assert!(sock.exists());
+        let second = Servers::start(Arc::new(Fake), Some(&sock), None).unwrap();
+        assert_eq!(request(&sock, "display COUNTERS").unwrap(), "FRAMES 3\n");
+        drop(second);
+        assert!(!sock.exists());
+        // Bound but never served: the file goes with the listeners.
+        let l = Listeners::bind(Some(&sock), None).unwrap();
+        assert!(sock.exists());
+        drop(l);
+        assert!(!sock.exists());
+        let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn a_busy_metrics_port_is_named() {
+        let held = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+        let port = held.local_addr().unwrap().port();
+        match Listeners::bind(None, Some(port)) {
+            Err(e @ BindError::PortInUse { .. }) => {
+                assert!(e.to_string().contains(&port.to_string()), "{e}")
+            }
+            Err(e) => panic!("wrong error: {e}"),
+            Ok(_) => panic!("bound a port in use"),
+        }
+    }
+
+    #[test]
+    fn stale_sockets_are_cleaned_and_live_ones_kept() {
+        let dir = std::env::temp_dir().join(format!("sosa-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let live = dir.join("live.sock");
+        let dead = dir.join("dead.sock");
+        let other = dir.join("notes.txt");
+        let s = Servers::start(Arc::new(Fake), Some(&live), None).unwrap();
+        drop(std::os::unix::net::UnixListener::bind(&dead).unwrap());
+        std::fs::write(&other, "x").unwrap();
+        assert_eq!(clean_stale_sockets(&dir), vec![dead.clone()]);
+        assert!(live.exists() && other.exists() && !dead.exists());
+        drop(s);
+        let _ = std::fs::remove_file(other);
         let _ = std::fs::remove_dir(dir);
     }
 }

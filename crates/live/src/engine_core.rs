@@ -560,6 +560,16 @@ pub fn config_from_profiles(o: &LabOptions) -> Result<SystemConfig, LabError> {
                 eprintln!("{w}");
             }
             let mut cfg = a.config;
+            // Lab options that change the stacks apply to the profiles'
+            // stacks too (they were silently ignored before).
+            for s in &mut cfg.stacks {
+                if !o.segmentation_offload {
+                    s.segmentation_offload = false;
+                }
+                if o.tos_priority && s.tos_policy.is_none() {
+                    s.tos_policy = Some(TosPolicy::default());
+                }
+            }
             if o.profile_inbperf_override {
                 // `--compare` with profiles: every interface gets the
                 // compared INBPERF; the rest of the profiles stands.
@@ -569,13 +579,17 @@ pub fn config_from_profiles(o: &LabOptions) -> Result<SystemConfig, LabError> {
             }
             Ok(cfg)
         }
-        Err(d) => Err(LabError::Config(
-            d.items()
-                .iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )),
+        Err(d) => {
+            // A wrong file (not a profile at all) gives an error per line:
+            // the first few say enough.
+            const SHOWN: usize = 10;
+            let items = d.items();
+            let mut lines: Vec<String> = items.iter().take(SHOWN).map(|x| x.to_string()).collect();
+            if items.len() > SHOWN {
+                lines.push(format!("... and {} more", items.len() - SHOWN));
+            }
+            Err(LabError::Config(lines.join("\n")))
+        }
     }
 }
 
@@ -596,6 +610,13 @@ pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
     let mut layer2 = None;
     let mut queues = 1;
     for i in e.interfaces() {
+        if e.is_hipersockets(PortId(i.cfg.port)) {
+            return Err(LabError::Config(format!(
+                "interface {}: HiperSockets (IQD) has no LAN wire; the lab drives an \
+                 OSA-Express port (IPAQENET)",
+                i.cfg.name
+            )));
+        }
         if i.cfg.port != 0 {
             return Err(LabError::Config(format!(
                 "interface {}: the lab drives one port; it is on port {}",
@@ -690,6 +711,72 @@ mod tests {
         // And the host side follows: WORKLOADQ gone, one device queue.
         let e = Engine::new(cmp).expect("engine");
         assert_eq!(plan_for(&e).expect("plan").queues, 1);
+    }
+
+    #[test]
+    fn a_hipersockets_profile_is_refused_with_the_reason() {
+        let dir = std::env::temp_dir().join(format!("sosa-iqd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join("iqd.prof");
+        std::fs::write(
+            &p,
+            "INTERFACE HSINTF1 DEFINE IPAQIDIO IPADDR 203.0.113.1/24 CHPID FE MTU 8192\n\
+             START HSINTF1\n",
+        )
+        .expect("write profile");
+        let o = LabOptions {
+            profiles: vec![p.clone()],
+            ..Default::default()
+        };
+        let cfg = config_from_profiles(&o).expect("profile activates");
+        let e = Engine::new(cfg).expect("engine");
+        let msg = plan_for(&e)
+            .expect_err("HiperSockets has no wire")
+            .to_string();
+        assert!(
+            msg.contains("HSINTF1") && msg.contains("HiperSockets"),
+            "{msg}"
+        );
+        let _ = std::fs::remove_file(p);
+        let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn stack_options_apply_to_profile_stacks_and_errors_are_capped() {
+        let o = LabOptions {
+            profiles: vec![example("lab-iwq.prof")],
+            segmentation_offload: false,
+            tos_priority: true,
+            ..Default::default()
+        };
+        let cfg = config_from_profiles(&o).expect("profile activates");
+        assert!(!cfg.stacks.is_empty());
+        assert!(cfg
+            .stacks
+            .iter()
+            .all(|s| !s.segmentation_offload && s.tos_policy.is_some()));
+        let own = config_from_profiles(&LabOptions {
+            profiles: vec![example("lab-iwq.prof")],
+            ..Default::default()
+        })
+        .expect("profile activates");
+        assert!(own.stacks.iter().all(|s| s.tos_policy.is_none()));
+
+        let dir = std::env::temp_dir().join(format!("sosa-junk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join("junk.prof");
+        let junk: String = (0..30).map(|k| format!("NOTASTATEMENT{k} x\n")).collect();
+        std::fs::write(&p, junk).expect("write");
+        let e = config_from_profiles(&LabOptions {
+            profiles: vec![p.clone()],
+            ..Default::default()
+        })
+        .expect_err("not a profile")
+        .to_string();
+        assert!(e.lines().count() <= 11, "{e}");
+        assert!(e.contains("junk.prof:1:") && e.contains("more"), "{e}");
+        let _ = std::fs::remove_file(p);
+        let _ = std::fs::remove_dir(dir);
     }
 
     #[test]

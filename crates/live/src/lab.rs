@@ -34,6 +34,8 @@ pub enum LabError {
     Workload(String),
     #[error("configuration: {0}")]
     Config(String),
+    #[error(transparent)]
+    Busy(#[from] crate::control::BindError),
     #[error("interrupted")]
     Interrupted,
 }
@@ -77,6 +79,131 @@ pub fn preflight(need_sockperf: bool) -> Result<(), LabError> {
         return Err(LabError::NoNamespaces("`unshare -n` failed".into()));
     }
     Ok(())
+}
+
+/// Largest sockperf message (its own limit for `-m`).
+pub const MAX_RR_SIZE: usize = 1_048_575;
+/// Smallest sockperf message (its header).
+pub const MIN_RR_SIZE: usize = 14;
+/// Most RR connections (one sockperf server and client each).
+pub const MAX_RR: usize = 64;
+/// Most iperf3 streams (iperf3's own limit for `-P`).
+pub const MAX_STREAMS: usize = 128;
+/// Longest workload, seconds (one day).
+pub const MAX_SECS: f64 = 86_400.0;
+
+/// Check the options before anything is built: every value the lab would
+/// otherwise clamp, ignore or trip over is refused with what to use.
+pub fn validate(o: &LabOptions) -> Result<(), LabError> {
+    let bad = |m: String| Err(LabError::Config(m));
+    if !o.secs.is_finite() || o.secs < 1.0 || o.secs > MAX_SECS {
+        return bad(format!(
+            "--secs {}: the workload runs from 1 to {MAX_SECS} seconds (iperf3 and sockperf \
+             count whole seconds)",
+            o.secs
+        ));
+    }
+    if o.streams == 0 && o.rr == 0 {
+        return bad(
+            "--streams 0 and --rr 0: nothing to run; give at least one stream or RR connection"
+                .into(),
+        );
+    }
+    if o.streams > MAX_STREAMS {
+        return bad(format!(
+            "--streams {}: iperf3 runs at most {MAX_STREAMS} parallel streams",
+            o.streams
+        ));
+    }
+    if o.rr > MAX_RR {
+        return bad(format!(
+            "--rr {}: at most {MAX_RR} RR connections (each is a sockperf server and client)",
+            o.rr
+        ));
+    }
+    if o.rr > 0 && !(MIN_RR_SIZE..=MAX_RR_SIZE).contains(&o.rr_size) {
+        return bad(format!(
+            "--rr-size {}: sockperf messages are {MIN_RR_SIZE} to {MAX_RR_SIZE} bytes",
+            o.rr_size
+        ));
+    }
+    if o.rr_stack == 0 {
+        return bad("--rr-stack 0: stacks are numbered from 1".into());
+    }
+    if o.rr > 0 && o.profiles.is_empty() && o.rr_stack > stacks_for(o) {
+        return bad(format!(
+            "--rr-stack {}: --sharing {} has {} stack{}{}",
+            o.rr_stack,
+            match o.sharing {
+                Sharing::One => "one",
+                Sharing::Vmac => "vmac",
+                Sharing::Prirouter => "prirouter",
+                Sharing::Layer2 => "layer2",
+            },
+            stacks_for(o),
+            if stacks_for(o) == 1 { "" } else { "s" },
+            if stacks_for(o) == 1 {
+                "; use --sharing vmac or prirouter (or two --profile files)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if !o.fault_rate.is_finite() || !(0.0..1.0).contains(&o.fault_rate) {
+        return bad(format!(
+            "--fault-rate {}: a share of frames from 0 up to (not including) 1, e.g. 0.001",
+            o.fault_rate
+        ));
+    }
+    if !o.cpus.is_empty() {
+        let allowed = sys::allowed_cpus().unwrap_or_default();
+        let missing: Vec<String> = o
+            .cpus
+            .iter()
+            .filter(|c| !allowed.contains(c))
+            .map(|c| c.to_string())
+            .collect();
+        if !missing.is_empty() {
+            return bad(format!(
+                "--cpus: CPU {} is not one this process may run on (allowed: {})",
+                missing.join(", "),
+                allowed
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ));
+        }
+        let mut seen = o.cpus.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() != o.cpus.len() {
+            return bad(format!("--cpus {:?}: a CPU is listed twice", o.cpus));
+        }
+    }
+    if let Some(i) = &o.instance {
+        check_instance_name(i)?;
+    }
+    Ok(())
+}
+
+/// An instance name becomes a file name under `/run/softosa/`: letters,
+/// digits, `-`, `_` and `.`, not starting with a dot, at most 64 bytes.
+pub fn check_instance_name(name: &str) -> Result<(), LabError> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(LabError::Config(format!(
+            "instance name {name:?}: use letters, digits, '-', '_' or '.' (not first), \
+             at most 64 characters; it names /run/softosa/<NAME>.sock"
+        )))
+    }
 }
 
 /// How the stacks attach and share the port.
@@ -456,6 +583,17 @@ pub fn run_once<C: Core + Default>(
         mtu: o.mtu,
         reference: o.reference,
     };
+    // The instance name and metrics port first: if another run holds
+    // them, nothing is built.
+    let sock = o.instance.as_ref().map(|i| crate::control::socket_path(i));
+    let listeners = crate::control::Listeners::bind(sock.as_deref(), o.metrics_port)?;
+    if o.rr > 0 && o.rr_stack > nst {
+        return Err(LabError::Config(format!(
+            "--rr-stack {}: the profiles define {nst} stack{}",
+            o.rr_stack,
+            if nst == 1 { "" } else { "s" }
+        )));
+    }
     let mut topo = Topology::build(names, &spec)?;
     if o.sharing == Sharing::Prirouter && o.plan.is_none() {
         let h = topo.hosts[0].ns.clone();
@@ -533,10 +671,9 @@ pub fn run_once<C: Core + Default>(
         },
     )
     .map_err(io_err("starting the data plane"))?;
-    let sock = o.instance.as_ref().map(|i| crate::control::socket_path(i));
-    let _servers =
-        crate::control::Servers::start(plane.status_source(), sock.as_deref(), o.metrics_port)
-            .map_err(io_err("starting the control socket / metrics endpoint"))?;
+    let _servers = listeners
+        .serve(plane.status_source())
+        .map_err(io_err("starting the control socket / metrics endpoint"))?;
     if let Some(p) = &sock {
         eprintln!("control socket: {}", p.display());
     }
@@ -802,7 +939,10 @@ fn run_clients(
                 .map_err(io_err("starting iperf3 client"))?,
         ));
     }
-    let limit = Duration::from_secs_f64(o.secs + 20.0);
+    // `validate` bounds `secs`; a caller that skipped it gets the longest
+    // allowed run instead of a panic.
+    let limit = Duration::try_from_secs_f64(o.secs + 20.0)
+        .unwrap_or(Duration::from_secs_f64(MAX_SECS + 20.0));
     let mut bps = None;
     let mut rtts = Vec::new();
     for (kind, c) in clients {
@@ -830,9 +970,8 @@ fn run_clients(
                 }
                 None => {
                     return Err(LabError::Workload(format!(
-                        "sockperf gave no report: {} {}",
-                        out.lines().rev().take(3).collect::<Vec<_>>().join(" | "),
-                        err.lines().rev().take(3).collect::<Vec<_>>().join(" | ")
+                        "sockperf gave no report: {}",
+                        workload::tool_complaint(&out, &err)
                     )))
                 }
             }
@@ -1064,5 +1203,193 @@ mod fanout_tests {
         // 0 and 2 both fall in slot 0 of two: one thread is off its slot.
         assert_eq!(fanout_order(&[0, 2]), (vec![0, 2], false));
         assert_eq!(fanout_order(&[]), (vec![], true));
+    }
+}
+
+#[cfg(test)]
+mod validate_tests {
+    use super::*;
+
+    fn refused(o: LabOptions, needle: &str) {
+        match validate(&o) {
+            Err(LabError::Config(m)) => assert!(m.contains(needle), "{m:?} lacks {needle:?}"),
+            other => panic!("expected a configuration error about {needle}, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn defaults_pass() {
+        assert!(validate(&LabOptions::default()).is_ok());
+    }
+
+    #[test]
+    fn out_of_range_seconds_are_refused_not_clamped() {
+        for secs in [
+            0.0,
+            -1.0,
+            0.5,
+            f64::NAN,
+            f64::INFINITY,
+            1e30,
+            MAX_SECS + 1.0,
+        ] {
+            refused(
+                LabOptions {
+                    secs,
+                    ..Default::default()
+                },
+                "--secs",
+            );
+        }
+        for secs in [1.0, 2.5, MAX_SECS] {
+            let o = LabOptions {
+                secs,
+                ..Default::default()
+            };
+            assert!(validate(&o).is_ok(), "{secs}");
+        }
+    }
+
+    #[test]
+    fn an_empty_workload_is_refused() {
+        refused(
+            LabOptions {
+                streams: 0,
+                rr: 0,
+                ..Default::default()
+            },
+            "nothing to run",
+        );
+    }
+
+    #[test]
+    fn workload_sizes_the_tools_cannot_run_are_refused() {
+        let base = LabOptions::default;
+        refused(
+            LabOptions {
+                streams: MAX_STREAMS + 1,
+                ..base()
+            },
+            "--streams",
+        );
+        refused(
+            LabOptions {
+                rr: MAX_RR + 1,
+                ..base()
+            },
+            "--rr",
+        );
+        for rr_size in [0, MIN_RR_SIZE - 1, MAX_RR_SIZE + 1] {
+            refused(LabOptions { rr_size, ..base() }, "--rr-size");
+        }
+        // The message size does not matter without RR connections.
+        let o = LabOptions {
+            rr: 0,
+            rr_size: 0,
+            ..base()
+        };
+        assert!(validate(&o).is_ok());
+    }
+
+    #[test]
+    fn the_rr_stack_must_exist() {
+        refused(
+            LabOptions {
+                rr_stack: 2,
+                ..Default::default()
+            },
+            "has 1 stack;",
+        );
+        refused(
+            LabOptions {
+                rr_stack: 0,
+                ..Default::default()
+            },
+            "--rr-stack",
+        );
+        refused(
+            LabOptions {
+                rr_stack: 3,
+                sharing: Sharing::Vmac,
+                ..Default::default()
+            },
+            "has 2 stacks",
+        );
+        for sharing in [Sharing::Vmac, Sharing::Prirouter] {
+            let o = LabOptions {
+                rr_stack: 2,
+                sharing,
+                ..Default::default()
+            };
+            assert!(validate(&o).is_ok(), "{sharing:?}");
+        }
+    }
+
+    #[test]
+    fn fault_rate_is_a_share_below_one() {
+        for fault_rate in [-0.1, 1.0, 1.5, f64::NAN] {
+            refused(
+                LabOptions {
+                    fault_rate,
+                    ..Default::default()
+                },
+                "--fault-rate",
+            );
+        }
+        let o = LabOptions {
+            fault_rate: 0.01,
+            ..Default::default()
+        };
+        assert!(validate(&o).is_ok());
+    }
+
+    #[test]
+    fn cpus_must_be_usable_and_listed_once() {
+        let allowed = sys::allowed_cpus().expect("affinity");
+        let absent = allowed.iter().max().map_or(0, |m| m + 1);
+        refused(
+            LabOptions {
+                cpus: vec![absent],
+                ..Default::default()
+            },
+            "is not one this process may run on",
+        );
+        refused(
+            LabOptions {
+                cpus: vec![5000],
+                ..Default::default()
+            },
+            "--cpus",
+        );
+        let first = allowed[0];
+        refused(
+            LabOptions {
+                cpus: vec![first, first],
+                ..Default::default()
+            },
+            "listed twice",
+        );
+        let o = LabOptions {
+            cpus: vec![first],
+            ..Default::default()
+        };
+        assert!(validate(&o).is_ok());
+    }
+
+    #[test]
+    fn instance_names_stay_inside_the_socket_directory() {
+        for bad in ["", "../x", "a/b", ".hidden", "sp ace", &"x".repeat(65)] {
+            assert!(check_instance_name(bad).is_err(), "{bad:?}");
+        }
+        for good in ["lab", "lab1", "my-lab_2.test"] {
+            assert!(check_instance_name(good).is_ok(), "{good:?}");
+        }
+        refused(
+            LabOptions {
+                instance: Some("../../etc/x".into()),
+                ..Default::default()
+            },
+            "instance name",
+        );
     }
 }

@@ -87,6 +87,38 @@ impl Drop for ChildGuard {
     }
 }
 
+/// What a failed tool said, for an error message: its `ERROR` / invalid
+/// lines if it printed any, else its last non-empty lines, without
+/// terminal colour codes or version banners.
+pub fn tool_complaint(out: &str, err: &str) -> String {
+    let clean: Vec<String> = err
+        .lines()
+        .chain(out.lines())
+        .map(|l| strip_ansi(l).trim().to_string())
+        .filter(|l| !l.is_empty() && !l.contains("== version #"))
+        .collect();
+    let errors: Vec<&String> = clean
+        .iter()
+        .filter(|l| {
+            let u = l.to_ascii_uppercase();
+            u.contains("ERROR") || u.contains("INVALID")
+        })
+        .collect();
+    let pick: Vec<&String> = if errors.is_empty() {
+        clean.iter().rev().take(2).rev().collect()
+    } else {
+        errors.into_iter().take(3).collect()
+    };
+    if pick.is_empty() {
+        "(it printed nothing)".into()
+    } else {
+        pick.iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
 /// `ip netns exec <ns> <prog> <args...>` with output captured.
 pub fn ns_command(ns: &str, prog: &str, args: &[String]) -> Command {
     let mut c = Command::new("ip");
@@ -284,6 +316,25 @@ sockperf: ---> <MIN> observation =   12.979
         assert_eq!(s.max, 2857.953);
         assert_eq!(s.observations, 26129);
         assert!(parse_sockperf("sockperf: connection refused").is_none());
+    }
+
+    #[test]
+    fn a_tool_failure_is_reported_by_its_error_line() {
+        let out = "sockperf: \u{1b}[2;35m== version #3.7-no.git == \u{1b}[0m\n\
+                   sockperf[CLIENT] send on:sockperf: ERROR: Can`t connect socket \
+                   (errno=113 No route to host)\n";
+        assert_eq!(
+            tool_complaint(out, ""),
+            "sockperf[CLIENT] send on:sockperf: ERROR: Can`t connect socket (errno=113 No route to host)"
+        );
+        let err = "sockperf: '-m' Invalid message size: 100000000 (max: 1048575)\n\
+                   ping-pong (pp): Run sockperf client for latency test in ping pong mode.\n";
+        assert_eq!(
+            tool_complaint("", err),
+            "sockperf: '-m' Invalid message size: 100000000 (max: 1048575)"
+        );
+        assert_eq!(tool_complaint("a\nb\nc\n", ""), "b | c");
+        assert_eq!(tool_complaint("", "  \n"), "(it printed nothing)");
     }
 
     #[test]

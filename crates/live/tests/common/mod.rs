@@ -31,7 +31,9 @@ macro_rules! require_lab {
 /// No `sosa-` namespace of this process is left.
 pub fn no_leftovers() -> bool {
     let tag = softosa_live::topo::tag_for(std::process::id());
-    let prefix = format!("sosa-{tag}");
+    // `sosa-<tag>_<run>-<role>`: the `_` keeps pid 12's tag from
+    // matching pid 123's namespaces.
+    let prefix = format!("sosa-{tag}_");
     std::fs::read_dir("/run/netns")
         .map(|d| {
             d.flatten()
