@@ -1693,7 +1693,23 @@ impl Engine {
             wq.counters.max_depth = wq.counters.max_depth.max(wq.frames.len() as u64);
         } else {
             let mut out = self.out_pool.pop().unwrap_or_default();
-            let l2 = frame_for_wire(&mut out, dst_mac, src_mac, vlan, pkt);
+            let l2 = match (layer, info.l2) {
+                // A layer-2 stack built its own Ethernet header (its VMAC,
+                // the next hop's MAC, the frame's type): send it as built,
+                // tagged with the interface's VLAN if the stack did not.
+                (Layer::Layer2, Some(h)) => {
+                    out.clear();
+                    let eth = build::EthSpec {
+                        dst: h.dst,
+                        src: h.src,
+                        vlan: h.vlan.or(vlan),
+                    };
+                    let n = build::eth_header(&mut out, &eth, h.ethertype) as u32;
+                    out.extend_from_slice(pkt);
+                    n
+                }
+                _ => frame_for_wire(&mut out, dst_mac, src_mac, vlan, pkt),
+            };
             let wq = &mut self.ifaces[out_if.0].writes[usize::from(queue - 1)];
             wq.frames.push_back((out, ip_len + l2));
             wq.counters.max_depth = wq.counters.max_depth.max(wq.frames.len() as u64);

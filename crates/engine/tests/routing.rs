@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use softosa_engine::config::*;
 use softosa_engine::counters::DropReason;
+use softosa_engine::wire::build::{self, EthSpec, IpSpec, Payload, TcpSpec};
 use softosa_engine::wire::{parse_ethernet, NetInfo};
 use softosa_engine::*;
 
@@ -525,4 +526,51 @@ fn multicast_goes_to_the_stacks_that_registered_the_group() {
     assert!(acc.balanced(), "{acc:?}");
     assert_eq!(acc.replicated, 1);
     assert_eq!(e.interface(IfaceId(1)).unwrap().counters.multicast_in, 2);
+}
+
+#[test]
+fn a_layer2_stack_sends_the_frames_it_built() {
+    // Layer 2 (spec 1.4): the stack builds its own Ethernet header — its
+    // VMAC as source, the next hop as destination, ARP or IP — and the
+    // adapter sends it as built.
+    let mut cfg = two_stacks(false, false);
+    cfg.interfaces[0].layer = Layer::Layer2;
+    let mut e = Engine::new(cfg).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    let eth = EthSpec {
+        dst: PEER_MAC,
+        src: mac,
+        vlan: None,
+    };
+    let mut ipf = Vec::new();
+    build::eth_tcp(
+        &mut ipf,
+        &eth,
+        &IpSpec::new(ip("192.0.2.1"), ip("192.0.2.9")),
+        &TcpSpec {
+            src_port: 20,
+            dst_port: 5000,
+            flags: 0x18,
+            seq: 1,
+            ..TcpSpec::default()
+        },
+        Payload::Bytes(&[7u8; 100]),
+    );
+    let mut arp = Vec::new();
+    build::eth_arp(
+        &mut arp,
+        &eth,
+        2,
+        mac,
+        "192.0.2.1".parse().unwrap(),
+        PEER_MAC,
+        "192.0.2.9".parse().unwrap(),
+    );
+    for f in [&ipf, &arp] {
+        let r = e.handle_host_send(us(1), IfaceId(0), Frame::full(f), SendMeta::default());
+        assert!(matches!(r, Ok(SendOutcome::Queued { .. })), "{r:?}");
+        let mut buf = Vec::new();
+        e.poll_transmit(us(2), PortId(0), &mut buf).unwrap();
+        assert_eq!(&buf[..], &f[..], "the frame leaves as the stack built it");
+    }
 }

@@ -257,14 +257,9 @@ fn two_stacks_share_the_port_with_vmacs_and_with_a_prirouter() {
     }
 }
 
-/// Layer 2 (TAP, VMAC filtering) carries traffic both ways. Ignored until
-/// the engine keeps a layer-2 interface's Ethernet header on the way out:
-/// `Engine::handle_host_send` strips the host frame's L2 header and
-/// `route_out` adds none for a layer-2 interface, so the stack's ARP reply
-/// (and every other frame it sends) leaves on the wire without its
-/// Ethernet header and the client never resolves the stack.
+/// Layer 2 (TAP, VMAC filtering) carries traffic both ways: the stack's own
+/// Ethernet header (its ARP replies included) reaches the wire intact.
 #[test]
-#[ignore = "engine drops the Ethernet header of layer-2 sends (crates/engine route_out)"]
 fn a_layer2_stack_carries_traffic() {
     require_lab!("a_layer2_stack_carries_traffic");
     let _g = common::lab_lock();
