@@ -314,8 +314,46 @@ const PACE_BURST_NS: u64 = 100_000;
 struct Mailbox {
     q: Mutex<VecDeque<OutBatch>>,
     wake: EventFd,
-    /// Pool of emptied batches to reuse.
-    pool: Mutex<Vec<OutBatch>>,
+}
+
+/// Emptied batches kept for reuse, at most this many. One pool for every
+/// thread: a batch is filled by whichever thread drains the engine and
+/// emptied by the thread owning its device queue, so per-thread pools
+/// would drain on one side and grow without bound on the other (and every
+/// new batch's buffers fault in fresh pages).
+const BATCH_POOL_MAX: usize = 16;
+
+/// The shared pool of emptied batches (see [`BATCH_POOL_MAX`]).
+#[derive(Debug, Default)]
+pub struct BatchPool {
+    v: Mutex<Vec<OutBatch>>,
+}
+
+impl BatchPool {
+    /// An emptied batch (with the buffers of an earlier one), or a new one.
+    pub fn take(&self) -> OutBatch {
+        let mut b = lock(&self.v).pop().unwrap_or_default();
+        b.clear();
+        b
+    }
+
+    /// Keep an emptied batch for reuse, if the pool has room.
+    pub fn give(&self, b: OutBatch) {
+        let mut v = lock(&self.v);
+        if v.len() < BATCH_POOL_MAX {
+            v.push(b);
+        }
+    }
+
+    /// Batches held.
+    pub fn len(&self) -> usize {
+        lock(&self.v).len()
+    }
+
+    /// Whether no batch is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 struct Shared<C: Core> {
@@ -330,6 +368,8 @@ struct Shared<C: Core> {
     armed: AtomicU64,
     clock: Clock,
     mailboxes: Vec<Mailbox>,
+    /// Emptied batches to reuse (bounded by [`BATCH_POOL_MAX`]).
+    batch_pool: BatchPool,
     /// (iface, queue) -> mailbox index.
     route: Vec<(usize, usize)>,
     host_framing: Framing,
@@ -439,7 +479,6 @@ impl<C: Core> Plane<C> {
             mailboxes.push(Mailbox {
                 q: Mutex::new(VecDeque::new()),
                 wake: EventFd::new()?,
-                pool: Mutex::new(Vec::new()),
             });
             route.push((h.iface, h.queue));
         }
@@ -463,6 +502,7 @@ impl<C: Core> Plane<C> {
             armed: AtomicU64::new(u64::MAX),
             clock: Clock::new(),
             mailboxes,
+            batch_pool: BatchPool::default(),
             route,
             host_framing: cfg.host_framing,
             mtu: cfg.mtu,
@@ -624,16 +664,9 @@ impl<C: Core> Shared<C> {
             core.timeout(now);
         }
         loop {
-            let mut b = self
-                .mailboxes
-                .first()
-                .and_then(|m| lock(&m.pool).pop())
-                .unwrap_or_default();
-            b.clear();
+            let mut b = self.batch_pool.take();
             if !core.presentation(now, &mut b) {
-                if let Some(m) = self.mailboxes.first() {
-                    lock(&m.pool).push(b);
-                }
+                self.batch_pool.give(b);
                 break;
             }
             // Per-CPU mode: the calling thread's own device queue. Else
@@ -1211,7 +1244,7 @@ fn present_batches<C: Core>(
         DriverStats::add(&s.stats.host_tx_bytes, bytes);
         DriverStats::add(&s.stats.host_tx_batches, 1);
         done.push((b.iface, b.handle));
-        lock(&m.pool).push(b);
+        s.batch_pool.give(b);
     }
     write_errors
 }
@@ -1294,9 +1327,27 @@ fn driver_metrics(st: &DriverStats) -> Vec<Metric> {
 
 #[cfg(test)]
 mod tests {
-    use super::Spinner;
+    use super::{BatchPool, OutBatch, Spinner, BATCH_POOL_MAX};
 
     const US: u64 = 1_000;
+
+    #[test]
+    fn emptied_batches_are_reused_and_the_pool_stays_bounded() {
+        let pool = BatchPool::default();
+        // One thread fills batches, another empties them: everything given
+        // back beyond the bound is let go.
+        for _ in 0..10 * BATCH_POOL_MAX {
+            let mut b = OutBatch::default();
+            b.push(&[1u8; 9000]);
+            pool.give(b);
+        }
+        assert_eq!(pool.len(), BATCH_POOL_MAX);
+        // A taken batch is empty but keeps its frame buffers.
+        let b = pool.take();
+        assert_eq!(b.len, 0);
+        assert!(b.frames.first().is_some_and(|f| f.capacity() >= 9000));
+        assert_eq!(pool.len(), BATCH_POOL_MAX - 1);
+    }
 
     #[test]
     fn spin_window_grows_with_quick_traffic_and_shrinks_without() {
