@@ -135,17 +135,36 @@ impl Listeners {
                 std::fs::create_dir_all(dir)
                     .map_err(bind_err(format!("creating {}", dir.display())))?;
             }
-            if UnixStream::connect(path).is_ok() {
-                let name = path
-                    .file_stem()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                return Err(BindError::InstanceRunning {
-                    name,
-                    path: path.to_path_buf(),
-                });
+            // Check, replace and bind under the directory's lock: two runs
+            // of one name starting together would otherwise both find no
+            // answer, and the second would unlink the first's fresh socket.
+            let _claim =
+                lock_dir(path).map_err(bind_err(format!("control socket {}", path.display())))?;
+            match UnixStream::connect(path) {
+                Ok(_) => {
+                    let name = path
+                        .file_stem()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    return Err(BindError::InstanceRunning {
+                        name,
+                        path: path.to_path_buf(),
+                    });
+                }
+                // Nobody listens (a killed run's file), or no file at all.
+                Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => {
+                    let _ = std::fs::remove_file(path);
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                // Anything else (no permission, ...) may be a live
+                // instance's socket: never remove it.
+                Err(e) => {
+                    return Err(BindError::Io {
+                        what: format!("control socket {}", path.display()),
+                        source: e,
+                    })
+                }
             }
-            let _ = std::fs::remove_file(path);
             let u = UnixListener::bind(path)
                 .map_err(bind_err(format!("control socket {}", path.display())))?;
             u.set_nonblocking(true)
@@ -234,6 +253,11 @@ pub fn clean_stale_sockets(dir: &Path) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return removed;
     };
+    // A run claiming a name replaces a stale file under this lock; without
+    // it, its fresh socket could be taken for the stale one and removed.
+    let Ok(_claim) = lock_dir(&dir.join("x")) else {
+        return removed;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.extension().is_none_or(|x| x != "sock") {
@@ -257,7 +281,35 @@ impl Drop for Servers {
             let _ = t.join();
         }
         if let Some(p) = self.socket.take() {
-            let _ = std::fs::remove_file(p);
+            // Under the directory's lock, and only while the file is still
+            // ours: once our listener is closed another run may claim the
+            // name, and its socket must not be removed.
+            let _claim = lock_dir(&p);
+            if UnixStream::connect(&p).is_err() {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+    }
+}
+
+/// Hold an exclusive lock on the directory of `path` (released when the
+/// returned file is dropped): claiming and releasing a control socket name
+/// is then one step for every run of softosa.
+fn lock_dir(path: &Path) -> io::Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let f = std::fs::File::open(dir)?;
+    loop {
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(f);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
         }
     }
 }
@@ -422,6 +474,35 @@ mod tests {
         assert!(sock.exists());
         drop(l);
         assert!(!sock.exists());
+        let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn instances_starting_together_get_the_name_once() {
+        // Several runs of one instance name starting at the same moment:
+        // exactly one may claim the socket, and the others must not have
+        // replaced it (each saw no answer, removed the file, bound anew).
+        let dir = std::env::temp_dir().join(format!("sosa-race-{}", std::process::id()));
+        let sock = dir.join("race.sock");
+        for _ in 0..40 {
+            let gate = Arc::new(std::sync::Barrier::new(6));
+            let claims: Vec<_> = (0..6)
+                .map(|_| {
+                    let (gate, sock) = (gate.clone(), sock.clone());
+                    std::thread::spawn(move || {
+                        gate.wait();
+                        Listeners::bind(Some(&sock), None)
+                    })
+                })
+                .collect();
+            let won: Vec<Listeners> = claims
+                .into_iter()
+                .filter_map(|t| t.join().expect("thread").ok())
+                .collect();
+            assert_eq!(won.len(), 1, "one claim of the name wins");
+            drop(won);
+            assert!(!sock.exists());
+        }
         let _ = std::fs::remove_dir(dir);
     }
 
