@@ -991,15 +991,9 @@ fn io_thread<C: Core>(
     if timer {
         pfds.push(pfd(s.wire_wake.raw()));
     }
-    // In per-CPU mode a thread writes what it drains on its own device
-    // queue itself, so nobody posts to its mailbox: one descriptor fewer
-    // to poll on every pass of the round trip.
-    let mailbox_fd = !s.per_cpu;
     let mb = queue.map(|(i, fd)| {
         pfds.push(pfd(fd));
-        if mailbox_fd {
-            pfds.push(pfd(s.mailboxes[i].wake.raw()));
-        }
+        pfds.push(pfd(s.mailboxes[i].wake.raw()));
         (i, fd, &s.mailboxes[i])
     });
     // Index of each descriptor in `pfds`: only ready ones are read, so an
@@ -1007,7 +1001,6 @@ fn io_thread<C: Core>(
     let wire_at = wire.then_some(0);
     let timer_at = timer.then_some(usize::from(wire));
     let dev_at = mb.map(|_| usize::from(wire) + usize::from(timer));
-    let mailbox_at = dev_at.filter(|_| mailbox_fd).map(|i| i + 1);
     let ready = |p: &[libc::pollfd], at: Option<usize>| {
         at.and_then(|i| p.get(i))
             .is_some_and(|x| x.revents & (libc::POLLIN | libc::POLLERR) != 0)
@@ -1068,7 +1061,7 @@ fn io_thread<C: Core>(
             woken = s.wire_wake.drain();
         }
         if let Some((_, _, m)) = mb {
-            if ready(&pfds, mailbox_at) {
+            if ready(&pfds, dev_at.map(|i| i + 1)) {
                 m.wake.drain();
             }
         }
