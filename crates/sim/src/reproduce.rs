@@ -878,6 +878,10 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     }
     let results = run_all(a.only.as_deref(), a.json)?;
     let mut checks = evaluate(&results);
+    // Which checks the chosen scenarios compute, judged on the first seed:
+    // a check another seed leaves without a value then shows as a failure
+    // instead of vanishing from a partial run.
+    let computed: Vec<bool> = checks.iter().map(|c| c.simulated.is_some()).collect();
     if a.seeds > 1 {
         let mut runs = vec![checks];
         for k in 1..a.seeds {
@@ -889,7 +893,8 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     if a.only.is_some() {
         // Only the checks the chosen scenarios could compute; the others
         // are not failures of this run.
-        checks.retain(|c| c.simulated.is_some());
+        let mut keep = computed.into_iter();
+        checks.retain(|_| keep.next().unwrap_or(false));
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&checks)?);
