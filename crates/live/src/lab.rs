@@ -156,7 +156,14 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
         ));
     }
     if !o.cpus.is_empty() {
-        let allowed = sys::allowed_cpus().unwrap_or_default();
+        let allowed = match sys::allowed_cpus() {
+            Ok(a) => a,
+            Err(e) => {
+                return bad(format!(
+                    "--cpus: cannot read which CPUs this process may run on ({e})"
+                ))
+            }
+        };
         let missing: Vec<String> = o
             .cpus
             .iter()
