@@ -635,6 +635,12 @@ impl<C: Core> Drop for Plane<C> {
 struct TxList {
     frames: Vec<Vec<u8>>,
     len: usize,
+    // Reused by every send: virtio-net headers, the frames sent as they
+    // are, the pieces of oversize ones, the sendmmsg descriptors.
+    hdrs: Vec<[u8; VNET_HDR_LEN]>,
+    direct: Vec<usize>,
+    seg_frames: Vec<Vec<u8>>,
+    send: sys::SendScratch,
 }
 
 impl TxList {
@@ -723,11 +729,19 @@ impl<C: Core> Shared<C> {
         if tx.len == 0 {
             return;
         }
-        let mut hdrs: Vec<[u8; VNET_HDR_LEN]> = Vec::with_capacity(tx.len);
-        let mut seg_frames: Vec<Vec<u8>> = Vec::new();
-        let mut direct: Vec<usize> = Vec::with_capacity(tx.len);
+        let TxList {
+            frames,
+            len,
+            hdrs,
+            direct,
+            seg_frames,
+            send,
+        } = tx;
+        hdrs.clear();
+        direct.clear();
+        seg_frames.clear();
         let max_l2 = self.mtu + 18;
-        for (i, f) in tx.frames[..tx.len].iter().enumerate() {
+        for (i, f) in frames[..*len].iter().enumerate() {
             let h = vnet::egress_hdr(f, Framing::Ethernet, self.mtu);
             if f.len() > max_l2 && h.gso_type == vnet::GSO_NONE {
                 let mut scratch = Vec::new();
@@ -747,23 +761,24 @@ impl<C: Core> Shared<C> {
             direct.push(i);
         }
         let zero = [0u8; VNET_HDR_LEN];
-        let mut pkts: Vec<(&[u8], &[u8])> = direct
+        let total = direct.len() + seg_frames.len();
+        let bytes: usize = direct.iter().map(|&i| frames[i].len()).sum::<usize>()
+            + seg_frames.iter().map(Vec::len).sum::<usize>();
+        let pkts = direct
             .iter()
             .zip(hdrs.iter())
-            .map(|(&i, h)| (&h[..], &tx.frames[i][..]))
-            .collect();
-        pkts.extend(seg_frames.iter().map(|f| (&zero[..], &f[..])));
-        let bytes: usize = pkts.iter().map(|p| p.1.len()).sum();
-        match sys::send_batch(self.wire_fd, &pkts) {
+            .map(|(&i, h)| (&h[..], &frames[i][..]))
+            .chain(seg_frames.iter().map(|f| (&zero[..], &f[..])));
+        match sys::send_batch(self.wire_fd, send, pkts) {
             Ok(n) => {
                 DriverStats::add(&self.stats.wire_tx_frames, n as u64);
                 DriverStats::add(&self.stats.wire_tx_bytes, bytes as u64);
-                for _ in n..pkts.len() {
+                for _ in n..total {
                     drops.push(DriverDrop::WireSend);
                 }
             }
             Err(_) => {
-                for _ in 0..pkts.len() {
+                for _ in 0..total {
                     drops.push(DriverDrop::WireSend);
                 }
             }

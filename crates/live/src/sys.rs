@@ -299,6 +299,11 @@ pub struct RecvBatch {
     lens: Vec<usize>,
     outgoing: Vec<bool>,
     count: usize,
+    // The call's descriptors, kept between calls so a receive allocates
+    // nothing; their pointers are set afresh before every call.
+    iovs: Vec<libc::iovec>,
+    addrs: Vec<libc::sockaddr_ll>,
+    msgs: Vec<libc::mmsghdr>,
 }
 
 impl RecvBatch {
@@ -308,6 +313,11 @@ impl RecvBatch {
             lens: vec![0; n],
             outgoing: vec![false; n],
             count: 0,
+            iovs: Vec::with_capacity(n),
+            // SAFETY: sockaddr_ll is plain data; all zeroes is valid.
+            addrs: vec![unsafe { std::mem::zeroed() }; n],
+            // SAFETY: mmsghdr is plain data; all zeroes is valid.
+            msgs: vec![unsafe { std::mem::zeroed() }; n],
         }
     }
 
@@ -315,19 +325,15 @@ impl RecvBatch {
     /// (0 when nothing is waiting).
     pub fn recv(&mut self, fd: RawFd) -> io::Result<usize> {
         let n = self.bufs.len();
-        let mut iovs: Vec<libc::iovec> = self
-            .bufs
-            .iter_mut()
-            .map(|b| libc::iovec {
-                iov_base: b.as_mut_ptr().cast(),
-                iov_len: b.len(),
-            })
-            .collect();
-        // SAFETY: sockaddr_ll is plain data.
-        let mut addrs: Vec<libc::sockaddr_ll> = vec![unsafe { std::mem::zeroed() }; n];
-        // SAFETY: mmsghdr is plain data.
-        let mut msgs: Vec<libc::mmsghdr> = vec![unsafe { std::mem::zeroed() }; n];
+        self.iovs.clear();
+        self.iovs.extend(self.bufs.iter_mut().map(|b| libc::iovec {
+            iov_base: b.as_mut_ptr().cast(),
+            iov_len: b.len(),
+        }));
+        let (iovs, addrs, msgs) = (&mut self.iovs, &mut self.addrs, &mut self.msgs);
         for i in 0..n {
+            // SAFETY: as above, all zeroes is a valid mmsghdr.
+            msgs[i] = unsafe { std::mem::zeroed() };
             msgs[i].msg_hdr.msg_iov = &mut iovs[i];
             msgs[i].msg_hdr.msg_iovlen = 1;
             msgs[i].msg_hdr.msg_name = (&mut addrs[i] as *mut libc::sockaddr_ll).cast();
@@ -371,36 +377,50 @@ impl RecvBatch {
     }
 }
 
+/// The descriptors of a `sendmmsg` call, kept between calls so sending
+/// allocates nothing once warmed up.
+#[derive(Default)]
+pub struct SendScratch {
+    iovs: Vec<[libc::iovec; 2]>,
+    msgs: Vec<libc::mmsghdr>,
+}
+
 /// Send many `(header, frame)` packets with one `sendmmsg` call where
 /// possible. Returns how many were accepted.
-pub fn send_batch(fd: RawFd, pkts: &[(&[u8], &[u8])]) -> io::Result<usize> {
-    if pkts.is_empty() {
+pub fn send_batch<'a>(
+    fd: RawFd,
+    scratch: &mut SendScratch,
+    pkts: impl IntoIterator<Item = (&'a [u8], &'a [u8])>,
+) -> io::Result<usize> {
+    let SendScratch { iovs, msgs } = scratch;
+    iovs.clear();
+    iovs.extend(pkts.into_iter().map(|(h, f)| {
+        [
+            libc::iovec {
+                iov_base: h.as_ptr() as *mut libc::c_void,
+                iov_len: h.len(),
+            },
+            libc::iovec {
+                iov_base: f.as_ptr() as *mut libc::c_void,
+                iov_len: f.len(),
+            },
+        ]
+    }));
+    if iovs.is_empty() {
         return Ok(0);
     }
-    let mut iovs: Vec<[libc::iovec; 2]> = pkts
-        .iter()
-        .map(|(h, f)| {
-            [
-                libc::iovec {
-                    iov_base: h.as_ptr() as *mut libc::c_void,
-                    iov_len: h.len(),
-                },
-                libc::iovec {
-                    iov_base: f.as_ptr() as *mut libc::c_void,
-                    iov_len: f.len(),
-                },
-            ]
-        })
-        .collect();
-    // SAFETY: mmsghdr is plain data.
-    let mut msgs: Vec<libc::mmsghdr> = vec![unsafe { std::mem::zeroed() }; pkts.len()];
-    for (m, iov) in msgs.iter_mut().zip(iovs.iter_mut()) {
+    msgs.clear();
+    for iov in iovs.iter_mut() {
+        // SAFETY: mmsghdr is plain data; all zeroes is valid.
+        let mut m: libc::mmsghdr = unsafe { std::mem::zeroed() };
         m.msg_hdr.msg_iov = iov.as_mut_ptr();
         m.msg_hdr.msg_iovlen = 2;
+        msgs.push(m);
     }
     let mut sent = 0usize;
     while sent < msgs.len() {
-        // SAFETY: the msghdrs point at buffers borrowed for this call.
+        // SAFETY: the msghdrs point at `iovs` and at the packets borrowed
+        // for this call; nothing keeps the pointers after it returns.
         let r = unsafe {
             libc::sendmmsg(
                 fd,
