@@ -876,10 +876,31 @@ mod tests {
             let (acks, _) = deliver(&mut c, &out, t);
             let mut o = Vec::new();
             for a in acks {
-                s.input(t, a.seq, a.ack, a.flags, a.wnd, a.len, &mut o);
+                feed(&mut s, t, &a, &mut o);
             }
         }
         assert_eq!(s.cwnd, cwnd0);
+    }
+
+    /// Hand segment `g` to `t` at `now`, collecting what it sends.
+    fn feed(t: &mut Tcb, now: u64, g: &Seg, out: &mut Vec<Seg>) {
+        t.input(now, g.seq, g.ack, g.flags, g.wnd, g.len, out);
+    }
+
+    /// [`ten_out_first_missing`] with a 10-segment initial window, after
+    /// the three duplicate ACKs: the sender has fast-retransmitted the
+    /// first segment (returned last) and is in recovery.
+    fn in_fast_recovery() -> (Tcb, Tcb, Vec<Seg>, Vec<Seg>) {
+        let cfg = TcpCfg {
+            init_cwnd_segs: 10,
+            ..TcpCfg::default()
+        };
+        let (c, mut s, out, dup) = ten_out_first_missing(cfg);
+        let mut re = Vec::new();
+        for a in &dup {
+            feed(&mut s, 2000, a, &mut re);
+        }
+        (c, s, out, re)
     }
 
     /// Sender with 10 segments out (RTT sampled at 1000 ns) whose first
@@ -894,7 +915,7 @@ mod tests {
         let (acks, _) = deliver(&mut c, &out, 500);
         let mut o = Vec::new();
         for a in acks {
-            s.input(1000, a.seq, a.ack, a.flags, a.wnd, a.len, &mut o);
+            feed(&mut s, 1000, &a, &mut o);
         }
         s.write(100_000);
         let mut out = Vec::new();
@@ -902,9 +923,7 @@ mod tests {
         assert_eq!(out.len(), 10);
         let mut dup = Vec::new();
         for seg in &out[1..4] {
-            c.input(
-                1500, seg.seq, seg.ack, seg.flags, seg.wnd, seg.len, &mut dup,
-            );
+            feed(&mut c, 1500, seg, &mut dup);
             dup.push(c.make_ack());
         }
         (c, s, out, dup)
@@ -912,15 +931,7 @@ mod tests {
 
     #[test]
     fn reordered_segment_ends_recovery_without_a_retransmission_storm() {
-        let cfg = TcpCfg {
-            init_cwnd_segs: 10,
-            ..TcpCfg::default()
-        };
-        let (mut c, mut s, out, dup) = ten_out_first_missing(cfg);
-        let mut re = Vec::new();
-        for a in &dup {
-            s.input(2000, a.seq, a.ack, a.flags, a.wnd, a.len, &mut re);
-        }
+        let (mut c, mut s, out, _) = in_fast_recovery();
         assert_eq!(s.stats.fast_rexmits, 1);
         assert!(s.in_recovery);
         let rex0 = s.stats.rexmits;
@@ -928,81 +939,45 @@ mod tests {
         // well within one round trip of the retransmission
         let mut acks = Vec::new();
         for seg in out[0..1].iter().chain(&out[4..]) {
-            c.input(
-                2100, seg.seq, seg.ack, seg.flags, seg.wnd, seg.len, &mut acks,
-            );
+            feed(&mut c, 2100, seg, &mut acks);
             acks.push(c.make_ack());
         }
         let mut o = Vec::new();
         let first = acks[0];
-        s.input(
-            2200,
-            first.seq,
-            first.ack,
-            first.flags,
-            first.wnd,
-            0,
-            &mut o,
-        );
+        feed(&mut s, 2200, &first, &mut o);
         assert!(
             !s.in_recovery,
             "partial ACK too early for the retransmission"
         );
         assert_eq!(s.cwnd, s.ssthresh, "the reduced window stays");
         for a in &acks[1..] {
-            s.input(2200, a.seq, a.ack, a.flags, a.wnd, 0, &mut o);
+            feed(&mut s, 2200, a, &mut o);
         }
         assert_eq!(s.stats.rexmits, rex0, "no retransmission per ACK");
     }
 
     #[test]
     fn partial_ack_after_a_round_trip_retransmits_the_next_hole_once() {
-        let cfg = TcpCfg {
-            init_cwnd_segs: 10,
-            ..TcpCfg::default()
-        };
-        let (mut c, mut s, out, dup) = ten_out_first_missing(cfg);
-        let mut re = Vec::new();
-        for a in &dup {
-            s.input(2000, a.seq, a.ack, a.flags, a.wnd, a.len, &mut re);
-        }
+        let (mut c, mut s, out, re) = in_fast_recovery();
         // segments 0 and 5 were really lost: 4, 6.. arrive; then the
         // retransmission of 0 fills the first hole a round trip later
         let mut acks = Vec::new();
         for seg in out[4..5].iter().chain(&out[6..]) {
-            c.input(
-                2100, seg.seq, seg.ack, seg.flags, seg.wnd, seg.len, &mut acks,
-            );
+            feed(&mut c, 2100, seg, &mut acks);
         }
-        c.input(
-            2600,
-            re[0].seq,
-            re[0].ack,
-            re[0].flags,
-            re[0].wnd,
-            re[0].len,
-            &mut acks,
-        );
+        feed(&mut c, 2600, &re[0], &mut acks);
         let partial = c.make_ack();
         assert_eq!(partial.ack, out[5].seq);
         let rex0 = s.stats.rexmits;
         let mut o = Vec::new();
-        s.input(
-            3100,
-            partial.seq,
-            partial.ack,
-            partial.flags,
-            partial.wnd,
-            0,
-            &mut o,
-        );
+        feed(&mut s, 3100, &partial, &mut o);
         assert!(s.in_recovery);
         assert_eq!(s.stats.rexmits, rex0 + 1);
         assert_eq!(o[0].seq, out[5].seq, "the next hole");
         // further duplicates of that partial ACK retransmit nothing more
         for _ in 0..5 {
             let d = c.make_ack();
-            s.input(3200, d.seq, d.ack, d.flags, d.wnd, 0, &mut o);
+            feed(&mut s, 3200, &d, &mut o);
         }
         assert_eq!(s.stats.rexmits, rex0 + 1);
         assert_eq!(
@@ -1023,7 +998,7 @@ mod tests {
         s.on_rto(at, &mut re);
         assert_eq!(s.recover, s.snd_max);
         for a in &dup {
-            s.input(at + 1, a.seq, a.ack, a.flags, a.wnd, a.len, &mut re);
+            feed(&mut s, at + 1, a, &mut re);
         }
         assert_eq!(s.stats.fast_rexmits, 0, "losses of the timed-out window");
     }
