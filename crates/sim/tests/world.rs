@@ -445,7 +445,29 @@ write_queue_sbals = 4
 /// RR over a 1 GbE adapter (a test copy of OSA-Express3 whose microprocessor
 /// spends `signal_ns` on each write signal), DYNAMIC versus OLM: mean latency
 /// (µs) and transactions per second of each.
-fn rr_signal_cost(conns: u32, signal_ns: u64) -> [(f64, f64); 2] {
+/// A built-in model entry (`kind` "adapter" or "machine") with one value
+/// changed, as a scenario's `[models.<kind>.<as_name>]` table.
+fn model_with(kind: &str, name: &str, as_name: &str, key: &str, value: u64) -> String {
+    let all: toml::Table = toml::from_str(softosa_sim::params::DEFAULT_MODELS).unwrap();
+    let mut entry = all[kind][name].as_table().unwrap().clone();
+    entry.insert(key.into(), toml::Value::Integer(value as i64));
+    format!(
+        "[models.{kind}.{as_name}]\n{}",
+        toml::to_string(&entry).unwrap()
+    )
+}
+
+/// RR`conns` (`req`/`resp` bytes) from AIX to a z10 on 1 GbE, DYNAMIC
+/// then OLM, with the given adapter and machine (and their `models`
+/// tables): (mean latency us, `metric`) per mode.
+fn rr_dynamic_then_olm(
+    conns: u32,
+    (req, resp): (u32, u32),
+    adapter: &str,
+    machine: &str,
+    models: &str,
+    metric: impl Fn(&RunResult) -> f64,
+) -> [(f64, f64); 2] {
     let text = format!(
         r#"
 duration_ms = 40
@@ -453,8 +475,8 @@ warmup_ms = 20
 [[host]]
 name = "zos"
 type = "zos"
-machine = "z10"
-adapter = "osa-e3-test"
+machine = "{machine}"
+adapter = "{adapter}"
 speed = "1g"
 ip = "192.0.2.2"
 [[host]]
@@ -465,33 +487,33 @@ ip = "192.0.2.10"
 [[workload]]
 type = "RR"
 connections = {conns}
-request = 128
-response = 1024
+request = {req}
+response = {resp}
 client = "aix"
 server = "zos"
 [vary]
 field = "inbperf"
 values = ["DYNAMIC", "OLM"]
-[models.adapter.osa-e3-test]
-siga_latency_ns = 15000
-frame_ns = 2000
-byte_ps = 500
-sort_ns = 100
-present_ns = 1500
-latency_ns = 6500
-in_buffer_frames = 2048
-olm_frame_ns = 250
-signal_ns = {signal_ns}
+{models}
 "#
     );
     let runs = run_text(&text);
-    let w = |r: &RunResult| {
-        (
-            r.workloads[0].latency_mean_us,
-            r.workloads[0].transactions_per_s,
-        )
-    };
+    let w = |r: &RunResult| (r.workloads[0].latency_mean_us, metric(r));
     [w(&runs[0].1), w(&runs[1].1)]
+}
+
+fn rr_signal_cost(conns: u32, signal_ns: u64) -> [(f64, f64); 2] {
+    // The 10 GbE card's costs with a chosen signal cost.
+    let models = model_with(
+        "adapter",
+        "osa-express3",
+        "osa-e3-test",
+        "signal_ns",
+        signal_ns,
+    );
+    rr_dynamic_then_olm(conns, (128, 1024), "osa-e3-test", "z10", &models, |r| {
+        r.workloads[0].transactions_per_s
+    })
 }
 
 #[test]
@@ -565,67 +587,10 @@ server = "zos"
 /// `interrupt_ns`, DYNAMIC versus OLM: (mean latency µs, server CPU µs per
 /// transaction) of each.
 fn rr1_interrupt_cost(interrupt_ns: u64) -> [(f64, f64); 2] {
-    let z10 = r#"
-tls_handshake_ns = 320000
-tls_resume_ns = 280000
-rsa_ns = 46000000
-rsa_copro_ns = 100000
-crypto_ps_per_byte = 320
-tls_record_ns = 1600
-wakeup_ns = 15000
-siga_ns = 3000
-processors = 3
-rx_pkt_ns = 2000
-rx_ooo_ns = 2500
-rx_ack_ns = 1100
-tx_pkt_ns = 1730
-cksum_ps_per_byte = 250
-tx_ack_ns = 1300
-tso_seg_ns = 6000
-tso_pkt_ns = 700
-sock_call_ns = 7000
-conn_ns = 30000
-sock_block = 65536
-poll_ns = 1500
-"#;
-    let text = format!(
-        r#"
-duration_ms = 40
-warmup_ms = 20
-[[host]]
-name = "zos"
-type = "zos"
-machine = "z10-test"
-adapter = "osa-express3"
-speed = "1g"
-ip = "192.0.2.2"
-[[host]]
-name = "aix"
-type = "aix"
-speed = "1g"
-ip = "192.0.2.10"
-[[workload]]
-type = "RR"
-connections = 1
-request = 1
-response = 1
-client = "aix"
-server = "zos"
-[vary]
-field = "inbperf"
-values = ["DYNAMIC", "OLM"]
-[models.machine.z10-test]
-interrupt_ns = {interrupt_ns}
-{z10}"#
-    );
-    let runs = run_text(&text);
-    let w = |r: &RunResult| {
-        (
-            r.workloads[0].latency_mean_us,
-            r.workloads[0].cpu_us_per_txn_server,
-        )
-    };
-    [w(&runs[0].1), w(&runs[1].1)]
+    let models = model_with("machine", "z10", "z10-test", "interrupt_ns", interrupt_ns);
+    rr_dynamic_then_olm(1, (1, 1), "osa-express3", "z10-test", &models, |r| {
+        r.workloads[0].cpu_us_per_txn_server
+    })
 }
 
 #[test]
