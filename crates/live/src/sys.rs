@@ -271,9 +271,10 @@ impl EventFd {
     }
 }
 
-/// Write `hdr` then `frame` as one packet (TAP/TUN queue or packet socket).
-pub fn write2(fd: RawFd, hdr: &[u8], frame: &[u8]) -> io::Result<usize> {
-    let iov = [
+/// I/O vectors for a header then a frame (read-only use: the kernel's
+/// type asks for mutable pointers).
+fn iov_pair(hdr: &[u8], frame: &[u8]) -> [libc::iovec; 2] {
+    [
         libc::iovec {
             iov_base: hdr.as_ptr() as *mut libc::c_void,
             iov_len: hdr.len(),
@@ -282,7 +283,12 @@ pub fn write2(fd: RawFd, hdr: &[u8], frame: &[u8]) -> io::Result<usize> {
             iov_base: frame.as_ptr() as *mut libc::c_void,
             iov_len: frame.len(),
         },
-    ];
+    ]
+}
+
+/// Write `hdr` then `frame` as one packet (TAP/TUN queue or packet socket).
+pub fn write2(fd: RawFd, hdr: &[u8], frame: &[u8]) -> io::Result<usize> {
+    let iov = iov_pair(hdr, frame);
     // SAFETY: writev reads the two borrowed buffers.
     cvt_size(unsafe { libc::writev(fd, iov.as_ptr(), 2) })
 }
@@ -394,18 +400,7 @@ pub fn send_batch<'a>(
 ) -> io::Result<usize> {
     let SendScratch { iovs, msgs } = scratch;
     iovs.clear();
-    iovs.extend(pkts.into_iter().map(|(h, f)| {
-        [
-            libc::iovec {
-                iov_base: h.as_ptr() as *mut libc::c_void,
-                iov_len: h.len(),
-            },
-            libc::iovec {
-                iov_base: f.as_ptr() as *mut libc::c_void,
-                iov_len: f.len(),
-            },
-        ]
-    }));
+    iovs.extend(pkts.into_iter().map(|(h, f)| iov_pair(h, f)));
     if iovs.is_empty() {
         return Ok(0);
     }
