@@ -450,6 +450,8 @@ pub struct LabResult {
     pub ref_rr: Option<RttStats>,
     /// Workload start (ns since plane start), for placement timing.
     pub workload_start_ns: u64,
+    /// softosa's thread layout in this run, in words.
+    pub layout: String,
 }
 
 /// How long the CPU wake-up latency request outlives the last frame.
@@ -689,6 +691,13 @@ pub fn run_once<C: Core + Default>(
     }
     let mut res = run_workloads(o, &topo, &plane)?;
     res.label = label.to_string();
+    res.layout = if per_cpu {
+        format!("one data-plane thread per CPU, on CPUs {plane_cpus:?}")
+    } else if plane_cpus.is_empty() {
+        "one data-plane thread per input queue, on any CPU".to_string()
+    } else {
+        format!("one data-plane thread per input queue, on CPUs {plane_cpus:?}")
+    };
     // Let the last held frames go out, then read the counters.
     std::thread::sleep(Duration::from_millis(300));
     res.accounting = plane.with_core(|c, _| c.accounting());
@@ -816,8 +825,23 @@ fn run_workloads<C: Core>(
     res.rr_p99_us = workload::median(&p99);
     res.rr_avg_us = workload::median(&avg);
     drop(servers);
-    // Plain veth reference, same run, same workload shape.
+    // Plain veth reference, same run, same workload shape, and the same
+    // machine-wide settings: the CPU wake-up latency request softosa held
+    // while frames flowed is held for the reference as well, so a plain
+    // veth pair is not measured with halting idle CPUs that softosa's run
+    // never saw.
     if let Some((a, b)) = &topo.ref_ns {
+        let _qos = if o.wake_qos {
+            match sys::CpuLatencyQos::open().and_then(|mut q| q.hold().map(|()| q)) {
+                Ok(q) => Some(q),
+                Err(e) => {
+                    tracing::warn!(error = %e, "reference run without the CPU wake-up latency request");
+                    None
+                }
+            }
+        } else {
+            None
+        };
         let mut srv = vec![workload::iperf3_server(b, "198.51.100.2", STR_PORT)
             .map_err(io_err("reference iperf3 server"))?];
         for k in 0..o.rr {
@@ -1166,6 +1190,9 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
 /// The speed benchmark's verdict lines.
 pub fn bench_summary(r: &LabResult) -> String {
     let mut s = String::from("--- speed versus a plain veth pair (same run) ---\n");
+    if !r.layout.is_empty() {
+        s.push_str(&format!("softosa: {}\n", r.layout));
+    }
     if let (Some(a), Some(b)) = (r.stream_bps, r.ref_stream_bps) {
         s.push_str(&format!(
             "iperf3 TCP: softosa {:.2} Gbit/s, veth {:.2} Gbit/s, ratio {:.0}% (target >= 30%)\n",
