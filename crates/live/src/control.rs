@@ -6,12 +6,15 @@
 //! Protocol of the control socket: the client writes one line
 //! `display <KIND> [json]`, the server answers with the rendered display and
 //! closes the connection. An unknown kind gets a line starting `error:`.
+//! Each client is served on its own short-lived thread (at most
+//! [`MAX_CLIENTS`] at once), so a client that connects and sends nothing
+//! does not hold up `softosa display` or a metrics scrape behind it.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -314,58 +317,137 @@ fn lock_dir(path: &Path) -> io::Result<std::fs::File> {
     }
 }
 
-fn control_loop(l: UnixListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool>) {
+/// Clients served at once per server; one more is answered "busy" and
+/// closed, so a stuck or slow client can never hold up the next one for
+/// long, and a flood of connections cannot start unbounded threads.
+pub const MAX_CLIENTS: usize = 8;
+/// How long a client may take to send its request line.
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A connection either server accepts.
+trait Client: Read + Write + Send + 'static {
+    fn set_timeout(&self, t: Duration) -> io::Result<()>;
+    fn shutdown_write(&self) -> io::Result<()>;
+}
+
+impl Client for UnixStream {
+    fn set_timeout(&self, t: Duration) -> io::Result<()> {
+        self.set_read_timeout(Some(t))
+    }
+    fn shutdown_write(&self) -> io::Result<()> {
+        self.shutdown(std::net::Shutdown::Write)
+    }
+}
+
+impl Client for std::net::TcpStream {
+    fn set_timeout(&self, t: Duration) -> io::Result<()> {
+        self.set_read_timeout(Some(t))
+    }
+    fn shutdown_write(&self) -> io::Result<()> {
+        self.shutdown(std::net::Shutdown::Write)
+    }
+}
+
+/// Tell a client there is no slot for it: write `busy`, then take in what
+/// it sent (waiting at most 100 ms, which slows accepting only while every
+/// slot is taken) so that closing does not reset the connection before it
+/// has read the answer.
+fn turn_away<C: Client>(mut c: C, busy: &[u8]) {
+    let _ = c.write_all(busy);
+    let _ = c.shutdown_write();
+    let _ = c.set_timeout(Duration::from_millis(100));
+    let mut sink = [0u8; 4096];
+    let _ = c.read(&mut sink);
+}
+
+/// Accept loop shared by both servers: each accepted client is served on a
+/// thread of its own (at most [`MAX_CLIENTS`] at once) by `serve`, or is
+/// turned away with `busy` when that many are being served.
+fn accept_loop<L, C: Client>(
+    accept: impl Fn(&L) -> io::Result<C>,
+    l: L,
+    stop: Arc<AtomicBool>,
+    busy: &'static [u8],
+    serve: impl Fn(C) + Send + Sync + Clone + 'static,
+) {
+    let active = Arc::new(AtomicUsize::new(0));
     while !stop.load(Ordering::Relaxed) {
-        match l.accept() {
-            Ok((mut c, _)) => {
-                let _ = c.set_nonblocking(false);
-                let _ = c.set_read_timeout(Some(Duration::from_secs(2)));
-                let mut line = String::new();
-                let mut r = BufReader::new(&c).take(4096);
-                if r.read_line(&mut line).is_err() {
-                    continue;
-                }
-                let words: Vec<&str> = line.split_whitespace().collect();
-                let reply = match words.as_slice() {
-                    ["display", kind, rest @ ..] => {
-                        let json = rest.iter().any(|w| w.eq_ignore_ascii_case("json"));
-                        match src.display(kind, json) {
-                            Ok(t) => t,
-                            Err(e) => format!("error: {e}\n"),
-                        }
-                    }
-                    ["metrics"] => render_metrics(&src.metrics()),
-                    _ => "error: expected `display KIND [json]` or `metrics`\n".to_string(),
-                };
-                let _ = c.write_all(reply.as_bytes());
-            }
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+        let c = match accept(&l) {
+            Ok(c) => c,
+            Err(_) => {
                 std::thread::sleep(Duration::from_millis(50));
+                continue;
             }
-            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        };
+        if active.fetch_add(1, Ordering::AcqRel) >= MAX_CLIENTS {
+            active.fetch_sub(1, Ordering::AcqRel);
+            turn_away(c, busy);
+            continue;
+        }
+        let (serve, done) = (serve.clone(), active.clone());
+        let spawned = std::thread::Builder::new()
+            .name("sosa-client".into())
+            .spawn(move || {
+                serve(c);
+                done.fetch_sub(1, Ordering::AcqRel);
+            });
+        if spawned.is_err() {
+            active.fetch_sub(1, Ordering::AcqRel);
         }
     }
 }
 
-fn metrics_loop(l: TcpListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool>) {
-    while !stop.load(Ordering::Relaxed) {
-        match l.accept() {
-            Ok((mut c, _)) => {
-                let _ = c.set_nonblocking(false);
-                let _ = c.set_read_timeout(Some(Duration::from_secs(2)));
-                let mut buf = [0u8; 2048];
-                let _ = c.read(&mut buf);
-                let body = render_metrics(&src.metrics());
-                let head = format!(
-                    "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\n\r\n",
-                    body.len()
-                );
-                let _ = c.write_all(head.as_bytes());
-                let _ = c.write_all(body.as_bytes());
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+fn control_loop(l: UnixListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool>) {
+    let accept = |l: &UnixListener| {
+        let (c, _) = l.accept()?;
+        c.set_nonblocking(false)?;
+        c.set_read_timeout(Some(CLIENT_TIMEOUT))?;
+        c.set_write_timeout(Some(CLIENT_TIMEOUT))?;
+        Ok(c)
+    };
+    let busy = b"error: busy, too many clients at once; try again\n";
+    accept_loop(accept, l, stop, busy, move |mut c: UnixStream| {
+        let mut line = String::new();
+        let mut r = BufReader::new(&c).take(4096);
+        if r.read_line(&mut line).is_err() {
+            return;
         }
-    }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let reply = match words.as_slice() {
+            ["display", kind, rest @ ..] => {
+                let json = rest.iter().any(|w| w.eq_ignore_ascii_case("json"));
+                match src.display(kind, json) {
+                    Ok(t) => t,
+                    Err(e) => format!("error: {e}\n"),
+                }
+            }
+            ["metrics"] => render_metrics(&src.metrics()),
+            _ => "error: expected `display KIND [json]` or `metrics`\n".to_string(),
+        };
+        let _ = c.write_all(reply.as_bytes());
+    });
+}
+
+fn metrics_loop(l: TcpListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool>) {
+    let accept = |l: &TcpListener| {
+        let (c, _) = l.accept()?;
+        c.set_nonblocking(false)?;
+        c.set_read_timeout(Some(CLIENT_TIMEOUT))?;
+        c.set_write_timeout(Some(CLIENT_TIMEOUT))?;
+        Ok(c)
+    };
+    let busy = b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n";
+    accept_loop(accept, l, stop, busy, move |mut c: std::net::TcpStream| {
+        let mut buf = [0u8; 2048];
+        let _ = c.read(&mut buf);
+        let body = render_metrics(&src.metrics());
+        let head = format!(
+            "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let _ = c.write_all(head.as_bytes());
+        let _ = c.write_all(body.as_bytes());
+    });
 }
 
 /// Ask a running instance for a display over its control socket.
@@ -444,6 +526,64 @@ mod tests {
         assert!(body.contains("softosa_frames_total{port=\"P1\"} 3"));
         drop(s);
         assert!(!sock.exists());
+        let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn a_silent_client_does_not_hold_up_the_next_one() {
+        let dir = std::env::temp_dir().join(format!("sosa-ctl2-{}", std::process::id()));
+        let sock = dir.join("t.sock");
+        let s = Servers::start(Arc::new(Fake), Some(&sock), Some(0)).unwrap();
+        // Connected, request not sent yet: a one-at-a-time server would sit
+        // in this client's read until its timeout, then drop it.
+        let mut silent = UnixStream::connect(&sock).unwrap();
+        let mut silent_http = std::net::TcpStream::connect(s.metrics_addr.unwrap()).unwrap();
+        assert_eq!(request(&sock, "display COUNTERS").unwrap(), "FRAMES 3\n");
+        let mut c = std::net::TcpStream::connect(s.metrics_addr.unwrap()).unwrap();
+        c.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").unwrap();
+        let mut body = String::new();
+        c.read_to_string(&mut body).unwrap();
+        assert!(body.starts_with("HTTP/1.0 200 OK"), "{body}");
+        // The silent clients were served meanwhile by threads of their own
+        // and are still being waited for: they get their answers now.
+        silent.write_all(b"display COUNTERS\n").unwrap();
+        let mut reply = String::new();
+        silent.read_to_string(&mut reply).unwrap();
+        assert_eq!(reply, "FRAMES 3\n");
+        silent_http
+            .write_all(b"GET /metrics HTTP/1.0\r\n\r\n")
+            .unwrap();
+        let mut body = String::new();
+        silent_http.read_to_string(&mut body).unwrap();
+        assert!(body.starts_with("HTTP/1.0 200 OK"), "{body}");
+        drop(s);
+        let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn too_many_clients_at_once_are_told_so() {
+        let dir = std::env::temp_dir().join(format!("sosa-ctl3-{}", std::process::id()));
+        let sock = dir.join("t.sock");
+        let s = Servers::start(Arc::new(Fake), Some(&sock), None).unwrap();
+        let held: Vec<UnixStream> = (0..MAX_CLIENTS)
+            .map(|_| UnixStream::connect(&sock).unwrap())
+            .collect();
+        // Served in order of acceptance: once this one is answered, all
+        // held connections have been accepted and occupy every slot.
+        let reply = request(&sock, "display COUNTERS").unwrap();
+        assert!(reply.starts_with("error: busy"), "{reply}");
+        drop(held);
+        // Slots come back as the held clients go away.
+        let mut answered = false;
+        for _ in 0..100 {
+            if request(&sock, "display COUNTERS").unwrap() == "FRAMES 3\n" {
+                answered = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(answered);
+        drop(s);
         let _ = std::fs::remove_dir(dir);
     }
 
