@@ -744,6 +744,14 @@ impl Scenario {
                     i + 1
                 )));
             }
+            for (key, kb) in [("sndbuf_kb", w.sndbuf_kb), ("rcvbuf_kb", w.rcvbuf_kb)] {
+                if !(4..=16 * 1024).contains(&kb) {
+                    return Err(self.invalid(format!(
+                        "workload #{}: {key} {kb}: a TCP buffer of 4 to 16384 KB (default 64)",
+                        i + 1
+                    )));
+                }
+            }
             if w.importance > 6 {
                 return Err(self.invalid(format!(
                     "workload #{}: importance is 0 (SYSSTC) .. 6 (discretionary)",
@@ -789,8 +797,8 @@ impl Scenario {
                 client,
                 server,
                 importance: w.importance,
-                sndbuf: w.sndbuf_kb.clamp(4, 16 * 1024) * 1024,
-                rcvbuf: w.rcvbuf_kb.clamp(4, 16 * 1024) * 1024,
+                sndbuf: w.sndbuf_kb * 1024,
+                rcvbuf: w.rcvbuf_kb * 1024,
                 via_distributor: via,
                 tls,
             });
@@ -1395,6 +1403,33 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .to_string();
         let line = text.lines().position(|l| l.contains(marker)).unwrap() + 1;
         (e, line)
+    }
+
+    #[test]
+    fn buffer_sizes_outside_the_model_are_refused_not_clamped() {
+        let (e, line) = error_at(
+            |t| t.replace("server = \"zos\"", "server = \"zos\"\nrcvbuf_kb = 2"),
+            "rcvbuf_kb",
+        );
+        assert!(e.starts_with(&format!("t.toml:{line}: workload #1")), "{e}");
+        assert!(e.contains("rcvbuf_kb 2") && e.contains("4 to 16384"), "{e}");
+        // Also when a [vary] value is the bad one.
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let varied = format!("{no_vary}[vary]\nfield = \"sndbuf_kb\"\nvalues = [64, 100000]\n");
+        let e = Scenario::parse("t.toml", &varied)
+            .unwrap()
+            .variants()
+            .expect_err("must be refused")
+            .to_string();
+        assert!(e.contains("sndbuf_kb 100000"), "{e}");
+        // The edges are accepted as written.
+        let ok = BASIC.replace(
+            "server = \"zos\"",
+            "server = \"zos\"\nsndbuf_kb = 4\nrcvbuf_kb = 16384",
+        );
+        let v = Scenario::parse("t.toml", &ok).unwrap().variants().unwrap();
+        let w = &v[0].setup.workloads[0];
+        assert_eq!((w.sndbuf, w.rcvbuf), (4 * 1024, 16384 * 1024));
     }
 
     #[test]
