@@ -191,6 +191,11 @@ pub struct Interface {
     pub kind: InterfaceKind,
     /// IPADDR (IPv4: one; IPv6: zero or more).
     pub ipaddr: Vec<Spanned<IpPrefix>>,
+    /// Required parameters that were coded but whose value was refused (an
+    /// error was reported there), so validation does not also call them
+    /// missing.
+    #[serde(skip)]
+    pub refused: Vec<&'static str>,
     pub portname: Option<Spanned<String>>,
     pub chpidtype: Option<Spanned<ChpidType>>,
     pub chpid: Option<Spanned<u8>>,
@@ -223,6 +228,7 @@ impl Interface {
             span,
             kind,
             ipaddr: Vec::new(),
+            refused: Vec::new(),
             portname: None,
             chpidtype: None,
             chpid: None,

@@ -717,18 +717,37 @@ impl Parser<'_> {
                                         "an IPv4 address"
                                     };
                                     self.invalid(&v, S, "IPADDR", want);
+                                    intf.refused.push("IPADDR");
                                 }
                             }
-                            Err(why) => self.invalid(&v, S, "IPADDR", why),
+                            Err(why) => {
+                                self.invalid(&v, S, "IPADDR", why);
+                                intf.refused.push("IPADDR");
+                            }
                         }
                     }
                 }
                 IP::PortName => {
-                    if let Some(v) = self.name(S, "PORTNAME") {
+                    // The port name is the TRLE's PORTNAME: 1 to 8 characters.
+                    let v = self.name(S, "PORTNAME").filter(|v| {
+                        let ok = v.text.chars().count() <= 8;
+                        if !ok {
+                            self.invalid(
+                                v,
+                                S,
+                                "PORTNAME",
+                                "the TRLE's port name, 1 to 8 characters",
+                            );
+                        }
+                        ok
+                    });
+                    if let Some(v) = v {
                         let sp = Spanned::new(v.upper(), v.span);
                         let mut slot = intf.portname.take();
                         self.set_once(&mut slot, sp, S, "PORTNAME");
                         intf.portname = slot;
+                    } else {
+                        intf.refused.push("PORTNAME");
                     }
                 }
                 IP::ChpidType => {
@@ -747,8 +766,13 @@ impl Parser<'_> {
                                 self.set_once(&mut slot, Spanned::new(c, v.span), S, "CHPID");
                                 intf.chpid = slot;
                             }
-                            None => self.invalid(&v, S, "CHPID", "2 hexadecimal digits, e.g. FE"),
+                            None => {
+                                self.invalid(&v, S, "CHPID", "2 hexadecimal digits, e.g. FE");
+                                intf.refused.push("CHPID");
+                            }
                         }
+                    } else {
+                        intf.refused.push("CHPID");
                     }
                 }
                 IP::Mtu => {

@@ -240,7 +240,7 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
     // IPADDR
     match i.kind {
         InterfaceKind::IpaqEnet | InterfaceKind::IpaqIdio => {
-            if i.ipaddr.is_empty() {
+            if i.ipaddr.is_empty() && !i.refused.contains(&"IPADDR") {
                 d.error(
                     f,
                     i.span,
@@ -267,7 +267,7 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
     }
     // PORTNAME / CHPID
     if i.kind.is_osa() {
-        if i.portname.is_none() {
+        if i.portname.is_none() && !i.refused.contains(&"PORTNAME") {
             d.error(
                 f,
                 i.span,
@@ -282,7 +282,7 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
             .as_ref()
             .is_some_and(|c| c.value == ChpidType::Osx);
         match (&i.chpid, osx) {
-            (None, true) => d.error(
+            (None, true) if !i.refused.contains(&"CHPID") => d.error(
                 f,
                 i.span,
                 ErrorKind::MissingRequired {
@@ -300,7 +300,7 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
             ),
             _ => {}
         }
-    } else if i.chpid.is_none() {
+    } else if i.chpid.is_none() && !i.refused.contains(&"CHPID") {
         d.error(
             f,
             i.span,

@@ -510,3 +510,44 @@ fn one_user_vmac_per_port() {
     validate_system(&[("SA".into(), &a), ("SC".into(), &c)], &[], &mut d);
     assert!(!d.has_errors());
 }
+
+#[test]
+fn a_refused_required_value_is_reported_once_not_also_as_missing() {
+    // Each line codes a required parameter with a bad value: one error,
+    // at the value, and no "required ... is missing" for the same thing.
+    let cases = [
+        (
+            "INTERFACE Q1 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.1/33\n",
+            "1:49:",
+            "prefix length must be 0-32",
+        ),
+        (
+            "INTERFACE Q1 DEFINE IPAQENET PORTNAME P1 IPADDR 2001:db8::1/64\n",
+            "1:49:",
+            "an IPv4 address",
+        ),
+        (
+            "INTERFACE Q1 DEFINE IPAQENET PORTNAME PORTNAME9 IPADDR 10.1.1.1/24\n",
+            "1:39:",
+            "1 to 8 characters",
+        ),
+        (
+            "INTERFACE H1 DEFINE IPAQIDIO IPADDR 10.2.1.1/24 CHPID XZ\n",
+            "1:55:",
+            "2 hexadecimal digits",
+        ),
+        (
+            "INTERFACE Q1 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.1/24 CHPIDTYPE OSX CHPID 1\n",
+            "1:81:",
+            "2 hexadecimal digits",
+        ),
+    ];
+    for (src, at, what) in cases {
+        let (_, v, _) = check(src);
+        assert_eq!(v.len(), 1, "{src}: {v:?}");
+        assert!(has(&v, at, what), "{src}: {v:?}");
+    }
+    // Left out altogether, they are still missing.
+    let (_, v, _) = check("INTERFACE Q1 DEFINE IPAQENET PORTNAME P1\n");
+    assert!(v.iter().any(|s| s.contains("required IPADDR")), "{v:?}");
+}
