@@ -60,6 +60,12 @@ pub struct LabArgs {
     /// usual single ping-pong of a latency measurement].
     #[arg(long)]
     pub rr: Option<usize>,
+    /// Drive each RR connection with sockperf under-load at this many
+    /// messages per second instead of ping-pong (0), every message answered
+    /// and timed: the latency of a given transaction rate, not of as many
+    /// transactions as the connection can carry.
+    #[arg(long, default_value_t = 0)]
+    pub rr_mps: u32,
     /// Request/response message size (bytes).
     #[arg(long, default_value_t = 64)]
     pub rr_size: usize,
@@ -177,6 +183,7 @@ pub const LAB_EXAMPLES: &str = "\
 Examples:
   softosa lab                                   1 stream + 2 RR connections, DYNAMIC, 3 s
   softosa lab --streams 1 --rr 4 --secs 5
+  softosa lab --rr 4 --rr-mps 5000              RR at 5000 transactions/s each (sockperf under-load)
   softosa lab --compare BALANCED,DYNAMIC,DYNAMIC-WORKLOADQ --repeat 3
   softosa lab --sharing vmac --rr-stack 2       two stacks on one port, RR to stack 2
   softosa lab --reverse --udp --stream-mbps 400 --wire-mbps 200 --tos-priority
@@ -232,6 +239,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         udp: a.udp,
         rr: a.rr.unwrap_or(if a.bench { 1 } else { 2 }),
         rr_size: a.rr_size,
+        rr_mps: a.rr_mps,
         secs: a.secs,
         reverse: a.reverse,
         rr_stack: usize::from(a.rr_stack),

@@ -83,6 +83,9 @@ pub fn preflight(need_sockperf: bool) -> Result<(), LabError> {
 
 /// Largest sockperf message (its own limit for `-m`).
 pub const MAX_RR_SIZE: usize = 1_048_575;
+/// Highest `--rr-mps` (sockperf under-load messages per second per
+/// connection): far above what one connection through the lab carries.
+pub const MAX_RR_MPS: u32 = 1_000_000;
 /// Smallest sockperf message (its header).
 pub const MIN_RR_SIZE: usize = 14;
 /// Most RR connections (one sockperf server and client each).
@@ -125,6 +128,12 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
         return bad(format!(
             "--rr-size {}: sockperf messages are {MIN_RR_SIZE} to {MAX_RR_SIZE} bytes",
             o.rr_size
+        ));
+    }
+    if o.rr_mps > MAX_RR_MPS {
+        return bad(format!(
+            "--rr-mps {}: at most {MAX_RR_MPS} messages per second per connection (0: ping-pong)",
+            o.rr_mps
         ));
     }
     if o.rr_stack == 0 {
@@ -286,6 +295,9 @@ pub struct LabOptions {
     pub rr: usize,
     /// RR message size in bytes.
     pub rr_size: usize,
+    /// 0: each RR connection is a sockperf ping-pong; otherwise sockperf
+    /// under-load at this many messages per second per connection.
+    pub rr_mps: u32,
     /// Seconds of workload.
     pub secs: f64,
     /// Stream direction: the stack sends (outbound) instead of receiving.
@@ -347,6 +359,7 @@ impl Default for LabOptions {
             udp: false,
             rr: 2,
             rr_size: 64,
+            rr_mps: 0,
             secs: 3.0,
             reverse: false,
             rr_stack: 1,
@@ -452,6 +465,8 @@ pub struct LabResult {
     pub workload_start_ns: u64,
     /// softosa's thread layout in this run, in words.
     pub layout: String,
+    /// The RR clients' rate (0: ping-pong).
+    pub rr_mps: u32,
 }
 
 /// How long the CPU wake-up latency request outlives the last frame.
@@ -691,6 +706,7 @@ pub fn run_once<C: Core + Default>(
     }
     let mut res = run_workloads(o, &topo, &plane)?;
     res.label = label.to_string();
+    res.rr_mps = o.rr_mps;
     res.layout = if per_cpu {
         format!("one data-plane thread per CPU, on CPUs {plane_cpus:?}")
     } else if plane_cpus.is_empty() {
@@ -895,23 +911,14 @@ fn run_clients(
     // stream can fill the queues (sockperf warms up for 400 ms anyway).
     if rr {
         for k in 0..o.rr {
-            let mut args: Vec<String> = vec![
-                "ping-pong".into(),
-                "--tcp".into(),
-                "-i".into(),
-                rr_addr.into(),
-                "-p".into(),
-                (RR_PORT + k as u16).to_string(),
-                "-t".into(),
-                format!("{}", o.secs.max(1.0).ceil() as u64),
-                "-m".into(),
-                o.rr_size.max(14).to_string(),
-                "--full-rtt".into(),
-            ];
-            if o.tos_priority {
-                args.push("--tos".into());
-                args.push("128".into());
-            }
+            let args = workload::sockperf_client_args(
+                rr_addr,
+                RR_PORT + k as u16,
+                o.secs,
+                o.rr_size,
+                o.rr_mps,
+                o.tos_priority.then_some(128),
+            );
             clients.push((
                 "rr",
                 ChildGuard::spawn(
@@ -1033,11 +1040,16 @@ pub fn report(r: &LabResult) -> String {
         fmt_opt(r.stream_bps, 1e9, 2)
     ));
     s.push_str(&format!(
-        "RR round trip (us)  p50 {}  p99 {}  avg {}  ({} connections, {} round trips)\n",
+        "RR round trip (us)  p50 {}  p99 {}  avg {}  ({} connections{}, {} round trips)\n",
         fmt_opt(r.rr_p50_us, 1.0, 1),
         fmt_opt(r.rr_p99_us, 1.0, 1),
         fmt_opt(r.rr_avg_us, 1.0, 1),
         r.rr.len(),
+        if r.rr_mps > 0 {
+            format!(" under load at {} msg/s each", r.rr_mps)
+        } else {
+            String::new()
+        },
         r.rr_transactions
     ));
     s.push_str(&format!(
@@ -1312,6 +1324,13 @@ mod validate_tests {
                 ..base()
             },
             "--rr",
+        );
+        refused(
+            LabOptions {
+                rr_mps: MAX_RR_MPS + 1,
+                ..base()
+            },
+            "--rr-mps",
         );
         for rr_size in [0, MIN_RR_SIZE - 1, MAX_RR_SIZE + 1] {
             refused(LabOptions { rr_size, ..base() }, "--rr-size");

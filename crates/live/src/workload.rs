@@ -197,16 +197,33 @@ pub fn sockperf_server(ns: &str, addr: &str, port: u16) -> io::Result<ChildGuard
     ChildGuard::spawn(c, "sockperf server")
 }
 
-/// Start a sockperf TCP ping-pong client (full round-trip times).
-pub fn sockperf_client(
-    ns: &str,
+/// The arguments of a sockperf TCP client against `addr:port` for `secs`
+/// with `msg_size`-byte messages. `mps` 0: `ping-pong` (one message in
+/// flight, every round trip measured). Otherwise `under-load` at `mps`
+/// messages per second whatever the answers do, each one answered and
+/// measured (`--reply-every 1`): the latency of a connection carrying a
+/// given transaction rate rather than as many as it can. `tos`: the IP TOS
+/// byte of its packets.
+pub fn sockperf_client_args(
     addr: &str,
     port: u16,
     secs: f64,
     msg_size: usize,
-) -> io::Result<ChildGuard> {
-    let args: Vec<String> = vec![
-        "ping-pong".into(),
+    mps: u32,
+    tos: Option<u8>,
+) -> Vec<String> {
+    let mut args: Vec<String> = if mps == 0 {
+        vec!["ping-pong".into()]
+    } else {
+        vec![
+            "under-load".into(),
+            "--mps".into(),
+            mps.to_string(),
+            "--reply-every".into(),
+            "1".into(),
+        ]
+    };
+    args.extend([
         "--tcp".into(),
         "-i".into(),
         addr.into(),
@@ -217,8 +234,12 @@ pub fn sockperf_client(
         "-m".into(),
         msg_size.max(14).to_string(),
         "--full-rtt".into(),
-    ];
-    ChildGuard::spawn(ns_command(ns, "sockperf", &args), "sockperf client")
+    ]);
+    if let Some(t) = tos {
+        args.push("--tos".into());
+        args.push(t.to_string());
+    }
+    args
 }
 
 /// Round-trip statistics from a sockperf report (microseconds).
@@ -249,7 +270,7 @@ fn strip_ansi(s: &str) -> String {
     out
 }
 
-/// Parse `sockperf ping-pong --full-rtt` output.
+/// Parse the report of `sockperf ping-pong` or `under-load` with `--full-rtt`.
 pub fn parse_sockperf(text: &str) -> Option<RttStats> {
     let text = strip_ansi(text);
     let mut s = RttStats::default();
