@@ -596,14 +596,12 @@ pub fn run_once<C: Core + Default>(
         stacks: (0..nst)
             .map(|i| StackSpec {
                 addr4: o.stack_addr(i),
-                addr6: format!("2001:db8::{}", 10 * (i + 1)),
                 mac: Some(o.plan.as_ref().map_or(VMAC[i.min(1)], |p| p.macs[i])),
                 queues: if per_cpu { ncpu } else { base_queues },
             })
             .collect(),
         prefix: o.prefix(),
         client4: o.client_addr(),
-        client6: "2001:db8::1".into(),
         mtu: o.mtu,
         reference: o.reference,
     };

@@ -48,13 +48,11 @@ fn frames_cross_the_passthrough_plumbing() {
         kind: TunKind::Tap,
         stacks: vec![StackSpec {
             addr4: "192.0.2.10".into(),
-            addr6: "2001:db8::10".into(),
             mac: Some(mac),
             queues: 2,
         }],
         prefix: 24,
         client4: "192.0.2.1".into(),
-        client6: "2001:db8::1".into(),
         mtu: 1500,
         reference: false,
     };
