@@ -326,27 +326,28 @@ const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A connection either server accepts.
 trait Client: Read + Write + Send + 'static {
+    /// Blocking, with `t` as both read and write timeout.
     fn set_timeout(&self, t: Duration) -> io::Result<()>;
     fn shutdown_write(&self) -> io::Result<()>;
 }
 
-impl Client for UnixStream {
-    fn set_timeout(&self, t: Duration) -> io::Result<()> {
-        self.set_read_timeout(Some(t))
-    }
-    fn shutdown_write(&self) -> io::Result<()> {
-        self.shutdown(std::net::Shutdown::Write)
-    }
+/// The two stream types have the same methods under the same names.
+macro_rules! client_impl {
+    ($t:ty) => {
+        impl Client for $t {
+            fn set_timeout(&self, t: Duration) -> io::Result<()> {
+                self.set_nonblocking(false)?;
+                self.set_read_timeout(Some(t))?;
+                self.set_write_timeout(Some(t))
+            }
+            fn shutdown_write(&self) -> io::Result<()> {
+                self.shutdown(std::net::Shutdown::Write)
+            }
+        }
+    };
 }
-
-impl Client for std::net::TcpStream {
-    fn set_timeout(&self, t: Duration) -> io::Result<()> {
-        self.set_read_timeout(Some(t))
-    }
-    fn shutdown_write(&self) -> io::Result<()> {
-        self.shutdown(std::net::Shutdown::Write)
-    }
-}
+client_impl!(UnixStream);
+client_impl!(std::net::TcpStream);
 
 /// Tell a client there is no slot for it: write `busy`, then take in what
 /// it sent (waiting at most 100 ms, which slows accepting only while every
@@ -372,7 +373,7 @@ fn accept_loop<L, C: Client>(
 ) {
     let active = Arc::new(AtomicUsize::new(0));
     while !stop.load(Ordering::Relaxed) {
-        let c = match accept(&l) {
+        let c = match accept(&l).and_then(|c| c.set_timeout(CLIENT_TIMEOUT).map(|()| c)) {
             Ok(c) => c,
             Err(_) => {
                 std::thread::sleep(Duration::from_millis(50));
@@ -398,13 +399,7 @@ fn accept_loop<L, C: Client>(
 }
 
 fn control_loop(l: UnixListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool>) {
-    let accept = |l: &UnixListener| {
-        let (c, _) = l.accept()?;
-        c.set_nonblocking(false)?;
-        c.set_read_timeout(Some(CLIENT_TIMEOUT))?;
-        c.set_write_timeout(Some(CLIENT_TIMEOUT))?;
-        Ok(c)
-    };
+    let accept = |l: &UnixListener| l.accept().map(|(c, _)| c);
     let busy = b"error: busy, too many clients at once; try again\n";
     accept_loop(accept, l, stop, busy, move |mut c: UnixStream| {
         let mut line = String::new();
@@ -429,13 +424,7 @@ fn control_loop(l: UnixListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBoo
 }
 
 fn metrics_loop(l: TcpListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool>) {
-    let accept = |l: &TcpListener| {
-        let (c, _) = l.accept()?;
-        c.set_nonblocking(false)?;
-        c.set_read_timeout(Some(CLIENT_TIMEOUT))?;
-        c.set_write_timeout(Some(CLIENT_TIMEOUT))?;
-        Ok(c)
-    };
+    let accept = |l: &TcpListener| l.accept().map(|(c, _)| c);
     let busy = b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n";
     accept_loop(accept, l, stop, busy, move |mut c: std::net::TcpStream| {
         let mut buf = [0u8; 2048];
