@@ -396,21 +396,36 @@ pub fn render_text(r: &ZertReport) -> String {
         r.connections.len(),
         r.sessions.len()
     );
+    // Columns as wide as their longest entry (a TLS cipher suite or an SSH
+    // version string is often longer than the usual width), so the numbers
+    // stay aligned.
+    let rows: Vec<(String, String, &SessionSummary)> = r
+        .sessions
+        .iter()
+        .map(|s| {
+            (
+                format!("{}..{}", s.server, s.server_port),
+                s.client.to_string(),
+                s,
+            )
+        })
+        .collect();
+    let width = |min: usize, f: &dyn Fn(&(String, String, &SessionSummary)) -> usize| {
+        rows.iter().map(f).fold(min, usize::max)
+    };
+    let ws = width(40, &|r| r.0.chars().count());
+    let wc = width(22, &|r| r.1.chars().count());
+    let wp = width(28, &|r| r.2.protection.chars().count());
     let _ = writeln!(
         o,
-        "  {:<40} {:<22} {:<28} {:>5} {:>12} {:>12}",
+        "  {:<ws$} {:<wc$} {:<wp$} {:>5} {:>12} {:>12}",
         "Server", "Client", "Protection", "Conns", "Bytes in", "Bytes out"
     );
-    for s in &r.sessions {
+    for (server, client, s) in &rows {
         let _ = writeln!(
             o,
-            "  {:<40} {:<22} {:<28} {:>5} {:>12} {:>12}",
-            format!("{}..{}", s.server, s.server_port),
-            s.client.to_string(),
-            s.protection,
-            s.connections,
-            s.bytes_in,
-            s.bytes_out
+            "  {:<ws$} {:<wc$} {:<wp$} {:>5} {:>12} {:>12}",
+            server, client, s.protection, s.connections, s.bytes_in, s.bytes_out
         );
     }
     for sa in &r.ipsec {
@@ -463,5 +478,42 @@ mod tests {
             })
         );
         assert_eq!(parse_tls(b"GET / HTTP/1.1\r\n"), None);
+    }
+
+    #[test]
+    fn text_table_columns_stay_aligned_with_long_protection_labels() {
+        let session = |protection: &str| SessionSummary {
+            server: "192.0.2.1".parse().unwrap(),
+            server_port: 4433,
+            client: "192.0.2.2".parse().unwrap(),
+            protection: protection.to_string(),
+            connections: 1,
+            bytes_in: 260,
+            bytes_out: 1459,
+        };
+        let r = ZertReport {
+            connections: Vec::new(),
+            sessions: vec![
+                session("clear text"),
+                session("TLSv1.2 TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
+                session("SSH SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u6"),
+            ],
+            ipsec: Vec::new(),
+            untracked: 0,
+        };
+        let text = render_text(&r);
+        let table: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(table.len(), 4, "{text}");
+        // The last column is right-aligned: aligned rows all end at the
+        // header's width, and each label keeps a space before the numbers.
+        let header_len = table[0].chars().count();
+        for line in &table {
+            assert_eq!(line.chars().count(), header_len, "{text}");
+        }
+        let conns_end = table[0].find("Conns").unwrap() + "Conns".len();
+        for line in &table[1..] {
+            assert_eq!(&line[conns_end - 1..conns_end], "1", "{text}");
+            assert_eq!(&line[conns_end - 5..conns_end - 1], "    ", "{text}");
+        }
     }
 }
