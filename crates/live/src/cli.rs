@@ -188,7 +188,8 @@ Examples:
   softosa lab --sharing vmac --rr-stack 2       two stacks on one port, RR to stack 2
   softosa lab --reverse --udp --stream-mbps 400 --wire-mbps 200 --tos-priority
   softosa lab --fault-rate 0.001                drop 0.1% of wire frames as CRC errors
-  softosa lab --profile a.prof b.prof --rr-stack 2
+  softosa lab --profile crates/live/examples/profiles/lab-share-a.prof \
+              crates/live/examples/profiles/lab-share-b.prof --rr-stack 2
   softosa lab --instance lab1 --metrics-port 9464 --secs 60
       then: softosa display tuning --instance lab1 [--format json]
             curl http://127.0.0.1:9464/metrics

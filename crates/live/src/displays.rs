@@ -261,13 +261,33 @@ pub fn metrics(c: &EngineCore) -> Vec<Metric> {
             value: val as f64,
         });
     }
-    for (why, n) in &a.dropped {
+    // Every reason, zero included, so a dashboard's rate() has a series
+    // from the first scrape and a reason that never happened is visibly 0.
+    let counters = e.counters();
+    let driver = a.dropped.iter().filter(|(why, _)| {
+        !softosa_engine::counters::DropReason::ALL
+            .iter()
+            .any(|r| r.label() == why)
+    });
+    let engine_in = softosa_engine::counters::DropReason::ALL
+        .iter()
+        .map(|r| (r.label().to_string(), counters.dropped_in.get(*r)));
+    for (why, n) in engine_in.chain(driver.cloned()) {
         v.push(Metric {
             name: "softosa_frames_dropped_total".into(),
             help: "inbound frames dropped, by reason",
             kind: "counter",
-            labels: vec![("reason", why.clone())],
-            value: *n as f64,
+            labels: vec![("reason", why)],
+            value: n as f64,
+        });
+    }
+    for r in softosa_engine::counters::DropReason::ALL {
+        v.push(Metric {
+            name: "softosa_frames_dropped_out_total".into(),
+            help: "outbound packets dropped, by reason",
+            kind: "counter",
+            labels: vec![("reason", r.label().to_string())],
+            value: counters.dropped_out.get(r) as f64,
         });
     }
     let read_fields: [ReadField; 6] = [

@@ -803,3 +803,38 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod metric_tests {
+    use super::*;
+    use crate::control::render_metrics;
+
+    #[test]
+    fn every_drop_reason_is_a_series_from_the_start_and_counts() {
+        let mut c = EngineCore::new(config_for_lab(&LabOptions::default())).expect("engine");
+        let text = render_metrics(&crate::displays::metrics(&c));
+        let zero = |t: &str, name: &str, r: DropReason| {
+            t.contains(&format!("{name}{{reason=\"{}\"}} 0\n", r.label()))
+        };
+        for r in DropReason::ALL {
+            assert!(
+                zero(&text, "softosa_frames_dropped_total", r),
+                "{r:?}\n{text}"
+            );
+            assert!(zero(&text, "softosa_frames_dropped_out_total", r), "{r:?}");
+        }
+        assert!(text.contains("reason=\"bad virtio-net header (driver)\"} 0\n"));
+        // A frame for a MAC nobody owns is counted under its reason.
+        let mut f = vec![0u8; 60];
+        f[..6].copy_from_slice(&[0x02, 0, 0, 0, 0xee, 0xee]);
+        f[6..12].copy_from_slice(&[0x02, 0, 0, 0, 0, 1]);
+        f[12..14].copy_from_slice(&[0x08, 0x00]);
+        c.wire_frame(0, 0, &f);
+        let text = render_metrics(&crate::displays::metrics(&c));
+        let counted = DropReason::ALL
+            .iter()
+            .filter(|r| !zero(&text, "softosa_frames_dropped_total", **r))
+            .count();
+        assert_eq!(counted, 1, "{text}");
+    }
+}
