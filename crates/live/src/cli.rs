@@ -139,6 +139,13 @@ pub struct LabArgs {
     /// others.
     #[arg(long, value_delimiter = ',')]
     pub cpus: Vec<usize>,
+    /// Run the RR clients and servers (sockperf) only on these CPUs, in
+    /// softosa's run and in the plain veth reference alike. With --bench
+    /// the default is every CPU but softosa's, so a ping-pong never shares
+    /// a CPU with the data-plane thread and the veth pair's client and
+    /// server sit together, its best case.
+    #[arg(long, value_delimiter = ',')]
+    pub rr_cpus: Vec<usize>,
     /// Serve the engine's timers on a thread of their own instead of the
     /// wire thread: more precise timers under load, but a presentation the
     /// timer makes costs one more thread wake-up (measured: about 30 µs
@@ -231,6 +238,11 @@ pub fn init_logging(filter: &str, json: bool) {
 }
 
 fn options(a: &LabArgs, inb: Inb) -> LabOptions {
+    let cpus = if a.cpus.is_empty() && a.bench && !a.per_cpu {
+        adapter_cpu()
+    } else {
+        a.cpus.clone()
+    };
     LabOptions {
         sharing: a.sharing,
         inbperf: inb,
@@ -255,10 +267,15 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         per_cpu: a.per_cpu && !a.no_per_cpu,
         realtime_prio: a.realtime.unwrap_or(if a.bench { 0 } else { 10 }),
         nice: a.nice,
-        cpus: if a.cpus.is_empty() && a.bench && !a.per_cpu {
-            adapter_cpu()
+        cpus: cpus.clone(),
+        rr_cpus: if a.rr_cpus.is_empty() && a.bench && !cpus.is_empty() {
+            crate::sys::allowed_cpus()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| !cpus.contains(c))
+                .collect()
         } else {
-            a.cpus.clone()
+            a.rr_cpus.clone()
         },
         timer_thread: a.timer_thread,
         instance: a.instance.clone(),
@@ -502,9 +519,12 @@ mod tests {
         assert!(o.reference && o.sequential && o.zero_timers && o.wake_qos);
         let allowed = crate::sys::allowed_cpus().unwrap();
         if allowed.len() >= 2 {
-            assert_eq!(o.cpus, vec![*allowed.last().unwrap()]);
+            let last = *allowed.last().unwrap();
+            assert_eq!(o.cpus, vec![last]);
+            // The ping-pongs run on the others, for softosa and veth alike.
+            assert_eq!(o.rr_cpus, allowed[..allowed.len() - 1].to_vec());
         } else {
-            assert!(o.cpus.is_empty());
+            assert!(o.cpus.is_empty() && o.rr_cpus.is_empty());
         }
         // What the user says wins.
         let o = options(
@@ -512,11 +532,17 @@ mod tests {
             Inb::Dynamic,
         );
         assert_eq!((o.rr, o.cpus.clone()), (3, vec![0]));
+        let o = options(
+            &args(&["--bench", "--cpus", "0", "--rr-cpus", "0"]).unwrap(),
+            Inb::Dynamic,
+        );
+        assert_eq!(o.rr_cpus, vec![0]);
         let o = options(&args(&["--bench", "--per-cpu"]).unwrap(), Inb::Dynamic);
-        assert!(o.per_cpu && o.cpus.is_empty());
+        assert!(o.per_cpu && o.cpus.is_empty() && o.rr_cpus.is_empty());
         // Outside the benchmark: two connections, no pinning.
         let o = options(&args(&[]).unwrap(), Inb::Dynamic);
         assert_eq!((o.rr, o.per_cpu, o.cpus.is_empty()), (2, false, true));
+        assert!(o.rr_cpus.is_empty());
     }
 
     #[test]

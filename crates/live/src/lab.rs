@@ -164,24 +164,26 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
             o.fault_rate
         ));
     }
-    if !o.cpus.is_empty() {
+    for (opt, cpus) in [("--cpus", &o.cpus), ("--rr-cpus", &o.rr_cpus)] {
+        if cpus.is_empty() {
+            continue;
+        }
         let allowed = match sys::allowed_cpus() {
             Ok(a) => a,
             Err(e) => {
                 return bad(format!(
-                    "--cpus: cannot read which CPUs this process may run on ({e})"
+                    "{opt}: cannot read which CPUs this process may run on ({e})"
                 ))
             }
         };
-        let missing: Vec<String> = o
-            .cpus
+        let missing: Vec<String> = cpus
             .iter()
             .filter(|c| !allowed.contains(c))
             .map(|c| c.to_string())
             .collect();
         if !missing.is_empty() {
             return bad(format!(
-                "--cpus: CPU {} is not one this process may run on (allowed: {})",
+                "{opt}: CPU {} is not one this process may run on (allowed: {})",
                 missing.join(", "),
                 allowed
                     .iter()
@@ -190,11 +192,11 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
                     .join(",")
             ));
         }
-        let mut seen = o.cpus.clone();
+        let mut seen = cpus.clone();
         seen.sort_unstable();
         seen.dedup();
-        if seen.len() != o.cpus.len() {
-            return bad(format!("--cpus {:?}: a CPU is listed twice", o.cpus));
+        if seen.len() != cpus.len() {
+            return bad(format!("{opt} {cpus:?}: a CPU is listed twice"));
         }
     }
     if let Some(i) = &o.instance {
@@ -298,6 +300,9 @@ pub struct LabOptions {
     /// 0: each RR connection is a sockperf ping-pong; otherwise sockperf
     /// under-load at this many messages per second per connection.
     pub rr_mps: u32,
+    /// CPUs the RR clients and servers run on, in softosa's run and in the
+    /// plain veth reference alike (empty: anywhere).
+    pub rr_cpus: Vec<usize>,
     /// Seconds of workload.
     pub secs: f64,
     /// Stream direction: the stack sends (outbound) instead of receiving.
@@ -360,6 +365,7 @@ impl Default for LabOptions {
             rr: 2,
             rr_size: 64,
             rr_mps: 0,
+            rr_cpus: Vec::new(),
             secs: 3.0,
             reverse: false,
             rr_stack: 1,
@@ -795,6 +801,7 @@ fn run_workloads<C: Core>(
             args.push("128".into());
         }
         let mut c = workload::ns_command(&stack_ns(rr_idx), "sockperf", &args);
+        sys::pin_command(&mut c, &o.rr_cpus).map_err(io_err("pinning sockperf server"))?;
         c.stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
         servers.push(ChildGuard::spawn(c, "sockperf server").map_err(io_err("starting sockperf"))?);
@@ -860,7 +867,7 @@ fn run_workloads<C: Core>(
             .map_err(io_err("reference iperf3 server"))?];
         for k in 0..o.rr {
             srv.push(
-                workload::sockperf_server(b, "198.51.100.2", RR_PORT + k as u16)
+                workload::sockperf_server(b, "198.51.100.2", RR_PORT + k as u16, &o.rr_cpus)
                     .map_err(io_err("reference sockperf server"))?,
             );
         }
@@ -917,13 +924,12 @@ fn run_clients(
                 o.rr_mps,
                 o.tos_priority.then_some(128),
             );
+            let mut c = workload::ns_command(ns, "sockperf", &args);
+            sys::pin_command(&mut c, &o.rr_cpus).map_err(io_err("pinning sockperf client"))?;
             clients.push((
                 "rr",
-                ChildGuard::spawn(
-                    workload::ns_command(ns, "sockperf", &args),
-                    "sockperf client",
-                )
-                .map_err(io_err("starting sockperf client"))?,
+                ChildGuard::spawn(c, "sockperf client")
+                    .map_err(io_err("starting sockperf client"))?,
             ));
         }
     }

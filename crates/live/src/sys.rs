@@ -583,6 +583,14 @@ pub fn idle_poll_secs() -> Option<f64> {
 
 /// Restrict the calling thread to `cpus`.
 pub fn set_affinity(cpus: &[usize]) -> io::Result<()> {
+    let set = cpu_set(cpus)?;
+    // SAFETY: sched_setaffinity on the calling thread (0) reads the set.
+    cvt(unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) })
+        .map(|_| ())
+}
+
+/// The kernel's CPU set holding `cpus`.
+pub fn cpu_set(cpus: &[usize]) -> io::Result<libc::cpu_set_t> {
     // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     for &c in cpus {
@@ -595,9 +603,30 @@ pub fn set_affinity(cpus: &[usize]) -> io::Result<()> {
         // SAFETY: c is within the set's size.
         unsafe { libc::CPU_SET(c, &mut set) };
     }
-    // SAFETY: sched_setaffinity on the calling thread (0) reads the set.
-    cvt(unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) })
-        .map(|_| ())
+    Ok(set)
+}
+
+/// Make the process `c` starts run only on `cpus` (and what it execs
+/// after it, e.g. `ip netns exec` running a tool). Empty: no change.
+pub fn pin_command(c: &mut std::process::Command, cpus: &[usize]) -> io::Result<()> {
+    use std::os::unix::process::CommandExt;
+    if cpus.is_empty() {
+        return Ok(());
+    }
+    let set = cpu_set(cpus)?;
+    // SAFETY: the closure runs in the child between fork and exec; it only
+    // makes one system call on a set built beforehand and allocates
+    // nothing (last_os_error does not allocate).
+    unsafe {
+        c.pre_exec(move || {
+            if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                Err(io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
+        });
+    }
+    Ok(())
 }
 
 /// The CPUs the calling thread may run on, in increasing order.

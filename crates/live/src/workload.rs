@@ -183,7 +183,7 @@ pub fn parse_iperf3(json: &str) -> Option<f64> {
 }
 
 /// Start a sockperf TCP server in `ns`.
-pub fn sockperf_server(ns: &str, addr: &str, port: u16) -> io::Result<ChildGuard> {
+pub fn sockperf_server(ns: &str, addr: &str, port: u16, cpus: &[usize]) -> io::Result<ChildGuard> {
     let args: Vec<String> = vec![
         "server".into(),
         "--tcp".into(),
@@ -194,6 +194,7 @@ pub fn sockperf_server(ns: &str, addr: &str, port: u16) -> io::Result<ChildGuard
     ];
     let mut c = ns_command(ns, "sockperf", &args);
     c.stdout(Stdio::null()).stderr(Stdio::null());
+    crate::sys::pin_command(&mut c, cpus)?;
     ChildGuard::spawn(c, "sockperf server")
 }
 
