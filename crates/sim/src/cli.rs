@@ -107,15 +107,19 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
         let (r, world) = run_world(&v.label, &v.setup, args.quiet)?;
         for kind in &kinds {
             for (host, engine) in world.engines() {
-                let ctx = softosa_display::DisplayContext::default();
-                if args.format == Format::Json {
-                    let text = softosa_display::render(
-                        *kind,
-                        engine,
-                        &ctx,
-                        None,
-                        softosa_display::Format::Json,
-                    )?;
+                let json = args.format == Format::Json;
+                let text = softosa_display::render(
+                    *kind,
+                    engine,
+                    &softosa_display::DisplayContext::default(),
+                    None,
+                    if json {
+                        softosa_display::Format::Json
+                    } else {
+                        softosa_display::Format::Text
+                    },
+                )?;
+                if json {
                     displays_json.push(serde_json::json!({
                         "variant": v.label,
                         "host": host,
@@ -124,13 +128,6 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
                     }));
                     continue;
                 }
-                let text = softosa_display::render(
-                    *kind,
-                    engine,
-                    &ctx,
-                    None,
-                    softosa_display::Format::Text,
-                )?;
                 displays.push_str(&format!(
                     "==== {} on host {host} ({})\n{text}\n",
                     kind.word(),
@@ -317,13 +314,7 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
         for (l, r) in results {
             if let Some(w) = r.workloads.get(i) {
                 // No completed transaction: no latency, no CPU per transaction.
-                let per_txn = |v: f64, prec: usize| {
-                    if w.transactions == 0 {
-                        "-".to_string()
-                    } else {
-                        format!("{v:.prec$}")
-                    }
-                };
+                let per_txn = |v: f64, prec: usize| w.per_txn(v, prec);
                 s.push_str(&format!(
                     "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10.2}\n",
                     l,

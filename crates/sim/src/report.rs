@@ -38,6 +38,19 @@ pub struct WlResult {
     pub latency_points: Vec<(u64, u64)>,
 }
 
+impl WlResult {
+    /// `v` (a latency or a CPU cost per transaction of this workload) to
+    /// `prec` decimals, or "-" when no transaction completed: then there is
+    /// nothing it could be per.
+    pub fn per_txn(&self, v: f64, prec: usize) -> String {
+        if self.transactions == 0 {
+            "-".to_string()
+        } else {
+            format!("{v:.prec$}")
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct AdapterResult {
     /// Timer retunes of the DYNAMIC tuner: (ns, queue, gap ns, block ns).
@@ -206,13 +219,7 @@ impl RunResult {
         for w in &self.workloads {
             // Without a completed transaction there is no latency and no CPU
             // per transaction: "-", not a 0.0 that reads as "instant".
-            let per_txn = |v: f64, prec: usize| {
-                if w.transactions == 0 {
-                    "-".to_string()
-                } else {
-                    format!("{v:.prec$}")
-                }
-            };
+            let per_txn = |v: f64, prec: usize| w.per_txn(v, prec);
             let _ = writeln!(
                 s,
                 "{:<nw$} {:<5} {:>5} {:>sw$} {:>9.0} {:>9.2} {:>9} {:>9} {:>10} {:>10} {:>9.2} {:>9.2}",
