@@ -788,23 +788,16 @@ fn run_workloads<C: Core>(
     // One sockperf server per RR connection: a sockperf TCP server starves
     // all but one of several simultaneous ping-pong clients.
     for k in 0..o.rr {
-        let mut args: Vec<String> = vec![
-            "server".into(),
-            "--tcp".into(),
-            "-i".into(),
-            "0.0.0.0".into(),
-            "-p".into(),
-            (RR_PORT + k as u16).to_string(),
-        ];
-        if o.tos_priority {
-            args.push("--tos".into());
-            args.push("128".into());
-        }
-        let mut c = workload::ns_command(&stack_ns(rr_idx), "sockperf", &args);
-        sys::pin_command(&mut c, &o.rr_cpus).map_err(io_err("pinning sockperf server"))?;
-        c.stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
-        servers.push(ChildGuard::spawn(c, "sockperf server").map_err(io_err("starting sockperf"))?);
+        servers.push(
+            workload::sockperf_server(
+                &stack_ns(rr_idx),
+                "0.0.0.0",
+                RR_PORT + k as u16,
+                o.tos_priority.then_some(128),
+                &o.rr_cpus,
+            )
+            .map_err(io_err("starting sockperf"))?,
+        );
     }
     // Let servers bind and ARP settle.
     std::thread::sleep(Duration::from_millis(500));
@@ -867,7 +860,7 @@ fn run_workloads<C: Core>(
             .map_err(io_err("reference iperf3 server"))?];
         for k in 0..o.rr {
             srv.push(
-                workload::sockperf_server(b, "198.51.100.2", RR_PORT + k as u16, &o.rr_cpus)
+                workload::sockperf_server(b, "198.51.100.2", RR_PORT + k as u16, None, &o.rr_cpus)
                     .map_err(io_err("reference sockperf server"))?,
             );
         }

@@ -182,9 +182,16 @@ pub fn parse_iperf3(json: &str) -> Option<f64> {
         .as_f64()
 }
 
-/// Start a sockperf TCP server in `ns`.
-pub fn sockperf_server(ns: &str, addr: &str, port: u16, cpus: &[usize]) -> io::Result<ChildGuard> {
-    let args: Vec<String> = vec![
+/// Start a sockperf TCP server in `ns` on `addr:port`, its packets marked
+/// with IP TOS `tos` if given, running only on `cpus` (empty: anywhere).
+pub fn sockperf_server(
+    ns: &str,
+    addr: &str,
+    port: u16,
+    tos: Option<u8>,
+    cpus: &[usize],
+) -> io::Result<ChildGuard> {
+    let mut args: Vec<String> = vec![
         "server".into(),
         "--tcp".into(),
         "-i".into(),
@@ -192,6 +199,10 @@ pub fn sockperf_server(ns: &str, addr: &str, port: u16, cpus: &[usize]) -> io::R
         "-p".into(),
         port.to_string(),
     ];
+    if let Some(t) = tos {
+        args.push("--tos".into());
+        args.push(t.to_string());
+    }
     let mut c = ns_command(ns, "sockperf", &args);
     c.stdout(Stdio::null()).stderr(Stdio::null());
     crate::sys::pin_command(&mut c, cpus)?;
