@@ -264,20 +264,15 @@ pub fn metrics(c: &EngineCore) -> Vec<Metric> {
     // Every reason, zero included, so a dashboard's rate() has a series
     // from the first scrape and a reason that never happened is visibly 0.
     let counters = e.counters();
-    let driver = a.dropped.iter().filter(|(why, _)| {
-        !softosa_engine::counters::DropReason::ALL
-            .iter()
-            .any(|r| r.label() == why)
-    });
     let engine_in = softosa_engine::counters::DropReason::ALL
         .iter()
-        .map(|r| (r.label().to_string(), counters.dropped_in.get(*r)));
-    for (why, n) in engine_in.chain(driver.cloned()) {
+        .map(|r| (r.label(), counters.dropped_in.get(*r)));
+    for (why, n) in engine_in.chain(c.driver_in_drops()) {
         v.push(Metric {
             name: "softosa_frames_dropped_total".into(),
             help: "inbound frames dropped, by reason",
             kind: "counter",
-            labels: vec![("reason", why)],
+            labels: vec![("reason", why.to_string())],
             value: n as f64,
         });
     }

@@ -307,6 +307,14 @@ fn drop_label(r: DropReason) -> String {
     r.label().to_string()
 }
 
+impl EngineCore {
+    /// Inbound frames the driver dropped before the engine saw them, by
+    /// reason (counted in "frames in" too).
+    pub fn driver_in_drops(&self) -> [(&'static str, u64); 1] {
+        [("bad virtio-net header (driver)", self.bad_offload)]
+    }
+}
+
 impl Core for EngineCore {
     fn wire_frame(&mut self, now: u64, port: usize, frame: &[u8]) {
         let d = self.engine.handle_wire_frame(
@@ -467,7 +475,7 @@ impl Core for EngineCore {
             .nonzero()
             .map(|(r, n)| (drop_label(r), n))
             .collect();
-        dropped.push(("bad virtio-net header (driver)".into(), self.bad_offload));
+        dropped.extend(self.driver_in_drops().map(|(why, n)| (why.to_string(), n)));
         // Copies of broadcast frames count as extra frames in, so the
         // identity stays "frames in = presented + ... " per copy. Injected
         // errors are in the engine's own counts (`note_injected_error`).
