@@ -134,15 +134,14 @@ impl Listeners {
             metrics: None,
         };
         if let Some(path) = sock {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)
-                    .map_err(bind_err(format!("creating {}", dir.display())))?;
-            }
+            let what = format!("control socket {}", path.display());
+            let dir = dir_of(path);
+            std::fs::create_dir_all(dir)
+                .map_err(bind_err(format!("creating {}", dir.display())))?;
             // Check, replace and bind under the directory's lock: two runs
             // of one name starting together would otherwise both find no
             // answer, and the second would unlink the first's fresh socket.
-            let _claim =
-                lock_dir(path).map_err(bind_err(format!("control socket {}", path.display())))?;
+            let _claim = lock_dir(dir).map_err(bind_err(what.clone()))?;
             match UnixStream::connect(path) {
                 Ok(_) => {
                     let name = path
@@ -161,17 +160,10 @@ impl Listeners {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 // Anything else (no permission, ...) may be a live
                 // instance's socket: never remove it.
-                Err(e) => {
-                    return Err(BindError::Io {
-                        what: format!("control socket {}", path.display()),
-                        source: e,
-                    })
-                }
+                Err(e) => return Err(bind_err(what)(e)),
             }
-            let u = UnixListener::bind(path)
-                .map_err(bind_err(format!("control socket {}", path.display())))?;
-            u.set_nonblocking(true)
-                .map_err(bind_err(format!("control socket {}", path.display())))?;
+            let u = UnixListener::bind(path).map_err(bind_err(what.clone()))?;
+            u.set_nonblocking(true).map_err(bind_err(what))?;
             l.control = Some((u, path.to_path_buf()));
         }
         if let Some(port) = metrics_port {
@@ -258,7 +250,7 @@ pub fn clean_stale_sockets(dir: &Path) -> Vec<PathBuf> {
     };
     // A run claiming a name replaces a stale file under this lock; without
     // it, its fresh socket could be taken for the stale one and removed.
-    let Ok(_claim) = lock_dir(&dir.join("x")) else {
+    let Ok(_claim) = lock_dir(dir) else {
         return removed;
     };
     for e in rd.flatten() {
@@ -287,7 +279,7 @@ impl Drop for Servers {
             // Under the directory's lock, and only while the file is still
             // ours: once our listener is closed another run may claim the
             // name, and its socket must not be removed.
-            let _claim = lock_dir(&p);
+            let _claim = lock_dir(dir_of(&p));
             if UnixStream::connect(&p).is_err() {
                 let _ = std::fs::remove_file(p);
             }
@@ -295,15 +287,19 @@ impl Drop for Servers {
     }
 }
 
-/// Hold an exclusive lock on the directory of `path` (released when the
-/// returned file is dropped): claiming and releasing a control socket name
-/// is then one step for every run of softosa.
-fn lock_dir(path: &Path) -> io::Result<std::fs::File> {
-    use std::os::fd::AsRawFd;
-    let dir = match path.parent() {
+/// The directory a control socket `path` lives in.
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
+    }
+}
+
+/// Hold an exclusive lock on directory `dir` (released when the returned
+/// file is dropped): claiming and releasing a control socket name there is
+/// then one step for every run of softosa.
+fn lock_dir(dir: &Path) -> io::Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
     let f = std::fs::File::open(dir)?;
     loop {
         // SAFETY: flock on a descriptor this function owns.
@@ -493,6 +489,14 @@ mod tests {
         );
     }
 
+    /// Ask the metrics endpoint on connection `c`; the whole HTTP answer.
+    fn scrape(mut c: std::net::TcpStream) -> String {
+        c.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").unwrap();
+        let mut body = String::new();
+        c.read_to_string(&mut body).unwrap();
+        body
+    }
+
     #[test]
     fn control_socket_and_metrics_endpoint_answer() {
         let dir = std::env::temp_dir().join(format!("sosa-ctl-{}", std::process::id()));
@@ -506,11 +510,7 @@ mod tests {
         assert!(request(&sock, "display NOPE")
             .unwrap()
             .starts_with("error:"));
-        let addr = s.metrics_addr.unwrap();
-        let mut c = std::net::TcpStream::connect(addr).unwrap();
-        c.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").unwrap();
-        let mut body = String::new();
-        c.read_to_string(&mut body).unwrap();
+        let body = scrape(std::net::TcpStream::connect(s.metrics_addr.unwrap()).unwrap());
         assert!(body.starts_with("HTTP/1.0 200 OK"));
         assert!(body.contains("softosa_frames_total{port=\"P1\"} 3"));
         drop(s);
@@ -526,12 +526,9 @@ mod tests {
         // Connected, request not sent yet: a one-at-a-time server would sit
         // in this client's read until its timeout, then drop it.
         let mut silent = UnixStream::connect(&sock).unwrap();
-        let mut silent_http = std::net::TcpStream::connect(s.metrics_addr.unwrap()).unwrap();
+        let silent_http = std::net::TcpStream::connect(s.metrics_addr.unwrap()).unwrap();
         assert_eq!(request(&sock, "display COUNTERS").unwrap(), "FRAMES 3\n");
-        let mut c = std::net::TcpStream::connect(s.metrics_addr.unwrap()).unwrap();
-        c.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").unwrap();
-        let mut body = String::new();
-        c.read_to_string(&mut body).unwrap();
+        let body = scrape(std::net::TcpStream::connect(s.metrics_addr.unwrap()).unwrap());
         assert!(body.starts_with("HTTP/1.0 200 OK"), "{body}");
         // The silent clients were served meanwhile by threads of their own
         // and are still being waited for: they get their answers now.
@@ -539,11 +536,7 @@ mod tests {
         let mut reply = String::new();
         silent.read_to_string(&mut reply).unwrap();
         assert_eq!(reply, "FRAMES 3\n");
-        silent_http
-            .write_all(b"GET /metrics HTTP/1.0\r\n\r\n")
-            .unwrap();
-        let mut body = String::new();
-        silent_http.read_to_string(&mut body).unwrap();
+        let body = scrape(silent_http);
         assert!(body.starts_with("HTTP/1.0 200 OK"), "{body}");
         drop(s);
         let _ = std::fs::remove_dir(dir);
