@@ -691,6 +691,16 @@ mod tests {
             .join(name)
     }
 
+    /// Write `text` to `<name>.prof` in a fresh temporary directory of its
+    /// own; (directory, file) for the test to remove.
+    fn temp_profile(name: &str, text: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("sosa-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join(format!("{name}.prof"));
+        std::fs::write(&p, text).expect("write profile");
+        (dir, p)
+    }
+
     #[test]
     fn compare_overrides_the_profiles_inbperf() {
         let mut o = LabOptions {
@@ -723,15 +733,11 @@ mod tests {
 
     #[test]
     fn a_hipersockets_profile_is_refused_with_the_reason() {
-        let dir = std::env::temp_dir().join(format!("sosa-iqd-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let p = dir.join("iqd.prof");
-        std::fs::write(
-            &p,
+        let (dir, p) = temp_profile(
+            "iqd",
             "INTERFACE HSINTF1 DEFINE IPAQIDIO IPADDR 203.0.113.1/24 CHPID FE MTU 8192\n\
              START HSINTF1\n",
-        )
-        .expect("write profile");
+        );
         let o = LabOptions {
             profiles: vec![p.clone()],
             ..Default::default()
@@ -770,11 +776,8 @@ mod tests {
         .expect("profile activates");
         assert!(own.stacks.iter().all(|s| s.tos_policy.is_none()));
 
-        let dir = std::env::temp_dir().join(format!("sosa-junk-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let p = dir.join("junk.prof");
         let junk: String = (0..30).map(|k| format!("NOTASTATEMENT{k} x\n")).collect();
-        std::fs::write(&p, junk).expect("write");
+        let (dir, p) = temp_profile("junk", &junk);
         let e = config_from_profiles(&LabOptions {
             profiles: vec![p.clone()],
             ..Default::default()
@@ -810,17 +813,11 @@ mod tests {
             2
         );
     }
-}
-
-#[cfg(test)]
-mod metric_tests {
-    use super::*;
-    use crate::control::render_metrics;
 
     #[test]
     fn every_drop_reason_is_a_series_from_the_start_and_counts() {
         let mut c = EngineCore::new(config_for_lab(&LabOptions::default())).expect("engine");
-        let text = render_metrics(&crate::displays::metrics(&c));
+        let text = crate::control::render_metrics(&crate::displays::metrics(&c));
         let zero = |t: &str, name: &str, r: DropReason| {
             t.contains(&format!("{name}{{reason=\"{}\"}} 0\n", r.label()))
         };
@@ -838,7 +835,7 @@ mod metric_tests {
         f[6..12].copy_from_slice(&[0x02, 0, 0, 0, 0, 1]);
         f[12..14].copy_from_slice(&[0x08, 0x00]);
         c.wire_frame(0, 0, &f);
-        let text = render_metrics(&crate::displays::metrics(&c));
+        let text = crate::control::render_metrics(&crate::displays::metrics(&c));
         let counted = DropReason::ALL
             .iter()
             .filter(|r| !zero(&text, "softosa_frames_dropped_total", **r))
