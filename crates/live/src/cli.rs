@@ -238,11 +238,7 @@ pub fn init_logging(filter: &str, json: bool) {
 }
 
 fn options(a: &LabArgs, inb: Inb) -> LabOptions {
-    let cpus = if a.cpus.is_empty() && a.bench && !a.per_cpu {
-        adapter_cpu()
-    } else {
-        a.cpus.clone()
-    };
+    let (cpus, rr_cpus) = placement(a);
     LabOptions {
         sharing: a.sharing,
         inbperf: inb,
@@ -267,16 +263,8 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         per_cpu: a.per_cpu && !a.no_per_cpu,
         realtime_prio: a.realtime.unwrap_or(if a.bench { 0 } else { 10 }),
         nice: a.nice,
-        cpus: cpus.clone(),
-        rr_cpus: if a.rr_cpus.is_empty() && a.bench && !cpus.is_empty() {
-            crate::sys::allowed_cpus()
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|c| !cpus.contains(c))
-                .collect()
-        } else {
-            a.rr_cpus.clone()
-        },
+        cpus,
+        rr_cpus,
         timer_thread: a.timer_thread,
         instance: a.instance.clone(),
         metrics_port: a.metrics_port,
@@ -289,17 +277,28 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
     }
 }
 
-/// The CPU the benchmark gives softosa's threads: the last one this process
-/// may use, when there are at least two (the stacks keep the rest). The
-/// data-plane thread then never competes with a stack's task for its CPU,
-/// and with the wake-up latency request a hand-off to the other CPU costs
-/// no vCPU wake-up. Measured against the per-CPU layout (docs/live.md):
-/// higher throughput and a shorter round trip on a 2-vCPU VM.
-fn adapter_cpu() -> Vec<usize> {
-    match crate::sys::allowed_cpus() {
-        Ok(c) if c.len() >= 2 => c.last().copied().into_iter().collect(),
-        _ => Vec::new(),
+/// Where softosa's threads and the RR tools run: `--cpus` and `--rr-cpus`
+/// as given, with the benchmark's defaults for what is not. The benchmark
+/// gives softosa's threads the last CPU this process may use, when there
+/// are at least two, and the RR tools the others (for the veth pair too).
+/// The data-plane thread then never competes with a stack's task for its
+/// CPU, and with the wake-up latency request a hand-off to the other CPU
+/// costs no vCPU wake-up. Measured against the per-CPU layout
+/// (docs/live.md): higher throughput and a shorter round trip on a 2-vCPU
+/// VM.
+fn placement(a: &LabArgs) -> (Vec<usize>, Vec<usize>) {
+    let (mut cpus, mut rr_cpus) = (a.cpus.clone(), a.rr_cpus.clone());
+    if !a.bench {
+        return (cpus, rr_cpus);
     }
+    let allowed = crate::sys::allowed_cpus().unwrap_or_default();
+    if cpus.is_empty() && !a.per_cpu && allowed.len() >= 2 {
+        cpus = allowed.last().copied().into_iter().collect();
+    }
+    if rr_cpus.is_empty() && !cpus.is_empty() {
+        rr_cpus = allowed.into_iter().filter(|c| !cpus.contains(c)).collect();
+    }
+    (cpus, rr_cpus)
 }
 
 /// Run one lab configuration with the selected core.
