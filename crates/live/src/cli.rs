@@ -16,7 +16,7 @@ use crate::passthrough::Passthrough;
 /// named `sosa-<pid>...` and removed at the end, on error and on Ctrl-C;
 /// leftovers of a crashed run are removed at start.
 #[derive(Debug, clap::Args)]
-#[command(after_help = LAB_EXAMPLES)]
+#[command(after_help = LAB_EXAMPLES, allow_negative_numbers = true)]
 pub struct LabArgs {
     /// INBPERF of the lab's interfaces: MINLATENCY, BALANCED, MINCPU,
     /// DYNAMIC or DYNAMIC-WORKLOADQ. Default DYNAMIC; with --profile the
@@ -542,6 +542,19 @@ mod tests {
         let o = options(&args(&[]).unwrap(), Inb::Dynamic);
         assert_eq!((o.rr, o.per_cpu, o.cpus.is_empty()), (2, false, true));
         assert!(o.rr_cpus.is_empty());
+    }
+
+    #[test]
+    fn a_negative_count_is_named_as_a_bad_value() {
+        // Not "unexpected argument '-1'", as if it were an unknown flag.
+        for (flag, v) in [("--rr", "-1"), ("--streams", "-2"), ("--rr-mps", "-5")] {
+            let e = args(&[flag, v]).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("invalid value '{v}' for '{flag}")),
+                "{e}"
+            );
+        }
+        assert_eq!(args(&["--nice", "-5"]).unwrap().nice, -5);
     }
 
     #[test]
