@@ -67,8 +67,10 @@ pub struct Presentation {
     /// Only one unit of work at a time may service this queue (BULKDATA), so
     /// a connection's packets reach TCP in arrival order.
     pub serialized: bool,
-    /// The IWQ ACK-frequency rule applies: when this batch holds out-of-order
-    /// data, the stack ACKs each out-of-order segment.
+    /// The IWQ ACK-frequency rule applies: when this batch leaves out-of-order
+    /// data behind a hole (likely loss), the stack ACKs each out-of-order
+    /// segment of it; a batch whose own later segments filled the hole gets
+    /// the usual one ACK.
     pub ack_each_out_of_order: bool,
 }
 

@@ -184,6 +184,10 @@ struct Conn {
     /// one does, an application send only queues data and the unit sends it
     /// at its end (the connection is latched; the latch holder does the work).
     in_units: u32,
+    /// Out-of-order segments the batch being processed brought on an IWQ
+    /// bulk connection (spec 2.3, ACK frequency): at the batch's end, if a
+    /// hole is still open (likely loss), each of them is ACKed.
+    ooo_acks: u32,
     /// Application units still handing this connection's segments to the
     /// NIC; a batch's output waits for them (one writer at a time).
     app_emitting: u32,
@@ -230,6 +234,7 @@ impl Conn {
             in_units: 0,
             app_emitting: 0,
             srb_emitting: 0,
+            ooo_acks: 0,
             hs: 0,
         }
     }
@@ -1464,6 +1469,24 @@ impl World {
                         continue;
                     };
                     cn.in_units = cn.in_units.saturating_sub(1);
+                    // The IWQ rule decides on the whole batch: when its
+                    // out-of-order segments leave a hole open at the end
+                    // (likely loss), each is answered by an ACK, so the
+                    // sender sees duplicate ACKs at once; when later
+                    // segments of the same batch filled the hole, nothing
+                    // was lost and the batch gets the usual one ACK.
+                    let dups = std::mem::take(&mut cn.ooo_acks);
+                    if dups > 0 && cn.tcb.ooo_bytes > 0 {
+                        for _ in 0..dups {
+                            let a = cn.tcb.make_ack();
+                            self.segs.push(a);
+                        }
+                        cn.force_ack = false;
+                        self.push_segs(h, p, c);
+                    }
+                    let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+                        continue;
+                    };
                     // z/OS sends once per batch; any host sends here what an
                     // application wrote while this unit held the connection.
                     if (cn.tcb.defer_output || cn.tcb.has_unsent())
@@ -1754,8 +1777,8 @@ impl World {
         if pkt.len > 0 || r.peer_fin {
             if zos {
                 if r.ooo && ack_each_ooo {
-                    let a = cn.tcb.make_ack();
-                    self.segs.push(a);
+                    cn.ooo_acks += 1;
+                    cn.force_ack = true;
                 } else if r.ooo || r.dup_data || r.filled_hole || pkt.len >= cn.tcb.cfg.mss {
                     // out of order, or a full-sized (streaming) segment: ACK
                     // at the end of this batch; small requests wait for a

@@ -614,3 +614,72 @@ fn an_olm_early_interrupt_is_fielded_while_the_adapter_stores_the_frame() {
     assert!(dyn_cpu_costly - dyn_cpu_cheap > 1.2);
     assert!(olm_cpu_costly - olm_cpu_cheap > 1.2);
 }
+
+/// z/OS-A streams into z/OS-B, whose interface runs IWQ with OLM, while an
+/// AIX client keeps thirty RR connections busy on z/OS-B's adapter (the
+/// published mixed workload). z/OS-A has no IWQ: its ACK units race, and
+/// its stream reaches z/OS-B partly out of order.
+const STREAM_INTO_IWQ: &str = r#"
+duration_ms = 150
+warmup_ms = 50
+[[host]]
+name = "zosa"
+type = "zos"
+ip = "192.0.2.1"
+speed = "10g"
+machine = "z10"
+adapter = "osa-express3"
+inbperf = "DYNAMIC"
+[[host]]
+name = "zosb"
+type = "zos"
+ip = "192.0.2.2"
+speed = "10g"
+machine = "z10"
+adapter = "osa-express3"
+inbperf = "DYNAMIC WORKLOADQ OLM"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+speed = "10g"
+[[workload]]
+type = "RR"
+connections = 30
+request = 100
+response = 800
+client = "aix"
+server = "zosb"
+[[workload]]
+type = "STR"
+connections = 1
+request = 1
+response = 20000000
+client = "zosb"
+server = "zosa"
+sndbuf_kb = 256
+rcvbuf_kb = 256
+"#;
+
+#[test]
+fn iwq_acks_out_of_order_segments_one_by_one_only_while_a_hole_stays_open() {
+    let r = run_text(STREAM_INTO_IWQ);
+    let r = &r[0].1;
+    let ooo = host(r, "zosb").tcp.ooo_segments_in;
+    let dups = host(r, "zosa").tcp.dupacks_in;
+    assert!(ooo > 20, "z/OS-A's race reorders its stream: {ooo}");
+    // Each out-of-order segment of a batch that ends with the hole still
+    // open is ACKed on its own (the sender sees duplicate ACKs and
+    // retransmits at once) ...
+    assert!(
+        dups > 0,
+        "no duplicate ACKs for {ooo} out-of-order segments"
+    );
+    // ... but a batch whose later segments fill the hole lost nothing and
+    // gets one ACK, so z/OS-B sends fewer duplicates than it received
+    // out-of-order segments (ACKing each one as it came did not).
+    assert!(
+        dups < ooo,
+        "{dups} duplicate ACKs for {ooo} out-of-order segments"
+    );
+}
