@@ -125,6 +125,13 @@ impl<S> Cpu<S> {
         }
         self.runq.iter_mut().rev().find(|u| u.serial == Some(key))
     }
+    /// The running unit of serialization key `key`, if any.
+    pub fn running_mut(&mut self, key: u64) -> Option<&mut Unit<S>> {
+        self.running
+            .iter_mut()
+            .flatten()
+            .find(|u| u.serial == Some(key))
+    }
     /// Serialization key of the unit running on `p`, if any.
     pub fn serial_of(&self, p: usize) -> Option<u64> {
         self.running.get(p)?.as_ref()?.serial

@@ -1045,11 +1045,12 @@ impl World {
             let key = pres.key;
             self.batch_steps(h, &mut u, first, pres.frames, pres.ack_each_ooo, pres.token);
             self.end_poll_windows(h, key, now);
-            if pres.serialized && merge_into_waiting(&mut self.hosts[h].cpu, key, &mut u) {
-                // Joined the unit already waiting for this queue: that unit
-                // of work, once dispatched, processes every SBAL primed
-                // on the queue in one pass (one look, one send per
-                // connection at its end), returning each SBAL as it is done.
+            if pres.serialized && merge_into_pass(&mut self.hosts[h].cpu, key, &mut u) {
+                // Joined the unit already on this queue (waiting, or
+                // running and not yet at its end): it processes every SBAL
+                // primed on the queue in one pass (one send or ACK per
+                // connection at its end), returning each SBAL as it is
+                // done.
             } else {
                 self.submit(h, u, now);
             }
@@ -2270,9 +2271,18 @@ fn wq_index(q: u8) -> usize {
 /// start, if there is one: that unit's batch end becomes a buffer return
 /// and the new batch's packets and batch end follow. Returns whether it was
 /// merged (otherwise `u` is left as it was).
-fn merge_into_waiting(cpu: &mut Cpu<(Step, usize)>, key: u64, u: &mut Unit<(Step, usize)>) -> bool {
-    let Some(w) = cpu.waiting_mut(key) else {
-        return false;
+/// Hand a serialized queue's new batch to the unit of work already on that
+/// queue: the one waiting to be dispatched, or the one running that has not
+/// finished its pass (it looks at the queue again before it ends). Its end
+/// of batch then covers both: one look, one send or ACK per connection.
+/// False when there is no such unit (the batch needs a unit of its own).
+fn merge_into_pass(cpu: &mut Cpu<(Step, usize)>, key: u64, u: &mut Unit<(Step, usize)>) -> bool {
+    let w = match cpu.waiting_mut(key) {
+        Some(w) => w,
+        None => match cpu.running_mut(key) {
+            Some(w) => w,
+            None => return false,
+        },
     };
     let Some((Step::BatchEnd(tok), wl)) = w.steps.back().copied() else {
         return false;

@@ -683,3 +683,23 @@ fn iwq_acks_out_of_order_segments_one_by_one_only_while_a_hole_stays_open() {
         "{dups} duplicate ACKs for {ooo} out-of-order segments"
     );
 }
+
+#[test]
+fn a_bulk_batch_presented_while_its_unit_runs_joins_that_units_pass() {
+    // z/OS-B's BULKDATA unit, before it ends, takes the batches presented
+    // while it ran and sends one ACK for the whole pass. Without that, a
+    // burst's tail presented a moment after the rest got an ACK of its own,
+    // and z/OS-A, whose ACK units race, answered the pair of close ACKs
+    // with two interleaved bursts.
+    let r = run_text(STREAM_INTO_IWQ);
+    let z = host(&r[0].1, "zosb");
+    let eng = &z.adapter.as_ref().unwrap().engine;
+    let bulk = &eng["read_queues"]["RD/2 BULKDATA"];
+    let presented = bulk["sbalcnt"].as_u64().unwrap();
+    assert!(presented > 300, "{bulk}");
+    assert!(
+        z.tcp.acks_out * 10 < presented * 9,
+        "{} ACKs for {presented} bulk presentations",
+        z.tcp.acks_out
+    );
+}
