@@ -314,16 +314,15 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
         for (l, r) in results {
             if let Some(w) = r.workloads.get(i) {
                 // No completed transaction: no latency, no CPU per transaction.
-                let per_txn = |v: f64, prec: usize| w.per_txn(v, prec);
                 s.push_str(&format!(
                     "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10.2}\n",
                     l,
                     w.name,
                     w.transactions_per_s,
                     w.mb_per_s,
-                    per_txn(w.latency_mean_us, 1),
-                    per_txn(w.latency_p99_us, 1),
-                    per_txn(w.cpu_us_per_txn_server, 2),
+                    w.per_txn(w.latency_mean_us, 1),
+                    w.per_txn(w.latency_p99_us, 1),
+                    w.per_txn(w.cpu_us_per_txn_server, 2),
                     w.cpu_ms_per_mb_server
                 ));
             }

@@ -219,7 +219,6 @@ impl RunResult {
         for w in &self.workloads {
             // Without a completed transaction there is no latency and no CPU
             // per transaction: "-", not a 0.0 that reads as "instant".
-            let per_txn = |v: f64, prec: usize| w.per_txn(v, prec);
             let _ = writeln!(
                 s,
                 "{:<nw$} {:<5} {:>5} {:>sw$} {:>9.0} {:>9.2} {:>9} {:>9} {:>10} {:>10} {:>9.2} {:>9.2}",
@@ -229,10 +228,10 @@ impl RunResult {
                 size(w),
                 w.transactions_per_s,
                 w.mb_per_s,
-                per_txn(w.latency_mean_us, 1),
-                per_txn(w.latency_p50_us, 1),
-                per_txn(w.latency_p99_us, 1),
-                per_txn(w.cpu_us_per_txn_server, 2),
+                w.per_txn(w.latency_mean_us, 1),
+                w.per_txn(w.latency_p50_us, 1),
+                w.per_txn(w.latency_p99_us, 1),
+                w.per_txn(w.cpu_us_per_txn_server, 2),
                 w.cpu_ms_per_mb_server,
                 w.cpu_ms_per_mb_client,
             );

@@ -2266,16 +2266,14 @@ fn wq_index(q: u8) -> usize {
     usize::from(q.clamp(1, 4)) - 1
 }
 
-/// Merge a batch unit (its first step the interrupt or poll, its last the
-/// batch end) into the unit of the same serialization key that waits to
-/// start, if there is one: that unit's batch end becomes a buffer return
-/// and the new batch's packets and batch end follow. Returns whether it was
-/// merged (otherwise `u` is left as it was).
-/// Hand a serialized queue's new batch to the unit of work already on that
-/// queue: the one waiting to be dispatched, or the one running that has not
-/// finished its pass (it looks at the queue again before it ends). Its end
-/// of batch then covers both: one look, one send or ACK per connection.
-/// False when there is no such unit (the batch needs a unit of its own).
+/// Hand a serialized queue's new batch unit `u` (its first step the
+/// interrupt or poll, its last the batch end) to the unit of work already on
+/// that queue: the one waiting to be dispatched, or the one running that has
+/// not reached its batch end (it looks at the queue again before it ends).
+/// That unit's batch end becomes a buffer return, and `u`'s packets and
+/// batch end follow, so one end of batch covers both: one send or ACK per
+/// connection. Returns whether it was merged (otherwise `u` is left as it
+/// was and needs a unit of its own).
 fn merge_into_pass(cpu: &mut Cpu<(Step, usize)>, key: u64, u: &mut Unit<(Step, usize)>) -> bool {
     let w = match cpu.waiting_mut(key) {
         Some(w) => w,
