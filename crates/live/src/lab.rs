@@ -139,22 +139,18 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
     if o.rr_stack == 0 {
         return bad("--rr-stack 0: stacks are numbered from 1".into());
     }
-    if o.rr > 0 && o.profiles.is_empty() && o.rr_stack > stacks_for(o) {
+    let n = stacks_for(o);
+    if o.rr > 0 && o.profiles.is_empty() && o.rr_stack > n {
+        // The spelling the user typed (clap's name for the variant).
+        let sharing = clap::ValueEnum::to_possible_value(&o.sharing)
+            .map_or_else(|| format!("{:?}", o.sharing), |v| v.get_name().to_string());
         return bad(format!(
-            "--rr-stack {}: --sharing {} has {} stack{}{}",
+            "--rr-stack {}: --sharing {sharing} has {n} stack{}",
             o.rr_stack,
-            match o.sharing {
-                Sharing::One => "one",
-                Sharing::Vmac => "vmac",
-                Sharing::Prirouter => "prirouter",
-                Sharing::Layer2 => "layer2",
-            },
-            stacks_for(o),
-            if stacks_for(o) == 1 { "" } else { "s" },
-            if stacks_for(o) == 1 {
+            if n == 1 {
                 "; use --sharing vmac or prirouter (or two --profile files)"
             } else {
-                ""
+                "s"
             }
         ));
     }
