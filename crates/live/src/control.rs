@@ -185,7 +185,7 @@ impl Listeners {
     }
 
     /// Serve displays and metrics from `src` on what was bound.
-    pub fn serve(self, src: Arc<dyn StatusSource>) -> io::Result<Servers> {
+    pub fn serve(mut self, src: Arc<dyn StatusSource>) -> io::Result<Servers> {
         let stop = Arc::new(AtomicBool::new(false));
         let mut s = Servers {
             stop: stop.clone(),
@@ -193,8 +193,7 @@ impl Listeners {
             socket: None,
             metrics_addr: None,
         };
-        let mut this = self;
-        let (control, metrics) = (this.control.take(), this.metrics.take());
+        let (control, metrics) = (self.control.take(), self.metrics.take());
         if let Some((l, path)) = control {
             // Owned from here on: removed when `s` is dropped, also if a
             // thread cannot be started below.
