@@ -252,10 +252,10 @@ fn render(
 ) -> Result<String, serde_json::Error> {
     Ok(match f {
         Format::Json => {
-            let v: Vec<serde_json::Value> = results
+            let v = results
                 .iter()
-                .map(|(l, r)| serde_json::json!({ "variant": l, "result": r }))
-                .collect();
+                .map(|(l, r)| Ok(serde_json::json!({ "variant": l, "result": r.to_json()? })))
+                .collect::<Result<Vec<_>, serde_json::Error>>()?;
             let mut doc = serde_json::json!({
                 "scenario": sc.file.name.clone().unwrap_or_else(|| sc.path.clone()),
                 "seed": seed,
@@ -437,6 +437,39 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
         assert!(out.contains("- : no transaction completed"), "{out}");
         let rr = out.lines().find(|l| l.starts_with("RR10(")).unwrap();
         assert!(!rr.contains(" - "), "{rr}");
+        // For scripts the same values are missing, not 0: empty CSV fields
+        // and JSON nulls, while the RR workload keeps its numbers.
+        let csv = output(&args(Format::Csv, &[])).unwrap();
+        let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let col = |row: &str, name: &str| {
+            let i = head.iter().position(|h| *h == name).unwrap();
+            row.split(',').nth(i).unwrap().to_string()
+        };
+        let str_row = csv.lines().find(|l| l.contains(",STR1(")).unwrap();
+        let rr_row = csv.lines().find(|l| l.contains(",RR10(")).unwrap();
+        for k in crate::report::WlResult::PER_TXN_FIELDS {
+            assert_eq!(col(str_row, k), "", "{k}: {str_row}");
+            assert!(
+                col(rr_row, k).parse::<f64>().unwrap() > 0.0,
+                "{k}: {rr_row}"
+            );
+        }
+        assert!(col(str_row, "mb_per_s").parse::<f64>().unwrap() > 0.0);
+        let doc: serde_json::Value =
+            serde_json::from_str(&output(&args(Format::Json, &[])).unwrap()).unwrap();
+        let ws = &doc["variants"][0]["result"]["workloads"];
+        let by = |n: &str| {
+            ws.as_array()
+                .unwrap()
+                .iter()
+                .find(|w| w["name"].as_str().unwrap().starts_with(n))
+                .unwrap()
+                .clone()
+        };
+        for k in crate::report::WlResult::PER_TXN_FIELDS {
+            assert!(by("STR1")[k].is_null(), "{k}");
+            assert!(by("RR10")[k].as_f64().unwrap() > 0.0, "{k}");
+        }
     }
 
     #[test]

@@ -39,6 +39,15 @@ pub struct WlResult {
 }
 
 impl WlResult {
+    /// The fields that are per completed transaction.
+    pub const PER_TXN_FIELDS: [&'static str; 5] = [
+        "latency_mean_us",
+        "latency_p50_us",
+        "latency_p99_us",
+        "cpu_us_per_txn_client",
+        "cpu_us_per_txn_server",
+    ];
+
     /// `v` (a latency or a CPU cost per transaction of this workload) to
     /// `prec` decimals, or "-" when no transaction completed: then there is
     /// nothing it could be per.
@@ -308,12 +317,21 @@ impl RunResult {
     }
 
     /// CSV: one row per workload.
+    /// One CSV line per workload. The latencies and CPU per transaction of
+    /// a workload that completed no transaction are empty fields, not 0.
     pub fn to_csv(&self, label: &str) -> String {
         let mut s = String::new();
         for w in &self.workloads {
+            let per_txn = |v: f64, prec: usize| {
+                if w.transactions == 0 {
+                    String::new()
+                } else {
+                    format!("{v:.prec$}")
+                }
+            };
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{:.3},{:.4},{:.3},{:.3},{:.3},{:.4},{:.4},{:.5},{:.5}",
+                "{},{},{},{},{},{},{},{},{:.3},{:.4},{},{},{},{},{},{:.5},{:.5}",
                 label,
                 w.name,
                 w.kind,
@@ -324,16 +342,32 @@ impl RunResult {
                 w.server,
                 w.transactions_per_s,
                 w.mb_per_s,
-                w.latency_mean_us,
-                w.latency_p50_us,
-                w.latency_p99_us,
-                w.cpu_us_per_txn_client,
-                w.cpu_us_per_txn_server,
+                per_txn(w.latency_mean_us, 3),
+                per_txn(w.latency_p50_us, 3),
+                per_txn(w.latency_p99_us, 3),
+                per_txn(w.cpu_us_per_txn_client, 4),
+                per_txn(w.cpu_us_per_txn_server, 4),
                 w.cpu_ms_per_mb_client,
                 w.cpu_ms_per_mb_server
             );
         }
         s
+    }
+
+    /// The result as JSON. The latencies and CPU per transaction of a
+    /// workload that completed no transaction are null, not 0.
+    pub fn to_json(&self) -> Result<serde_json::Value, serde_json::Error> {
+        let mut v = serde_json::to_value(self)?;
+        if let Some(ws) = v.get_mut("workloads").and_then(|w| w.as_array_mut()) {
+            for (j, w) in ws.iter_mut().zip(&self.workloads) {
+                if w.transactions == 0 {
+                    for k in WlResult::PER_TXN_FIELDS {
+                        j[k] = serde_json::Value::Null;
+                    }
+                }
+            }
+        }
+        Ok(v)
     }
     pub const CSV_HEADER: &'static str = "variant,workload,kind,connections,request,response,client,server,transactions_per_s,mb_per_s,latency_mean_us,latency_p50_us,latency_p99_us,cpu_us_per_txn_client,cpu_us_per_txn_server,cpu_ms_per_mb_client,cpu_ms_per_mb_server";
 }
