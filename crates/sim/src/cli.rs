@@ -39,7 +39,7 @@ inbperf, adapter, speed or profile, or the workloads.";
 /// transaction or per MB, then per-host TCP, link and adapter counters.
 /// Same scenario + same seed = byte-identical output.
 #[derive(Clone, Debug, clap::Args)]
-#[command(after_help = SIM_EXAMPLES)]
+#[command(after_help = SIM_EXAMPLES, allow_negative_numbers = true)]
 pub struct SimArgs {
     /// Scenario file (e.g. scenarios/inbperf-modes.toml; format: docs/scenarios.md).
     pub scenario: PathBuf,
@@ -469,6 +469,30 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
         for k in crate::report::WlResult::PER_TXN_FIELDS {
             assert!(by("STR1")[k].is_null(), "{k}");
             assert!(by("RR10")[k].as_f64().unwrap() > 0.0, "{k}");
+        }
+    }
+
+    #[test]
+    fn a_negative_seed_is_named_as_a_bad_value() {
+        // Not "unexpected argument '-3'", as if it were an unknown flag.
+        #[derive(Debug, clap::Parser)]
+        enum T {
+            Sim(SimArgs),
+            Reproduce(crate::reproduce::ReproduceArgs),
+        }
+        for (cmd, flag) in [("sim", "--seed"), ("reproduce", "--seeds")] {
+            let mut a = vec!["softosa", cmd];
+            if cmd == "sim" {
+                a.push("x.toml");
+            }
+            a.extend([flag, "-3"]);
+            let e = <T as clap::Parser>::try_parse_from(a)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!("invalid value '-3' for '{flag}")),
+                "{e}"
+            );
         }
     }
 

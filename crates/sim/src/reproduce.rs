@@ -69,7 +69,8 @@ pub const PUBLISHED: &str = include_str!("../../../calibration/published.toml");
 /// HTML report with bar charts per mode, latency distributions and the
 /// DYNAMIC tuner's timer values over time.
 #[derive(Clone, Debug, clap::Args)]
-#[command(after_help = "\
+#[command(
+    after_help = "\
 Examples:
   softosa reproduce                          every check, table + reproduce.html (about 7 s)
   softosa reproduce --only olm               the OLM scenarios and their checks only
@@ -78,7 +79,9 @@ Examples:
 
 Pass rule: a relative change must have the published sign and lie within
 max(30 % of the published value, 0.05) of it; an absolute value within
-30 %. The scenarios are scenarios/calibration/*.toml (built in).")]
+30 %. The scenarios are scenarios/calibration/*.toml (built in).",
+    allow_negative_numbers = true
+)]
 pub struct ReproduceArgs {
     /// Where to write the HTML report.
     #[arg(long, default_value = "reproduce.html")]
