@@ -52,8 +52,13 @@ impl WlResult {
     /// `prec` decimals, or "-" when no transaction completed: then there is
     /// nothing it could be per.
     pub fn per_txn(&self, v: f64, prec: usize) -> String {
+        self.per_txn_or(v, prec, "-")
+    }
+
+    /// As [`WlResult::per_txn`], with `none` standing for the missing value.
+    pub fn per_txn_or(&self, v: f64, prec: usize, none: &str) -> String {
         if self.transactions == 0 {
-            "-".to_string()
+            none.to_string()
         } else {
             format!("{v:.prec$}")
         }
@@ -316,19 +321,12 @@ impl RunResult {
         s
     }
 
-    /// CSV: one row per workload.
     /// One CSV line per workload. The latencies and CPU per transaction of
     /// a workload that completed no transaction are empty fields, not 0.
     pub fn to_csv(&self, label: &str) -> String {
         let mut s = String::new();
         for w in &self.workloads {
-            let per_txn = |v: f64, prec: usize| {
-                if w.transactions == 0 {
-                    String::new()
-                } else {
-                    format!("{v:.prec$}")
-                }
-            };
+            let per_txn = |v: f64, prec: usize| w.per_txn_or(v, prec, "");
             let _ = writeln!(
                 s,
                 "{},{},{},{},{},{},{},{},{:.3},{:.4},{},{},{},{},{},{:.5},{:.5}",
