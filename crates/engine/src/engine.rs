@@ -1700,15 +1700,12 @@ impl Engine {
                 // the next hop's MAC, the frame's type): send it as built,
                 // tagged with the interface's VLAN if the stack did not.
                 (Layer::Layer2, Some(h)) => {
-                    out.clear();
                     let eth = build::EthSpec {
                         dst: h.dst,
                         src: h.src,
                         vlan: h.vlan.or(vlan),
                     };
-                    let n = build::eth_header(&mut out, &eth, h.ethertype) as u32;
-                    out.extend_from_slice(pkt);
-                    n
+                    eth_frame(&mut out, &eth, h.ethertype, pkt)
                 }
                 _ => frame_for_wire(&mut out, dst_mac, src_mac, vlan, pkt),
             };
@@ -2137,10 +2134,26 @@ fn frame_for_wire(
     vlan: Option<u16>,
     pkt: &[u8],
 ) -> u32 {
-    out.clear();
-    if let Some(dst) = dst_mac {
-        build::eth_header(out, &build::EthSpec { dst, src, vlan }, ethertype_for(pkt));
+    match dst_mac {
+        Some(dst) => eth_frame(
+            out,
+            &build::EthSpec { dst, src, vlan },
+            ethertype_for(pkt),
+            pkt,
+        ),
+        None => {
+            out.clear();
+            out.extend_from_slice(pkt);
+            0
+        }
     }
+}
+
+/// `pkt` behind the Ethernet header `eth` (type `ethertype`) in `out`;
+/// returns the header's length.
+fn eth_frame(out: &mut Vec<u8>, eth: &build::EthSpec, ethertype: u16, pkt: &[u8]) -> u32 {
+    out.clear();
+    build::eth_header(out, eth, ethertype);
     let l2 = out.len() as u32;
     out.extend_from_slice(pkt);
     l2
