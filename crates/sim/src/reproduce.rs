@@ -842,14 +842,22 @@ pub fn table(checks: &[Check]) -> String {
         .iter()
         .filter(|c| c.note.starts_with("NOT RUN"))
         .count();
+    let failed = checks.len() - pass - not_run;
     let _ = writeln!(
         s,
-        "\n{pass} of {} checks pass; {} fail; {not_run} not run",
+        "\n{pass} of {} checks pass; {failed} fail; {not_run} not run",
         checks.len(),
-        checks.len() - pass - not_run
     );
+    if failed > 0 {
+        let _ = writeln!(s, "{WHY_FAIL}");
+    }
     s
 }
+
+/// Where a reader of a failing check is sent: a FAIL is a gap in the
+/// model, and that section says what is known of each gap and what was
+/// measured against it.
+pub const WHY_FAIL: &str = "A FAIL is a gap in the model, not a broken run: docs/scenarios.md, section \"Where the model stands\", says what is known of each failing check and what was tried.";
 
 fn fmt(v: f64, rule: Rule) -> String {
     match rule {
@@ -941,21 +949,23 @@ mod tests {
         let _ = std::fs::remove_file(dir.with_extension("html"));
     }
 
+    /// A relative check against a published +30 %, judged by the pass rule.
+    fn ck(sim: f64) -> Check {
+        let mut c = Check {
+            entry: "e".into(),
+            metric: "m".into(),
+            published: 0.30,
+            simulated: Some(sim),
+            rule: Rule::Relative,
+            pass: false,
+            note: String::new(),
+        };
+        c.pass = passes(c.rule, c.published, sim);
+        c
+    }
+
     #[test]
     fn several_seeds_average_and_pass_only_together() {
-        let ck = |sim: f64| {
-            let mut c = Check {
-                entry: "e".into(),
-                metric: "m".into(),
-                published: 0.30,
-                simulated: Some(sim),
-                rule: Rule::Relative,
-                pass: false,
-                note: String::new(),
-            };
-            c.pass = passes(c.rule, c.published, sim);
-            c
-        };
         let both = combine_seeds(&[vec![ck(0.35), ck(0.30)], vec![ck(0.41), ck(0.32)]]);
         assert_eq!(both.len(), 2);
         let m = both[0].simulated.unwrap();
@@ -967,6 +977,23 @@ mod tests {
         assert!(both[0].note.contains("1 pass"), "{}", both[0].note);
         assert!(both[1].pass);
         assert!(both[1].note.starts_with("2 seeds"), "{}", both[1].note);
+    }
+
+    #[test]
+    fn a_failing_check_points_to_what_is_known_of_it() {
+        let all_pass = table(&[ck(0.31), ck(0.29)]);
+        assert!(all_pass.contains("2 of 2 checks pass; 0 fail"));
+        assert!(!all_pass.contains("Where the model stands"));
+        let one_fails = table(&[ck(0.31), ck(0.02)]);
+        assert!(one_fails.contains("1 of 2 checks pass; 1 fail"));
+        assert!(one_fails.trim_end().ends_with(WHY_FAIL));
+        // The section the pointer names exists.
+        let doc = include_str!("../../../docs/scenarios.md");
+        assert!(doc.contains("### Where the model stands"));
+        let html = crate::reproduce_html::render(&[ck(0.31), ck(0.02)], &BTreeMap::new());
+        assert!(html.contains("Where the model stands"));
+        let html = crate::reproduce_html::render(&[ck(0.31)], &BTreeMap::new());
+        assert!(!html.contains("Where the model stands"));
     }
 
     #[test]
