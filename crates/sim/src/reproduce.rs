@@ -126,6 +126,23 @@ pub struct Check {
     pub note: String,
 }
 
+impl Check {
+    /// A check whose scenario could not compute it (its note says why).
+    pub fn is_not_run(&self) -> bool {
+        self.note.starts_with("NOT RUN")
+    }
+    /// The verdict as the table and the report print it.
+    pub fn result(&self) -> &'static str {
+        if self.is_not_run() {
+            "NOT RUN"
+        } else if self.pass {
+            "pass"
+        } else {
+            "FAIL"
+        }
+    }
+}
+
 /// Apply the pass rule.
 pub fn passes(rule: Rule, published: f64, sim: f64) -> bool {
     if !sim.is_finite() {
@@ -815,13 +832,7 @@ pub fn table(checks: &[Check]) -> String {
             .simulated
             .map(|x| fmt(x, c.rule))
             .unwrap_or_else(|| "-".into());
-        let res = if c.note.starts_with("NOT RUN") {
-            "NOT RUN"
-        } else if c.pass {
-            "pass"
-        } else {
-            "FAIL"
-        };
+        let res = c.result();
         let _ = writeln!(
             s,
             "{:<38} {:<62} {:>12} {:>12}  {}{}",
@@ -838,10 +849,7 @@ pub fn table(checks: &[Check]) -> String {
         );
     }
     let pass = checks.iter().filter(|c| c.pass).count();
-    let not_run = checks
-        .iter()
-        .filter(|c| c.note.starts_with("NOT RUN"))
-        .count();
+    let not_run = checks.iter().filter(|c| c.is_not_run()).count();
     let failed = checks.len() - pass - not_run;
     let _ = writeln!(
         s,
