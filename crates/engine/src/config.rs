@@ -503,12 +503,16 @@ impl TimerTable {
 
 /// The DYNAMIC tuner's knobs (spec 02 §2.2; the algorithm is ours).
 ///
-/// The tuner keeps a ladder of `levels` timer pairs, spaced geometrically
-/// from [`TimerTable::dynamic_floor`] up to BALANCED. Each epoch it measures
-/// the share of the queue's frames that belong to connections the stack sees
-/// streaming; above `streaming_share` it aims at the top rung (save CPU),
-/// with no streaming at the bottom rung (lowest latency). It moves one rung at
-/// a time, and only after the same aim held for `hysteresis_epochs` epochs.
+/// The tuner keeps a ladder of `levels` timer pairs (and the half rungs
+/// between them), spaced geometrically from [`TimerTable::dynamic_floor`]
+/// up to BALANCED. Each epoch it measures the share of the queue's frames
+/// that carry data of connections the stack sees streaming; above
+/// `streaming_share` it aims at the top rung (save CPU), with no streaming
+/// at the bottom rung (lowest latency). A queue carrying almost only the
+/// ACKs of streams leaving the host, at least `ack_stream_per_s` of them,
+/// aims at the middle rung (BULKDATA: half a rung above). It moves one rung
+/// at a time, and only after the same aim held for `hysteresis_epochs`
+/// epochs.
 #[derive(Clone, Copy, PartialEq, Debug, Serialize, Deserialize)]
 pub struct TunerConfig {
     /// Length of one observation epoch.
@@ -521,6 +525,15 @@ pub struct TunerConfig {
     pub streaming_share: f64,
     /// Epochs a new aim must persist before the tuner moves one rung.
     pub hysteresis_epochs: u32,
+    /// ACKs per second from which a queue carrying a stream's ACKs counts
+    /// as an ACK stream (below it, ACKs come too far apart for a hold to
+    /// gather any, and count as interactive).
+    #[serde(default = "default_ack_stream_per_s")]
+    pub ack_stream_per_s: u32,
+}
+
+fn default_ack_stream_per_s() -> u32 {
+    50_000
 }
 
 impl Default for TunerConfig {
@@ -530,6 +543,7 @@ impl Default for TunerConfig {
             levels: 5,
             streaming_share: 0.10,
             hysteresis_epochs: 2,
+            ack_stream_per_s: default_ack_stream_per_s(),
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::counters::{
 };
 use crate::inbound::bulk::{BulkDetector, ConnKey, Dir, Verdict};
 use crate::inbound::queue::{AcceptOutcome, BatchBuf, HeldFrame, InputQueue};
-use crate::inbound::tuner::Tuner;
+use crate::inbound::tuner::{FrameKind, Tuner, TunerRole};
 use crate::inbound::{PresentCause, QueueKind};
 use crate::outbound::{prio, tso, WlmClass};
 use crate::time::Instant;
@@ -564,7 +564,13 @@ impl Engine {
             if !defined {
                 continue;
             }
-            let tuner = dynamic.then(|| Tuner::new(self.tuning.tuner, &self.tuning.timers, now));
+            let role = if k == QueueKind::BulkData {
+                TunerRole::Bulk
+            } else {
+                TunerRole::Ordinary
+            };
+            let tuner =
+                dynamic.then(|| Tuner::new(self.tuning.tuner, &self.tuning.timers, now, role));
             let t = tuner.as_ref().map(|t| t.timers()).unwrap_or(timers);
             queues[k.index()] = Some(ReadQueue {
                 q: InputQueue::new(
@@ -1134,9 +1140,13 @@ impl Engine {
             }
             _ => (frame.data, frame.wire_len),
         };
-        // The tuner weighs data: the pure ACKs of a stream leaving the host
-        // are small, latency-bound frames, and count as interactive.
-        let streaming = self.observe_in(now, id, info) && info.tcp_payload().unwrap_or(0) > 0;
+        // The tuner weighs a stream's data and its pure ACKs apart (an ACK
+        // stream is neither interactive nor a stream of data).
+        let kind = match (self.observe_in(now, id, info), info.tcp_payload()) {
+            (true, Some(0)) => FrameKind::StreamAck,
+            (true, Some(_)) => FrameKind::StreamData,
+            _ => FrameKind::Other,
+        };
         let qk = self.classify(id, info);
         let store_cap = self.tuning.store_bytes.map_or(usize::MAX, |b| b as usize);
         let store = &data[..data.len().min(store_cap)];
@@ -1162,7 +1172,7 @@ impl Engine {
             // segmentation-offload aggregate (a live host's GSO): weigh it
             // as the wire frames it stands for.
             let units = frame.wire_len.div_ceil(MAX_JUMBO_FRAME);
-            if let Some(new) = t.on_frames(now, streaming, units) {
+            if let Some(new) = t.on_frames(now, kind, units) {
                 rq.q.set_timers(new);
                 rq.q.counters.retunes += 1;
                 retuned = Some((t.level(), new));

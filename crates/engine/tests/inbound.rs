@@ -670,17 +670,16 @@ fn deferred_processing_and_replenishment_are_counted() {
     assert_eq!(c.rrepldef, 1);
 }
 
-#[test]
-fn acks_of_an_outbound_stream_do_not_hold_the_timers_high() {
-    // Only the ACKs of a stream leaving the host arrive: the tuner treats
-    // them as interactive, so without IWQ they are presented promptly (and
-    // concurrent units can race on them, spec 02 §2.3).
-    let mut e = Engine::new(single(InbPerf::Dynamic, false, TimerTable::default())).unwrap();
+/// Sends a stream out of the host, one 1400-byte segment every `every_us`,
+/// and feeds back one pure ACK per segment; returns the engine afterwards.
+fn outbound_stream_with_acks(workloadq: bool, every_us: u64) -> Engine {
+    let mut e = Engine::new(single(InbPerf::Dynamic, workloadq, TimerTable::default())).unwrap();
     e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
     let mut t = 0;
     let mut buf = Vec::new();
     for _ in 0..20_000 {
-        t += 10;
+        t += every_us;
         let seg = tcp_out("192.0.2.1", "192.0.2.9", 20, 5000, 1400, 0);
         e.handle_host_send(us(t), IfaceId(0), Frame::full(&seg), SendMeta::default())
             .unwrap();
@@ -688,12 +687,39 @@ fn acks_of_an_outbound_stream_do_not_hold_the_timers_high() {
         wire(
             &mut e,
             us(t),
-            &tcp_in_flags(PORT_MAC, "192.0.2.1", 5000, 20, 0, 0x10),
+            &tcp_in_flags(mac, "192.0.2.1", 5000, 20, 0, 0x10),
         );
         advance(&mut e, us(t));
         drain(&mut e, us(t));
     }
     assert_eq!(e.streaming_connections(StackId(0)).len(), 1);
+    e
+}
+
+#[test]
+fn acks_of_an_outbound_stream_hold_the_timers_midway_when_dense() {
+    // Spec 02 §2.2-2.3: the ACKs of a stream leaving the host are neither
+    // interactive nor a stream of data. Dense (100k/s), the tuner holds
+    // them midway: the geometric middle of the DYNAMIC floor and BALANCED.
+    let d = TimerTable::default();
+    let e = outbound_stream_with_acks(false, 10);
+    let t = e.timers(IfaceId(0), QueueKind::Primary).unwrap();
+    assert_eq!(t.block, Duration::from_micros(50), "{t:?}");
+    let mid_gap = (d.dynamic_floor.gap.as_nanos() * d.balanced.gap.as_nanos()) as f64;
+    assert_eq!(t.gap.as_nanos() as f64, mid_gap.sqrt().round(), "{t:?}");
+    // With IWQ the ACKs go to BULKDATA, whose tuner saves CPU: longer
+    // holds than PRIMARY's, still short of BALANCED.
+    let e = outbound_stream_with_acks(true, 10);
+    let b = e.timers(IfaceId(0), QueueKind::BulkData).unwrap();
+    assert!(b.gap > t.gap && b.gap < d.balanced.gap, "{b:?}");
+    assert!(b.block > t.block && b.block < d.balanced.block, "{b:?}");
+}
+
+#[test]
+fn sparse_acks_of_an_outbound_stream_count_as_interactive() {
+    // 25k ACKs/s, one every 40 µs: a hold gathers nothing, so without IWQ
+    // they are presented promptly (and concurrent units can race on them).
+    let e = outbound_stream_with_acks(false, 40);
     assert_eq!(
         e.timers(IfaceId(0), QueueKind::Primary).unwrap().gap,
         TimerTable::default().dynamic_floor.gap

@@ -394,9 +394,11 @@ fn bulk_queue_batches_waiting_for_its_unit_are_processed_in_one_pass() {
     let presented = bulk["sbalcnt"].as_u64().unwrap();
     assert!(presented > 1000, "{bulk}");
     assert_eq!(bulk["noreads"].as_u64().unwrap_or(0), 0, "{bulk}");
-    // far fewer units of work than bulk presentations
+    // Fewer units of work than bulk presentations: each unit that had to
+    // wait took the batches presented meanwhile (without joining, every
+    // presentation would be a unit of its own, plus PRIMARY's).
     assert!(
-        z.tcp.units * 10 < presented * 9,
+        z.tcp.units * 20 < presented * 19,
         "{} vs {presented}",
         z.tcp.units
     );

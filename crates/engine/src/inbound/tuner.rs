@@ -1,13 +1,26 @@
-//! The INBPERF DYNAMIC tuner (layer: engine, inbound; spec 02 §2.2, §2.4).
+//! The INBPERF DYNAMIC tuner (layer: engine, inbound; spec 02 §2.2, §2.3, §2.4).
 //!
 //! One per input queue. The host side watches arrivals and retunes the
-//! adapter's LAN-idle timers. Our algorithm (peer: Linux `lib/dim`):
-//! per epoch, the share of frames that carry data of connections the stack
-//! sees streaming (a stream's pure ACKs do not count) picks an aim on a ladder of timer pairs (no streaming: bottom
-//! rung, lowest latency; streaming above a share: top rung = BALANCED, least
-//! CPU; in between: proportional). So a mix on one queue leans toward saving
-//! CPU and the interactive flows pay for the stream — the dilemma IWQ solves.
-//! The tuner moves one rung per epoch and only after its aim held for a
+//! adapter's LAN-idle timers. Our algorithm (peer: Linux `lib/dim`): per
+//! epoch, what the queue carried picks an aim on a ladder of timer pairs,
+//! spaced geometrically from the DYNAMIC floor up to BALANCED:
+//!
+//! - no streaming: the bottom rung, lowest latency;
+//! - data of streaming connections above a share: the top rung (BALANCED,
+//!   least CPU); a smaller share: proportional, rounded toward saving CPU,
+//!   so a mix on one queue leans toward saving CPU and the interactive
+//!   flows pay for the stream — the dilemma IWQ solves;
+//! - nearly nothing but the pure ACKs of streams leaving the host, arriving
+//!   densely: the middle rung (half a rung higher on BULKDATA, whose tuner
+//!   settles on CPU-saving values). An ACK stream is neither interactive nor
+//!   a stream of data: presenting every ACK alone costs an interrupt and a
+//!   write per ACK, while holding ACKs long stalls the sender's window, so
+//!   a short hold that gathers the ACKs arriving close together is the
+//!   compromise. Sparse ACKs (a z/OS receiver ACKs once per batch) gain
+//!   nothing from a hold and count as interactive.
+//!
+//! The ladder has whole rungs and the half rungs between them. The tuner
+//! moves at most one whole rung per epoch and only after its aim held for a
 //! number of epochs, so steady traffic cannot make it oscillate.
 
 use crate::config::{TimerPair, TimerTable, TunerConfig};
@@ -19,14 +32,41 @@ use core::time::Duration;
 /// connection beside a stream is this; thirty busy ones are a mix.
 const PURE_STREAMING: f64 = 0.9;
 
+/// Share of an epoch's frames that must be a stream's pure ACKs for the
+/// queue to count as carrying an ACK stream.
+const ACK_STREAM_SHARE: f64 = 0.9;
+
+/// What the stack knows of an arriving frame, as the tuner weighs it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FrameKind {
+    /// Not of a connection the stack sees streaming (interactive, control).
+    Other,
+    /// Data of a connection the stack sees streaming.
+    StreamData,
+    /// A pure ACK of a connection the stack sees streaming.
+    StreamAck,
+}
+
+/// Which queue a tuner serves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TunerRole {
+    /// PRIMARY and the other queues: aggressive unless a stream is seen.
+    Ordinary,
+    /// BULKDATA (spec 2.3): settles on CPU-saving values.
+    Bulk,
+}
+
 #[derive(Clone, Debug)]
 pub struct Tuner {
     cfg: TunerConfig,
+    role: TunerRole,
+    /// Whole rungs at even indices, half rungs between them.
     ladder: Vec<TimerPair>,
     level: usize,
     epoch_start: Instant,
     frames: u64,
     stream_frames: u64,
+    ack_frames: u64,
     aim: usize,
     aim_streak: u32,
     /// The last epoch with traffic carried streaming data above the share.
@@ -49,9 +89,11 @@ fn geometric(lo: Duration, hi: Duration, i: usize, n: usize) -> Duration {
 }
 
 impl Tuner {
-    /// A tuner starting at the top rung (BALANCED values) at `now`.
-    pub fn new(cfg: TunerConfig, timers: &TimerTable, now: Instant) -> Self {
-        let n = usize::from(cfg.levels.max(2));
+    /// A tuner for a queue of `role`, starting at the top rung (BALANCED
+    /// values) at `now`.
+    pub fn new(cfg: TunerConfig, timers: &TimerTable, now: Instant, role: TunerRole) -> Self {
+        let rungs = usize::from(cfg.levels.max(2));
+        let n = 2 * rungs - 1;
         let floor = timers.dynamic_floor;
         let top = timers.balanced;
         let ladder: Vec<TimerPair> = (0..n)
@@ -62,6 +104,7 @@ impl Tuner {
             .collect();
         Tuner {
             cfg,
+            role,
             level: n - 1,
             aim: n - 1,
             aim_streak: 0,
@@ -70,6 +113,7 @@ impl Tuner {
             epoch_start: now,
             frames: 0,
             stream_frames: 0,
+            ack_frames: 0,
         }
     }
 
@@ -78,7 +122,8 @@ impl Tuner {
         self.ladder[self.level]
     }
 
-    /// Current rung (0 = most aggressive).
+    /// Current place on the ladder (0 = most aggressive; whole rungs are
+    /// the even places, half rungs the odd ones).
     pub fn level(&self) -> usize {
         self.level
     }
@@ -89,49 +134,71 @@ impl Tuner {
         self.streaming_seen
     }
 
+    /// Every timer pair the tuner may pick: whole and half rungs in order.
     pub fn ladder(&self) -> &[TimerPair] {
         &self.ladder
     }
 
-    /// Record one arriving frame; `streaming` says whether the stack sees its
-    /// connection streaming. Returns new timer values when the tuner moved.
-    pub fn on_frame(&mut self, now: Instant, streaming: bool) -> Option<TimerPair> {
-        self.on_frames(now, streaming, 1)
+    /// Record one arriving frame of `kind`. Returns new timer values when
+    /// the tuner moved.
+    pub fn on_frame(&mut self, now: Instant, kind: FrameKind) -> Option<TimerPair> {
+        self.on_frames(now, kind, 1)
     }
 
     /// As [`Tuner::on_frame`] for a frame standing for `units` wire frames
     /// (a segmentation-offload aggregate counts as the frames it carries).
-    pub fn on_frames(&mut self, now: Instant, streaming: bool, units: u32) -> Option<TimerPair> {
+    pub fn on_frames(&mut self, now: Instant, kind: FrameKind, units: u32) -> Option<TimerPair> {
         let moved = self.close_epochs(now);
         let units = u64::from(units.max(1));
         self.frames += units;
-        if streaming {
-            self.stream_frames += units;
+        match kind {
+            FrameKind::StreamData => self.stream_frames += units,
+            FrameKind::StreamAck => self.ack_frames += units,
+            FrameKind::Other => {}
         }
         moved
     }
 
+    /// The place an epoch's traffic aims at.
+    fn aim_for(&self, elapsed: Duration) -> usize {
+        let top = self.ladder.len() - 1;
+        let rung = 2; // places per whole rung
+        let share = self.stream_frames as f64 / self.frames as f64;
+        if share >= PURE_STREAMING {
+            return top;
+        }
+        if share >= self.cfg.streaming_share {
+            // A mix leans toward saving CPU, one rung short of a pure stream.
+            return top - rung;
+        }
+        if self.stream_frames == 0 {
+            let acks = self.ack_frames as f64;
+            let dense = acks >= f64::from(self.cfg.ack_stream_per_s) * elapsed.as_secs_f64();
+            if dense && acks >= ACK_STREAM_SHARE * self.frames as f64 {
+                let middle = top / 2;
+                return match self.role {
+                    TunerRole::Ordinary => middle,
+                    TunerRole::Bulk => (middle + 1).min(top),
+                };
+            }
+            return 0;
+        }
+        // Proportional below that, on whole rungs, rounded up: lean toward CPU.
+        let whole = top / rung;
+        let f = share / self.cfg.streaming_share;
+        rung * ((f * (whole - 1) as f64).ceil() as usize).min(whole - 1)
+    }
+
     fn close_epochs(&mut self, now: Instant) -> Option<TimerPair> {
-        if now.saturating_duration_since(self.epoch_start) < self.cfg.epoch {
+        let elapsed = now.saturating_duration_since(self.epoch_start);
+        if elapsed < self.cfg.epoch {
             return None;
         }
         let before = self.level;
         if self.frames > 0 {
             let share = self.stream_frames as f64 / self.frames as f64;
             self.streaming_seen = share >= self.cfg.streaming_share;
-            let top = self.ladder.len() - 1;
-            let aim = if share >= PURE_STREAMING {
-                top
-            } else if share >= self.cfg.streaming_share {
-                // A mix leans toward saving CPU, one rung short of a pure stream.
-                top - 1
-            } else if self.stream_frames == 0 {
-                0
-            } else {
-                // Proportional below that, rounded up: lean toward CPU.
-                let f = share / self.cfg.streaming_share;
-                ((f * (top - 1) as f64).ceil() as usize).min(top - 1)
-            };
+            let aim = self.aim_for(elapsed);
             if aim == self.aim {
                 self.aim_streak = self.aim_streak.saturating_add(1);
             } else {
@@ -139,17 +206,19 @@ impl Tuner {
                 self.aim_streak = 1;
             }
             if self.aim_streak >= self.cfg.hysteresis_epochs.max(1) && aim != self.level {
-                if aim > self.level {
-                    self.level += 1;
+                // At most one whole rung (two places) per move.
+                self.level = if aim > self.level {
+                    (self.level + 2).min(aim)
                 } else {
-                    self.level -= 1;
-                }
+                    self.level.saturating_sub(2).max(aim)
+                };
             }
         }
         // An idle stretch restarts the epoch at now (no retune while idle).
         self.epoch_start = now;
         self.frames = 0;
         self.stream_frames = 0;
+        self.ack_frames = 0;
         (self.level != before).then(|| self.timers())
     }
 }
@@ -170,7 +239,7 @@ mod tests {
         let mut us = from_ms * 1000;
         while us < to_ms * 1000 {
             let streaming = stream_every != 0 && n % stream_every != 0;
-            t.on_frame(Instant::from_micros(us), streaming);
+            t.on_frame(Instant::from_micros(us), data(streaming));
             if n % 100 == 0 {
                 levels.push(t.level());
             }
@@ -180,12 +249,26 @@ mod tests {
         levels
     }
 
+    fn data(streaming: bool) -> FrameKind {
+        if streaming {
+            FrameKind::StreamData
+        } else {
+            FrameKind::Other
+        }
+    }
+
     fn tuner() -> Tuner {
         Tuner::new(
             TunerConfig::default(),
             &TimerTable::default(),
             Instant::ZERO,
+            TunerRole::Ordinary,
         )
+    }
+
+    /// The place one whole rung below the top (where a mix settles).
+    fn mix_place(t: &Tuner) -> usize {
+        t.ladder().len() - 3
     }
 
     #[test]
@@ -196,12 +279,12 @@ mod tests {
         for (n, us) in (0..200_000u64).step_by(10).enumerate() {
             let now = Instant::from_micros(us);
             if n % 5 == 0 {
-                t.on_frames(now, true, 8);
+                t.on_frames(now, FrameKind::StreamData, 8);
             } else {
-                t.on_frame(now, false);
+                t.on_frame(now, FrameKind::Other);
             }
         }
-        assert_eq!(t.level(), t.ladder().len() - 2);
+        assert_eq!(t.level(), mix_place(&t));
     }
 
     #[test]
@@ -216,7 +299,12 @@ mod tests {
 
     #[test]
     fn zero_timers_stay_zero_on_every_rung() {
-        let t = Tuner::new(TunerConfig::default(), &TimerTable::zero(), Instant::ZERO);
+        let t = Tuner::new(
+            TunerConfig::default(),
+            &TimerTable::zero(),
+            Instant::ZERO,
+            TunerRole::Ordinary,
+        );
         assert!(t
             .ladder()
             .iter()
@@ -243,7 +331,7 @@ mod tests {
         let mut t = tuner();
         // One frame in four is interactive, the rest belong to a stream.
         run(&mut t, 0, 200, 10, 4);
-        assert_eq!(t.level(), t.ladder().len() - 2);
+        assert_eq!(t.level(), mix_place(&t));
         // Even a small streaming share keeps timers well above the floor.
         let mut t = tuner();
         run(&mut t, 0, 100, 10, 0);
@@ -252,9 +340,70 @@ mod tests {
         let mut t = tuner();
         run(&mut t, 0, 100, 10, 0);
         for (n, us) in (100_000..300_000u64).step_by(10).enumerate() {
-            t.on_frame(Instant::from_micros(us), n % 20 == 0);
+            t.on_frame(Instant::from_micros(us), data(n % 20 == 0));
         }
-        assert!(t.level() >= 2, "level {}", t.level());
+        assert!(t.level() >= t.ladder().len() / 2, "level {}", t.level());
+    }
+
+    /// Feeds `acks` of a stream leaving the host every `every_us`, with one
+    /// interactive frame in `other_every` (0: none), for `ms` milliseconds.
+    fn ack_stream(role: TunerRole, every_us: u64, other_every: u64, ms: u64) -> Tuner {
+        let mut t = Tuner::new(
+            TunerConfig::default(),
+            &TimerTable::default(),
+            Instant::ZERO,
+            role,
+        );
+        for (n, us) in (0..ms * 1000).step_by(every_us as usize).enumerate() {
+            let kind = if other_every != 0 && n as u64 % other_every == 0 {
+                FrameKind::Other
+            } else {
+                FrameKind::StreamAck
+            };
+            t.on_frame(Instant::from_micros(us), kind);
+        }
+        t
+    }
+
+    #[test]
+    fn a_dense_ack_stream_settles_in_the_middle_and_bulkdata_half_a_rung_higher() {
+        // 125k ACKs/s: the ACKs of a 10 GbE stream, one per two segments.
+        let t = ack_stream(TunerRole::Ordinary, 8, 0, 300);
+        let middle = t.ladder().len() / 2;
+        assert_eq!(t.level(), middle);
+        let floor = TimerTable::default().dynamic_floor;
+        let balanced = TimerTable::default().balanced;
+        let mid = t.timers();
+        assert!(mid.gap > floor.gap && mid.gap < balanced.gap, "{mid:?}");
+        assert!(mid.block > floor.block && mid.block < balanced.block);
+        let b = ack_stream(TunerRole::Bulk, 8, 0, 300);
+        assert_eq!(b.level(), middle + 1);
+        assert!(b.timers().gap > mid.gap && b.timers().block > mid.block);
+        // Still short of a mix's timers: the hold must not stall the window.
+        assert!(b.level() < mix_place(&b));
+    }
+
+    #[test]
+    fn sparse_acks_or_acks_among_interactive_frames_count_as_interactive() {
+        // 20k ACKs/s (a z/OS receiver ACKs once per batch): a hold gathers
+        // nothing, so the queue goes to the floor like interactive traffic.
+        let t = ack_stream(TunerRole::Ordinary, 50, 0, 300);
+        assert_eq!(t.level(), 0);
+        let b = ack_stream(TunerRole::Bulk, 50, 0, 300);
+        assert_eq!(b.level(), 0);
+        // Dense ACKs, but one frame in four interactive: the interactive
+        // flows decide.
+        let t = ack_stream(TunerRole::Ordinary, 8, 4, 300);
+        assert_eq!(t.level(), 0);
+    }
+
+    #[test]
+    fn an_ack_stream_moves_one_whole_rung_per_move() {
+        // From the top (BALANCED) to the middle is two whole rungs: after
+        // the hysteresis the first move goes one rung, never straight there.
+        let t = ack_stream(TunerRole::Ordinary, 8, 0, 25);
+        let top = t.ladder().len() - 1;
+        assert_eq!(t.level(), top - 2);
     }
 
     #[test]
