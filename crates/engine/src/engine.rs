@@ -175,6 +175,7 @@ pub enum Event {
         at: Instant,
         iface: IfaceId,
         queue: QueueKind,
+        /// The tuner's place on its ladder (0 = floor; whole rungs even).
         level: usize,
         gap_ns: u64,
         block_ns: u64,
