@@ -36,6 +36,9 @@ const PURE_STREAMING: f64 = 0.9;
 /// queue to count as carrying an ACK stream.
 const ACK_STREAM_SHARE: f64 = 0.9;
 
+/// Places on the ladder per whole rung (a whole rung, then a half rung).
+const PLACES_PER_RUNG: usize = 2;
+
 /// What the stack knows of an arriving frame, as the tuner weighs it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FrameKind {
@@ -93,7 +96,7 @@ impl Tuner {
     /// values) at `now`.
     pub fn new(cfg: TunerConfig, timers: &TimerTable, now: Instant, role: TunerRole) -> Self {
         let rungs = usize::from(cfg.levels.max(2));
-        let n = 2 * rungs - 1;
+        let n = PLACES_PER_RUNG * (rungs - 1) + 1;
         let floor = timers.dynamic_floor;
         let top = timers.balanced;
         let ladder: Vec<TimerPair> = (0..n)
@@ -159,11 +162,11 @@ impl Tuner {
         moved
     }
 
-    /// The place an epoch's traffic aims at.
-    fn aim_for(&self, elapsed: Duration) -> usize {
+    /// The place an epoch of `elapsed` aims at, whose streaming data made
+    /// up `share` of its frames.
+    fn aim_for(&self, share: f64, elapsed: Duration) -> usize {
         let top = self.ladder.len() - 1;
-        let rung = 2; // places per whole rung
-        let share = self.stream_frames as f64 / self.frames as f64;
+        let rung = PLACES_PER_RUNG;
         if share >= PURE_STREAMING {
             return top;
         }
@@ -198,7 +201,7 @@ impl Tuner {
         if self.frames > 0 {
             let share = self.stream_frames as f64 / self.frames as f64;
             self.streaming_seen = share >= self.cfg.streaming_share;
-            let aim = self.aim_for(elapsed);
+            let aim = self.aim_for(share, elapsed);
             if aim == self.aim {
                 self.aim_streak = self.aim_streak.saturating_add(1);
             } else {
@@ -206,11 +209,11 @@ impl Tuner {
                 self.aim_streak = 1;
             }
             if self.aim_streak >= self.cfg.hysteresis_epochs.max(1) && aim != self.level {
-                // At most one whole rung (two places) per move.
+                // At most one whole rung per move.
                 self.level = if aim > self.level {
-                    (self.level + 2).min(aim)
+                    (self.level + PLACES_PER_RUNG).min(aim)
                 } else {
-                    self.level.saturating_sub(2).max(aim)
+                    self.level.saturating_sub(PLACES_PER_RUNG).max(aim)
                 };
             }
         }
