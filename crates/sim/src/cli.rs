@@ -103,22 +103,18 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
     let mut results: Vec<(String, RunResult)> = Vec::new();
     let mut displays = String::new();
     let mut displays_json: Vec<serde_json::Value> = Vec::new();
+    let json = args.format == Format::Json;
+    let display_format = if json {
+        softosa_display::Format::Json
+    } else {
+        softosa_display::Format::Text
+    };
+    let ctx = softosa_display::DisplayContext::default();
     for v in &variants {
         let (r, world) = run_world(&v.label, &v.setup, args.quiet)?;
         for kind in &kinds {
             for (host, engine) in world.engines() {
-                let json = args.format == Format::Json;
-                let text = softosa_display::render(
-                    *kind,
-                    engine,
-                    &softosa_display::DisplayContext::default(),
-                    None,
-                    if json {
-                        softosa_display::Format::Json
-                    } else {
-                        softosa_display::Format::Text
-                    },
-                )?;
+                let text = softosa_display::render(*kind, engine, &ctx, None, display_format)?;
                 if json {
                     displays_json.push(serde_json::json!({
                         "variant": v.label,

@@ -126,19 +126,35 @@ pub struct Check {
     pub note: String,
 }
 
-impl Check {
-    /// A check whose scenario could not compute it (its note says why).
-    pub fn is_not_run(&self) -> bool {
-        self.note.starts_with("NOT RUN")
+/// What became of a check.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Verdict {
+    Pass,
+    Fail,
+    /// Its scenario could not compute it (the check's note says why).
+    NotRun,
+}
+
+impl Verdict {
+    /// The word the table and the report print.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "FAIL",
+            Verdict::NotRun => "NOT RUN",
+        }
     }
-    /// The verdict as the table and the report print it.
-    pub fn result(&self) -> &'static str {
-        if self.is_not_run() {
-            "NOT RUN"
+}
+
+impl Check {
+    /// Pass, fail, or not run.
+    pub fn verdict(&self) -> Verdict {
+        if self.note.starts_with("NOT RUN") {
+            Verdict::NotRun
         } else if self.pass {
-            "pass"
+            Verdict::Pass
         } else {
-            "FAIL"
+            Verdict::Fail
         }
     }
 }
@@ -832,7 +848,7 @@ pub fn table(checks: &[Check]) -> String {
             .simulated
             .map(|x| fmt(x, c.rule))
             .unwrap_or_else(|| "-".into());
-        let res = c.result();
+        let res = c.verdict().word();
         let _ = writeln!(
             s,
             "{:<38} {:<62} {:>12} {:>12}  {}{}",
@@ -849,7 +865,10 @@ pub fn table(checks: &[Check]) -> String {
         );
     }
     let pass = checks.iter().filter(|c| c.pass).count();
-    let not_run = checks.iter().filter(|c| c.is_not_run()).count();
+    let not_run = checks
+        .iter()
+        .filter(|c| c.verdict() == Verdict::NotRun)
+        .count();
     let failed = checks.len() - pass - not_run;
     let _ = writeln!(
         s,

@@ -2,7 +2,7 @@
 //! reporting). Inline SVG only: no scripts, no external files.
 
 use crate::report::RunResult;
-use crate::reproduce::{Check, Rule};
+use crate::reproduce::{Check, Rule, Verdict};
 use crate::svg;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -19,16 +19,17 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
     h.push_str("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>softosa reproduce</title><style>body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px}td.n{text-align:right}.pass{background:#d9f2d9}.fail{background:#f8d7d7}.nr{background:#eee}</style></head><body>");
     let pass = checks.iter().filter(|c| c.pass).count();
     let _ = write!(h, "<h1>softosa reproduce</h1><p>{pass} of {} checks pass. Pass rule: a relative change must have the published sign and lie within max(30&nbsp;% of the published value, 0.05); absolute facts within 30&nbsp;%. Every number below comes from the simulator's mechanisms with the global parameters of <code>calibration/models.toml</code>.</p>", checks.len());
-    if checks.iter().any(|c| c.result() == "FAIL") {
+    if checks.iter().any(|c| c.verdict() == Verdict::Fail) {
         let _ = write!(h, "<p>{}</p>", esc(crate::reproduce::WHY_FAIL));
     }
     h.push_str("<table><tr><th>entry</th><th>metric</th><th>published</th><th>simulated</th><th>result</th><th>note</th></tr>");
     for c in checks {
-        let res = c.result();
-        let cls = match res {
-            "pass" => "pass",
-            "FAIL" => "fail",
-            _ => "nr",
+        let verdict = c.verdict();
+        let res = verdict.word();
+        let cls = match verdict {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::NotRun => "nr",
         };
         let f = |v: f64| match c.rule {
             Rule::Absolute => format!("{v:.3}"),
