@@ -124,6 +124,10 @@ pub struct Check {
     pub rule: Rule,
     pub pass: bool,
     pub note: String,
+    /// Its scenario has no model for it: listed as NOT RUN, with the
+    /// reason in `note`, and counted apart from the failures.
+    #[serde(skip)]
+    pub not_run: bool,
 }
 
 /// What became of a check.
@@ -149,7 +153,7 @@ impl Verdict {
 impl Check {
     /// Pass, fail, or not run.
     pub fn verdict(&self) -> Verdict {
-        if self.note.starts_with("NOT RUN") {
+        if self.not_run {
             Verdict::NotRun
         } else if self.pass {
             Verdict::Pass
@@ -222,6 +226,7 @@ impl Ctx<'_> {
             rule,
             pass,
             note: note.into(),
+            not_run: false,
         });
     }
     #[allow(dead_code)] // for entries the simulator has no model for (none today)
@@ -234,6 +239,7 @@ impl Ctx<'_> {
             rule: Rule::Absolute,
             pass: false,
             note: format!("NOT RUN: {why}"),
+            not_run: true,
         });
     }
     /// CPU µs per received data segment of workload `w` on host `h`.
@@ -986,6 +992,7 @@ mod tests {
             rule: Rule::Relative,
             pass: false,
             note: String::new(),
+            not_run: false,
         };
         c.pass = passes(c.rule, c.published, sim);
         c
@@ -1021,6 +1028,24 @@ mod tests {
         assert!(html.contains("Where the model stands"));
         let html = crate::reproduce_html::render(&[ck(0.31)], &BTreeMap::new());
         assert!(!html.contains("Where the model stands"));
+    }
+
+    #[test]
+    fn a_check_not_run_is_counted_apart_from_the_failures() {
+        let mut nr = ck(0.02);
+        nr.simulated = None;
+        nr.pass = false;
+        nr.note = "NOT RUN: no model".into();
+        nr.not_run = true;
+        assert_eq!(nr.verdict(), Verdict::NotRun);
+        assert_eq!(ck(0.02).verdict(), Verdict::Fail);
+        assert_eq!(ck(0.31).verdict(), Verdict::Pass);
+        let t = table(&[ck(0.31), nr.clone()]);
+        assert!(t.contains("1 of 2 checks pass; 0 fail; 1 not run"), "{t}");
+        assert!(t.contains("-  NOT RUN  (NOT RUN: no model)"), "{t}");
+        assert!(!t.contains(WHY_FAIL));
+        let html = crate::reproduce_html::render(&[nr], &BTreeMap::new());
+        assert!(html.contains("class=\"nr\""), "{html}");
     }
 
     #[test]

@@ -271,7 +271,7 @@ mod tests {
 
     /// The place one whole rung below the top (where a mix settles).
     fn mix_place(t: &Tuner) -> usize {
-        t.ladder().len() - 3
+        t.ladder().len() - 1 - PLACES_PER_RUNG
     }
 
     #[test]
