@@ -261,11 +261,16 @@ mod tests {
     }
 
     fn tuner() -> Tuner {
+        tuner_as(TunerRole::Ordinary)
+    }
+
+    /// A tuner with the default knobs and timers for a queue of `role`.
+    fn tuner_as(role: TunerRole) -> Tuner {
         Tuner::new(
             TunerConfig::default(),
             &TimerTable::default(),
             Instant::ZERO,
-            TunerRole::Ordinary,
+            role,
         )
     }
 
@@ -351,12 +356,7 @@ mod tests {
     /// Feeds `acks` of a stream leaving the host every `every_us`, with one
     /// interactive frame in `other_every` (0: none), for `ms` milliseconds.
     fn ack_stream(role: TunerRole, every_us: u64, other_every: u64, ms: u64) -> Tuner {
-        let mut t = Tuner::new(
-            TunerConfig::default(),
-            &TimerTable::default(),
-            Instant::ZERO,
-            role,
-        );
+        let mut t = tuner_as(role);
         for (n, us) in (0..ms * 1000).step_by(every_us as usize).enumerate() {
             let kind = if other_every != 0 && n as u64 % other_every == 0 {
                 FrameKind::Other
