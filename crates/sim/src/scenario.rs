@@ -961,6 +961,13 @@ impl Scenario {
                 (Some(_), Some(_)) => {
                     return Err(bad("give profile or profile_text, not both".into()))
                 }
+                (Some(f), None) if f.contains('\n') => {
+                    // Statements written inline under the file field.
+                    return Err(bad(
+                        "profile names a file; write profile statements inline as profile_text = \"\"\"...\"\"\""
+                            .into(),
+                    ));
+                }
                 (Some(f), None) => {
                     let base = Path::new(&self.path).parent().unwrap_or(Path::new("."));
                     let p = base.join(f);
@@ -1656,6 +1663,20 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         let (e, line) = error_at(|_| text.clone(), "profile_text =");
         assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
         assert!(e.contains("profile_text:4:"), "{e}");
+    }
+
+    #[test]
+    fn profile_statements_under_the_file_field_point_to_profile_text() {
+        // A multi-line `profile` is statements, not a path: say which field
+        // takes them rather than report a file that cannot exist.
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            "profile = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n\"\"\"",
+        );
+        let (e, line) = error_at(|_| text.clone(), "profile =");
+        assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
+        assert!(e.contains("profile_text"), "{e}");
+        assert!(!e.contains("No such file"), "{e}");
     }
 
     #[test]
