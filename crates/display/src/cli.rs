@@ -97,8 +97,21 @@ pub fn run(
     ctx: &DisplayContext,
 ) -> Result<std::process::ExitCode, DisplayError> {
     let out = render_args(args, engine, ctx)?;
-    print!("{out}");
+    write_stdout(&out).map_err(DisplayError::Stdout)?;
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Write a command's output to stdout. A reader that went away (`| head`)
+/// ends the output quietly; any other failure (a full disk, a closed
+/// descriptor) is returned, so the command can say so and exit non-zero
+/// instead of panicking inside `print!` or losing the output unnoticed.
+pub fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
 }
 
 #[cfg(test)]

@@ -202,6 +202,8 @@ pub enum DisplayError {
     NoInterfaces,
     #[error("could not encode the display as JSON: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("writing the output: {0}")]
+    Stdout(std::io::Error),
 }
 
 /// Render display `kind` of `engine`. `target` names an interface

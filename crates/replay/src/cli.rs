@@ -149,6 +149,8 @@ pub enum ReplayCliError {
     HostService(f64),
     #[error("JSON output: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("writing the output: {0}")]
+    Stdout(std::io::Error),
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReplayCliError + '_ {
@@ -265,8 +267,14 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, ReplayCliError> {
         Some(p) => std::fs::write(p, text).map_err(io_err(p))?,
         None => {
             let mut out = std::io::stdout().lock();
-            // A closed pipe (| head) is not an error worth reporting.
-            let _ = out.write_all(text.as_bytes());
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                // A closed pipe (| head) is not an error worth reporting;
+                // anything else (a full disk) loses the report, so it is.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    return Err(ReplayCliError::Stdout(e))
+                }
+                _ => {}
+            }
         }
     }
     if let Some(p) = &args.html {

@@ -63,7 +63,8 @@ pub struct SimArgs {
 
 /// Run `softosa sim`.
 pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
-    print!("{}", output(&args)?);
+    let text = output(&args)?;
+    softosa_display::cli::write_stdout(&text).map_err(|e| format!("writing the output: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 

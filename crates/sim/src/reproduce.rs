@@ -940,17 +940,19 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         let mut keep = computed.into_iter();
         checks.retain(|_| keep.next().unwrap_or(false));
     }
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&checks)?);
-    } else {
-        print!("{}", table(&checks));
-        println!("wall time {:.1} s", t0.elapsed().as_secs_f64());
-    }
     let html = crate::reproduce_html::render(&checks, &results);
     std::fs::write(&a.html, html).map_err(|e| format!("{}: {e}", a.html.display()))?;
-    if !a.json {
-        println!("report written to {}", a.html.display());
-    }
+    let text = if a.json {
+        format!("{}\n", serde_json::to_string_pretty(&checks)?)
+    } else {
+        format!(
+            "{}wall time {:.1} s\nreport written to {}\n",
+            table(&checks),
+            t0.elapsed().as_secs_f64(),
+            a.html.display()
+        )
+    };
+    softosa_display::cli::write_stdout(&text).map_err(|e| format!("writing the output: {e}"))?;
     let ok = checks.iter().all(|c| c.pass);
     Ok(if a.strict && !ok {
         ExitCode::from(1)
