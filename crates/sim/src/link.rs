@@ -45,6 +45,20 @@ pub struct WireStats {
     pub dropped_frame_error: u64,
 }
 
+impl WireStats {
+    /// These counters less those of an earlier instant.
+    pub fn since(&self, b: &WireStats) -> WireStats {
+        WireStats {
+            frames: self.frames.saturating_sub(b.frames),
+            bytes: self.bytes.saturating_sub(b.bytes),
+            dropped_queue_full: self.dropped_queue_full.saturating_sub(b.dropped_queue_full),
+            dropped_frame_error: self
+                .dropped_frame_error
+                .saturating_sub(b.dropped_frame_error),
+        }
+    }
+}
+
 /// One direction of a link with an output queue (switch egress side or a
 /// peer NIC's transmit ring).
 #[derive(Debug)]

@@ -147,7 +147,7 @@ pub(crate) fn collect(w: &World) -> RunResult {
                     .collect(),
                 microprocessor_busy_pct: o.micro_busy_window_ns as f64 / 1e9 / win * 100.0,
                 inbound_overruns: o.overruns,
-                engine: o.osa.counters_json(),
+                engine: o.engine,
             }),
         });
     }
@@ -299,7 +299,7 @@ impl RunResult {
             if let Some(v) = &h.tcp.vse {
                 let _ = writeln!(
                     s,
-                    "  VSE (whole run): non-parallel CPU {:.1} ms, spin {:.1} ms; TCP/IP partition: {} socket requests, {} timer cycles ({} empty)",
+                    "  VSE: non-parallel CPU {:.1} ms, spin {:.1} ms; TCP/IP partition: {} socket requests, {} timer cycles ({} empty)",
                     v.np_ns as f64 / 1e6,
                     v.spin_ns as f64 / 1e6,
                     v.requests,

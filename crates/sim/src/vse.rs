@@ -73,6 +73,19 @@ pub struct VseStats {
     pub requests: u64,
 }
 
+impl VseStats {
+    /// These counters less those of an earlier instant.
+    pub fn since(&self, b: &VseStats) -> VseStats {
+        VseStats {
+            np_ns: self.np_ns.saturating_sub(b.np_ns),
+            spin_ns: self.spin_ns.saturating_sub(b.spin_ns),
+            timer_cycles: self.timer_cycles.saturating_sub(b.timer_cycles),
+            empty_cycles: self.empty_cycles.saturating_sub(b.empty_cycles),
+            requests: self.requests.saturating_sub(b.requests),
+        }
+    }
+}
+
 /// Dispatcher state of one VSE host. `R` is the socket request type.
 #[derive(Debug)]
 pub struct VseState<R> {

@@ -269,6 +269,35 @@ pub struct HostStats {
     pub vse: Option<crate::vse::VseStats>,
 }
 
+impl HostStats {
+    /// These counters less those of an earlier instant.
+    fn since(&self, b: &HostStats) -> HostStats {
+        HostStats {
+            stray_segments: self.stray_segments.saturating_sub(b.stray_segments),
+            connections_opened: self.connections_opened.saturating_sub(b.connections_opened),
+            units: self.units.saturating_sub(b.units),
+            ooo_segments_in: self.ooo_segments_in.saturating_sub(b.ooo_segments_in),
+            sd_forwarded: self.sd_forwarded.saturating_sub(b.sd_forwarded),
+            dupacks_in: self.dupacks_in.saturating_sub(b.dupacks_in),
+            fast_retransmits: self.fast_retransmits.saturating_sub(b.fast_retransmits),
+            timeouts: self.timeouts.saturating_sub(b.timeouts),
+            retransmits: self.retransmits.saturating_sub(b.retransmits),
+            acks_out: self.acks_out.saturating_sub(b.acks_out),
+            segments_out: self.segments_out.saturating_sub(b.segments_out),
+            interrupts: self.interrupts.saturating_sub(b.interrupts),
+            polls: self.polls.saturating_sub(b.polls),
+            sigas: self.sigas.saturating_sub(b.sigas),
+            write_waits: self.write_waits.saturating_sub(b.write_waits),
+            iqd_sent: self.iqd_sent.saturating_sub(b.iqd_sent),
+            iqd_no_buffer: self.iqd_no_buffer.saturating_sub(b.iqd_no_buffer),
+            vse: match (&self.vse, &b.vse) {
+                (Some(n), Some(b)) => Some(n.since(b)),
+                (n, _) => n.clone(),
+            },
+        }
+    }
+}
+
 /// A socket request queued for a VSE TCP/IP partition: connection, its id,
 /// the call, the workload.
 type VseReq = (usize, u32, SockOp, usize);
@@ -408,6 +437,9 @@ pub struct World {
     /// Frames that crossed any link (for speed reports).
     pub link_frames: u64,
     pub events: u64,
+    /// Every host's counters as they stood when the measured window
+    /// opened; the report shows what happened after that.
+    baseline: Option<Vec<HostBaseline>>,
 }
 
 /// Errors building a world.
@@ -556,6 +588,7 @@ impl World {
             samples: Vec::new(),
             link_frames: 0,
             events: 0,
+            baseline: None,
         };
         // Stagger connection starts over the first millisecond, seeded.
         use rand::Rng;
@@ -588,11 +621,23 @@ impl World {
     /// the run is complete.
     pub fn run_until(&mut self, until: Ns) -> bool {
         let lim = until.min(self.end);
+        if self.baseline.is_none() && lim >= self.measure_from {
+            // Everything before the window (events at its first instant
+            // already count as in it), then the counters' starting point.
+            if let Some(before) = self.measure_from.checked_sub(1) {
+                self.drain(before);
+            }
+            self.baseline = Some((0..self.hosts.len()).map(|h| self.host_totals(h)).collect());
+        }
+        self.drain(lim);
+        lim >= self.end
+    }
+
+    fn drain(&mut self, lim: Ns) {
         while let Some((now, ev)) = self.q.pop_until(lim) {
             self.events += 1;
             self.handle(now, ev);
         }
-        lim >= self.end
     }
 
     fn in_window(&self, now: Ns) -> bool {
@@ -2194,7 +2239,8 @@ impl World {
     pub(crate) fn host_names(&self) -> Vec<String> {
         self.hosts.iter().map(|h| h.spec.name.clone()).collect()
     }
-    pub(crate) fn host_view(&self, h: usize) -> HostView<'_> {
+    /// Host `h`'s counters since the start of the run.
+    fn host_totals(&self, h: usize) -> HostBaseline {
         let host = &self.hosts[h];
         let mut stats = host.stats.clone();
         stats.vse = host.vse.as_ref().map(|v| v.stats.clone());
@@ -2206,6 +2252,24 @@ impl World {
             stats.timeouts += s.timeouts;
             stats.retransmits += s.rexmits;
         }
+        let osa = self.osas[h].as_ref();
+        HostBaseline {
+            stats,
+            up: host.up.stats,
+            down: host.down.stats,
+            overruns: osa.map_or(0, |(_, m, _)| m.overruns),
+            engine: osa.map(|(o, _, _)| o.counters_json()),
+        }
+    }
+
+    /// Host `h` as the report shows it: its counters over the measured
+    /// window (what happened in the warm-up is taken off).
+    pub(crate) fn host_view(&self, h: usize) -> HostView<'_> {
+        let host = &self.hosts[h];
+        let now = self.host_totals(h);
+        let base = self.baseline.as_ref().and_then(|b| b.get(h));
+        let since =
+            |total: u64, f: fn(&HostBaseline) -> u64| total.saturating_sub(base.map_or(0, f));
         HostView {
             name: &host.spec.name,
             model: &host.spec.model,
@@ -2213,13 +2277,17 @@ impl World {
             cpu_window_ns: host.cpu_window,
             cpu_wl: &host.cpu_wl,
             rx_wl: &host.rx_wl,
-            stats,
-            up: host.up.stats,
-            down: host.down.stats,
+            stats: base.map_or(now.stats.clone(), |b| now.stats.since(&b.stats)),
+            up: base.map_or(now.up, |b| now.up.since(&b.up)),
+            down: base.map_or(now.down, |b| now.down.since(&b.down)),
             osa: self.osas[h].as_ref().map(|(o, m, _)| OsaView {
                 osa: o,
                 micro_busy_window_ns: m.busy_window,
-                overruns: m.overruns,
+                overruns: since(now.overruns, |b| b.overruns),
+                engine: match (now.engine, base.and_then(|b| b.engine.as_ref())) {
+                    (Some(n), Some(b)) => counters_since(&n, b),
+                    (n, _) => n.unwrap_or(serde_json::Value::Null),
+                },
             }),
         }
     }
@@ -2245,6 +2313,48 @@ pub(crate) struct OsaView<'a> {
     pub osa: &'a Osa,
     pub micro_busy_window_ns: u64,
     pub overruns: u64,
+    /// The engine's counters over the measured window.
+    pub engine: serde_json::Value,
+}
+
+/// A host's counters at one instant (see `World::baseline`).
+#[derive(Clone, Debug)]
+struct HostBaseline {
+    stats: HostStats,
+    up: WireStats,
+    down: WireStats,
+    overruns: u64,
+    engine: Option<serde_json::Value>,
+}
+
+/// The engine's counters `now` less those at `base`, field by field. High
+/// water marks (`max_*`) are not counts and stay as they are.
+fn counters_since(now: &serde_json::Value, base: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match (now, base) {
+        (Value::Object(n), Value::Object(b)) => Value::Object(
+            n.iter()
+                .map(|(k, v)| {
+                    let v = match b.get(k) {
+                        Some(bv) if !k.starts_with("max_") => counters_since(v, bv),
+                        _ => v.clone(),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        (Value::Array(n), Value::Array(b)) => Value::Array(
+            n.iter()
+                .enumerate()
+                .map(|(i, v)| b.get(i).map_or(v.clone(), |bv| counters_since(v, bv)))
+                .collect(),
+        ),
+        (Value::Number(n), Value::Number(b)) => match (n.as_u64(), b.as_u64()) {
+            (Some(n), Some(b)) => Value::from(n.saturating_sub(b)),
+            _ => Value::Number(n.clone()),
+        },
+        _ => now.clone(),
+    }
 }
 
 /// A unit of VSE host `h`'s TCP/IP partition that serves the socket
