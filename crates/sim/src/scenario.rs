@@ -1195,30 +1195,53 @@ fn engine_config(
         .split_whitespace()
         .map(|w| w.to_ascii_uppercase())
         .collect();
-    let mut inbperf = ec::InbPerf::Balanced;
+    // The words of INTERFACE ... INBPERF, held to the profile's rules: one
+    // mode at most, WORKLOADQ only after DYNAMIC, no word twice. OLM may
+    // stand alone or follow a mode (it forces DYNAMIC, spec 2.4).
+    const WORDS: &str = "MINLATENCY, BALANCED, MINCPU or DYNAMIC, then optionally WORKLOADQ \
+                         (after DYNAMIC) and OLM, e.g. \"DYNAMIC WORKLOADQ\" or \"OLM\"";
+    if words.is_empty() {
+        return Err(format!("inbperf is empty; give {WORDS}"));
+    }
+    let mut mode: Option<ec::InbPerf> = None;
     let mut workloadq = false;
     let mut olm = false;
-    for w in &words {
-        match w.as_str() {
-            "MINLATENCY" => inbperf = ec::InbPerf::MinLatency,
-            "BALANCED" => inbperf = ec::InbPerf::Balanced,
-            "MINCPU" => inbperf = ec::InbPerf::MinCpu,
-            "DYNAMIC" => inbperf = ec::InbPerf::Dynamic,
+    for (i, w) in words.iter().enumerate() {
+        if words[..i].contains(w) {
+            return Err(format!("inbperf {:?}: {w} is given twice", h.inbperf));
+        }
+        let m = match w.as_str() {
+            "MINLATENCY" => Some(ec::InbPerf::MinLatency),
+            "BALANCED" => Some(ec::InbPerf::Balanced),
+            "MINCPU" => Some(ec::InbPerf::MinCpu),
+            "DYNAMIC" => Some(ec::InbPerf::Dynamic),
             "WORKLOADQ" => {
+                if mode != Some(ec::InbPerf::Dynamic) {
+                    return Err(format!(
+                        "inbperf {:?}: WORKLOADQ requires INBPERF DYNAMIC, written \"DYNAMIC WORKLOADQ\"",
+                        h.inbperf
+                    ));
+                }
                 workloadq = true;
-                inbperf = ec::InbPerf::Dynamic;
+                None
             }
-            "OLM" => olm = true,
-            other => {
+            "OLM" => {
+                olm = true;
+                None
+            }
+            other => return Err(format!("inbperf word {other:?}; give {WORDS}")),
+        };
+        if let Some(m) = m {
+            if mode.is_some() || workloadq || olm {
                 return Err(format!(
-                "inbperf word {other:?} (MINLATENCY, BALANCED, MINCPU, DYNAMIC, WORKLOADQ, OLM)"
-            ))
+                    "inbperf {:?}: give one mode, before WORKLOADQ and OLM ({WORDS})",
+                    h.inbperf
+                ));
             }
+            mode = Some(m);
         }
     }
-    if workloadq && inbperf != ec::InbPerf::Dynamic {
-        return Err("WORKLOADQ requires INBPERF DYNAMIC".into());
-    }
+    let mut inbperf = mode.unwrap_or(ec::InbPerf::Balanced);
     if olm {
         inbperf = ec::InbPerf::Dynamic;
     }
@@ -1410,6 +1433,31 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .to_string();
         let line = text.lines().position(|l| l.contains(marker)).unwrap() + 1;
         (e, line)
+    }
+
+    #[test]
+    fn inbperf_words_follow_the_profile_rules() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let with = |v: &str| no_vary.replace("\"DYNAMIC WORKLOADQ\"", &format!("{v:?}"));
+        for (v, why) in [
+            ("BALANCED WORKLOADQ", "WORKLOADQ requires INBPERF DYNAMIC"),
+            ("WORKLOADQ", "WORKLOADQ requires INBPERF DYNAMIC"),
+            ("", "inbperf is empty"),
+            ("OLM OLM", "OLM is given twice"),
+            ("DYNAMIC MINCPU", "give one mode"),
+            ("OLM BALANCED", "give one mode"),
+        ] {
+            let e = Scenario::parse("t.toml", &with(v))
+                .unwrap()
+                .variants()
+                .expect_err(v)
+                .to_string();
+            assert!(e.contains(why), "{v:?}: {e}");
+        }
+        for v in ["dynamic workloadq olm", "OLM", "MINCPU", "BALANCED OLM"] {
+            let sc = Scenario::parse("t.toml", &with(v)).unwrap();
+            assert!(sc.variants().is_ok(), "{v:?}");
+        }
     }
 
     #[test]
