@@ -2268,8 +2268,6 @@ impl World {
         let host = &self.hosts[h];
         let now = self.host_totals(h);
         let base = self.baseline.as_ref().and_then(|b| b.get(h));
-        let since =
-            |total: u64, f: fn(&HostBaseline) -> u64| total.saturating_sub(base.map_or(0, f));
         HostView {
             name: &host.spec.name,
             model: &host.spec.model,
@@ -2277,13 +2275,16 @@ impl World {
             cpu_window_ns: host.cpu_window,
             cpu_wl: &host.cpu_wl,
             rx_wl: &host.rx_wl,
-            stats: base.map_or(now.stats.clone(), |b| now.stats.since(&b.stats)),
+            stats: match base {
+                Some(b) => now.stats.since(&b.stats),
+                None => now.stats,
+            },
             up: base.map_or(now.up, |b| now.up.since(&b.up)),
             down: base.map_or(now.down, |b| now.down.since(&b.down)),
             osa: self.osas[h].as_ref().map(|(o, m, _)| OsaView {
                 osa: o,
                 micro_busy_window_ns: m.busy_window,
-                overruns: since(now.overruns, |b| b.overruns),
+                overruns: now.overruns.saturating_sub(base.map_or(0, |b| b.overruns)),
                 engine: match (now.engine, base.and_then(|b| b.engine.as_ref())) {
                     (Some(n), Some(b)) => counters_since(&n, b),
                     (n, _) => n.unwrap_or(serde_json::Value::Null),
