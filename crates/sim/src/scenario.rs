@@ -1195,11 +1195,12 @@ fn engine_config(
         .split_whitespace()
         .map(|w| w.to_ascii_uppercase())
         .collect();
-    // The words of INTERFACE ... INBPERF, held to the profile's rules: one
-    // mode at most, WORKLOADQ only after DYNAMIC, no word twice. OLM may
-    // stand alone or follow a mode (it forces DYNAMIC, spec 2.4).
-    const WORDS: &str = "MINLATENCY, BALANCED, MINCPU or DYNAMIC, then optionally WORKLOADQ \
-                         (after DYNAMIC) and OLM, e.g. \"DYNAMIC WORKLOADQ\" or \"OLM\"";
+    // The INTERFACE statement's words, held to the profile's rules: in any
+    // order, no word twice, one mode at most; OLM forces DYNAMIC (spec 2.4)
+    // and WORKLOADQ needs DYNAMIC in effect.
+    const WORDS: &str =
+        "one of MINLATENCY, BALANCED, MINCPU or DYNAMIC, with WORKLOADQ and OLM as wanted, \
+         e.g. \"DYNAMIC WORKLOADQ\" or \"OLM\"";
     if words.is_empty() {
         return Err(format!("inbperf is empty; give {WORDS}"));
     }
@@ -1211,39 +1212,35 @@ fn engine_config(
             return Err(format!("inbperf {:?}: {w} is given twice", h.inbperf));
         }
         let m = match w.as_str() {
-            "MINLATENCY" => Some(ec::InbPerf::MinLatency),
-            "BALANCED" => Some(ec::InbPerf::Balanced),
-            "MINCPU" => Some(ec::InbPerf::MinCpu),
-            "DYNAMIC" => Some(ec::InbPerf::Dynamic),
+            "MINLATENCY" => ec::InbPerf::MinLatency,
+            "BALANCED" => ec::InbPerf::Balanced,
+            "MINCPU" => ec::InbPerf::MinCpu,
+            "DYNAMIC" => ec::InbPerf::Dynamic,
             "WORKLOADQ" => {
-                if mode != Some(ec::InbPerf::Dynamic) {
-                    return Err(format!(
-                        "inbperf {:?}: WORKLOADQ requires INBPERF DYNAMIC, written \"DYNAMIC WORKLOADQ\"",
-                        h.inbperf
-                    ));
-                }
                 workloadq = true;
-                None
+                continue;
             }
             "OLM" => {
                 olm = true;
-                None
+                continue;
             }
             other => return Err(format!("inbperf word {other:?}; give {WORDS}")),
         };
-        if let Some(m) = m {
-            if mode.is_some() || workloadq || olm {
-                return Err(format!(
-                    "inbperf {:?}: give one mode, before WORKLOADQ and OLM ({WORDS})",
-                    h.inbperf
-                ));
-            }
-            mode = Some(m);
+        if mode.replace(m).is_some() {
+            return Err(format!("inbperf {:?}: give one mode ({WORDS})", h.inbperf));
         }
     }
-    let mut inbperf = mode.unwrap_or(ec::InbPerf::Balanced);
-    if olm {
-        inbperf = ec::InbPerf::Dynamic;
+    let inbperf = if olm {
+        ec::InbPerf::Dynamic
+    } else {
+        mode.unwrap_or(ec::InbPerf::Balanced)
+    };
+    if workloadq && inbperf != ec::InbPerf::Dynamic {
+        return Err(format!(
+            "inbperf {:?}: WORKLOADQ requires INBPERF DYNAMIC (or OLM, which forces it), \
+             e.g. \"DYNAMIC WORKLOADQ\"",
+            h.inbperf
+        ));
     }
     let mac = ec::Mac(nic_mac(idx));
     let port = ec::PortConfig {
@@ -1445,7 +1442,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ("", "inbperf is empty"),
             ("OLM OLM", "OLM is given twice"),
             ("DYNAMIC MINCPU", "give one mode"),
-            ("OLM BALANCED", "give one mode"),
+            ("MINCPU OLM DYNAMIC", "give one mode"),
         ] {
             let e = Scenario::parse("t.toml", &with(v))
                 .unwrap()
@@ -1454,7 +1451,16 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 .to_string();
             assert!(e.contains(why), "{v:?}: {e}");
         }
-        for v in ["dynamic workloadq olm", "OLM", "MINCPU", "BALANCED OLM"] {
+        // As in a profile, the words may come in any order.
+        for v in [
+            "dynamic workloadq olm",
+            "OLM",
+            "MINCPU",
+            "BALANCED OLM",
+            "OLM BALANCED",
+            "WORKLOADQ DYNAMIC",
+            "OLM WORKLOADQ",
+        ] {
             let sc = Scenario::parse("t.toml", &with(v)).unwrap();
             assert!(sc.variants().is_ok(), "{v:?}");
         }
