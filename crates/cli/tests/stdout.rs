@@ -2,6 +2,7 @@
 //! a full disk is an error with a message and a non-zero exit, never a
 //! panic or a silently lost report; a reader that went away is not.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -16,7 +17,7 @@ fn scenario() -> PathBuf {
 }
 
 /// Run softosa with its stdout on /dev/full; None where there is none.
-fn run_into_full_disk(args: &[&std::ffi::OsStr]) -> Option<std::process::Output> {
+fn run_into_full_disk(args: &[OsString]) -> Option<std::process::Output> {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
         eprintln!("skipped: this system has no /dev/full");
         return None;
@@ -34,7 +35,7 @@ fn run_into_full_disk(args: &[&std::ffi::OsStr]) -> Option<std::process::Output>
 fn a_full_disk_is_reported_not_a_panic() {
     let html = std::env::temp_dir().join(format!("softosa-stdout-{}.html", std::process::id()));
     let profile = repo("examples/profiles/iwq-dynamic-workloadq.prof");
-    let commands: Vec<Vec<std::ffi::OsString>> = vec![
+    let commands: Vec<Vec<OsString>> = vec![
         vec!["sim".into(), "-q".into(), scenario().into()],
         vec![
             "display".into(),
@@ -57,8 +58,7 @@ fn a_full_disk_is_reported_not_a_panic() {
         ],
     ];
     for c in &commands {
-        let args: Vec<&std::ffi::OsStr> = c.iter().map(|a| a.as_os_str()).collect();
-        let Some(out) = run_into_full_disk(&args) else {
+        let Some(out) = run_into_full_disk(c) else {
             return;
         };
         let err = String::from_utf8_lossy(&out.stderr);

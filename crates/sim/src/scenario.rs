@@ -1434,8 +1434,10 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
 
     #[test]
     fn inbperf_words_follow_the_profile_rules() {
-        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
-        let with = |v: &str| no_vary.replace("\"DYNAMIC WORKLOADQ\"", &format!("{v:?}"));
+        // Without the [vary], whose values would replace the host's inbperf.
+        let with = |b: &str, v: &str| {
+            b[..b.find("[vary]").unwrap()].replace("\"DYNAMIC WORKLOADQ\"", &format!("{v:?}"))
+        };
         for (v, why) in [
             ("BALANCED WORKLOADQ", "WORKLOADQ requires INBPERF DYNAMIC"),
             ("WORKLOADQ", "WORKLOADQ requires INBPERF DYNAMIC"),
@@ -1444,11 +1446,8 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ("DYNAMIC MINCPU", "give one mode"),
             ("MINCPU OLM DYNAMIC", "give one mode"),
         ] {
-            let e = Scenario::parse("t.toml", &with(v))
-                .unwrap()
-                .variants()
-                .expect_err(v)
-                .to_string();
+            let (e, line) = error_at(|b| with(b, v), "inbperf =");
+            assert!(e.starts_with(&format!("t.toml:{line}: ")), "{v:?}: {e}");
             assert!(e.contains(why), "{v:?}: {e}");
         }
         // As in a profile, the words may come in any order.
@@ -1461,7 +1460,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "WORKLOADQ DYNAMIC",
             "OLM WORKLOADQ",
         ] {
-            let sc = Scenario::parse("t.toml", &with(v)).unwrap();
+            let sc = Scenario::parse("t.toml", &with(BASIC, v)).unwrap();
             assert!(sc.variants().is_ok(), "{v:?}");
         }
     }
@@ -1710,11 +1709,15 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert!(e.contains("bad.prof:4:"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
         // Inline: the scenario line of profile_text, then the line in the text.
-        let text = BASIC.replace(
-            "inbperf = \"DYNAMIC WORKLOADQ\"",
-            "profile_text = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n\"\"\"",
+        let (e, line) = error_at(
+            |b| {
+                b.replace(
+                    "inbperf = \"DYNAMIC WORKLOADQ\"",
+                    "profile_text = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n\"\"\"",
+                )
+            },
+            "profile_text =",
         );
-        let (e, line) = error_at(|_| text.clone(), "profile_text =");
         assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
         assert!(e.contains("profile_text:4:"), "{e}");
     }
@@ -1723,11 +1726,15 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     fn profile_statements_under_the_file_field_point_to_profile_text() {
         // A multi-line `profile` is statements, not a path: say which field
         // takes them rather than report a file that cannot exist.
-        let text = BASIC.replace(
-            "inbperf = \"DYNAMIC WORKLOADQ\"",
-            "profile = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n\"\"\"",
+        let (e, line) = error_at(
+            |b| {
+                b.replace(
+                    "inbperf = \"DYNAMIC WORKLOADQ\"",
+                    "profile = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n\"\"\"",
+                )
+            },
+            "profile =",
         );
-        let (e, line) = error_at(|_| text.clone(), "profile =");
         assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
         assert!(e.contains("profile_text"), "{e}");
         assert!(!e.contains("No such file"), "{e}");
