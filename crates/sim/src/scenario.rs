@@ -1432,6 +1432,15 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         (e, line)
     }
 
+    /// As [`error_at`], with BASIC's first host given `lines` in place of
+    /// its inbperf line.
+    fn error_with_host_lines(lines: &str, marker: &str) -> (String, usize) {
+        error_at(
+            |b| b.replace("inbperf = \"DYNAMIC WORKLOADQ\"", lines),
+            marker,
+        )
+    }
+
     #[test]
     fn inbperf_words_follow_the_profile_rules() {
         // Without the [vary], whose values would replace the host's inbperf.
@@ -1709,13 +1718,8 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert!(e.contains("bad.prof:4:"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
         // Inline: the scenario line of profile_text, then the line in the text.
-        let (e, line) = error_at(
-            |b| {
-                b.replace(
-                    "inbperf = \"DYNAMIC WORKLOADQ\"",
-                    "profile_text = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n\"\"\"",
-                )
-            },
+        let (e, line) = error_with_host_lines(
+            "profile_text = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n\"\"\"",
             "profile_text =",
         );
         assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
@@ -1726,13 +1730,8 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     fn profile_statements_under_the_file_field_point_to_profile_text() {
         // A multi-line `profile` is statements, not a path: say which field
         // takes them rather than report a file that cannot exist.
-        let (e, line) = error_at(
-            |b| {
-                b.replace(
-                    "inbperf = \"DYNAMIC WORKLOADQ\"",
-                    "profile = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n\"\"\"",
-                )
-            },
+        let (e, line) = error_with_host_lines(
+            "profile = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n\"\"\"",
             "profile =",
         );
         assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
