@@ -64,6 +64,27 @@ const ZOS_ONLY: [&str; 11] = [
     "xcf_latency_us",
 ];
 
+/// Fields of `[[host]]` that a z/OS host's `profile` / `profile_text`
+/// decides (its INTERFACE, GLOBALCONFIG and IPCONFIG statements), with the
+/// profile statement that sets each.
+const PROFILE_SET: [(&str, &str); 5] = [
+    ("inbperf", "INBPERF on the INTERFACE statement"),
+    (
+        "segmentation_offload",
+        "GLOBALCONFIG or IPCONFIG SEGMENTATIONOFFLOAD",
+    ),
+    ("wlm_priorityq", "GLOBALCONFIG WLMPRIORITYQ"),
+    ("wlm_priorityq_map", "GLOBALCONFIG WLMPRIORITYQ IOPRIn"),
+    ("read_storage", "READSTORAGE on the INTERFACE statement"),
+];
+
+/// Bytes a frame carries beyond the IP MTU in the switch's buffer (its
+/// Ethernet header; the simulator's frames are counted that way).
+const ETH_HEADER: u32 = 14;
+
+/// Values in one `[vary]` (each is a whole run).
+const MAX_VARIANTS: usize = 64;
+
 /// Connections of all workloads together (each workload has at most
 /// 10,000): keeps a scenario's memory in the hundred-megabyte range.
 const MAX_CONNECTIONS: u64 = 100_000;
@@ -131,10 +152,10 @@ pub struct HiperSocketsCfg {
 pub struct Vary {
     /// A `[[host]]` or `[[workload]]` field name, e.g. `inbperf`.
     pub field: String,
-    /// Hosts to change (default: every z/OS host). Ignored for workload fields.
+    /// Hosts to change (default: every z/OS host); host fields only.
     #[serde(default)]
     pub hosts: Vec<String>,
-    /// Workloads to change when `field` is a workload field (default: all).
+    /// Workloads to change (default: all); workload fields only.
     #[serde(default)]
     pub workloads: Vec<String>,
     pub values: Vec<toml::Value>,
@@ -209,8 +230,8 @@ pub struct HostCfg {
     pub read_storage: Option<u16>,
     /// z/OS only: a TCP/IP profile file (path relative to the scenario file)
     /// whose INTERFACE with this host's `ip` is the simulated interface;
-    /// replaces `inbperf`, `segmentation_offload`, `wlm_priorityq` and
-    /// `read_storage`.
+    /// takes the place of `inbperf`, `read_storage`, `segmentation_offload`,
+    /// `wlm_priorityq` and `wlm_priorityq_map`, which may then not be given.
     pub profile: Option<String>,
     /// z/OS only: the same, written inline.
     pub profile_text: Option<String>,
@@ -322,7 +343,7 @@ impl Scenario {
         }
         toml::from_str::<TypedLoose>(text).map_err(|e| ScenarioError::Toml {
             path: path.to_string(),
-            message: e.to_string(),
+            message: plain_types(&e.to_string()),
         })?;
         Ok(Scenario {
             path: path.to_string(),
@@ -447,15 +468,23 @@ impl Scenario {
                 )));
             }
         }
+        // The file as written first, so an error in it is reported as such
+        // and not as one of a variant's.
+        let base = self.resolve(&self.file.hosts, &self.file.workloads, &models)?;
         let Some(v) = &self.file.vary else {
-            let setup = self.resolve(&self.file.hosts, &self.file.workloads, &models)?;
             return Ok(vec![Variant {
                 label: "base".into(),
-                setup,
+                setup: base,
             }]);
         };
         if v.values.is_empty() {
             return Err(self.invalid("[vary] needs at least one value"));
+        }
+        if v.values.len() > MAX_VARIANTS {
+            return Err(self.invalid(format!(
+                "[vary] values: {} values; at most {MAX_VARIANTS} (each is a whole run)",
+                v.values.len()
+            )));
         }
         let host_field = HOST_FIELDS.contains(&v.field.as_str());
         let wl_field = WORKLOAD_FIELDS.contains(&v.field.as_str());
@@ -468,20 +497,14 @@ impl Scenario {
             )));
         }
         self.check_vary_selection(v, host_field)?;
-        let mut out = Vec::new();
+        let mut out: Vec<Variant> = Vec::new();
+        let mut digests = Vec::new();
         for (i, val) in v.values.iter().enumerate() {
             let mut hosts = self.file.hosts.clone();
             let mut wls = self.file.workloads.clone();
             if host_field {
                 for h in hosts.iter_mut() {
-                    let name = h.get("name").and_then(|n| n.as_str()).unwrap_or("");
-                    let kind = h.get("type").and_then(|n| n.as_str()).unwrap_or("");
-                    let selected = if v.hosts.is_empty() {
-                        kind.eq_ignore_ascii_case("zos")
-                    } else {
-                        v.hosts.iter().any(|x| x == name)
-                    };
-                    if selected {
+                    if vary_selects_host(v, h) {
                         if let Some(t) = h.as_table_mut() {
                             t.insert(v.field.clone(), val.clone());
                         }
@@ -497,11 +520,33 @@ impl Scenario {
                     }
                 }
             }
-            let label = v.labels.get(i).cloned().unwrap_or_else(|| match val {
-                toml::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            });
-            let setup = self.resolve(&hosts, &wls, &models)?;
+            let label = v.labels.get(i).cloned().unwrap_or_else(|| value_label(val));
+            // The base resolved, so what fails here is the value's doing:
+            // point at [vary], say which value.
+            let setup = self.resolve(&hosts, &wls, &models).map_err(|e| match e {
+                ScenarioError::Invalid { what, .. } => self.invalid(format!(
+                    "[vary] values: {} = {}: {what}",
+                    v.field,
+                    value_text(val)
+                )),
+                other => other,
+            })?;
+            // A variant that runs the same setup as another would be shown
+            // as a comparison of two settings while nothing differs.
+            let digest = setup_digest(&setup);
+            if let Some(j) = digests.iter().position(|d| *d == digest) {
+                let same: &Variant = &out[j];
+                if format!("{:?}", same.setup) == format!("{setup:?}") {
+                    return Err(self.invalid(format!(
+                        "[vary] values: {f} = {} and {f} = {} run the same setup, so their \
+                         columns could not differ; give values that change the run",
+                        value_text(&v.values[j]),
+                        value_text(val),
+                        f = v.field,
+                    )));
+                }
+            }
+            digests.push(digest);
             out.push(Variant { label, setup });
         }
         Ok(out)
@@ -517,6 +562,50 @@ impl Scenario {
                 .map(str::to_string)
                 .collect()
         };
+        if host_field && !v.workloads.is_empty() {
+            return Err(self.invalid(format!(
+                "[vary] workloads: field {} is a host field, so the variants change hosts; \
+                 select them with hosts = [...]",
+                v.field
+            )));
+        }
+        if !host_field && !v.hosts.is_empty() {
+            return Err(self.invalid(format!(
+                "[vary] hosts: field {} is a workload field, so the variants change \
+                 workloads; select them with workloads = [...]",
+                v.field
+            )));
+        }
+        let keys: Vec<String> = v.values.iter().map(value_key).collect();
+        if let Some((i, j)) = (0..keys.len())
+            .find_map(|i| keys[..i].iter().position(|k| *k == keys[i]).map(|j| (i, j)))
+        {
+            return Err(self.invalid(format!(
+                "[vary] values: {} is given twice (values {} and {})",
+                value_text(&v.values[i]),
+                j + 1,
+                i + 1
+            )));
+        }
+        if let Some((_, stmt)) = PROFILE_SET.iter().find(|(k, _)| *k == v.field) {
+            let profiled = self.file.hosts.iter().find(|h| {
+                vary_selects_host(v, h)
+                    && (h.get("profile").is_some() || h.get("profile_text").is_some())
+            });
+            if let Some(h) = profiled {
+                let name = h.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+                return Err(self.invalid(format!(
+                    "[vary] field: host {name:?} takes {} from its profile ({stmt}), so \
+                     changing the field would change nothing there; {}",
+                    v.field,
+                    if v.hosts.is_empty() {
+                        "name the hosts to vary (hosts = [...]; without it every z/OS host is)"
+                    } else {
+                        "vary hosts without a profile"
+                    }
+                )));
+            }
+        }
         if host_field {
             let known = names(&self.file.hosts);
             if let Some(n) = v.hosts.iter().find(|n| !known.contains(n)) {
@@ -586,10 +675,13 @@ impl Scenario {
         }
         let mut cfgs = Vec::new();
         for (i, hv) in hosts.iter().enumerate() {
-            let h: HostCfg = hv
-                .clone()
-                .try_into()
-                .map_err(|e| self.invalid(format!("host #{}: {e}", i + 1)))?;
+            let h: HostCfg = hv.clone().try_into().map_err(|e| {
+                self.invalid(format!(
+                    "host #{}: {}",
+                    i + 1,
+                    plain_types_line(&e.to_string())
+                ))
+            })?;
             if !h.kind.eq_ignore_ascii_case("zos") {
                 // Silently ignoring them would run a different setup than the
                 // one the user wrote (a peer's "profile" does nothing).
@@ -598,6 +690,17 @@ impl Scenario {
                         "host #{}: {k} applies to z/OS hosts only (this host is of type {})",
                         i + 1,
                         h.kind
+                    )));
+                }
+            }
+            if hv.get("profile").is_some() || hv.get("profile_text").is_some() {
+                // The profile wins; a field beside it would be shown in the
+                // scenario but not run.
+                if let Some((k, stmt)) = PROFILE_SET.iter().find(|(k, _)| hv.get(*k).is_some()) {
+                    return Err(self.invalid(format!(
+                        "host #{}: {k} is decided by this host's profile ({stmt}); set it \
+                         there or drop the profile",
+                        i + 1
                     )));
                 }
             }
@@ -630,6 +733,26 @@ impl Scenario {
                     "host #{}: ip \"{}\" is already host #{}'s address",
                     i + 1,
                     h.ip,
+                    j + 1
+                )));
+            }
+        }
+        for (i, h) in cfgs.iter().enumerate() {
+            let Some(d) = h.dvipa else { continue };
+            // Frames for the DVIPA would reach the other host, not the
+            // distributor.
+            if let Some(j) = cfgs.iter().position(|o| o.ip == d) {
+                return Err(self.invalid(format!(
+                    "host #{}: dvipa {d} is host #{}'s own ip; a distributed DVIPA needs an \
+                     address of its own",
+                    i + 1,
+                    j + 1
+                )));
+            }
+            if let Some(j) = cfgs[..i].iter().position(|o| o.dvipa == Some(d)) {
+                return Err(self.invalid(format!(
+                    "host #{}: dvipa {d} is already host #{}'s dvipa",
+                    i + 1,
                     j + 1
                 )));
             }
@@ -688,10 +811,13 @@ impl Scenario {
         let find = |n: &str| specs.iter().position(|h| h.name == n);
         let mut workloads = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
-            let w: WorkloadCfg = wv
-                .clone()
-                .try_into()
-                .map_err(|e| self.invalid(format!("workload #{}: {e}", i + 1)))?;
+            let w: WorkloadCfg = wv.clone().try_into().map_err(|e| {
+                self.invalid(format!(
+                    "workload #{}: {}",
+                    i + 1,
+                    plain_types_line(&e.to_string())
+                ))
+            })?;
             let kind = match w.kind.to_ascii_uppercase().as_str() {
                 "RR" => Kind::Rr,
                 "CRR" => Kind::Crr,
@@ -780,16 +906,31 @@ impl Scenario {
                     )))
                 }
             };
+            let name = w.name.clone().unwrap_or_else(|| {
+                format!(
+                    "{}{}({}/{})",
+                    kind.label(),
+                    w.connections,
+                    w.request,
+                    w.response
+                )
+            });
+            // The report's rows are known by name alone.
+            if let Some(j) = workloads.iter().position(|o: &WorkloadSpec| o.name == name) {
+                return Err(self.invalid(format!(
+                    "workload #{}: name {name:?} is already workload #{}'s{}; give each \
+                     workload a name of its own (name = \"...\")",
+                    i + 1,
+                    j + 1,
+                    if w.name.is_none() {
+                        " (a workload without a name is known by its type and sizes)"
+                    } else {
+                        ""
+                    }
+                )));
+            }
             workloads.push(WorkloadSpec {
-                name: w.name.clone().unwrap_or_else(|| {
-                    format!(
-                        "{}{}({}/{})",
-                        kind.label(),
-                        w.connections,
-                        w.request,
-                        w.response
-                    )
-                }),
+                name,
                 kind,
                 connections: w.connections,
                 request: w.request,
@@ -853,8 +994,17 @@ impl Scenario {
             latency_ns: (h.latency_us.max(0.0) * 1000.0) as Ns,
             mtu: h.mtu,
             loss: h.loss,
-            switch_buffer: h.switch_buffer_kb.max(2).saturating_mul(1024),
+            switch_buffer: h.switch_buffer_kb.saturating_mul(1024),
         };
+        if link.switch_buffer < h.mtu + ETH_HEADER {
+            // Every frame of the MTU would be dropped at the switch.
+            return Err(bad(format!(
+                "switch_buffer_kb {} cannot hold one frame of mtu {} (at least {} KB)",
+                h.switch_buffer_kb,
+                h.mtu,
+                (h.mtu + ETH_HEADER).div_ceil(1024)
+            )));
+        }
         let zos = h.kind.eq_ignore_ascii_case("zos");
         let is_vse = h.kind.eq_ignore_ascii_case("vse");
         let iqd = match h.link.as_deref().map(str::to_ascii_lowercase).as_deref() {
@@ -921,16 +1071,27 @@ impl Scenario {
             })?;
             (HostKind::Vse, m, c.clone())
         } else {
+            let kind = h.kind.to_ascii_lowercase();
             let m = match &h.machine {
-                Some(mach) => format!("{}-{}", h.kind.to_ascii_lowercase(), mach),
-                None => h.kind.to_ascii_lowercase(),
+                Some(mach) => format!("{kind}-{mach}"),
+                None => kind.clone(),
             };
             let c = models.peer.get(&m).ok_or_else(|| {
-                bad(format!(
-                    "unknown host type {:?} (zos or a peer: {})",
-                    h.kind,
-                    keys(&models.peer)
-                ))
+                if h.machine.is_some() && models.peer.contains_key(&kind) {
+                    bad(format!(
+                        "machine {:?} has no model for type {:?}: no peer model {m:?} (peer \
+                         models: {}; leave machine out for the plain {kind:?} model)",
+                        h.machine.as_deref().unwrap_or(""),
+                        h.kind,
+                        keys(&models.peer)
+                    ))
+                } else {
+                    bad(format!(
+                        "unknown host type {:?} (zos, vse or a peer: {})",
+                        h.kind,
+                        keys(&models.peer)
+                    ))
+                }
             })?;
             (HostKind::Peer, m, c.clone())
         };
@@ -1023,6 +1184,88 @@ impl Scenario {
             iqd,
         })
     }
+}
+
+/// A serde message in a user's words: Rust's type names become what the
+/// field takes, and the lines of a nested error become one.
+fn plain_types(msg: &str) -> String {
+    let mut m = msg.to_string();
+    for t in ["usize", "u64", "u32", "u16", "u8", "i64"] {
+        m = m.replace(&format!("expected {t}"), "expected a whole number");
+    }
+    m.replace("expected f64", "expected a number")
+}
+
+/// As [`plain_types`], on one line (errors of a table converted after
+/// parsing end in "\nin `field`").
+fn plain_types_line(msg: &str) -> String {
+    plain_types(
+        &msg.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+/// Whether a `[vary]` of a host field changes host table `h`: the hosts it
+/// names, else every z/OS host.
+fn vary_selects_host(v: &Vary, h: &toml::Value) -> bool {
+    if v.hosts.is_empty() {
+        h.get("type")
+            .and_then(|t| t.as_str())
+            .is_some_and(|t| t.eq_ignore_ascii_case("zos"))
+    } else {
+        let name = h.get("name").and_then(|n| n.as_str()).unwrap_or("");
+        v.hosts.iter().any(|x| x == name)
+    }
+}
+
+/// A `[vary]` value as a variant's default label: strings without quotes.
+fn value_label(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A `[vary]` value as written in TOML, for messages.
+fn value_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+/// A value that tells one value from another the way the run would: words
+/// in any case and spacing are the same word (`"dynamic  olm"` is
+/// `"DYNAMIC OLM"`).
+fn value_key(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s
+            .split_whitespace()
+            .map(str::to_ascii_uppercase)
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    }
+}
+
+/// A digest of everything a variant runs, to find two that are the same
+/// without keeping their whole text.
+fn setup_digest(s: &Setup) -> u64 {
+    use std::fmt::Write as _;
+    use std::hash::Hasher;
+    struct Feed(std::collections::hash_map::DefaultHasher);
+    impl std::fmt::Write for Feed {
+        fn write_str(&mut self, t: &str) -> std::fmt::Result {
+            self.0.write(t.as_bytes());
+            Ok(())
+        }
+    }
+    let mut f = Feed(std::collections::hash_map::DefaultHasher::new());
+    let _ = write!(f, "{s:?}");
+    f.0.finish()
 }
 
 /// Lower a z/OS profile with the softosa-profile crate; the simulated
@@ -1642,15 +1885,265 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert!(e.contains("there is none"), "{e}");
     }
 
+    /// BASIC with its [vary] replaced by `vary` (the lines after `[vary]`).
+    fn with_vary(b: &str, vary: &str) -> String {
+        format!("{}[vary]\n{vary}\n", &b[..b.find("[vary]").unwrap()])
+    }
+
+    #[test]
+    fn a_vary_whose_variants_would_not_differ_is_refused() {
+        for (vary, marker, says) in [
+            // The same value twice, also when only case and spacing differ.
+            (
+                "field = \"inbperf\"\nvalues = [\"DYNAMIC\", \"dynamic \"]",
+                "values =",
+                "given twice (values 1 and 2)",
+            ),
+            // Different words, the same setting (OLM forces DYNAMIC).
+            (
+                "field = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC OLM\", \"OLM\"]",
+                "values =",
+                "inbperf = \"DYNAMIC OLM\" and inbperf = \"OLM\" run the same setup",
+            ),
+            // A field that matters only to a sysplex distributor.
+            (
+                "field = \"xcf_speed\"\nvalues = [\"1g\", \"10g\"]",
+                "values =",
+                "run the same setup",
+            ),
+            // A selection list of the other kind of field.
+            (
+                "field = \"inbperf\"\nworkloads = [\"w\"]\nvalues = [\"BALANCED\", \"DYNAMIC\"]",
+                "workloads =",
+                "is a host field",
+            ),
+            (
+                "field = \"connections\"\nhosts = [\"zos\"]\nvalues = [1, 2]",
+                "hosts =",
+                "is a workload field",
+            ),
+        ] {
+            let (e, line) = error_at(|b| with_vary(b, vary), marker);
+            assert!(e.starts_with(&format!("t.toml:{line}: [vary] ")), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
+        let many: Vec<String> = (1..=MAX_VARIANTS + 1).map(|n| n.to_string()).collect();
+        let (e, _) = error_at(
+            |b| {
+                with_vary(
+                    b,
+                    &format!("field = \"connections\"\nvalues = [{}]", many.join(", ")),
+                )
+            },
+            "values =",
+        );
+        assert!(e.contains("at most 64"), "{e}");
+        // Values that change the run are accepted, in any case.
+        let ok = with_vary(
+            BASIC,
+            "field = \"inbperf\"\nvalues = [\"balanced\", \"DYNAMIC\", \"olm\"]",
+        );
+        let v = Scenario::parse("t.toml", &ok).unwrap().variants().unwrap();
+        assert_eq!(v.len(), 3);
+    }
+
+    #[test]
+    fn a_bad_vary_value_is_reported_at_the_vary_table() {
+        for (values, says) in [
+            ("[2, \"four\"]", "processors = \"four\": host #1: invalid type: string \"four\", expected a whole number"),
+            ("[2, 0]", "processors = 0: host \"zos\": processors must be 1..256"),
+        ] {
+            let (e, line) = error_at(
+                |b| with_vary(b, &format!("field = \"processors\"\nvalues = {values}")),
+                "values =",
+            );
+            assert!(e.starts_with(&format!("t.toml:{line}: [vary] values: ")), "{e}");
+            assert!(e.contains(says), "{e}");
+            assert!(!e.contains('\n'), "one line: {e:?}");
+        }
+    }
+
+    #[test]
+    fn a_field_the_profile_decides_is_refused_beside_a_profile() {
+        const PROFILE: &str = "profile_text = \"\"\"\nINTERFACE OSAIF1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME OSAP1\nSTART OSAIF1\n\"\"\"";
+        for field in [
+            "inbperf = \"DYNAMIC\"",
+            "read_storage = 64",
+            "segmentation_offload = true",
+            "wlm_priorityq = true",
+        ] {
+            let (e, line) = error_with_host_lines(&format!("{field}\n{PROFILE}"), field);
+            let key = field.split(' ').next().unwrap();
+            assert!(
+                e.starts_with(&format!(
+                    "t.toml:{line}: host #1: {key} is decided by this host's profile"
+                )),
+                "{e}"
+            );
+        }
+        // A [vary] of such a field over a host with a profile would run the
+        // profile's setting every time.
+        let (e, line) = error_with_host_lines(PROFILE, "field =");
+        assert!(
+            e.starts_with(&format!(
+                "t.toml:{line}: [vary] field: host \"zos\" takes inbperf from its profile"
+            )),
+            "{e}"
+        );
+        // A field the profile does not set may be varied.
+        let text = with_vary(
+            &BASIC.replace("inbperf = \"DYNAMIC WORKLOADQ\"", PROFILE),
+            "field = \"processors\"\nvalues = [1, 2]",
+        );
+        let v = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap();
+        assert_eq!(v[1].setup.hosts[0].costs.processors, 2);
+    }
+
+    #[test]
+    fn workloads_need_names_of_their_own() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let wl = &no_vary[no_vary.find("[[workload]]").unwrap()..];
+        // Two unnamed workloads of the same type and sizes.
+        let text = format!("{no_vary}{wl}");
+        let e = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        let line = text
+            .rfind("[[workload]]")
+            .map(|at| text[..at].lines().count() + 1)
+            .unwrap();
+        assert!(
+            e.starts_with(&format!(
+                "t.toml:{line}: workload #2: name \"RR2(100/800)\" is already workload #1's"
+            )),
+            "{e}"
+        );
+        // Two that say the same name.
+        let named =
+            |n: &str| wl.replace("type = \"RR\"", &format!("name = \"{n}\"\ntype = \"RR\""));
+        let text = format!(
+            "{}{}{}",
+            &no_vary[..no_vary.find("[[workload]]").unwrap()],
+            named("web"),
+            named("web")
+        );
+        let e = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        let line = text
+            .rfind("name = \"web\"")
+            .map(|at| text[..at].lines().count() + 1)
+            .unwrap();
+        assert!(
+            e.starts_with(&format!("t.toml:{line}: workload #2: name \"web\"")),
+            "{e}"
+        );
+        // Names of their own run.
+        let text = format!(
+            "{}{}{}",
+            &no_vary[..no_vary.find("[[workload]]").unwrap()],
+            named("web"),
+            named("api")
+        );
+        assert_eq!(
+            Scenario::parse("t.toml", &text)
+                .unwrap()
+                .variants()
+                .unwrap()[0]
+                .setup
+                .workloads
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn a_dvipa_needs_an_address_of_its_own() {
+        for (dvipa, says) in [
+            ("192.0.2.2", "host #2's own ip"),
+            ("192.0.2.1", "host #1's own ip"),
+        ] {
+            let field = format!("dvipa = \"{dvipa}\"");
+            let (e, line) = error_with_host_lines(&field, &field);
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: host #1: dvipa")),
+                "{e}"
+            );
+            assert!(e.contains(says), "{e}");
+        }
+        assert!(Scenario::parse(
+            "t.toml",
+            &BASIC.replace("inbperf = \"DYNAMIC WORKLOADQ\"", "dvipa = \"192.0.2.99\"")
+        )
+        .unwrap()
+        .variants()
+        .is_ok());
+    }
+
+    #[test]
+    fn a_peer_on_a_machine_without_a_model_names_both() {
+        let (e, line) = error_at(
+            |b| b.replace("type = \"aix\"", "type = \"aix\"\nmachine = \"z800\""),
+            "type = \"aix\"",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{}: host \"aix\": machine", line + 1)),
+            "{e}"
+        );
+        assert!(
+            e.contains("no peer model \"aix-z800\"") && e.contains("linux-z800"),
+            "{e}"
+        );
+        assert!(!e.contains("unknown host type"), "{e}");
+        let (e, _) = error_at(|b| b.replace("type = \"aix\"", "type = \"os2\""), "os2");
+        assert!(e.contains("unknown host type \"os2\""), "{e}");
+    }
+
+    #[test]
+    fn a_switch_buffer_must_hold_a_frame() {
+        for (lines, ok) in [
+            ("switch_buffer_kb = 0", false),
+            ("switch_buffer_kb = 2", true),
+            ("mtu = 9000\nswitch_buffer_kb = 8", false),
+            ("mtu = 9000\nswitch_buffer_kb = 9", true),
+        ] {
+            let text = BASIC.replace("type = \"aix\"", &format!("type = \"aix\"\n{lines}"));
+            let r = Scenario::parse("t.toml", &text).unwrap().variants();
+            match (r, ok) {
+                (Ok(v), true) => {
+                    let kb: u32 = lines.rsplit(' ').next().unwrap().parse().unwrap();
+                    assert_eq!(v[0].setup.hosts[1].link.switch_buffer, kb * 1024);
+                }
+                (Err(e), false) => assert!(e.to_string().contains("cannot hold one frame"), "{e}"),
+                (r, _) => panic!("{lines}: {:?}", r.map(|v| v.len())),
+            }
+        }
+    }
+
     #[test]
     fn the_connections_of_all_workloads_together_are_bounded() {
         let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
         let wl = &no_vary[no_vary.find("[[workload]]").unwrap()..];
-        // n workloads of 10,000 connections each.
+        // n workloads of 10,000 connections each (named: the report knows
+        // workloads by name).
         let many = |n: usize| {
             let first = no_vary.replace("connections = 2", "connections = 10000");
-            let w = wl.replace("connections = 2", "connections = 10000");
-            format!("{first}{}", w.repeat(n - 1))
+            let rest: String = (1..n)
+                .map(|i| {
+                    wl.replace(
+                        "connections = 2",
+                        &format!("connections = 10000\nname = \"w{i}\""),
+                    )
+                })
+                .collect();
+            format!("{first}{rest}")
         };
         let ok = Scenario::parse("t.toml", &many(10)).unwrap().variants();
         assert!(ok.is_ok(), "100,000 connections are allowed");
