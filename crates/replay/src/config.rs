@@ -38,9 +38,11 @@ pub fn load_config(path: &Path) -> Result<SystemConfig, ConfigLoadError> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
     {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigLoadError::Read {
-            file: file.clone(),
-            source,
+        let text = softosa_profile::load::read_bounded_string(path).map_err(|source| {
+            ConfigLoadError::Read {
+                file: file.clone(),
+                source,
+            }
         })?;
         return serde_json::from_str(&text)
             .map_err(|source| ConfigLoadError::Json { file, source });

@@ -302,10 +302,11 @@ pub struct Variant {
 
 impl Scenario {
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        })?;
+        let text =
+            softosa_profile::load::read_bounded_string(path).map_err(|e| ScenarioError::Io {
+                path: path.to_path_buf(),
+                source: e,
+            })?;
         Scenario::parse(&path.display().to_string(), &text)
     }
 
@@ -1132,7 +1133,7 @@ impl Scenario {
                 (Some(f), None) => {
                     let base = Path::new(&self.path).parent().unwrap_or(Path::new("."));
                     let p = base.join(f);
-                    let src = std::fs::read_to_string(&p)
+                    let src = softosa_profile::load::read_bounded_string(&p)
                         .map_err(|e| bad(format!("profile {}: {e}", p.display())))?;
                     // "profile FILE:LINE:COL: ..." points at the `profile =` line
                     // of the scenario and then into the profile.
