@@ -507,8 +507,10 @@ pub fn replay_mode<R: Read>(
             Ok(Some(rec)) => rec,
             Ok(None) => break,
             // A capture cut short (tcpdump killed, disk full) still has
-            // everything before the cut: replay that and say so.
-            Err(e @ CaptureError::Truncated { .. }) => {
+            // everything before the cut: replay that and say so. Cut in its
+            // first record it has nothing: that is an error, not a replay
+            // of an empty capture.
+            Err(e @ CaptureError::Truncated { .. }) if origin.is_some() => {
                 run.totals.truncated = Some(e.to_string());
                 break;
             }

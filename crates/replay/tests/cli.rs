@@ -90,6 +90,21 @@ fn a_capture_cut_short_is_replayed_up_to_the_cut() {
 }
 
 #[test]
+fn a_capture_cut_in_its_first_record_is_an_error_not_an_empty_replay() {
+    let dir = scratch("cut-first");
+    let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    let cap = dir.join("cut.pcap");
+    // The 24-byte file header, the 16-byte record header and part of the
+    // first frame.
+    std::fs::write(&cap, &bytes[..24 + 16 + 10]).unwrap();
+    let e = build_report(&args(&cap, &data("host.prof")))
+        .expect_err("nothing to replay")
+        .to_string();
+    assert!(e.starts_with(&cap.display().to_string()), "{e}");
+    assert!(e.contains("truncated") && e.contains("record 1"), "{e}");
+}
+
+#[test]
 fn errors_name_the_file_that_is_wrong() {
     let dir = scratch("names");
     // A profile without an OSA interface: the profile is named, not the capture.
