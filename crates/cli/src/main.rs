@@ -7,6 +7,7 @@
 //! turns errors into messages and exit codes (never a panic).
 
 use clap::{Parser, Subcommand};
+use softosa_display::cli::Usage;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,7 +28,11 @@ Start here:
   softosa profile check examples/profiles/*.prof
   softosa display devlinks --profile examples/profiles/iwq-dynamic-workloadq.prof
   softosa replay capture.pcap --profile my.prof
-  softosa lab --compare BALANCED,DYNAMIC,DYNAMIC-WORKLOADQ  (root: real iperf3/sockperf traffic)")]
+  softosa lab --compare BALANCED,DYNAMIC,DYNAMIC-WORKLOADQ  (root: real iperf3/sockperf traffic)
+
+Exit status: 0 done; 1 an error in an input file or in the run (the message
+on stderr names the file and line); 2 a usage error (an unknown option or
+value, options that conflict).")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -92,27 +97,68 @@ fn display_help() -> String {
     )
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let r: Result<ExitCode, String> = match cli.command {
-        Command::Profile(a) => softosa_profile::cli::run(a).map_err(|e| e.to_string()),
-        Command::Display(d) => display(d),
-        Command::Sim(a) => softosa_sim::cli::run(a).map_err(|e| e.to_string()),
-        Command::Reproduce(a) => softosa_sim::reproduce::run(a).map_err(|e| e.to_string()),
-        Command::Replay(a) => softosa_replay::cli::run(a).map_err(|e| e.to_string()),
-        Command::Lab(a) => softosa_live::cli::run(a).map_err(|e| e.to_string()),
-    };
-    match r {
-        Ok(code) => code,
-        Err(msg) => {
-            eprintln!("softosa: {msg}");
-            ExitCode::FAILURE
+/// Why a command failed, and so its exit status: 2 for a usage error (as
+/// clap's own), 1 for an error in an input or in the run.
+struct Failure {
+    message: String,
+    usage: bool,
+}
+
+impl Failure {
+    fn run(e: impl std::fmt::Display) -> Failure {
+        Failure {
+            message: e.to_string(),
+            usage: false,
+        }
+    }
+    fn usage(e: impl std::fmt::Display) -> Failure {
+        Failure {
+            message: e.to_string(),
+            usage: true,
+        }
+    }
+    /// A subcommand's boxed error: usage if it is a [`Usage`].
+    fn boxed(e: Box<dyn std::error::Error>) -> Failure {
+        Failure {
+            usage: e.is::<Usage>(),
+            message: e.to_string(),
         }
     }
 }
 
-fn display(d: DisplayCmd) -> Result<ExitCode, String> {
-    let format: softosa_display::Format = d.format.parse().map_err(|e| format!("{e}"))?;
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::run(message)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r: Result<ExitCode, Failure> = match cli.command {
+        Command::Profile(a) => softosa_profile::cli::run(a).map_err(Failure::run),
+        Command::Display(d) => display(d),
+        Command::Sim(a) => softosa_sim::cli::run(a).map_err(Failure::boxed),
+        Command::Reproduce(a) => softosa_sim::reproduce::run(a).map_err(Failure::boxed),
+        Command::Replay(a) => softosa_replay::cli::run(a).map_err(|e| {
+            use softosa_replay::cli::ReplayCliError as E;
+            match e {
+                E::HostService(_) => Failure::usage(e),
+                e => Failure::run(e),
+            }
+        }),
+        Command::Lab(a) => softosa_live::cli::run(a).map_err(Failure::run),
+    };
+    match r {
+        Ok(code) => code,
+        Err(f) => {
+            eprintln!("softosa: {}", f.message);
+            ExitCode::from(if f.usage { 2 } else { 1 })
+        }
+    }
+}
+
+fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
+    let format: softosa_display::Format = d.format.parse().map_err(Failure::usage)?;
     let json = matches!(format, softosa_display::Format::Json);
     if d.instance.is_some() || d.socket.is_some() {
         // A running lab knows the z/OS displays and its own views; it
@@ -123,9 +169,9 @@ fn display(d: DisplayCmd) -> Result<ExitCode, String> {
             socket: d.socket,
             json,
         };
-        return softosa_live::cli::run_display(live).map_err(|e| e.to_string());
+        return softosa_live::cli::run_display(live).map_err(Failure::run);
     }
-    let kind: softosa_display::DisplayKind = d.kind.parse().map_err(|e| format!("{e}"))?;
+    let kind: softosa_display::DisplayKind = d.kind.parse().map_err(Failure::usage)?;
     let args = softosa_display::cli::DisplayArgs {
         kind,
         target: d.target,
@@ -134,10 +180,9 @@ fn display(d: DisplayCmd) -> Result<ExitCode, String> {
         code_level: d.code_level,
     };
     if d.profiles.is_empty() {
-        return Err(
-            "display needs --profile FILE (a configuration to activate) or --instance NAME (a running lab)"
-                .into(),
-        );
+        return Err(Failure::usage(
+            "display needs --profile FILE (a configuration to activate) or --instance NAME (a running lab)",
+        ));
     }
     let files: Vec<(Option<String>, PathBuf)> =
         d.profiles.iter().map(|p| (None, p.clone())).collect();
@@ -149,9 +194,9 @@ fn display(d: DisplayCmd) -> Result<ExitCode, String> {
     for w in activation.warnings.items() {
         eprintln!("{w}");
     }
-    let engine = softosa_engine::Engine::new(activation.config).map_err(|e| e.to_string())?;
+    let engine = softosa_engine::Engine::new(activation.config).map_err(Failure::run)?;
     let ctx = context_from(&d.profiles);
-    softosa_display::cli::run(&args, &engine, &ctx).map_err(|e| e.to_string())
+    softosa_display::cli::run(&args, &engine, &ctx).map_err(Failure::run)
 }
 
 /// TRLE device numbers from any TRL files among the inputs.

@@ -101,6 +101,14 @@ pub fn run(
     Ok(std::process::ExitCode::SUCCESS)
 }
 
+/// A command line that cannot be carried out as given (options that
+/// conflict, a word no option knows). The `softosa` front end exits 2 for
+/// it, as clap does for the usage errors it finds itself, and 1 for an
+/// error in an input file or in the run.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Usage(pub String);
+
 /// Write a command's output to stdout. A reader that went away (`| head`)
 /// ends the output quietly; any other failure (a full disk, a closed
 /// descriptor) is returned, so the command can say so and exit non-zero

@@ -38,7 +38,7 @@ pub struct LabArgs {
     /// Port sharing: one stack (layer 3), two stacks with VMACs, two stacks
     /// with a PRIROUTER, or one layer-2 stack. (With --profile the
     /// profiles define the stacks.)
-    #[arg(long, value_enum, default_value_t = Sharing::One, conflicts_with = "profile")]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Sharing::One, conflicts_with = "profile")]
     pub sharing: Sharing,
     /// Which stack serves the request/response connections (1 or 2; with
     /// --profile, any of the profiles' stacks).
@@ -153,7 +153,7 @@ pub struct LabArgs {
     #[arg(long)]
     pub timer_thread: bool,
     /// Which core drives the plane (passthrough measures plumbing only).
-    #[arg(long, value_enum, default_value_t = CoreKind::Engine)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = CoreKind::Engine)]
     pub core: CoreKind,
     /// Open a control socket /run/softosa/<NAME>.sock for `softosa display`.
     #[arg(long)]

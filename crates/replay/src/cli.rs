@@ -90,7 +90,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "US", default_value_t = 5.0)]
     pub host_service_us: f64,
     /// Report format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
     /// Write the report to this file instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -295,7 +295,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
     let cfg = load_config(&args.profile)?;
     let smcat_cfg = match &args.smcat {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(io_err(p))?;
+            let text = softosa_profile::load::read_bounded_string(p).map_err(io_err(p))?;
             Some(parse_config(&p.display().to_string(), &text)?)
         }
         None => None,

@@ -44,7 +44,7 @@ pub struct SimArgs {
     /// Scenario file (e.g. scenarios/inbperf-modes.toml; format: docs/scenarios.md).
     pub scenario: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
     /// Override the scenario's random seed.
     #[arg(long)]
@@ -72,11 +72,11 @@ pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
 pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
     if args.format == Format::Csv && !args.display.is_empty() {
         // Text after the CSV would break every tool reading it.
-        return Err(
+        return Err(Box::new(softosa_display::cli::Usage(
             "--display cannot be combined with --format csv: use --format text \
-                    or --format json (the displays are then in its \"displays\" list)"
+             or --format json (the displays are then in its \"displays\" list)"
                 .into(),
-        );
+        )));
     }
     let sc = Scenario::load(&args.scenario)?;
     let mut variants = sc.variants()?;
@@ -89,7 +89,8 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
         .display
         .iter()
         .map(|k| k.parse::<softosa_display::DisplayKind>())
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| softosa_display::cli::Usage(format!("--display: {e}")))?;
     let has_adapter = variants
         .iter()
         .any(|v| v.setup.hosts.iter().any(|h| h.adapter.is_some()));
@@ -329,6 +330,7 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
 }
 
 pub use crate::reproduce::{run as run_reproduce, ReproduceArgs};
+pub use softosa_display::cli::Usage;
 
 #[cfg(test)]
 mod tests {
@@ -467,6 +469,42 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             assert!(by("STR1")[k].is_null(), "{k}");
             assert!(by("RR10")[k].as_f64().unwrap() > 0.0, "{k}");
         }
+    }
+
+    #[test]
+    fn timer_samples_are_shown_when_the_scenario_asks_for_them() {
+        let quick = std::fs::read_to_string(args(Format::Text, &[]).scenario).unwrap();
+        let run = |text: &str, format: Format| {
+            let sc = Scenario::parse("t.toml", text).unwrap();
+            let mut results = Vec::new();
+            for v in sc.variants().unwrap() {
+                let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+                results.push((v.label, r));
+            }
+            render(&sc, 1, &results, format, &[]).unwrap()
+        };
+        let sampled = quick.replace("seed = 1", "seed = 1\nsample_us = 5000");
+        // quick-rr runs 20 ms of warm-up and 100 ms measured: a sample at
+        // time 0 and every 5 ms after it.
+        let doc: serde_json::Value = serde_json::from_str(&run(&sampled, Format::Json)).unwrap();
+        let samples = doc["variants"][0]["result"]["hosts"][0]["adapter"]["timer_samples"]
+            .as_array()
+            .expect("timer_samples")
+            .clone();
+        assert_eq!(samples.len(), 25);
+        for (i, x) in samples.iter().enumerate() {
+            assert_eq!(x["t_us"].as_f64(), Some(i as f64 * 5000.0), "{x}");
+            assert_eq!(x["queue"], "PRIMARY", "{x}");
+            assert!(x["gap_us"].as_f64().unwrap() > 0.0, "{x}");
+            assert!(x["block_us"].as_f64().unwrap() >= x["gap_us"].as_f64().unwrap());
+        }
+        assert!(run(&sampled, Format::Text).contains("LAN-idle timer samples: 25 "));
+        // Not asked for: neither the key nor the line.
+        let doc: serde_json::Value = serde_json::from_str(&run(&quick, Format::Json)).unwrap();
+        assert!(doc["variants"][0]["result"]["hosts"][0]["adapter"]
+            .get("timer_samples")
+            .is_none());
+        assert!(!run(&quick, Format::Text).contains("timer samples"));
     }
 
     #[test]

@@ -70,12 +70,29 @@ pub struct AdapterResult {
     /// Timer retunes of the DYNAMIC tuner: (ns, queue, gap ns, block ns).
     #[serde(skip)]
     pub retunes: Vec<crate::osa::Retune>,
-    /// Sampled timers (`sample_us`): (ns, queue, gap ns, block ns).
-    #[serde(skip)]
+    /// Sampled timers (`sample_us`): (ns, queue, gap ns, block ns); in the
+    /// JSON as `timer_samples` when the scenario asked for sampling.
+    #[serde(
+        rename = "timer_samples",
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "samples_json"
+    )]
     pub samples: Vec<crate::osa::Retune>,
     pub microprocessor_busy_pct: f64,
     pub inbound_overruns: u64,
     pub engine: serde_json::Value,
+}
+
+/// Timer samples as JSON objects, times in microseconds.
+fn samples_json<S: serde::Serializer>(v: &[crate::osa::Retune], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter().map(|&(t, queue, gap, block)| {
+        serde_json::json!({
+            "t_us": t as f64 / 1e3,
+            "queue": queue,
+            "gap_us": gap as f64 / 1e3,
+            "block_us": block as f64 / 1e3,
+        })
+    }))
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -313,6 +330,14 @@ impl RunResult {
                     "  adapter microprocessor {:.1}% busy, inbound overruns {}",
                     a.microprocessor_busy_pct, a.inbound_overruns
                 );
+                if !a.samples.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "  LAN-idle timer samples: {} (sample_us; from time 0, warm-up included; \
+                         listed with --format json as timer_samples)",
+                        a.samples.len()
+                    );
+                }
                 if !a.engine.is_null() {
                     render_engine_counters(&mut s, &a.engine);
                 }

@@ -98,7 +98,8 @@ pub struct ReproduceArgs {
     pub json: bool,
     /// Run every scenario with this many seeds (its own and the next ones)
     /// to see how much a result owes to one seed: each check shows the mean
-    /// over the seeds and passes only if it passes with every seed.
+    /// over the seeds and passes only if it passes with every seed (1 to
+    /// 20; each seed is another whole run of the suite).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=20))]
     pub seeds: u64,
 }
@@ -913,11 +914,10 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     if let Some(o) = a.only.as_deref() {
         if selected(Some(o)).next().is_none() {
             let names: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
-            return Err(format!(
+            return Err(Box::new(crate::cli::Usage(format!(
                 "--only {o:?} matches no calibration scenario; they are: {}",
                 names.join(", ")
-            )
-            .into());
+            ))));
         }
     }
     let results = run_all(a.only.as_deref(), a.json)?;

@@ -1,0 +1,87 @@
+//! The `softosa` binary on inputs a user gets wrong (front end): a usage
+//! error exits 2 as clap's own do, an error in an input file exits 1 with a
+//! message, option values are case-insensitive, and an input that is not
+//! a text file is refused without reading it whole.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+fn softosa(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_softosa"))
+        .args(args)
+        .current_dir(repo(""))
+        .output()
+        .expect("the softosa binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const QUICK: &str = "scenarios/quick-rr.toml";
+const PROFILE: &str = "examples/profiles/iwq-dynamic-workloadq.prof";
+
+#[test]
+fn usage_errors_exit_2_and_input_errors_exit_1() {
+    for (args, says) in [
+        (
+            vec!["sim", "-q", QUICK, "--format", "csv", "--display", "tuning"],
+            "cannot be combined",
+        ),
+        (vec!["sim", "-q", QUICK, "--display", "nope"], "\"nope\""),
+        (vec!["sim", "-q", QUICK, "--format", "yaml"], "yaml"),
+        (
+            vec![
+                "display",
+                "devlinks",
+                "--format",
+                "yaml",
+                "--profile",
+                PROFILE,
+            ],
+            "yaml",
+        ),
+        (vec!["display", "devlinks"], "needs --profile"),
+        (
+            vec!["reproduce", "--only", "no-such-entry"],
+            "no-such-entry",
+        ),
+        (vec!["reproduce", "--seeds", "21"], "1..=20"),
+    ] {
+        let o = softosa(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    let missing = std::env::temp_dir().join("softosa-no-such-scenario.toml");
+    let missing = missing.to_str().expect("a UTF-8 temporary directory");
+    let o = softosa(&["sim", "-q", missing]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+}
+
+#[test]
+fn option_values_are_case_insensitive() {
+    let upper = softosa(&["sim", "-q", QUICK, "--format", "JSON"]);
+    assert!(upper.status.success(), "{}", stderr(&upper));
+    let lower = softosa(&["sim", "-q", QUICK, "--format", "json"]);
+    assert_eq!(upper.stdout, lower.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&upper.stdout).expect("JSON");
+    assert!(v["variants"].is_array(), "{v}");
+}
+
+#[test]
+fn a_device_named_as_a_scenario_is_refused_not_read_whole() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        eprintln!("skipped: this system has no /dev/zero");
+        return;
+    }
+    let o = softosa(&["sim", "-q", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("larger than 16 MiB"), "{}", stderr(&o));
+}
