@@ -997,15 +997,6 @@ impl Scenario {
             loss: h.loss,
             switch_buffer: h.switch_buffer_kb.saturating_mul(1024),
         };
-        if link.switch_buffer < h.mtu + ETH_HEADER {
-            // Every frame of the MTU would be dropped at the switch.
-            return Err(bad(format!(
-                "switch_buffer_kb {} cannot hold one frame of mtu {} (at least {} KB)",
-                h.switch_buffer_kb,
-                h.mtu,
-                (h.mtu + ETH_HEADER).div_ceil(1024)
-            )));
-        }
         let zos = h.kind.eq_ignore_ascii_case("zos");
         let is_vse = h.kind.eq_ignore_ascii_case("vse");
         let iqd = match h.link.as_deref().map(str::to_ascii_lowercase).as_deref() {
@@ -1046,6 +1037,15 @@ impl Scenario {
             return Err(bad(
                 "VSE hosts attach by HiperSockets (link = \"hipersockets\") in this version".into(),
             ));
+        }
+        if iqd.is_none() && link.switch_buffer < h.mtu + ETH_HEADER {
+            // Every frame of the MTU would be dropped at the switch.
+            return Err(bad(format!(
+                "switch_buffer_kb {} cannot hold one frame of mtu {} (at least {} KB)",
+                h.switch_buffer_kb,
+                h.mtu,
+                (h.mtu + ETH_HEADER).div_ceil(1024)
+            )));
         }
         let mut link = link;
         if let Some(a) = &iqd {
@@ -2114,8 +2114,26 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ("switch_buffer_kb = 2", true),
             ("mtu = 9000\nswitch_buffer_kb = 8", false),
             ("mtu = 9000\nswitch_buffer_kb = 9", true),
+            // No switch on HiperSockets: the field does not apply there.
+            ("link = \"hipersockets\"\nswitch_buffer_kb = 0", true),
         ] {
-            let text = BASIC.replace("type = \"aix\"", &format!("type = \"aix\"\n{lines}"));
+            let text = if lines.contains("hipersockets") {
+                // Both ends on the LAN: a peer and a second peer.
+                BASIC
+                    .replace(
+                        "type = \"zos\"",
+                        "type = \"linux\"\nlink = \"hipersockets\"",
+                    )
+                    .replace("inbperf = \"DYNAMIC WORKLOADQ\"\n", "")
+                    .replace(
+                        "field = \"inbperf\"",
+                        "field = \"processors\"\nhosts = [\"aix\"]",
+                    )
+                    .replace("[\"BALANCED\", \"DYNAMIC\", \"OLM\"]", "[1, 2]")
+            } else {
+                BASIC.to_string()
+            };
+            let text = text.replace("type = \"aix\"", &format!("type = \"aix\"\n{lines}"));
             let r = Scenario::parse("t.toml", &text).unwrap().variants();
             match (r, ok) {
                 (Ok(v), true) => {
