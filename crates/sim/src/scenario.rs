@@ -661,6 +661,23 @@ impl Scenario {
         Ok(())
     }
 
+    /// Table `i` of `[[host]]` or `[[workload]]` (`table`) in its typed
+    /// form; an error names the table by number.
+    fn typed<T: serde::de::DeserializeOwned>(
+        &self,
+        v: &toml::Value,
+        table: &str,
+        i: usize,
+    ) -> Result<T, ScenarioError> {
+        v.clone().try_into().map_err(|e: toml::de::Error| {
+            self.invalid(format!(
+                "{table} #{}: {}",
+                i + 1,
+                plain_types_line(&e.to_string())
+            ))
+        })
+    }
+
     fn resolve(
         &self,
         hosts: &[toml::Value],
@@ -676,13 +693,7 @@ impl Scenario {
         }
         let mut cfgs = Vec::new();
         for (i, hv) in hosts.iter().enumerate() {
-            let h: HostCfg = hv.clone().try_into().map_err(|e| {
-                self.invalid(format!(
-                    "host #{}: {}",
-                    i + 1,
-                    plain_types_line(&e.to_string())
-                ))
-            })?;
+            let h: HostCfg = self.typed(hv, "host", i)?;
             if !h.kind.eq_ignore_ascii_case("zos") {
                 // Silently ignoring them would run a different setup than the
                 // one the user wrote (a peer's "profile" does nothing).
@@ -812,13 +823,7 @@ impl Scenario {
         let find = |n: &str| specs.iter().position(|h| h.name == n);
         let mut workloads = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
-            let w: WorkloadCfg = wv.clone().try_into().map_err(|e| {
-                self.invalid(format!(
-                    "workload #{}: {}",
-                    i + 1,
-                    plain_types_line(&e.to_string())
-                ))
-            })?;
+            let w: WorkloadCfg = self.typed(wv, "workload", i)?;
             let kind = match w.kind.to_ascii_uppercase().as_str() {
                 "RR" => Kind::Rr,
                 "CRR" => Kind::Crr,
@@ -2006,63 +2011,37 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     #[test]
     fn workloads_need_names_of_their_own() {
         let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
-        let wl = &no_vary[no_vary.find("[[workload]]").unwrap()..];
-        // Two unnamed workloads of the same type and sizes.
-        let text = format!("{no_vary}{wl}");
-        let e = Scenario::parse("t.toml", &text)
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
-        let line = text
-            .rfind("[[workload]]")
-            .map(|at| text[..at].lines().count() + 1)
-            .unwrap();
-        assert!(
-            e.starts_with(&format!(
-                "t.toml:{line}: workload #2: name \"RR2(100/800)\" is already workload #1's"
-            )),
-            "{e}"
-        );
-        // Two that say the same name.
+        let at = no_vary.find("[[workload]]").unwrap();
+        let (hosts, wl) = no_vary.split_at(at);
         let named =
             |n: &str| wl.replace("type = \"RR\"", &format!("name = \"{n}\"\ntype = \"RR\""));
-        let text = format!(
-            "{}{}{}",
-            &no_vary[..no_vary.find("[[workload]]").unwrap()],
-            named("web"),
-            named("web")
-        );
-        let e = Scenario::parse("t.toml", &text)
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
-        let line = text
-            .rfind("name = \"web\"")
-            .map(|at| text[..at].lines().count() + 1)
-            .unwrap();
-        assert!(
-            e.starts_with(&format!("t.toml:{line}: workload #2: name \"web\"")),
-            "{e}"
-        );
-        // Names of their own run.
-        let text = format!(
-            "{}{}{}",
-            &no_vary[..no_vary.find("[[workload]]").unwrap()],
-            named("web"),
-            named("api")
-        );
-        assert_eq!(
-            Scenario::parse("t.toml", &text)
+        // The error for `text`, and the line of the last `marker` in it.
+        let refused = |text: &str, marker: &str| {
+            let e = Scenario::parse("t.toml", text)
                 .unwrap()
                 .variants()
-                .unwrap()[0]
-                .setup
-                .workloads
-                .len(),
-            2
+                .unwrap_err()
+                .to_string();
+            (e, text[..text.rfind(marker).unwrap()].lines().count() + 1)
+        };
+        // Two unnamed workloads of the same type and sizes.
+        let (e, line) = refused(&format!("{no_vary}{wl}"), "[[workload]]");
+        let says = "workload #2: name \"RR2(100/800)\" is already workload #1's";
+        assert!(e.starts_with(&format!("t.toml:{line}: {says}")), "{e}");
+        // Two that say the same name.
+        let (e, line) = refused(
+            &format!("{hosts}{}{}", named("web"), named("web")),
+            "name = \"web\"",
         );
+        let says = "workload #2: name \"web\"";
+        assert!(e.starts_with(&format!("t.toml:{line}: {says}")), "{e}");
+        // Names of their own run.
+        let text = format!("{hosts}{}{}", named("web"), named("api"));
+        let v = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap();
+        assert_eq!(v[0].setup.workloads.len(), 2);
     }
 
     #[test]
