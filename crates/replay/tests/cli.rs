@@ -49,6 +49,14 @@ fn annotating_onto_the_capture_itself_is_refused_and_the_capture_kept() {
     let e = run(a).expect_err("must refuse").to_string();
     assert!(e.contains("--annotate") && e.contains("destroy"), "{e}");
     assert_eq!(std::fs::read(&cap).unwrap(), before, "capture changed");
+    // The same file under a path of its own (a hard link).
+    let linked = dir.join("trace-out.pcapng");
+    std::fs::hard_link(&cap, &linked).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.annotate = Some(linked);
+    let e = run(a).expect_err("must refuse").to_string();
+    assert!(e.contains("--annotate") && e.contains("destroy"), "{e}");
+    assert_eq!(std::fs::read(&cap).unwrap(), before, "capture changed");
     // Writing the report over the profile is refused too.
     let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
     a.output = Some(data("host.prof"));
