@@ -68,8 +68,10 @@ struct DisplayCmd {
     /// Output format: text (the z/OS layout) or json (same fields, for scripts).
     #[arg(long, default_value = "text")]
     format: String,
-    /// Time of the display (seconds since the Unix epoch, UTC); default now.
-    #[arg(long, value_name = "UNIX_SECONDS")]
+    /// Time of the display (seconds since the Unix epoch, UTC, up to
+    /// 253402300799 = 9999-12-31 23:59:59); default now.
+    #[arg(long, value_name = "UNIX_SECONDS",
+          value_parser = clap::value_parser!(u64).range(..=softosa_display::context::MAX_UNIX_SECONDS))]
     clock: Option<u64>,
     /// OSA code level to show (four hex digits).
     #[arg(long, value_name = "HEX")]

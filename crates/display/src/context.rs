@@ -56,9 +56,15 @@ impl Default for ClockStamp {
     }
 }
 
+/// The last second a display stamp can show: 9999-12-31 23:59:59 UTC (the
+/// day count is walked a year at a time, so it must stay bounded).
+pub const MAX_UNIX_SECONDS: u64 = 253_402_300_799;
+
 impl ClockStamp {
-    /// From seconds and nanoseconds since the Unix epoch (UTC).
+    /// From seconds and nanoseconds since the Unix epoch (UTC); a time past
+    /// [`MAX_UNIX_SECONDS`] shows as that second.
     pub fn from_unix(secs: u64, nanos: u32) -> Self {
+        let secs = secs.min(MAX_UNIX_SECONDS);
         let days = secs / 86_400;
         let rem = secs % 86_400;
         let (year, day_of_year) = year_and_day(days);
@@ -265,6 +271,15 @@ pub fn default_trle_name(p: &PortConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_past_year_9999_is_held_there() {
+        // Walking the years to u64::MAX seconds would never end.
+        let last = ClockStamp::from_unix(MAX_UNIX_SECONDS, 0);
+        assert_eq!((last.year, last.day_of_year), (9999, 365));
+        assert_eq!(last.hms(), "23:59:59");
+        assert_eq!(ClockStamp::from_unix(u64::MAX, 0), last);
+    }
 
     #[test]
     fn clock_fields_follow_vtam_formats() {
