@@ -313,7 +313,7 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
             if let Some(w) = r.workloads.get(i) {
                 // No completed transaction: no latency, no CPU per transaction.
                 s.push_str(&format!(
-                    "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10.2}\n",
+                    "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10}\n",
                     l,
                     w.name,
                     w.transactions_per_s,
@@ -321,7 +321,7 @@ fn side_by_side(results: &[(String, RunResult)]) -> String {
                     w.per_txn(w.latency_mean_us, 1),
                     w.per_txn(w.latency_p99_us, 1),
                     w.per_txn(w.cpu_us_per_txn_server, 2),
-                    w.cpu_ms_per_mb_server
+                    w.per_mb_or(w.cpu_ms_per_mb_server, 2, "-")
                 ));
             }
         }
@@ -469,6 +469,36 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             assert!(by("STR1")[k].is_null(), "{k}");
             assert!(by("RR10")[k].as_f64().unwrap() > 0.0, "{k}");
         }
+    }
+
+    #[test]
+    fn a_workload_that_delivered_nothing_shows_no_cpu_per_mb() {
+        // A window of 100 ns: no payload arrives in it.
+        let quick = std::fs::read_to_string(args(Format::Text, &[]).scenario).unwrap();
+        let text = quick.replace("duration_ms = 100", "duration_ms = 0.0001");
+        let sc = Scenario::parse("t.toml", &text).unwrap();
+        let v = &sc.variants().unwrap()[0];
+        let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+        assert!(r.workloads.iter().all(|w| w.delivered_nothing()));
+        let results = vec![(v.label.clone(), r)];
+        let json = render(&sc, 1, &results, Format::Json, &[]).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for w in doc["variants"][0]["result"]["workloads"]
+            .as_array()
+            .unwrap()
+        {
+            for k in crate::report::WlResult::PER_MB_FIELDS {
+                assert!(w[k].is_null(), "{k}: {w}");
+            }
+        }
+        let csv = render(&sc, 1, &results, Format::Csv, &[]).unwrap();
+        for row in csv.lines().skip(1) {
+            assert!(row.ends_with(",,"), "{row}");
+        }
+        let text = render(&sc, 1, &results, Format::Text, &[]).unwrap();
+        let row = text.lines().find(|l| l.starts_with("RR10(")).unwrap();
+        assert!(row.ends_with("        -         -"), "{row}");
+        assert!(text.contains("- in ms/MB: no payload delivered"), "{text}");
     }
 
     #[test]

@@ -63,6 +63,25 @@ impl WlResult {
             format!("{v:.prec$}")
         }
     }
+
+    /// The fields that are per MB delivered.
+    pub const PER_MB_FIELDS: [&'static str; 2] = ["cpu_ms_per_mb_client", "cpu_ms_per_mb_server"];
+
+    /// Whether the workload delivered no payload in the window (its CPU per
+    /// MB is then per nothing).
+    pub fn delivered_nothing(&self) -> bool {
+        self.mb_per_s == 0.0
+    }
+
+    /// `v` (a CPU cost per MB of this workload) to `prec` decimals, or
+    /// `none` when it delivered no payload.
+    pub fn per_mb_or(&self, v: f64, prec: usize, none: &str) -> String {
+        if self.delivered_nothing() {
+            none.to_string()
+        } else {
+            format!("{v:.prec$}")
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -252,7 +271,7 @@ impl RunResult {
             // per transaction: "-", not a 0.0 that reads as "instant".
             let _ = writeln!(
                 s,
-                "{:<nw$} {:<5} {:>5} {:>sw$} {:>9.0} {:>9.2} {:>9} {:>9} {:>10} {:>10} {:>9.2} {:>9.2}",
+                "{:<nw$} {:<5} {:>5} {:>sw$} {:>9.0} {:>9.2} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
                 w.name,
                 w.kind,
                 w.connections,
@@ -263,8 +282,15 @@ impl RunResult {
                 w.per_txn(w.latency_p50_us, 1),
                 w.per_txn(w.latency_p99_us, 1),
                 w.per_txn(w.cpu_us_per_txn_server, 2),
-                w.cpu_ms_per_mb_server,
-                w.cpu_ms_per_mb_client,
+                w.per_mb_or(w.cpu_ms_per_mb_server, 2, "-"),
+                w.per_mb_or(w.cpu_ms_per_mb_client, 2, "-"),
+            );
+        }
+        if self.workloads.iter().any(|w| w.delivered_nothing()) {
+            let _ = writeln!(
+                s,
+                "- in ms/MB: no payload delivered in the measured window; there is nothing \
+                 the CPU could be per"
             );
         }
         if self.workloads.iter().any(|w| w.transactions == 0) {
@@ -347,14 +373,16 @@ impl RunResult {
     }
 
     /// One CSV line per workload. The latencies and CPU per transaction of
-    /// a workload that completed no transaction are empty fields, not 0.
+    /// a workload that completed no transaction, and the CPU per MB of one
+    /// that delivered no payload, are empty fields, not 0.
     pub fn to_csv(&self, label: &str) -> String {
         let mut s = String::new();
         for w in &self.workloads {
             let per_txn = |v: f64, prec: usize| w.per_txn_or(v, prec, "");
+            let per_mb = |v: f64| w.per_mb_or(v, 5, "");
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{:.3},{:.4},{},{},{},{},{},{:.5},{:.5}",
+                "{},{},{},{},{},{},{},{},{:.3},{:.4},{},{},{},{},{},{},{}",
                 label,
                 w.name,
                 w.kind,
@@ -370,21 +398,27 @@ impl RunResult {
                 per_txn(w.latency_p99_us, 3),
                 per_txn(w.cpu_us_per_txn_client, 4),
                 per_txn(w.cpu_us_per_txn_server, 4),
-                w.cpu_ms_per_mb_client,
-                w.cpu_ms_per_mb_server
+                per_mb(w.cpu_ms_per_mb_client),
+                per_mb(w.cpu_ms_per_mb_server)
             );
         }
         s
     }
 
     /// The result as JSON. The latencies and CPU per transaction of a
-    /// workload that completed no transaction are null, not 0.
+    /// workload that completed no transaction, and the CPU per MB of one
+    /// that delivered no payload, are null, not 0.
     pub fn to_json(&self) -> Result<serde_json::Value, serde_json::Error> {
         let mut v = serde_json::to_value(self)?;
         if let Some(ws) = v.get_mut("workloads").and_then(|w| w.as_array_mut()) {
             for (j, w) in ws.iter_mut().zip(&self.workloads) {
                 if w.transactions == 0 {
                     for k in WlResult::PER_TXN_FIELDS {
+                        j[k] = serde_json::Value::Null;
+                    }
+                }
+                if w.delivered_nothing() {
+                    for k in WlResult::PER_MB_FIELDS {
                         j[k] = serde_json::Value::Null;
                     }
                 }
