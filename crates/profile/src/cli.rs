@@ -473,7 +473,13 @@ pub fn run_convert(
                 expected: "a prefix length 0-32",
                 value: n.clone(),
             })?;
-        opts.prefixes.insert(l.to_ascii_uppercase(), len);
+        if opts.prefixes.insert(l.to_ascii_uppercase(), len).is_some() {
+            return Err(CliError::BadOption {
+                option: "--prefix",
+                expected: "each link once",
+                value: l.clone(),
+            });
+        }
     }
     let (l, mut d) = load_path(&a.file);
     let Some(Loaded::Profile(p)) = l else {
@@ -487,6 +493,19 @@ pub fn run_convert(
         print_diags(&d, err)?;
         return Ok(ExitCode::from(1));
     };
+    // A prefix for a link the profile does not have would be dropped
+    // unnoticed (a typo leaves the real link without its prefix).
+    if let Some(link) = opts.prefixes.keys().find(|k| {
+        !p.links
+            .iter()
+            .any(|l| l.kind == InterfaceKind::IpaqEnet && l.name.eq_ignore_ascii_case(k))
+    }) {
+        return Err(CliError::BadOption {
+            option: "--prefix",
+            expected: "an IPAQENET LINK of the profile",
+            value: link.clone(),
+        });
+    }
     let (c, cd) = convert(&p, &opts);
     d.extend(cd);
     d.sort();

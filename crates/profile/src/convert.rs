@@ -55,7 +55,8 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
     let mut d = Diagnostics::new();
     let mut out = p.clone();
     let mut converted_links: Vec<String> = Vec::new();
-    let mut renamed_devices: BTreeMap<String, String> = BTreeMap::new();
+    // Device → the links converted on it (a device may carry several).
+    let mut renamed_devices: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
         let Some(dev) = p.device(&l.device.value) else {
             d.error(
@@ -104,7 +105,10 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
         i.router = dev.router.clone();
         out.interfaces.push(i);
         converted_links.push(l.name.to_ascii_uppercase());
-        renamed_devices.insert(dev.name.to_ascii_uppercase(), l.name.clone());
+        renamed_devices
+            .entry(dev.name.to_ascii_uppercase())
+            .or_default()
+            .push(l.name.clone());
     }
     out.links
         .retain(|l| !converted_links.contains(&l.name.to_ascii_uppercase()));
@@ -118,10 +122,23 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
                     && !converted_links.contains(&l.name.to_ascii_uppercase())
             })
     });
-    for s in &mut out.starts {
-        if let Some(n) = renamed_devices.get(&s.name.value.to_ascii_uppercase()) {
-            s.name.value = n.clone();
-        }
-    }
+    // START of a device starts every link on it: one START per interface.
+    out.starts = out
+        .starts
+        .iter()
+        .flat_map(
+            |s| match renamed_devices.get(&s.name.value.to_ascii_uppercase()) {
+                Some(links) => links
+                    .iter()
+                    .map(|l| {
+                        let mut t = s.clone();
+                        t.name.value = l.clone();
+                        t
+                    })
+                    .collect(),
+                None => vec![s.clone()],
+            },
+        )
+        .collect();
     (out, d)
 }

@@ -237,6 +237,40 @@ fn convert_command_prints_the_interface() {
 }
 
 #[test]
+fn convert_starts_every_link_of_a_started_device() {
+    let f = tmp(
+        "two-links.prof",
+        "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nLINK L2 IPAQENET D1\nHOME 192.0.2.1 L1\n 192.0.2.2 L2\nSTART D1\n",
+    );
+    let a = ConvertArgs {
+        file: f.clone(),
+        prefixes: vec!["L1=24".into(), "L2=24".into()],
+    };
+    let mut out = Vec::new();
+    run_convert(&a, &mut out, &mut Vec::new()).expect("runs");
+    let out = String::from_utf8_lossy(&out);
+    assert!(
+        out.contains("\nSTART L1\n") && out.contains("\nSTART L2\n"),
+        "{out}"
+    );
+    // A --prefix for no link of the profile, or for one link twice, would
+    // be dropped unnoticed: refused.
+    for prefixes in [
+        vec!["L1=24", "L2=24", "NOPE=24"],
+        vec!["L1=24", "L1=16", "L2=24"],
+    ] {
+        let a = ConvertArgs {
+            file: f.clone(),
+            prefixes: prefixes.iter().map(|p| p.to_string()).collect(),
+        };
+        let e = run_convert(&a, &mut Vec::new(), &mut Vec::new())
+            .expect_err("refused")
+            .to_string();
+        assert!(e.starts_with("--prefix"), "{prefixes:?}: {e}");
+    }
+}
+
+#[test]
 fn activate_files_reads_a_whole_set() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/profiles");
     let files: Vec<(Option<String>, PathBuf)> = vec![
