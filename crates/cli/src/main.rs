@@ -137,14 +137,17 @@ impl From<String> for Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r: Result<ExitCode, Failure> = match cli.command {
-        Command::Profile(a) => softosa_profile::cli::run(a).map_err(Failure::run),
+        Command::Profile(a) => softosa_profile::cli::run(a).map_err(|e| match e {
+            softosa_profile::cli::CliError::BadOption { .. } => Failure::usage(e),
+            e => Failure::run(e),
+        }),
         Command::Display(d) => display(d),
         Command::Sim(a) => softosa_sim::cli::run(a).map_err(Failure::boxed),
         Command::Reproduce(a) => softosa_sim::reproduce::run(a).map_err(Failure::boxed),
         Command::Replay(a) => softosa_replay::cli::run(a).map_err(|e| {
             use softosa_replay::cli::ReplayCliError as E;
             match e {
-                E::HostService(_) => Failure::usage(e),
+                E::HostService(_) | E::OutputTwice { .. } => Failure::usage(e),
                 e => Failure::run(e),
             }
         }),
@@ -198,7 +201,10 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
     }
     let engine = softosa_engine::Engine::new(activation.config).map_err(Failure::run)?;
     let ctx = context_from(&d.profiles);
-    softosa_display::cli::run(&args, &engine, &ctx).map_err(Failure::run)
+    softosa_display::cli::run(&args, &engine, &ctx).map_err(|e| match e {
+        softosa_display::DisplayError::BadCodeLevel(_) => Failure::usage(e),
+        e => Failure::run(e),
+    })
 }
 
 /// TRLE device numbers from any TRL files among the inputs.

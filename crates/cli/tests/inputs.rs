@@ -26,6 +26,7 @@ fn stderr(o: &Output) -> String {
 
 const QUICK: &str = "scenarios/quick-rr.toml";
 const PROFILE: &str = "examples/profiles/iwq-dynamic-workloadq.prof";
+const CAPTURE: &str = "crates/replay/tests/data/mix.pcap";
 
 #[test]
 fn usage_errors_exit_2_and_input_errors_exit_1() {
@@ -53,6 +54,66 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
             "no-such-entry",
         ),
         (vec!["reproduce", "--seeds", "21"], "1..=20"),
+        (
+            vec![
+                "display",
+                "devlinks",
+                "--profile",
+                PROFILE,
+                "--clock",
+                "18446744073709551615",
+            ],
+            "--clock",
+        ),
+        (
+            vec![
+                "display",
+                "osainfo",
+                "--profile",
+                PROFILE,
+                "--code-level",
+                "ZZZZ",
+            ],
+            "four hex digits",
+        ),
+        (
+            vec!["profile", "check", "--stack", "FOO", PROFILE],
+            "NAME=FILE",
+        ),
+        (
+            vec![
+                "profile",
+                "convert",
+                "examples/profiles/legacy-device-link.prof",
+                "--prefix",
+                "L1",
+            ],
+            "LINK=LEN",
+        ),
+        (
+            vec![
+                "replay",
+                CAPTURE,
+                "--profile",
+                PROFILE,
+                "--annotate-mode",
+                "OLM",
+            ],
+            "--annotate",
+        ),
+        (
+            vec![
+                "replay",
+                CAPTURE,
+                "--profile",
+                PROFILE,
+                "-o",
+                "same.out",
+                "--html",
+                "same.out",
+            ],
+            "also given to --output",
+        ),
     ] {
         let o = softosa(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

@@ -104,7 +104,7 @@ pub struct ReplayArgs {
     pub annotate: Option<PathBuf>,
     /// Mode whose outcome --annotate writes; default: the interface's
     /// configured INBPERF.
-    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    #[arg(long, value_name = "MODE", value_parser = parse_mode, requires = "annotate")]
     pub annotate_mode: Option<Mode>,
     /// SMCAT configuration (SMCATCFG INTERVAL n / IPADDR list): add the SMC
     /// applicability report.
@@ -147,6 +147,13 @@ pub enum ReplayCliError {
     },
     #[error("--host-service-us must be a number of microseconds from 0 to 1000000, not {0}")]
     HostService(f64),
+    /// One file named for two outputs.
+    #[error("{flag} {}: is also given to {other}", path.display())]
+    OutputTwice {
+        flag: &'static str,
+        path: PathBuf,
+        other: &'static str,
+    },
     #[error("JSON output: {0}")]
     Json(#[from] serde_json::Error),
     #[error("writing the output: {0}")]
@@ -241,7 +248,11 @@ fn check_outputs(args: &ReplayArgs) -> Result<(), ReplayCliError> {
             .iter()
             .find(|(_, p)| p == &out || same_file(p, out))
         {
-            return Err(refuse(flag, out, format!("is also given to {other}")));
+            return Err(ReplayCliError::OutputTwice {
+                flag,
+                path: out.clone(),
+                other,
+            });
         }
     }
     Ok(())
