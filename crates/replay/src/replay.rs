@@ -500,6 +500,7 @@ pub fn replay_mode<R: Read>(
     run.register_extra()?;
     let mut progress = progress;
     let mut origin: Option<i64> = None;
+    let mut latest_ts: Option<i64> = None;
     let mut clock = 0u64;
     let mut last_progress = 0u64;
     loop {
@@ -518,9 +519,14 @@ pub fn replay_mode<R: Read>(
         };
         let first = *origin.get_or_insert(rec.ts_ns);
         let rel = u64::try_from(rec.ts_ns.saturating_sub(first)).unwrap_or(0);
-        if rel < clock {
+        // Against the latest stamp so far, not the clock: with the first
+        // record stamped late, every later one falls before it (rel 0,
+        // clock 0) and none would be counted, though each is replayed at
+        // the first record's time.
+        if latest_ts.is_some_and(|l| rec.ts_ns < l) {
             run.totals.timestamps_backwards += 1;
         }
+        latest_ts = Some(latest_ts.map_or(rec.ts_ns, |l| l.max(rec.ts_ns)));
         clock = clock.max(rel);
         let now = Instant::from_nanos(clock);
         run.advance(now);

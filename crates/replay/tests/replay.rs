@@ -575,6 +575,21 @@ fn timestamps_going_backwards_are_counted_and_replayed_in_order() {
     assert_eq!(r.totals.engine_held, 0);
     let text_total: u64 = r.queues.iter().map(|q| q.frames).sum();
     assert_eq!(text_total, r.totals.inbound);
+    // The first record stamped ten seconds late: every later record is
+    // earlier than it and is replayed at its time, so each is counted.
+    let mut bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    let sec = u32::from_le_bytes(bytes[24..28].try_into().unwrap());
+    bytes[24..28].copy_from_slice(&(sec + 10).to_le_bytes());
+    let reader = CaptureReader::new(&bytes[..]).unwrap();
+    let r = replay_mode(
+        reader,
+        &cfg,
+        Mode::Balanced,
+        &ReplayOptions::default(),
+        Hooks::default(),
+    )
+    .unwrap();
+    assert_eq!(r.totals.timestamps_backwards, r.totals.records - 1);
 }
 
 #[test]
