@@ -147,6 +147,13 @@ pub enum ReplayCliError {
     },
     #[error("--host-service-us must be a number of microseconds from 0 to 1000000, not {0}")]
     HostService(f64),
+    /// Records there were, but none could be read.
+    #[error("{}: none of its {records} records could be read ({why}); nothing to replay", path.display())]
+    NothingReadable {
+        path: PathBuf,
+        records: u64,
+        why: String,
+    },
     /// One file named for two outputs.
     #[error("{flag} {}: is also given to {other}", path.display())]
     OutputTwice {
@@ -423,6 +430,21 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
             progress: Some(&mut progress),
         };
         let result = replay_mode(reader, &cfg, mode, &opts, hooks).map_err(&err)?;
+        let t = &result.totals;
+        if t.records > 0 && t.inbound + t.outbound + t.foreign == 0 {
+            // Every record was skipped (an unsupported link type, say): a
+            // table of zeros would read as a replay that found nothing.
+            let why: Vec<String> = t
+                .reader_skipped
+                .iter()
+                .map(|(why, n)| format!("{why}: {n}"))
+                .collect();
+            return Err(ReplayCliError::NothingReadable {
+                path: args.capture.clone(),
+                records: t.records,
+                why: why.join(", "),
+            });
+        }
         if let (Some(w), Some(p)) = (writer, &args.annotate) {
             w.finish().map_err(io_err(p))?;
         }

@@ -113,6 +113,25 @@ fn a_capture_cut_in_its_first_record_is_an_error_not_an_empty_replay() {
 }
 
 #[test]
+fn a_capture_of_an_unreadable_link_type_is_an_error_not_an_empty_replay() {
+    let dir = scratch("linktype");
+    let mut bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    // The file header's link type: 147 (a user-defined one).
+    bytes[20..24].copy_from_slice(&147u32.to_le_bytes());
+    let cap = dir.join("lt147.pcap");
+    std::fs::write(&cap, &bytes).unwrap();
+    let e = build_report(&args(&cap, &data("host.prof")))
+        .expect_err("nothing readable")
+        .to_string();
+    assert!(e.starts_with(&cap.display().to_string()), "{e}");
+    assert!(
+        e.contains("none of its 809 records could be read")
+            && e.contains("unsupported link type 147: 809"),
+        "{e}"
+    );
+}
+
+#[test]
 fn errors_name_the_file_that_is_wrong() {
     let dir = scratch("names");
     // A profile without an OSA interface: the profile is named, not the capture.
