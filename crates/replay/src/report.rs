@@ -117,7 +117,7 @@ pub fn render_text(r: &Report) -> String {
         if t.timestamps_backwards > 0 {
             let _ = writeln!(
                 o,
-                "  {} records were stamped earlier than the one before; replayed at the previous time",
+                "  {} records were stamped earlier than a record before them; replayed at the latest time so far",
                 t.timestamps_backwards
             );
         }
