@@ -551,25 +551,31 @@ fn zert_reads_tls_and_ssh_as_tshark_does() {
 
 #[test]
 fn timestamps_going_backwards_are_counted_and_replayed_in_order() {
-    // Record 5 of a real capture restamped one second earlier.
-    let mut bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+    let cfg = load_config(&data("host.prof")).unwrap();
+    // sockperf-rr.pcap with the seconds of the record at byte `off` moved.
+    let restamped = |off: usize, by: i64| {
+        let mut bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
+        let sec = u32::from_le_bytes(bytes[off..off + 4].try_into().unwrap());
+        let sec = u32::try_from(i64::from(sec) + by).unwrap();
+        bytes[off..off + 4].copy_from_slice(&sec.to_le_bytes());
+        let reader = CaptureReader::new(&bytes[..]).unwrap();
+        replay_mode(
+            reader,
+            &cfg,
+            Mode::Balanced,
+            &ReplayOptions::default(),
+            Hooks::default(),
+        )
+        .unwrap()
+    };
+    // Record 5 restamped one second earlier.
+    let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
     let mut off = 24;
     for _ in 0..4 {
         let caplen = u32::from_le_bytes(bytes[off + 8..off + 12].try_into().unwrap()) as usize;
         off += 16 + caplen;
     }
-    let sec = u32::from_le_bytes(bytes[off..off + 4].try_into().unwrap());
-    bytes[off..off + 4].copy_from_slice(&(sec - 1).to_le_bytes());
-    let cfg = load_config(&data("host.prof")).unwrap();
-    let reader = CaptureReader::new(&bytes[..]).unwrap();
-    let r = replay_mode(
-        reader,
-        &cfg,
-        Mode::Balanced,
-        &ReplayOptions::default(),
-        Hooks::default(),
-    )
-    .unwrap();
+    let r = restamped(off, -1);
     assert_eq!(r.totals.timestamps_backwards, 1);
     assert!(r.totals.balanced);
     assert_eq!(r.totals.engine_held, 0);
@@ -577,18 +583,7 @@ fn timestamps_going_backwards_are_counted_and_replayed_in_order() {
     assert_eq!(text_total, r.totals.inbound);
     // The first record stamped ten seconds late: every later record is
     // earlier than it and is replayed at its time, so each is counted.
-    let mut bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
-    let sec = u32::from_le_bytes(bytes[24..28].try_into().unwrap());
-    bytes[24..28].copy_from_slice(&(sec + 10).to_le_bytes());
-    let reader = CaptureReader::new(&bytes[..]).unwrap();
-    let r = replay_mode(
-        reader,
-        &cfg,
-        Mode::Balanced,
-        &ReplayOptions::default(),
-        Hooks::default(),
-    )
-    .unwrap();
+    let r = restamped(24, 10);
     assert_eq!(r.totals.timestamps_backwards, r.totals.records - 1);
 }
 
