@@ -428,11 +428,13 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
         let result = replay_mode(reader, &cfg, mode, &opts, hooks).map_err(&err)?;
         let t = &result.totals;
         if t.records > 0 && t.inbound + t.outbound + t.foreign == 0 {
-            // Every record was skipped (an unsupported link type, say): a
-            // table of zeros would read as a replay that found nothing.
+            // Every record was skipped (an unsupported link type, frames
+            // cut by the snap length, say): a table of zeros would read as
+            // a replay that found nothing.
             let why: Vec<String> = t
                 .reader_skipped
                 .iter()
+                .chain(&t.unusable)
                 .map(|(why, n)| format!("{why}: {n}"))
                 .collect();
             return Err(ReplayCliError::NothingReadable {

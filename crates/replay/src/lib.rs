@@ -9,6 +9,8 @@
 //! Modules:
 //! - [`capture`]: streaming pcap/pcapng reader, normalising every record to
 //!   an Ethernet frame plus timestamp.
+//! - [`unusable`]: why a frame's headers cannot be replayed (cut by the
+//!   snap length, malformed), each counted under its own reason.
 //! - [`config`]: profile (via softosa-profile) to engine configuration.
 //! - [`replay`]: drives the engine with the capture, one run per INBPERF mode.
 //! - [`stats`]: bounded histograms and time series for the reports.
@@ -28,4 +30,5 @@ pub mod replay;
 pub mod report;
 pub mod smcat;
 pub mod stats;
+pub mod unusable;
 pub mod zert;

@@ -14,7 +14,9 @@
 //!   `handle_host_send` (so the bulk detector sees both directions) and the
 //!   write queues are drained;
 //! - **foreign**: neither (a cooked capture's own direction mark decides
-//!   when present); counted, not replayed.
+//!   when present); counted, not replayed;
+//! - **unusable**: headers that cannot be read (see [`crate::unusable`]);
+//!   counted by reason, not replayed, and never taken for foreign.
 //!
 //! The host is modelled as prompt: every presented batch is serviced for a
 //! fixed time and then completed. One run per INBPERF [`Mode`] gives one
@@ -24,6 +26,7 @@
 
 use crate::capture::{CaptureError, CaptureReader, DirectionHint};
 use crate::stats::{DelaySummary, Histogram, TimeSeries};
+use crate::unusable;
 use core::time::Duration;
 use serde::Serialize;
 use softosa_engine::config::{
@@ -225,6 +228,9 @@ pub struct QueueResult {
 pub struct Totals {
     pub records: u64,
     pub reader_skipped: BTreeMap<String, u64>,
+    /// Frames read but not replayed because their headers cannot be used
+    /// (cut by the snap length, malformed), by reason; never foreign.
+    pub unusable: BTreeMap<String, u64>,
     pub inbound: u64,
     pub outbound: u64,
     pub foreign: u64,
@@ -927,7 +933,17 @@ impl Run<'_> {
 
     /// Classify and feed one frame (in `self.scratch`).
     fn frame(&mut self, now: Instant, number: u64, wire_len: u32, hint: Option<DirectionHint>) {
-        let info = wire::parse_ethernet(&self.scratch).ok();
+        // A frame whose headers cannot be read has no direction: it is
+        // counted under its own reason, never as foreign traffic.
+        let info = match unusable::check(&self.scratch, wire_len) {
+            Ok(info) => Some(info),
+            Err(why) => {
+                let why = why.to_string();
+                self.settle(number, Fate::Other(format!("not replayed: {why}")));
+                *self.totals.unusable.entry(why).or_default() += 1;
+                return;
+            }
+        };
         let (src_ip, dst_ip) = match info.as_ref().map(|i| &i.net) {
             Some(NetInfo::Ip(ip, _)) => (Some(ip.src), Some(ip.dst)),
             Some(NetInfo::Arp(a)) => (Some(IpAddr::V4(a.sender_ip)), Some(IpAddr::V4(a.target_ip))),

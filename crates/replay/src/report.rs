@@ -106,9 +106,9 @@ pub fn render_text(r: &Report) -> String {
             t.inbound,
             t.outbound,
             t.foreign,
-            t.reader_skipped.values().sum::<u64>()
+            t.reader_skipped.values().chain(t.unusable.values()).sum::<u64>()
         );
-        for (why, n) in &t.reader_skipped {
+        for (why, n) in t.reader_skipped.iter().chain(&t.unusable) {
             let _ = writeln!(o, "  skipped {n}: {why}");
         }
         if let Some(why) = &t.truncated {

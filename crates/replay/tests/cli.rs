@@ -1,6 +1,8 @@
 //! `softosa replay` as a user meets it: bad files and bad output paths give
 //! an error naming the right file and never touch the inputs.
 
+mod common;
+
 use softosa_replay::cli::{build_report, run, Format, ReplayArgs};
 use std::path::{Path, PathBuf};
 
@@ -188,4 +190,44 @@ fn a_host_service_time_out_of_range_is_refused() {
     let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
     a.host_service_us = 1_000_000.0;
     assert!(build_report(&a).is_ok());
+}
+
+#[test]
+fn frames_cut_by_the_snap_length_do_not_ask_for_an_address() {
+    let dir = scratch("snaplen");
+    // TCP with timestamp options (a 32-byte header) under -s 60: every
+    // frame is cut inside its TCP header.
+    let f = common::tcp_in(false, 8, 1000);
+    let cut = common::pcap(
+        60,
+        &[(f.clone(), f.len() as u32), (f.clone(), f.len() as u32)],
+    );
+    let cap = dir.join("s60.pcap");
+    std::fs::write(&cap, &cut).unwrap();
+    let e = build_report(&args(&cap, &data("host.prof")))
+        .expect_err("nothing usable")
+        .to_string();
+    assert!(!e.contains("--address"), "{e}");
+    assert!(
+        e.contains("none of its 2 records could be read")
+            && e.contains("cut by the snap length inside its TCP header: 2"),
+        "{e}"
+    );
+    // With a frame that can be replayed, the report lists the cut ones
+    // among the unreadable, and asks for no address.
+    let good = common::tcp_in(false, 5, 10);
+    let frames = [
+        (good.clone(), good.len() as u32),
+        (f.clone(), f.len() as u32),
+    ];
+    std::fs::write(&cap, common::pcap(60, &frames)).unwrap();
+    let report = build_report(&args(&cap, &data("host.prof"))).expect("replayed");
+    let text = softosa_replay::report::render_text(&report);
+    assert!(!text.contains("--address"), "{text}");
+    assert!(
+        text.contains(
+            "1 inbound, 0 outbound, 0 not to or from the analysed interfaces, 1 unreadable"
+        ) && text.contains("skipped 1: cut by the snap length inside its TCP header"),
+        "{text}"
+    );
 }

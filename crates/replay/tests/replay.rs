@@ -3,6 +3,8 @@
 //! the traffic really was, the expected ordering of the INBPERF modes, and
 //! the accounting identity.
 
+mod common;
+
 use softosa_engine::QueueKind;
 use softosa_replay::annotate::PcapNgWriter;
 use softosa_replay::capture::CaptureReader;
@@ -165,6 +167,7 @@ fn frames_are_accounted_for_and_flows_match_tshark() {
             let t = &r.totals;
             assert!(r.unavailable.is_none(), "{capture} {mode:?}");
             let skipped: u64 = t.reader_skipped.values().sum();
+            assert!(t.unusable.is_empty(), "{capture}: {:?}", t.unusable);
             assert_eq!(
                 t.records,
                 t.inbound + t.outbound + t.foreign + skipped,
@@ -648,4 +651,83 @@ fn address_option_names_the_host_when_the_profile_differs() {
     assert_eq!(with.totals.inbound, normal.totals.inbound);
     assert_eq!(with.totals.foreign, 0);
     assert!(with.flow(40003).unwrap().bulk_registered_us.is_some());
+}
+
+/// Hand-built captures: the frames a real capture seldom holds, built here
+/// so the replay's sorting of each can be checked against what it is.
+/// Hand-built captures (tests/common): frames the committed captures do
+/// not hold, each checked against what it is.
+mod built {
+    use super::common::{pcap, tcp_in, whole};
+    use super::data;
+    use softosa_replay::capture::CaptureReader;
+    use softosa_replay::config::load_config;
+    use softosa_replay::replay::{replay_mode, Hooks, Mode, ModeResult, ReplayOptions};
+
+    fn replay(bytes: &[u8], mode: Mode) -> ModeResult {
+        let cfg = load_config(&data("host.prof")).unwrap();
+        let reader = CaptureReader::new(bytes).unwrap();
+        replay_mode(
+            reader,
+            &cfg,
+            mode,
+            &ReplayOptions::default(),
+            Hooks::default(),
+        )
+        .unwrap()
+    }
+
+    fn unusable(r: &ModeResult, what: &str) -> u64 {
+        r.totals
+            .unusable
+            .iter()
+            .filter(|(why, _)| why.contains(what))
+            .map(|(_, n)| *n)
+            .sum()
+    }
+
+    #[test]
+    fn frames_cut_by_the_snap_length_or_malformed_are_not_foreign() {
+        let good = tcp_in(false, 5, 100);
+        // TCP with timestamps (8 words) cut at 60: inside the TCP header.
+        let opts = tcp_in(false, 8, 100);
+        // IPv6 cut at 50: inside the IPv6 header (14 + 40).
+        let v6 = tcp_in(true, 5, 100);
+        // IPv4 cut at 30: inside the IPv4 header.
+        let mut frames = vec![(good.clone(), good.len() as u32)];
+        for (f, cut) in [(&opts, 60), (&v6, 50), (&good, 30)] {
+            frames.push((f[..cut].to_vec(), f.len() as u32));
+        }
+        // Complete frames with an IPv4 header length of 4 words, and a TCP
+        // data offset of 4 words.
+        let mut ihl = good.clone();
+        ihl[14] = 0x44;
+        let mut doff = good.clone();
+        doff[34 + 12] = 0x40;
+        frames.extend(whole(&[ihl, doff]));
+        let r = replay(&pcap(65535, &frames), Mode::Balanced);
+        let t = &r.totals;
+        assert_eq!(t.foreign, 0, "{t:?}");
+        assert_eq!(t.inbound, 1, "{t:?}");
+        assert_eq!(
+            unusable(&r, "cut by the snap length inside its TCP header"),
+            1
+        );
+        assert_eq!(
+            unusable(&r, "cut by the snap length inside its IPv6 header"),
+            1
+        );
+        assert_eq!(
+            unusable(&r, "cut by the snap length inside its IPv4 header"),
+            1
+        );
+        assert_eq!(unusable(&r, "malformed IPv4 header"), 1);
+        assert_eq!(unusable(&r, "malformed TCP header"), 1);
+        let skipped: u64 = t.reader_skipped.values().sum::<u64>();
+        let unusable: u64 = t.unusable.values().sum::<u64>();
+        assert_eq!(
+            t.records,
+            t.inbound + t.outbound + t.foreign + skipped + unusable
+        );
+    }
 }

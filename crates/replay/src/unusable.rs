@@ -1,0 +1,327 @@
+//! Frames the replay cannot use (layer: replay driver, input checks; spec
+//! 08 §8.2).
+//!
+//! Every record the reader returns is an Ethernet frame, but not every such
+//! frame can be replayed: the snap length may have cut it inside its
+//! headers, or its headers may be malformed. The engine's parser says only
+//! that it could not read a header; [`check`] says why, so each frame is
+//! counted under its own [`Unusable`] reason instead of passing for traffic
+//! that is not to or from the analysed interfaces (which would send the
+//! user looking for a missing `--address`).
+//!
+//! A header is *cut by the snap length* when the bytes it needs were on the
+//! wire (the record's original length) but not captured; it is *malformed*
+//! when its fields are invalid, or when it needs more bytes than the frame
+//! had even on the wire.
+
+use softosa_engine::wire::{self, FrameInfo, ParseError};
+
+/// The header a frame could not be read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Header {
+    Ethernet,
+    Vlan,
+    Ipv4,
+    /// IP Authentication Header (AH) in an IPv4 packet.
+    IpAuth,
+    Ipv6,
+    Ipv6Extension,
+    Tcp,
+    Udp,
+    Arp,
+}
+
+impl std::fmt::Display for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Header::Ethernet => "Ethernet",
+            Header::Vlan => "VLAN",
+            Header::Ipv4 => "IPv4",
+            Header::IpAuth => "IP authentication (AH)",
+            Header::Ipv6 => "IPv6",
+            Header::Ipv6Extension => "IPv6 extension",
+            Header::Tcp => "TCP",
+            Header::Udp => "UDP",
+            Header::Arp => "ARP",
+        })
+    }
+}
+
+/// Why a frame read from the capture is not replayed (other than being
+/// foreign to the analysed interfaces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unusable {
+    /// The snap length cut the frame before the end of this header.
+    CutBySnapLen(Header),
+    /// This header's fields are invalid, or it runs past the end of the
+    /// frame on the wire.
+    Malformed(Header),
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unusable::CutBySnapLen(h) => {
+                write!(f, "cut by the snap length inside its {h} header")
+            }
+            Unusable::Malformed(h) => write!(f, "malformed {h} header"),
+        }
+    }
+}
+
+/// Read a frame's headers as the engine will, or say why they cannot be
+/// used. `wire_len` is the frame's length on the wire.
+pub fn check(frame: &[u8], wire_len: u32) -> Result<FrameInfo, Unusable> {
+    wire::parse_ethernet(frame).map_err(|e| why(frame, wire_len, e))
+}
+
+/// What is wrong with a frame the engine's parser refused.
+fn why(frame: &[u8], wire_len: u32, e: ParseError) -> Unusable {
+    let wire = usize::try_from(wire_len).unwrap_or(usize::MAX);
+    let cut = frame.len() < wire;
+    let (header, fault) = match walk(frame) {
+        Err(found) => found,
+        // The walk found nothing the parser did: name the parser's header.
+        Ok(()) => (header_of(e), Fault::Short(frame.len().saturating_add(1))),
+    };
+    match fault {
+        Fault::Short(end) if cut && end <= wire => Unusable::CutBySnapLen(header),
+        _ => Unusable::Malformed(header),
+    }
+}
+
+fn header_of(e: ParseError) -> Header {
+    match e {
+        ParseError::ShortEthernet => Header::Ethernet,
+        ParseError::ShortVlan => Header::Vlan,
+        ParseError::BadIpv4 | ParseError::BadIpVersion => Header::Ipv4,
+        ParseError::BadIpv6 => Header::Ipv6,
+        ParseError::BadIpv6Extension => Header::Ipv6Extension,
+        ParseError::BadTcp => Header::Tcp,
+        ParseError::BadUdp => Header::Udp,
+        ParseError::BadArp => Header::Arp,
+    }
+}
+
+/// What the walk found wrong with a header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// The header needs the frame's first `n` bytes, and fewer are held.
+    Short(usize),
+    /// A field is invalid whatever the length.
+    Invalid,
+}
+
+type Walk = Result<(), (Header, Fault)>;
+
+fn need(d: &[u8], end: usize, h: Header) -> Walk {
+    if d.len() < end {
+        Err((h, Fault::Short(end)))
+    } else {
+        Ok(())
+    }
+}
+
+fn be16(d: &[u8], at: usize) -> u16 {
+    u16::from_be_bytes([
+        d.get(at).copied().unwrap_or(0),
+        d.get(at + 1).copied().unwrap_or(0),
+    ])
+}
+
+fn byte(d: &[u8], at: usize) -> u8 {
+    d.get(at).copied().unwrap_or(0)
+}
+
+/// Walk the headers the engine reads (Ethernet, one 802.1Q tag, IPv4 with
+/// AH, IPv6 with its extension chain, TCP, UDP, ARP) with the engine's
+/// checks, telling a header that is short of bytes from one that is invalid.
+/// Invalid fields are looked at first, so a header both cut and invalid is
+/// malformed.
+fn walk(d: &[u8]) -> Walk {
+    need(d, 14, Header::Ethernet)?;
+    let mut ethertype = be16(d, 12);
+    let mut at = 14;
+    if ethertype == wire::ETHERTYPE_VLAN {
+        need(d, 18, Header::Vlan)?;
+        ethertype = be16(d, 16);
+        at = 18;
+    }
+    match ethertype {
+        wire::ETHERTYPE_IPV4 => ipv4(d, at),
+        wire::ETHERTYPE_IPV6 => ipv6(d, at),
+        wire::ETHERTYPE_ARP => {
+            need(d, at + 28, Header::Arp)?;
+            if d[at..at + 6] != [0, 1, 8, 0, 6, 4] {
+                return Err((Header::Arp, Fault::Invalid));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn ipv4(d: &[u8], at: usize) -> Walk {
+    use Header::Ipv4;
+    need(d, at + 1, Ipv4)?;
+    let ihl = usize::from(d[at] & 0x0f) * 4;
+    if d[at] >> 4 != 4 || ihl < 20 {
+        return Err((Ipv4, Fault::Invalid));
+    }
+    need(d, at + ihl, Ipv4)?;
+    let total = usize::from(be16(d, at + 2));
+    if total < ihl {
+        return Err((Ipv4, Fault::Invalid));
+    }
+    let later_fragment = be16(d, at + 6) & 0x1fff != 0;
+    let mut proto = d[at + 9];
+    let mut l4 = at + ihl;
+    let mut payload = total - ihl;
+    if later_fragment || proto == wire::PROTO_ESP {
+        return Ok(());
+    }
+    if proto == wire::PROTO_AH {
+        need(d, l4 + 2, Header::IpAuth)?;
+        let ah_len = (usize::from(d[l4 + 1]) + 2) * 4;
+        proto = d[l4];
+        l4 += ah_len;
+        payload = payload.saturating_sub(ah_len);
+        if proto == wire::PROTO_ESP {
+            return Ok(());
+        }
+    }
+    transport(d, l4, proto, payload)
+}
+
+fn ipv6(d: &[u8], at: usize) -> Walk {
+    use Header::{Ipv6, Ipv6Extension};
+    need(d, at + 1, Ipv6)?;
+    if d[at] >> 4 != 6 {
+        return Err((Ipv6, Fault::Invalid));
+    }
+    need(d, at + 40, Ipv6)?;
+    let payload = usize::from(be16(d, at + 4));
+    let mut next = d[at + 6];
+    let mut off = at + 40;
+    let mut later_fragment = false;
+    for _ in 0..16 {
+        match next {
+            0 | 43 | 60 => {
+                need(d, off + 2, Ipv6Extension)?;
+                next = d[off];
+                off += (usize::from(d[off + 1]) + 1) * 8;
+            }
+            44 => {
+                need(d, off + 8, Ipv6Extension)?;
+                next = d[off];
+                later_fragment = be16(d, off + 2) >> 3 != 0;
+                off += 8;
+            }
+            wire::PROTO_AH => {
+                need(d, off + 2, Ipv6Extension)?;
+                next = d[off];
+                off += (usize::from(d[off + 1]) + 2) * 4;
+            }
+            _ => break,
+        }
+        if later_fragment {
+            break;
+        }
+    }
+    let ext = off - at - 40;
+    if ext > payload {
+        return Err((Ipv6Extension, Fault::Invalid));
+    }
+    if later_fragment || next == wire::PROTO_ESP {
+        return Ok(());
+    }
+    transport(d, off, next, payload - ext)
+}
+
+/// A TCP or UDP header at `at`, in an IP payload of `payload` bytes.
+fn transport(d: &[u8], at: usize, proto: u8, payload: usize) -> Walk {
+    match proto {
+        wire::PROTO_TCP => {
+            // The data offset decides the header length: read it first.
+            if d.len() > at + 12 {
+                let len = usize::from(byte(d, at + 12) >> 4) * 4;
+                if len < 20 || len > payload {
+                    return Err((Header::Tcp, Fault::Invalid));
+                }
+                need(d, at + len, Header::Tcp)
+            } else {
+                need(d, at + 20, Header::Tcp)
+            }
+        }
+        wire::PROTO_UDP => {
+            need(d, at + 8, Header::Udp)?;
+            if payload < 8 {
+                return Err((Header::Udp, Fault::Invalid));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ethernet + IPv4 (20) + TCP (20), 100 bytes of payload.
+    fn tcp() -> Vec<u8> {
+        let mut f = vec![2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x00];
+        f.extend_from_slice(&[0x45, 0, 0, 140, 0, 0, 0x40, 0, 64, 6, 0, 0]);
+        f.extend_from_slice(&[192, 0, 2, 2, 192, 0, 2, 1]);
+        f.extend_from_slice(&[0x9c, 0x41, 0x13, 0x89, 0, 0, 0, 0, 0, 0, 0, 0]);
+        f.extend_from_slice(&[0x50, 0x10, 0x03, 0xe8, 0, 0, 0, 0]);
+        f.extend_from_slice(&[0x61; 100]);
+        f
+    }
+
+    #[test]
+    fn a_good_frame_reads() {
+        let f = tcp();
+        assert!(check(&f, f.len() as u32).is_ok());
+        // Headers complete, payload cut: still usable.
+        assert!(check(&f[..54], f.len() as u32).is_ok());
+    }
+
+    #[test]
+    fn cut_and_malformed_are_told_apart() {
+        let f = tcp();
+        let wire = f.len() as u32;
+        for (cut, header) in [
+            (10, Header::Ethernet),
+            (20, Header::Ipv4),
+            (40, Header::Tcp),
+        ] {
+            assert_eq!(
+                check(&f[..cut], wire),
+                Err(Unusable::CutBySnapLen(header)),
+                "{cut}"
+            );
+            // The same bytes as the whole frame: it never had the header.
+            assert_eq!(
+                check(&f[..cut], cut as u32),
+                Err(Unusable::Malformed(header)),
+                "{cut}"
+            );
+        }
+        let mut ihl = f.clone();
+        ihl[14] = 0x44;
+        assert_eq!(check(&ihl, wire), Err(Unusable::Malformed(Header::Ipv4)));
+        // Invalid whatever the snap length: malformed even when cut.
+        assert_eq!(
+            check(&ihl[..20], wire),
+            Err(Unusable::Malformed(Header::Ipv4))
+        );
+        let mut doff = f.clone();
+        doff[46] = 0x40;
+        assert_eq!(check(&doff, wire), Err(Unusable::Malformed(Header::Tcp)));
+        assert_eq!(
+            check(&doff[..50], wire),
+            Err(Unusable::Malformed(Header::Tcp))
+        );
+    }
+}

@@ -1,0 +1,78 @@
+//! Tiny captures built in code, shared by the test files: the frames a
+//! real capture seldom holds, so each can be checked against what it is.
+#![allow(dead_code)] // each test file uses its own part
+
+use softosa_engine::config::Mac;
+use softosa_engine::wire::build::{self, EthSpec, IpSpec, Payload, TcpSpec};
+use std::net::IpAddr;
+
+/// The peer's and some far router's MACs (the capture was taken elsewhere).
+const PEER: Mac = Mac([0x02, 0, 0, 0, 0, 2]);
+const ROUTER: Mac = Mac([0x02, 0, 0, 0, 0, 0x99]);
+
+fn ip(s: &str) -> IpAddr {
+    s.parse().unwrap()
+}
+
+/// A TCP frame from the peer to the host (192.0.2.1 or 2001:db8::1) with
+/// `payload` bytes after a TCP header of `tcp_words` 32-bit words.
+pub fn tcp_in(v6: bool, tcp_words: u8, payload: usize) -> Vec<u8> {
+    let (src, dst) = if v6 {
+        (ip("2001:db8::2"), ip("2001:db8::1"))
+    } else {
+        (ip("192.0.2.2"), ip("192.0.2.1"))
+    };
+    let mut f = Vec::new();
+    let eth = EthSpec {
+        dst: ROUTER,
+        src: PEER,
+        vlan: None,
+    };
+    let tcp = TcpSpec {
+        src_port: 40001,
+        dst_port: 5001,
+        flags: 0x10,
+        window: 1000,
+        ..TcpSpec::default()
+    };
+    let opts = usize::from(tcp_words.saturating_sub(5)) * 4;
+    let body = vec![0x61u8; opts + payload];
+    build::eth_tcp(
+        &mut f,
+        &eth,
+        &IpSpec::new(src, dst),
+        &tcp,
+        Payload::Bytes(&body),
+    );
+    // Options: the data offset says so (their bytes are the body's first).
+    let l3 = if v6 { 54 } else { 34 };
+    f[l3 + 12] = tcp_words << 4;
+    f
+}
+
+/// A classic pcap (Ethernet, µs stamps, snap length `snaplen`) holding
+/// `frames` as (bytes, length on the wire), each cut at the snap length,
+/// one millisecond apart.
+pub fn pcap(snaplen: u32, frames: &[(Vec<u8>, u32)]) -> Vec<u8> {
+    let mut b = Vec::new();
+    b.extend_from_slice(&0xa1b2_c3d4u32.to_le_bytes());
+    b.extend_from_slice(&2u16.to_le_bytes());
+    b.extend_from_slice(&4u16.to_le_bytes());
+    b.extend_from_slice(&[0; 8]);
+    b.extend_from_slice(&snaplen.to_le_bytes());
+    b.extend_from_slice(&1u32.to_le_bytes());
+    for (n, (f, wire)) in frames.iter().enumerate() {
+        let cap = f.len().min(snaplen as usize);
+        b.extend_from_slice(&1_700_000_000u32.to_le_bytes());
+        b.extend_from_slice(&(n as u32 * 1000).to_le_bytes());
+        b.extend_from_slice(&(cap as u32).to_le_bytes());
+        b.extend_from_slice(&wire.to_le_bytes());
+        b.extend_from_slice(&f[..cap]);
+    }
+    b
+}
+
+/// Whole frames, each as long on the wire as it is.
+pub fn whole(frames: &[Vec<u8>]) -> Vec<(Vec<u8>, u32)> {
+    frames.iter().map(|f| (f.clone(), f.len() as u32)).collect()
+}
