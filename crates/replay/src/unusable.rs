@@ -56,6 +56,8 @@ pub enum Unusable {
     /// This header's fields are invalid, or it runs past the end of the
     /// frame on the wire.
     Malformed(Header),
+    /// This IP header's length says more than the frame carried on the wire.
+    LongerThanFrame(Header),
 }
 
 impl std::fmt::Display for Unusable {
@@ -65,14 +67,35 @@ impl std::fmt::Display for Unusable {
                 write!(f, "cut by the snap length inside its {h} header")
             }
             Unusable::Malformed(h) => write!(f, "malformed {h} header"),
+            Unusable::LongerThanFrame(h) => write!(
+                f,
+                "malformed {h} header: its length is larger than the frame on the wire"
+            ),
         }
     }
 }
 
 /// Read a frame's headers as the engine will, or say why they cannot be
 /// used. `wire_len` is the frame's length on the wire.
+///
+/// The engine takes packet and payload lengths from the IP header (a frame
+/// cut by the snap length holds only part of the packet). The wire length
+/// bounds them: an IP header that claims more than the frame carried on the
+/// wire is malformed, or every byte it claims would be counted as payload.
 pub fn check(frame: &[u8], wire_len: u32) -> Result<FrameInfo, Unusable> {
-    wire::parse_ethernet(frame).map_err(|e| why(frame, wire_len, e))
+    let info = wire::parse_ethernet(frame).map_err(|e| why(frame, wire_len, e))?;
+    if let (Some(l2), Some(ip)) = (info.l2, info.ip()) {
+        let room = wire_len.saturating_sub(u32::from(l2.header_len));
+        if ip.total_len > room {
+            let h = if ip.src.is_ipv6() {
+                Header::Ipv6
+            } else {
+                Header::Ipv4
+            };
+            return Err(Unusable::LongerThanFrame(h));
+        }
+    }
+    Ok(info)
 }
 
 /// What is wrong with a frame the engine's parser refused.
@@ -323,5 +346,22 @@ mod tests {
             check(&doff[..50], wire),
             Err(Unusable::Malformed(Header::Tcp))
         );
+    }
+
+    #[test]
+    fn the_ip_length_must_fit_the_frame_on_the_wire() {
+        let mut f = tcp();
+        // Total length 9000 in a frame the wire says was 154 bytes long.
+        f[16..18].copy_from_slice(&9000u16.to_be_bytes());
+        assert_eq!(
+            check(&f[..54], f.len() as u32),
+            Err(Unusable::LongerThanFrame(Header::Ipv4))
+        );
+        // The same headers cut from a 9014-byte frame: a full-sized packet.
+        let info = check(&f[..54], 9014).unwrap();
+        assert_eq!(info.tcp_payload(), Some(9000 - 40));
+        // Ethernet padding (a 46-byte packet in a 60-byte frame) is fine.
+        f[16..18].copy_from_slice(&46u16.to_be_bytes());
+        assert!(check(&f[..60], 60).is_ok());
     }
 }

@@ -730,4 +730,25 @@ mod built {
             t.inbound + t.outbound + t.foreign + skipped + unusable
         );
     }
+
+    #[test]
+    fn payload_is_bounded_by_the_frame_on_the_wire() {
+        // A 9014-byte frame captured with -s 54: its IP header says 9000
+        // bytes, and the wire had them: 8960 bytes of TCP payload.
+        let jumbo = tcp_in(false, 5, 8960);
+        // A 54-byte frame whose IP header also says 9000: it cannot have
+        // carried them.
+        let mut liar = tcp_in(false, 5, 0);
+        liar[16..18].copy_from_slice(&9000u16.to_be_bytes());
+        let frames = [(jumbo.clone(), jumbo.len() as u32), (liar, 54)];
+        let r = replay(&pcap(54, &frames), Mode::Balanced);
+        let f = r.flow(40001).expect("flow");
+        assert_eq!((f.packets_in, f.payload_in), (1, 8960));
+        assert_eq!(f.bytes_in, 9014);
+        assert_eq!(
+            unusable(&r, "its length is larger than the frame on the wire"),
+            1
+        );
+        assert_eq!(r.totals.inbound, 1);
+    }
 }
