@@ -9,6 +9,10 @@
 //! that is not to or from the analysed interfaces (which would send the
 //! user looking for a missing `--address`).
 //!
+//! Frames with stacked VLAN tags (802.1ad Q-in-Q, or two 802.1Q tags) are
+//! counted apart too: the engine reads one 802.1Q tag, and would take the
+//! inner tag for the network protocol.
+//!
 //! A header is *cut by the snap length* when the bytes it needs were on the
 //! wire (the record's original length) but not captured; it is *malformed*
 //! when its fields are invalid, or when it needs more bytes than the frame
@@ -58,6 +62,8 @@ pub enum Unusable {
     Malformed(Header),
     /// This IP header's length says more than the frame carried on the wire.
     LongerThanFrame(Header),
+    /// An 802.1ad service tag or two stacked VLAN tags (Q-in-Q).
+    StackedVlan,
 }
 
 impl std::fmt::Display for Unusable {
@@ -71,6 +77,9 @@ impl std::fmt::Display for Unusable {
                 f,
                 "malformed {h} header: its length is larger than the frame on the wire"
             ),
+            Unusable::StackedVlan => {
+                f.write_str("stacked VLAN tags (802.1ad, Q-in-Q): only one 802.1Q tag is read")
+            }
         }
     }
 }
@@ -83,6 +92,9 @@ impl std::fmt::Display for Unusable {
 /// bounds them: an IP header that claims more than the frame carried on the
 /// wire is malformed, or every byte it claims would be counted as payload.
 pub fn check(frame: &[u8], wire_len: u32) -> Result<FrameInfo, Unusable> {
+    if stacked_vlan(frame) {
+        return Err(Unusable::StackedVlan);
+    }
     let info = wire::parse_ethernet(frame).map_err(|e| why(frame, wire_len, e))?;
     if let (Some(l2), Some(ip)) = (info.l2, info.ip()) {
         let room = wire_len.saturating_sub(u32::from(l2.header_len));
@@ -110,6 +122,21 @@ fn why(frame: &[u8], wire_len: u32, e: ParseError) -> Unusable {
     match fault {
         Fault::Short(end) if cut && end <= wire => Unusable::CutBySnapLen(header),
         _ => Unusable::Malformed(header),
+    }
+}
+
+/// Tag types that stack: 802.1ad (S-tag) and the pre-standard Q-in-Q
+/// values; an 802.1Q tag (0x8100) stacks when another tag follows it.
+const STACKING_TAGS: [u16; 4] = [0x88a8, 0x9100, 0x9200, 0x9300];
+
+fn stacked_vlan(d: &[u8]) -> bool {
+    match be16(d, 12) {
+        t if STACKING_TAGS.contains(&t) => true,
+        wire::ETHERTYPE_VLAN if d.len() >= 18 => {
+            let inner = be16(d, 16);
+            inner == wire::ETHERTYPE_VLAN || STACKING_TAGS.contains(&inner)
+        }
+        _ => false,
     }
 }
 
@@ -346,6 +373,32 @@ mod tests {
             check(&doff[..50], wire),
             Err(Unusable::Malformed(Header::Tcp))
         );
+    }
+
+    #[test]
+    fn stacked_tags_are_told_from_one_tag() {
+        let f = tcp();
+        let tagged = |tags: &[u16]| {
+            let mut t = f[..12].to_vec();
+            for &tpid in tags {
+                t.extend_from_slice(&tpid.to_be_bytes());
+                t.extend_from_slice(&[0, 10]);
+            }
+            t.extend_from_slice(&f[12..]);
+            t
+        };
+        for tags in [&[0x88a8, 0x8100][..], &[0x8100, 0x8100], &[0x9100, 0x8100]] {
+            let t = tagged(tags);
+            assert_eq!(
+                check(&t, t.len() as u32),
+                Err(Unusable::StackedVlan),
+                "{tags:x?}"
+            );
+        }
+        let one = tagged(&[0x8100]);
+        let info = check(&one, one.len() as u32).unwrap();
+        assert_eq!(info.l2.and_then(|l| l.vlan), Some(10));
+        assert!(info.flow().is_some());
     }
 
     #[test]

@@ -231,3 +231,23 @@ fn frames_cut_by_the_snap_length_do_not_ask_for_an_address() {
         "{text}"
     );
 }
+
+#[test]
+fn stacked_vlan_tags_do_not_ask_for_an_address() {
+    let dir = scratch("qinq");
+    let f = common::tcp_in(false, 5, 10);
+    // An 802.1ad service tag (VLAN 100) outside an 802.1Q tag (VLAN 10).
+    let mut q = f[..12].to_vec();
+    q.extend_from_slice(&[0x88, 0xa8, 0, 100, 0x81, 0x00, 0, 10]);
+    q.extend_from_slice(&f[12..]);
+    let cap = dir.join("qinq.pcap");
+    std::fs::write(&cap, common::pcap(65535, &common::whole(&[q.clone(), q]))).unwrap();
+    let e = build_report(&args(&cap, &data("host.prof")))
+        .expect_err("nothing usable")
+        .to_string();
+    assert!(!e.contains("--address"), "{e}");
+    assert!(
+        e.contains("none of its 2 records could be read") && e.contains("stacked VLAN tags"),
+        "{e}"
+    );
+}

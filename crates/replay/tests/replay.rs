@@ -751,4 +751,30 @@ mod built {
         );
         assert_eq!(r.totals.inbound, 1);
     }
+
+    /// `f` with VLAN tags of the given types (VLAN 10, 20, ...) after its MACs.
+    fn tagged(f: &[u8], tags: &[u16]) -> Vec<u8> {
+        let mut t = f[..12].to_vec();
+        for (n, &tpid) in tags.iter().enumerate() {
+            t.extend_from_slice(&tpid.to_be_bytes());
+            t.extend_from_slice(&(10 * (n as u16 + 1)).to_be_bytes());
+        }
+        t.extend_from_slice(&f[12..]);
+        t
+    }
+
+    #[test]
+    fn stacked_vlan_tags_are_counted_apart_not_as_foreign() {
+        let f = tcp_in(false, 5, 10);
+        let frames = [
+            f.clone(),
+            tagged(&f, &[0x88a8, 0x8100]),
+            tagged(&f, &[0x8100, 0x8100]),
+        ];
+        let r = replay(&pcap(65535, &whole(&frames)), Mode::Balanced);
+        let t = &r.totals;
+        assert_eq!(t.foreign, 0, "{t:?}");
+        assert_eq!(t.inbound, 1, "{t:?}");
+        assert_eq!(unusable(&r, "stacked VLAN tags"), 2, "{:?}", t.unusable);
+    }
 }
