@@ -177,6 +177,10 @@ pub struct FlowResult {
     /// Payload bytes carried (TCP/UDP), in and out.
     pub payload_in: u64,
     pub payload_out: u64,
+    /// Frames the adapter model dropped, in and out (not in the counts
+    /// above; the reasons are in the totals).
+    pub dropped_in: u64,
+    pub dropped_out: u64,
     pub first_us: f64,
     pub last_us: f64,
     /// Inbound frames queued per input queue (label → frames).
@@ -399,6 +403,8 @@ struct FlowAcc {
     bytes_out: u64,
     payload_in: u64,
     payload_out: u64,
+    dropped_in: u64,
+    dropped_out: u64,
     first: u64,
     last: u64,
     queues: [u64; 5],
@@ -999,6 +1005,9 @@ impl Run<'_> {
             Way::Out => (f.proto, f.src, f.src_port, f.dst, f.dst_port),
         });
         let rel = now.as_nanos();
+        // The flow's entry exists before the engine sees the frame (the
+        // queue it lands on is counted there, bulk events look it up); the
+        // frame counts as carried or as dropped once the engine has said.
         if let Some(k) = fkey {
             if !self.flows.contains_key(&k) && self.flows.len() >= self.opts.max_flows {
                 self.totals.flows_untracked += 1;
@@ -1008,18 +1017,6 @@ impl Run<'_> {
                     ..FlowAcc::default()
                 });
                 f.last = rel;
-                match way {
-                    Way::In => {
-                        f.packets_in += 1;
-                        f.bytes_in += u64::from(wire_len);
-                        f.payload_in += u64::from(payload);
-                    }
-                    Way::Out => {
-                        f.packets_out += 1;
-                        f.bytes_out += u64::from(wire_len);
-                        f.payload_out += u64::from(payload);
-                    }
-                }
             }
         }
         if let Some(i) = info.as_ref() {
@@ -1031,9 +1028,25 @@ impl Run<'_> {
                 o.observe(rel, dir, i, &self.scratch);
             }
         }
-        match way {
+        let carried = match way {
             Way::In => self.inbound(now, number, s, wire_len, to_us.is_some(), fkey),
             Way::Out => self.outbound(now, number, s, wire_len, info.and_then(|i| i.l2)),
+        };
+        if let Some(f) = fkey.and_then(|k| self.flows.get_mut(&k)) {
+            match (way, carried) {
+                (Way::In, true) => {
+                    f.packets_in += 1;
+                    f.bytes_in += u64::from(wire_len);
+                    f.payload_in += u64::from(payload);
+                }
+                (Way::Out, true) => {
+                    f.packets_out += 1;
+                    f.bytes_out += u64::from(wire_len);
+                    f.payload_out += u64::from(payload);
+                }
+                (Way::In, false) => f.dropped_in += 1,
+                (Way::Out, false) => f.dropped_out += 1,
+            }
         }
         self.drain(now);
     }
@@ -1046,7 +1059,7 @@ impl Run<'_> {
         wire_len: u32,
         rewrite: bool,
         fkey: Option<FlowMapKey>,
-    ) {
+    ) -> bool {
         self.totals.inbound += 1;
         let subj = &self.subjects[s];
         if rewrite && self.scratch.len() >= 6 && self.scratch[0] & 1 == 0 {
@@ -1110,8 +1123,10 @@ impl Run<'_> {
                     number,
                     Fate::Other(format!("dropped inbound: {}", r.label())),
                 );
+                return false;
             }
         }
+        true
     }
 
     fn outbound(
@@ -1121,7 +1136,7 @@ impl Run<'_> {
         s: usize,
         wire_len: u32,
         l2: Option<wire::L2Info>,
-    ) {
+    ) -> bool {
         self.totals.outbound += 1;
         let subj = &self.subjects[s];
         let (id, port, layer) = (subj.id, subj.port, subj.layer);
@@ -1188,6 +1203,7 @@ impl Run<'_> {
             .poll_transmit(now, port, &mut self.tx_buf)
             .is_some()
         {}
+        r.is_ok()
     }
 
     fn result(mut self, mode: Mode) -> ModeResult {
@@ -1267,6 +1283,8 @@ impl Run<'_> {
                 bytes_out: f.bytes_out,
                 payload_in: f.payload_in,
                 payload_out: f.payload_out,
+                dropped_in: f.dropped_in,
+                dropped_out: f.dropped_out,
                 first_us: f.first as f64 / 1000.0,
                 last_us: f.last as f64 / 1000.0,
                 queues: QueueKind::ALL

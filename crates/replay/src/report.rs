@@ -297,6 +297,25 @@ pub fn render_text(r: &Report) -> String {
                 ms(f.last_us)
             );
         }
+        // Drops depend on the mode (a full queue in one, not in another).
+        if flows
+            .iter()
+            .flatten()
+            .any(|f| f.dropped_in + f.dropped_out > 0)
+        {
+            row(
+                &mut o,
+                "    dropped in/out",
+                &flows
+                    .iter()
+                    .map(|f| {
+                        f.map_or("-".into(), |f| {
+                            format!("{}/{}", f.dropped_in, f.dropped_out)
+                        })
+                    })
+                    .collect::<Vec<_>>(),
+            );
+        }
         row(
             &mut o,
             "    queue",

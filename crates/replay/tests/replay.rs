@@ -777,4 +777,28 @@ mod built {
         assert_eq!(t.inbound, 1, "{t:?}");
         assert_eq!(unusable(&r, "stacked VLAN tags"), 2, "{:?}", t.unusable);
     }
+
+    #[test]
+    fn a_frame_dropped_as_larger_than_an_sbal_is_not_counted_in_its_flow() {
+        // Two IPv6 frames of one flow (a 64 KiB payload length makes the
+        // second larger than an SBAL even without its Ethernet header),
+        // captured with -s 128.
+        let small = tcp_in(true, 5, 10);
+        let big = tcp_in(true, 5, 65535 - 20);
+        let frames = [
+            (small.clone(), small.len() as u32),
+            (big.clone(), big.len() as u32),
+        ];
+        let r = replay(&pcap(128, &frames), Mode::Balanced);
+        let t = &r.totals;
+        assert_eq!(t.inbound, 2);
+        assert_eq!(t.inbound_dropped.get("frame larger than an SBAL"), Some(&1));
+        let f = r.flow(40001).expect("flow");
+        assert_eq!(
+            (f.packets_in, f.bytes_in, f.payload_in, f.dropped_in),
+            (1, small.len() as u64, 10, 1)
+        );
+        let queued: u64 = f.queues.values().sum();
+        assert_eq!(queued, 1);
+    }
 }
