@@ -851,6 +851,17 @@ impl Engine {
             })
             .collect();
         match targets.len() {
+            // Neither IP nor ARP, and the interfaces on the VLAN are all
+            // layer 3 (a layer-2 one would have taken it): the reason a
+            // unicast frame of that protocol gets, not a missing route.
+            0 if matches!(info.net, NetInfo::Other)
+                && p.ifaces.iter().any(|id| {
+                    let i = &self.ifaces[id.0];
+                    i.active && i.cfg.vlan == l2.vlan
+                }) =>
+            {
+                self.drop_in(DropReason::UnsupportedProtocol)
+            }
             0 => self.drop_in(DropReason::NoRoute),
             1 => self.accept(now, targets[0], &info, frame, false),
             n => {

@@ -480,6 +480,30 @@ fn accelerator_is_refused_with_iqdiorouting_and_skips_olm() {
 }
 
 #[test]
+fn non_ip_frames_are_an_unsupported_protocol_on_a_layer3_port() {
+    let mut e = Engine::new(two_stacks(false, false)).unwrap();
+    // LLDP to its group address, and the same protocol to the port's MAC:
+    // no layer-3 interface takes it, whatever the address.
+    let lldp = |dst: Mac| {
+        let mut f = dst.0.to_vec();
+        f.extend_from_slice(&[0x02, 0, 0, 0, 0, 0x42, 0x88, 0xcc]);
+        f.extend_from_slice(&[0; 46]);
+        f
+    };
+    for (n, dst) in [Mac([0x01, 0x80, 0xc2, 0, 0, 0x0e]), PORT_MAC]
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(
+            wire(&mut e, us(n as u64 + 1), &lldp(dst)),
+            Disposition::Dropped(DropReason::UnsupportedProtocol),
+            "{dst:?}"
+        );
+    }
+    assert!(e.accounting().balanced(), "{:?}", e.accounting());
+}
+
+#[test]
 fn multicast_goes_to_the_stacks_that_registered_the_group() {
     let mut e = Engine::new(two_stacks(false, false)).unwrap();
     let group = ip("239.1.1.1");

@@ -801,4 +801,27 @@ mod built {
         let queued: u64 = f.queues.values().sum();
         assert_eq!(queued, 1);
     }
+
+    #[test]
+    fn lldp_is_dropped_as_a_protocol_a_layer3_interface_does_not_take() {
+        // LLDP (0x88cc) to its group address, and another non-IP protocol
+        // (0x88b5) broadcast: both are not IP, which a layer-3 interface
+        // does not take; neither is a missing route.
+        let mut lldp = vec![0x01, 0x80, 0xc2, 0, 0, 0x0e, 2, 0, 0, 0, 0, 2, 0x88, 0xcc];
+        lldp.extend_from_slice(&[0; 46]);
+        let mut other = lldp.clone();
+        other[..6].copy_from_slice(&[0xff; 6]);
+        other[12..14].copy_from_slice(&[0x88, 0xb5]);
+        let r = replay(&pcap(65535, &whole(&[lldp, other])), Mode::Balanced);
+        let t = &r.totals;
+        assert_eq!(t.inbound, 2, "{t:?}");
+        assert_eq!(
+            t.inbound_dropped
+                .get("protocol not taken by a layer-3 interface"),
+            Some(&2),
+            "{:?}",
+            t.inbound_dropped
+        );
+        assert!(t.balanced);
+    }
 }
