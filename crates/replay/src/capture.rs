@@ -540,6 +540,24 @@ impl<R: Read> CaptureReader<R> {
     }
 }
 
+/// Timestamp units per second for a pcapng `if_tsresol`: 10^n, or 2^n when
+/// the high bit is set. (pcap-parser 0.17's own `ts_resolution` refuses
+/// every binary resolution: it compares the byte, high bit and all, with 63.)
+fn ts_units(tsresol: u8) -> Option<u64> {
+    let n = u32::from(tsresol & 0x7f);
+    if tsresol & 0x80 == 0 {
+        10u64.checked_pow(n)
+    } else {
+        1u64.checked_shl(n)
+    }
+}
+
+/// An `if_tsresol` unit in words: "10^-6 s", "2^-10 s".
+fn ts_unit_name(tsresol: u8) -> String {
+    let base = if tsresol & 0x80 == 0 { 10 } else { 2 };
+    format!("{base}^-{} s", tsresol & 0x7f)
+}
+
 /// The length the next record claims (pcap caplen, pcapng block length).
 fn claimed_len(st: &State, format: CaptureFormat, data: &[u8]) -> Option<u32> {
     let at = match format {
@@ -616,9 +634,12 @@ fn handle_block(
                     "more than {MAX_INTERFACES} interfaces in one section"
                 )));
             }
-            let units = idb.ts_resolution().ok_or_else(|| {
+            let units = ts_units(idb.if_tsresol).ok_or_else(|| {
                 corrupt(format!(
-                    "invalid timestamp resolution {:#x}",
+                    "interface {} has a timestamp resolution of {} (if_tsresol {:#04x}), \
+                     finer than this reader can count (10^-19 or 2^-63 s at most)",
+                    st.interfaces.len(),
+                    ts_unit_name(idb.if_tsresol),
                     idb.if_tsresol
                 ))
             })?;

@@ -2,6 +2,8 @@
 //! ground truth counted by tshark in tests/data/expected-*.txt), and
 //! against truncated and corrupted copies of them.
 
+mod common;
+
 use softosa_engine::wire::parse_ethernet;
 use softosa_replay::capture::{CaptureError, CaptureFormat, CaptureReader};
 use std::collections::BTreeMap;
@@ -332,4 +334,39 @@ fn mutated_captures_never_panic() {
     }
     // The mutations do hit the error paths (not only harmless payload bytes).
     assert!(errors > 50, "{errors}");
+}
+
+/// Every record's stamp, or the error that stopped the read.
+fn stamps(bytes: &[u8]) -> Result<Vec<i64>, CaptureError> {
+    let mut r = CaptureReader::new(bytes)?;
+    let mut ts = Vec::new();
+    while let Some(rec) = r.next_record()? {
+        ts.push(rec.ts_ns);
+    }
+    Ok(ts)
+}
+
+#[test]
+fn pcapng_binary_timestamp_resolutions_are_read() {
+    let f = common::tcp_in(false, 5, 10);
+    // 2^-10 s: 1024 units a second.
+    let ng = common::pcapng(
+        Some(0x8a),
+        &[
+            common::ng_epb(1024, &f, f.len() as u32),
+            common::ng_epb(1536, &f, f.len() as u32),
+        ],
+    );
+    assert_eq!(stamps(&ng).unwrap(), [1_000_000_000, 1_500_000_000]);
+    // 2^-30 s, and the decimal 10^-9 s for comparison.
+    let ng = common::pcapng(Some(0x9e), &[common::ng_epb(3 << 30, &f, f.len() as u32)]);
+    assert_eq!(stamps(&ng).unwrap(), [3_000_000_000]);
+    let ng = common::pcapng(Some(9), &[common::ng_epb(7, &f, f.len() as u32)]);
+    assert_eq!(stamps(&ng).unwrap(), [7]);
+    // 2^-64 and 10^-20 do not fit: refused, in plain words.
+    for bad in [0xc0u8, 20] {
+        let ng = common::pcapng(Some(bad), &[common::ng_epb(1, &f, f.len() as u32)]);
+        let e = stamps(&ng).expect_err("resolution refused").to_string();
+        assert!(e.contains("timestamp resolution"), "{bad:#x}: {e}");
+    }
 }

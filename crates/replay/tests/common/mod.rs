@@ -76,3 +76,46 @@ pub fn pcap(snaplen: u32, frames: &[(Vec<u8>, u32)]) -> Vec<u8> {
 pub fn whole(frames: &[Vec<u8>]) -> Vec<(Vec<u8>, u32)> {
     frames.iter().map(|f| (f.clone(), f.len() as u32)).collect()
 }
+
+/// A little-endian pcapng block of type `kind` around `body` (padded to 32 bits).
+pub fn ng_block(kind: u32, body: &[u8]) -> Vec<u8> {
+    let mut body = body.to_vec();
+    body.resize(body.len().div_ceil(4) * 4, 0);
+    let len = (12 + body.len()) as u32;
+    let mut b = kind.to_le_bytes().to_vec();
+    b.extend_from_slice(&len.to_le_bytes());
+    b.extend_from_slice(&body);
+    b.extend_from_slice(&len.to_le_bytes());
+    b
+}
+
+/// An Enhanced Packet Block on interface 0: `ts` in the interface's units,
+/// `frame` whole, and a captured length field of `caplen`.
+pub fn ng_epb(ts: u64, frame: &[u8], caplen: u32) -> Vec<u8> {
+    let mut b = 0u32.to_le_bytes().to_vec();
+    b.extend_from_slice(&((ts >> 32) as u32).to_le_bytes());
+    b.extend_from_slice(&(ts as u32).to_le_bytes());
+    b.extend_from_slice(&caplen.to_le_bytes());
+    b.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+    b.extend_from_slice(frame);
+    ng_block(6, &b)
+}
+
+/// A pcapng file: a section header and one Ethernet interface whose
+/// `if_tsresol` option is `tsresol` (none: microseconds), then `blocks`.
+pub fn pcapng(tsresol: Option<u8>, blocks: &[Vec<u8>]) -> Vec<u8> {
+    let mut shb = 0x1A2B_3C4Du32.to_le_bytes().to_vec();
+    shb.extend_from_slice(&[1, 0, 0, 0]);
+    shb.extend_from_slice(&(-1i64).to_le_bytes());
+    let mut f = ng_block(0x0A0D_0D0A, &shb);
+    let mut idb = vec![1, 0, 0, 0, 0, 0, 0, 0]; // Ethernet, no snap length
+    if let Some(r) = tsresol {
+        idb.extend_from_slice(&[9, 0, 1, 0, r, 0, 0, 0]); // if_tsresol
+        idb.extend_from_slice(&[0, 0, 0, 0]); // opt_endofopt
+    }
+    f.extend(ng_block(1, &idb));
+    for b in blocks {
+        f.extend_from_slice(b);
+    }
+    f
+}
