@@ -412,6 +412,11 @@ impl<R: Read> CaptureReader<R> {
                     return Ok(None);
                 }
                 Err(PcapError::Incomplete(_)) => {
+                    if let Some(e) = self.inconsistent_block(record_no, offset) {
+                        self.finished = true;
+                        return Err(e);
+                    }
+                    let reader = self.inner.reader();
                     let before = reader.data().len();
                     if let Err(e) = reader.refill() {
                         let e = e.to_owned_vec();
@@ -434,9 +439,16 @@ impl<R: Read> CaptureReader<R> {
                     continue;
                 }
                 Err(PcapError::BufferTooSmall) => {
+                    // A block held whole whose contents ask for more (an
+                    // EPB's captured length past its end) is damaged.
+                    if let Some(e) = self.inconsistent_block(record_no, offset) {
+                        self.finished = true;
+                        return Err(e);
+                    }
                     // A block longer than the buffer: first learn whether the
                     // input even holds that much (a damaged length at the end
                     // of a file is a truncation, not a reason to grow).
+                    let reader = self.inner.reader();
                     let before = reader.data().len();
                     if let Err(e) = reader.refill() {
                         let e = e.to_owned_vec();
@@ -459,6 +471,10 @@ impl<R: Read> CaptureReader<R> {
                 }
                 Err(PcapError::UnexpectedEof) => {
                     self.finished = true;
+                    if let Some(e) = self.inconsistent_block(record_no, offset) {
+                        return Err(e);
+                    }
+                    let reader = self.inner.reader();
                     let claimed = claimed_len(&self.state, self.format, reader.data());
                     if let Some(n) = claimed.filter(|n| *n as usize > MAX_BLOCK) {
                         // Not a cut file: a length no capture writes.
@@ -512,6 +528,26 @@ impl<R: Read> CaptureReader<R> {
         }
     }
 
+    /// A pcapng block the buffer holds whole, yet the parser wants more
+    /// bytes for: corrupt, with what is wrong, rather than a cut file (or
+    /// a buffer grown to the limit waiting for bytes no block needs).
+    fn inconsistent_block(&self, record: u64, offset: u64) -> Option<CaptureError> {
+        let Inner::Ng(r) = &self.inner else {
+            return None;
+        };
+        let (data, big) = (r.data(), self.state.big_endian);
+        if !ng_block_complete(data, big) {
+            return None;
+        }
+        Some(CaptureError::Corrupt {
+            record,
+            offset,
+            bytes_read: self.bytes.load(Ordering::Relaxed),
+            detail: ng_block_problem(data, big)
+                .unwrap_or_else(|| "the block's contents do not fit its length".into()),
+        })
+    }
+
     fn read_error(&self, record: u64, e: PcapError<&'static [u8]>) -> CaptureError {
         let offset = match &self.inner {
             Inner::Pcap(r) => r.consumed(),
@@ -531,11 +567,18 @@ impl<R: Read> CaptureReader<R> {
                 source,
             };
         }
+        // A pcapng block the parser refused: say which length is wrong.
+        let detail = match (&self.inner, &e) {
+            (Inner::Ng(r), PcapError::NomError(..) | PcapError::OwnedNomError(..)) => {
+                ng_block_problem(r.data(), self.state.big_endian)
+            }
+            _ => None,
+        };
         CaptureError::Corrupt {
             record,
             offset,
             bytes_read,
-            detail: describe(&e),
+            detail: detail.unwrap_or_else(|| describe(&e)),
         }
     }
 }
@@ -558,6 +601,65 @@ fn ts_unit_name(tsresol: u8) -> String {
     format!("{base}^-{} s", tsresol & 0x7f)
 }
 
+/// The pcapng block at the start of `data` is all there: the length it
+/// states is held. If the parser still asks for more, the block's contents
+/// contradict its length (the file is damaged there, not cut).
+fn ng_block_complete(data: &[u8], big_endian: bool) -> bool {
+    u32_at(data, 4, big_endian).is_some_and(|len| len >= 12 && data.len() >= len as usize)
+}
+
+fn u32_at(data: &[u8], at: usize, big_endian: bool) -> Option<u32> {
+    let b: [u8; 4] = data.get(at..at.checked_add(4)?)?.try_into().ok()?;
+    Some(if big_endian {
+        u32::from_be_bytes(b)
+    } else {
+        u32::from_le_bytes(b)
+    })
+}
+
+/// What is wrong with the pcapng block at the start of `data`, which the
+/// parser refused: its lengths, against each other and against the least
+/// its type needs. `None` when no length can be read.
+fn ng_block_problem(data: &[u8], big_endian: bool) -> Option<String> {
+    let kind = u32_at(data, 0, big_endian)?;
+    let len = u32_at(data, 4, big_endian)?;
+    let (what, min) = match kind {
+        0x0A0D_0D0A => ("section header block".to_string(), 28),
+        1 => ("interface description block".to_string(), 20),
+        3 => ("simple packet block".to_string(), 16),
+        5 => ("interface statistics block".to_string(), 24),
+        6 => ("enhanced packet block".to_string(), 32),
+        other => (format!("block of type {other:#x}"), 12),
+    };
+    if len < min || len % 4 != 0 {
+        return Some(format!(
+            "the {what} says it is {len} bytes long (it takes at least {min}, in whole 4-byte words)"
+        ));
+    }
+    if data.len() < len as usize {
+        return None;
+    }
+    let closing = u32_at(data, len as usize - 4, big_endian)?;
+    if closing != len {
+        return Some(format!(
+            "the {what}'s closing length ({closing}) differs from its opening length ({len})"
+        ));
+    }
+    if kind == 6 {
+        let caplen = u32_at(data, 20, big_endian)?;
+        if caplen > len - 32 {
+            return Some(format!(
+                "the {what} is inconsistent: its captured length {caplen} is larger than \
+                 the block ({} bytes of packet data)",
+                len - 32
+            ));
+        }
+    }
+    Some(format!(
+        "the {what}'s contents do not fit its length of {len} bytes"
+    ))
+}
+
 /// The length the next record claims (pcap caplen, pcapng block length).
 fn claimed_len(st: &State, format: CaptureFormat, data: &[u8]) -> Option<u32> {
     let at = match format {
@@ -574,8 +676,10 @@ fn claimed_len(st: &State, format: CaptureFormat, data: &[u8]) -> Option<u32> {
 
 fn describe<I>(e: &PcapError<I>) -> String {
     match e {
-        PcapError::NomError(_, kind) | PcapError::OwnedNomError(_, kind) => {
-            format!("malformed block ({kind:?} check failed)")
+        // The parser's error kinds (Verify, Tag, ...) mean nothing to a
+        // user; what they checked is a length or a type field.
+        PcapError::NomError(..) | PcapError::OwnedNomError(..) => {
+            "malformed block: a length or type field does not fit the format".into()
         }
         PcapError::HeaderNotRecognized => "header not recognised".into(),
         PcapError::UnexpectedEof | PcapError::Incomplete(_) => "ends too early".into(),

@@ -370,3 +370,70 @@ fn pcapng_binary_timestamp_resolutions_are_read() {
         assert!(e.contains("timestamp resolution"), "{bad:#x}: {e}");
     }
 }
+
+#[test]
+fn an_epb_claiming_more_than_its_block_is_corrupt_not_truncated() {
+    let f = common::tcp_in(false, 5, 10);
+    let good = common::ng_epb(1, &f, f.len() as u32);
+    // Record 2 says 2000 bytes were captured, in a block holding 64; good
+    // blocks follow, so the file is not cut.
+    let bad = common::ng_epb(2, &f, 2000);
+    let ng = common::pcapng(None, &[good.clone(), bad, good.clone(), good]);
+    match read_bytes(&ng) {
+        Err(e @ CaptureError::Corrupt { record: 2, .. }) => {
+            let msg = e.to_string();
+            assert!(
+                msg.contains("captured length 2000") && msg.contains("larger than the block"),
+                "{msg}"
+            );
+        }
+        other => panic!("expected Corrupt at record 2, got {other:?}"),
+    }
+    // The same block last in the file: still corrupt, not a cut file.
+    let ng = common::pcapng(None, &[common::ng_epb(2, &f, 2000)]);
+    assert!(
+        matches!(
+            read_bytes(&ng),
+            Err(CaptureError::Corrupt { record: 1, .. })
+        ),
+        "{:?}",
+        read_bytes(&ng)
+    );
+}
+
+#[test]
+fn damaged_blocks_are_described_in_plain_words() {
+    let f = common::tcp_in(false, 5, 10);
+    let good = common::ng_epb(1, &f, f.len() as u32);
+    // The closing length of record 2 differs from its opening length.
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n - 4] ^= 0x55;
+    let ng = common::pcapng(None, &[good.clone(), bad, good.clone()]);
+    let e = read_bytes(&ng).expect_err("damaged").to_string();
+    assert!(
+        e.contains("record 2") && e.contains("closing length"),
+        "{e}"
+    );
+    assert!(!e.contains("Verify") && !e.contains("check failed"), "{e}");
+    // The interface description's closing length (the file starts with a
+    // 28-byte section header and a 20-byte interface description).
+    let mut ng = common::pcapng(None, std::slice::from_ref(&good));
+    ng[28 + 16] ^= 0x55;
+    let e = read_bytes(&ng).expect_err("damaged interface").to_string();
+    assert!(
+        e.contains("interface description block's closing length"),
+        "{e}"
+    );
+    assert!(!e.contains("Verify") && !e.contains("check failed"), "{e}");
+    // A packet block shorter than its fixed fields.
+    let mut short = good.clone();
+    short[4..8].copy_from_slice(&28u32.to_le_bytes());
+    let e = read_bytes(&common::pcapng(None, &[short])).expect_err("short block");
+    let e = e.to_string();
+    assert!(
+        e.contains("record 1") && e.contains("enhanced packet block says it is 28 bytes long"),
+        "{e}"
+    );
+    assert!(!e.contains("Verify") && !e.contains("check failed"), "{e}");
+}
