@@ -83,6 +83,9 @@ pub enum SkipReason {
     NotEthernetII(u16),
     /// Raw/loopback capture whose payload is neither IPv4 nor IPv6.
     NotIp,
+    /// pcap record whose fraction of a second (micro- or nanoseconds, as
+    /// the file's magic says) is a whole second or more.
+    StampFraction { nanos: bool },
 }
 
 impl std::fmt::Display for SkipReason {
@@ -94,6 +97,12 @@ impl std::fmt::Display for SkipReason {
                 write!(f, "cooked protocol {p:#06x} is not Ethernet II")
             }
             SkipReason::NotIp => write!(f, "raw payload is neither IPv4 nor IPv6"),
+            SkipReason::StampFraction { nanos: false } => {
+                write!(f, "malformed timestamp: 1000000 microseconds or more")
+            }
+            SkipReason::StampFraction { nanos: true } => {
+                write!(f, "malformed timestamp: 1000000000 nanoseconds or more")
+            }
         }
     }
 }
@@ -723,6 +732,21 @@ fn handle_block(
             return Ok(None);
         }
         PcapBlockOwned::Legacy(b) => {
+            // The fraction must be under a second: a record that says
+            // otherwise is malformed, and its time cannot be trusted.
+            let second = if st.pcap_nanos {
+                1_000_000_000
+            } else {
+                1_000_000
+            };
+            if b.ts_usec >= second {
+                st.stats.records += 1;
+                let why = SkipReason::StampFraction {
+                    nanos: st.pcap_nanos,
+                };
+                *st.stats.skipped.entry(why.to_string()).or_insert(0) += 1;
+                return Ok(None);
+            }
             let frac = i64::from(b.ts_usec) * if st.pcap_nanos { 1 } else { 1000 };
             let ts = i64::from(b.ts_sec) * 1_000_000_000 + frac;
             (ts, b.data, b.origlen, st.pcap_link, 0)

@@ -437,3 +437,38 @@ fn damaged_blocks_are_described_in_plain_words() {
     );
     assert!(!e.contains("Verify") && !e.contains("check failed"), "{e}");
 }
+
+#[test]
+fn a_pcap_stamp_fraction_of_a_second_or_more_is_skipped_and_counted() {
+    let f = common::tcp_in(false, 5, 10);
+    for (nanos, second) in [(false, 1_000_000u32), (true, 1_000_000_000)] {
+        let p = common::pcap_stamped(
+            nanos,
+            &[
+                ((100, 5), f.clone()),
+                ((100, second), f.clone()),
+                ((100, second - 1), f.clone()),
+            ],
+        );
+        let mut r = CaptureReader::new(&p[..]).unwrap();
+        let mut got = Vec::new();
+        while let Some(rec) = r.next_record().unwrap() {
+            got.push((rec.number, rec.ts_ns));
+        }
+        let unit = if nanos { 1 } else { 1000 };
+        assert_eq!(
+            got,
+            [
+                (1, 100_000_000_000 + 5 * unit),
+                (3, 100_000_000_000 + i64::from(second - 1) * unit)
+            ],
+            "nanos {nanos}"
+        );
+        let st = r.stats();
+        assert_eq!((st.records, st.returned), (3, 2));
+        let skipped: Vec<_> = st.skipped.iter().collect();
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert!(skipped[0].0.contains("timestamp"), "{skipped:?}");
+        assert_eq!(*skipped[0].1, 1);
+    }
+}

@@ -119,3 +119,21 @@ pub fn pcapng(tsresol: Option<u8>, blocks: &[Vec<u8>]) -> Vec<u8> {
     }
     f
 }
+
+/// A classic pcap (Ethernet) with the nanosecond magic or the microsecond
+/// one, of whole `frames` given with their (seconds, fraction) stamps.
+pub fn pcap_stamped(nanos: bool, frames: &[((u32, u32), Vec<u8>)]) -> Vec<u8> {
+    let magic: u32 = if nanos { 0xa1b2_3c4d } else { 0xa1b2_c3d4 };
+    let mut b = magic.to_le_bytes().to_vec();
+    b.extend_from_slice(&[2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    b.extend_from_slice(&65535u32.to_le_bytes());
+    b.extend_from_slice(&1u32.to_le_bytes());
+    for ((sec, frac), f) in frames {
+        b.extend_from_slice(&sec.to_le_bytes());
+        b.extend_from_slice(&frac.to_le_bytes());
+        b.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        b.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        b.extend_from_slice(f);
+    }
+    b
+}
