@@ -203,6 +203,8 @@ pub enum ErrorKind {
     Activation(String),
     #[error("cannot read the file: {0}")]
     Io(String),
+    #[error("not valid UTF-8 text: byte X'{byte:02X}' here is not part of a UTF-8 character; convert the file to UTF-8 first (from EBCDIC, or from the code page it was written in)")]
+    NotUtf8 { byte: u8 },
 }
 
 /// Warnings: the statement is accepted, but something is ignored or overridden.
@@ -235,6 +237,8 @@ pub enum WarningKind {
     NotStarted(String),
     #[error("the Enterprise Extender address IPADDR={0} is not a home address or VIPA of any stack given; no stack gets an EE queue for it")]
     EeAddressNotOwned(String),
+    #[error("the {0} defines nothing: it is empty or has only comments")]
+    NothingDefined(&'static str),
 }
 
 /// Error or warning.

@@ -31,14 +31,33 @@ pub enum FileKind {
     Trl,
 }
 
-/// Guess the kind of a configuration text.
+/// The UTF-8 byte order mark some Windows editors put at the start of a
+/// text file.
+pub const BOM: char = '\u{feff}';
+
+/// `src` without a leading byte order mark: it is not part of the first
+/// statement (it is invisible in an editor, so an error about it could not
+/// be understood).
+pub fn strip_bom(src: &str) -> &str {
+    src.strip_prefix(BOM).unwrap_or(src)
+}
+
+/// Guess the kind of a configuration text. A text with no statement at all
+/// is a profile, unless it has VTAM `*` comment lines (a TRL member that
+/// defines nothing).
 pub fn classify(src: &str) -> FileKind {
+    let src = strip_bom(src);
     if looks_like_policy(src) {
         return FileKind::Policy;
     }
+    let mut vtam_comments = false;
     for line in src.lines() {
         let t = line.trim_start();
-        if t.is_empty() || line.starts_with('*') || t.starts_with(';') {
+        if line.starts_with('*') {
+            vtam_comments = true;
+            continue;
+        }
+        if t.is_empty() || t.starts_with(';') {
             continue;
         }
         let words: Vec<String> = t
@@ -58,11 +77,17 @@ pub fn classify(src: &str) -> FileKind {
         }
         return FileKind::Profile;
     }
-    FileKind::Profile
+    if vtam_comments {
+        FileKind::Trl
+    } else {
+        FileKind::Profile
+    }
 }
 
-/// Parse a text whose kind is decided by [`classify`].
+/// Parse a text whose kind is decided by [`classify`]. A leading byte order
+/// mark is skipped.
 pub fn load_str(file: &str, src: &str) -> (Loaded, Diagnostics) {
+    let src = strip_bom(src);
     match classify(src) {
         FileKind::Policy => {
             let (p, d) = parse_policy(file, src);
@@ -104,18 +129,53 @@ pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// [`read_bounded`], as UTF-8 text.
+/// Where the first byte that is not UTF-8 is: its line and column (columns
+/// count characters, as in every diagnostic; a leading byte order mark is
+/// not counted), and the byte itself.
+pub fn utf8_error_at(bytes: &[u8], e: &std::str::Utf8Error) -> (Span, u8) {
+    let start = if bytes.starts_with(BOM.to_string().as_bytes()) {
+        BOM.len_utf8()
+    } else {
+        0
+    };
+    let bad = e.valid_up_to();
+    let valid = bytes.get(start.min(bad)..bad).unwrap_or_default();
+    let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+    let line_start = valid
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    let col = std::str::from_utf8(valid.get(line_start..).unwrap_or_default())
+        .map(|s| s.chars().count())
+        .unwrap_or(0)
+        + 1;
+    let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+    (
+        Span::new(n(line), n(col)),
+        bytes.get(bad).copied().unwrap_or(0),
+    )
+}
+
+/// [`read_bounded`], as UTF-8 text; invalid text is an `InvalidData` error
+/// naming the line and column of the first byte that is not UTF-8.
 pub fn read_bounded_string(path: &Path) -> std::io::Result<String> {
     String::from_utf8(read_bounded(path)?).map_err(|e| {
+        let (at, byte) = utf8_error_at(e.as_bytes(), &e.utf8_error());
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("not valid UTF-8 text ({e})"),
+            format!(
+                "not valid UTF-8 text: line {}, column {} has byte X'{byte:02X}', \
+                 which is not part of a UTF-8 character",
+                at.line, at.col
+            ),
         )
     })
 }
 
-/// Read and parse a file. A file that cannot be read (or is not UTF-8) is
-/// an error diagnostic at 0:0, never a panic.
+/// Read and parse a file. A file that cannot be read is an error
+/// diagnostic at 0:0, one that is not UTF-8 an error at the line and column
+/// of the first byte that is not; never a panic.
 pub fn load_path(path: &Path) -> (Option<Loaded>, Diagnostics) {
     let name = path.display().to_string();
     match read_bounded(path) {
@@ -125,14 +185,9 @@ pub fn load_path(path: &Path) -> (Option<Loaded>, Diagnostics) {
                 (Some(l), d)
             }
             Err(e) => {
+                let (at, byte) = utf8_error_at(e.as_bytes(), &e.utf8_error());
                 let mut d = Diagnostics::new();
-                d.error(
-                    &name,
-                    Span::default(),
-                    ErrorKind::Io(format!(
-                        "not valid UTF-8 text ({e}); convert it from EBCDIC first"
-                    )),
-                );
+                d.error(&name, at, ErrorKind::NotUtf8 { byte });
                 (None, d)
             }
         },
@@ -166,6 +221,41 @@ mod tests {
         std::fs::write(&over, [0xc1, 0xc2]).unwrap();
         let e = read_bounded_string(&over).unwrap_err();
         assert!(e.to_string().contains("not valid UTF-8"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_reported_at_its_line_and_column() {
+        let dir = std::env::temp_dir().join(format!("softosa-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("latin1.prof");
+        // Line 2, after 30 characters (one of them a two-byte é): X'C1'.
+        let mut text = "INTERFACE A DEFINE IPAQENET\n IPADDR 10.1.1.1/24 PORTNAME é"
+            .as_bytes()
+            .to_vec();
+        text.extend([0xC1, b'\n']);
+        std::fs::write(&f, &text).unwrap();
+        let (loaded, d) = load_path(&f);
+        assert!(loaded.is_none());
+        let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(
+            v[0].starts_with(&format!(
+                "{}:2:31: error: not valid UTF-8 text: byte X'C1'",
+                f.display()
+            )),
+            "{v:?}"
+        );
+        let e = read_bounded_string(&f).unwrap_err().to_string();
+        assert!(e.contains("line 2, column 31 has byte X'C1'"), "{e}");
+        // A byte order mark in front is not counted as a column.
+        let mut bom = "\u{feff}AB".as_bytes().to_vec();
+        bom.push(0xFF);
+        let e = String::from_utf8(bom.clone()).unwrap_err();
+        assert_eq!(
+            utf8_error_at(&bom, &e.utf8_error()),
+            (Span::new(1, 3), 0xFF)
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -96,9 +96,12 @@ fn starts_statement(tok: &str) -> bool {
     stmt_of(tok).is_some() || is_unsupported(tok)
 }
 
-/// Parse a profile. `file` is used in diagnostics. Never panics.
+/// Parse a profile. `file` is used in diagnostics. A leading byte order
+/// mark is skipped; a profile with no statement at all is a warning (a
+/// wrong or truncated file would otherwise pass as a stack with nothing
+/// defined). Never panics.
 pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
-    let toks = tokenize(src, &[';'], false);
+    let toks = tokenize(crate::load::strip_bom(src), &[';'], false);
     let mut p = Parser {
         toks: &toks,
         pos: 0,
@@ -109,6 +112,9 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
             ..Profile::default()
         },
     };
+    if toks.is_empty() {
+        p.warn(Span::default(), WarningKind::NothingDefined("profile"));
+    }
     p.run();
     (p.prof, p.diags)
 }

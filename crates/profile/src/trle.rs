@@ -16,7 +16,7 @@
 //! is used only for the OLM per-CHPID sharing limit.
 
 use crate::ast::{EeConfig, ReadStorage, TrlFile, Trle};
-use crate::diag::{Diagnostics, ErrorKind, Span, Spanned};
+use crate::diag::{Diagnostics, ErrorKind, Span, Spanned, WarningKind};
 use crate::parser::parse_ip;
 
 /// A character of an operand field with its source position.
@@ -179,14 +179,28 @@ fn device(s: &str) -> Option<u16> {
     u16::from_str_radix(s, 16).ok()
 }
 
-/// Parse a VTAM TRL member. Never panics.
+/// Parse a VTAM TRL member. A leading byte order mark is skipped; a member
+/// that defines neither a TRLE nor a start option is a warning. Never
+/// panics.
 pub fn parse_trl(file: &str, src: &str) -> (TrlFile, Diagnostics) {
     let mut d = Diagnostics::new();
     let mut out = TrlFile {
         file: file.to_string(),
         ..TrlFile::default()
     };
-    for st in statements(src, file, &mut d) {
+    let stmts = statements(crate::load::strip_bom(src), file, &mut d);
+    if stmts.iter().all(|st| {
+        st.op
+            .as_ref()
+            .is_some_and(|(o, _)| o.eq_ignore_ascii_case("VBUILD"))
+    }) {
+        d.warning(
+            file,
+            Span::default(),
+            WarningKind::NothingDefined("TRL member"),
+        );
+    }
+    for st in stmts {
         match st.op.as_ref().map(|(o, s)| (o.to_ascii_uppercase(), *s)) {
             None => start_options(file, &st, &mut out, &mut d),
             Some((op, _)) if op == "VBUILD" => {

@@ -211,3 +211,73 @@ fn blocks_end_at_their_end_statement_or_are_reported_unclosed() {
     );
     assert!(p.global.segmentation_offload.is_some());
 }
+
+#[test]
+fn a_leading_byte_order_mark_is_skipped() {
+    use softosa_profile::load::{load_str, Loaded};
+    let (p, v) = diags("\u{feff}INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n");
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(p.interfaces.len(), 1);
+    // Told apart by content with the mark in front, and read without it.
+    let trl = "\u{feff}T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),DATAPATH=(0E2A),PORTNAME=(P1,0)\n";
+    match load_str("t.trl", trl) {
+        (Loaded::Trl(t), d) => {
+            assert!(d.items().is_empty(), "{:?}", d.items());
+            assert_eq!(t.trles[0].name, "T1");
+        }
+        (other, _) => panic!("read as {other:?}"),
+    }
+    let pol =
+        "\u{feff}SetSubnetPrioTosMask { SubnetTosMask 11100000 PriorityTosMapping 1 11100000 }\n";
+    assert!(matches!(load_str("p", pol), (Loaded::Policy(Some(_)), d) if d.items().is_empty()));
+}
+
+#[test]
+fn a_file_that_defines_nothing_is_a_warning() {
+    for src in [
+        "",
+        "\n\n",
+        "; only a comment\n   ; and another\n",
+        "\u{feff}",
+    ] {
+        let (p, d) = parse_profile("e.prof", src);
+        let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+        assert_eq!(
+            v,
+            ["e.prof: warning: the profile defines nothing: it is empty or has only comments"],
+            "{src:?}"
+        );
+        assert_eq!(
+            p,
+            Profile {
+                file: "e.prof".into(),
+                ..Profile::default()
+            }
+        );
+    }
+    // A TRL member of comments and VBUILD only: told apart as TRL by its
+    // `*` comments, and warned about.
+    use softosa_profile::load::{load_str, Loaded};
+    for src in ["* nothing yet\n", "* c\n         VBUILD TYPE=TRL\n"] {
+        match load_str("e.trl", src) {
+            (Loaded::Trl(t), d) => {
+                assert!(t.trles.is_empty());
+                assert!(
+                    d.warnings().any(|w| matches!(
+                        w.warning(),
+                        Some(WarningKind::NothingDefined("TRL member"))
+                    )),
+                    "{src:?}: {:?}",
+                    d.items()
+                );
+                assert!(!d.has_errors(), "{:?}", d.items());
+            }
+            (other, _) => panic!("{src:?} read as {other:?}"),
+        }
+    }
+    // Something defined: no such warning.
+    let (_, v) = diags("START A\n");
+    assert!(!v.iter().any(|x| x.contains("defines nothing")), "{v:?}");
+    let (_, d) = softosa_profile::trle::parse_trl("t", "QDIOSTG=MAX\n");
+    assert!(d.items().is_empty(), "{:?}", d.items());
+}
