@@ -72,6 +72,8 @@ pub enum ErrorKind {
         value: String,
         expected: String,
     },
+    #[error("{stmt}: subnet mask {mask} is not valid: it is not contiguous (the one bits of a mask come first, with no zero bit between them, e.g. 255.255.0.0)")]
+    MaskNotContiguous { stmt: &'static str, mask: String },
     #[error("{stmt}: the required {what} is missing")]
     MissingRequired { stmt: &'static str, what: String },
     #[error("{0} without a matching begin statement")]

@@ -354,11 +354,18 @@ pub fn parse_prefix(s: &str) -> Result<IpPrefix, String> {
     let prefix = match p {
         None => None,
         Some(p) => {
-            let n: u8 = p
-                .parse()
-                .ok()
-                .filter(|n| *n <= max)
-                .ok_or_else(|| format!("prefix length must be 0-{max}"))?;
+            let n: u8 = p.parse().ok().filter(|n| *n <= max).ok_or_else(|| {
+                // A dotted mask after the slash: say what to write instead.
+                match parse_ipv4(p).map(mask_to_prefix) {
+                    Some(Some(n)) => format!(
+                        "a prefix length 0-{max} follows the /, not a subnet mask: write {a}/{n}"
+                    ),
+                    Some(None) => format!(
+                        "a prefix length 0-{max} follows the /; {p} is a subnet mask, and not a contiguous one"
+                    ),
+                    None => format!("prefix length must be 0-{max}"),
+                }
+            })?;
             Some(n)
         }
     };
@@ -1400,8 +1407,19 @@ impl Parser<'_> {
                 let Some(m) = self.value(S, "DYNAMICXCF", "subnet mask, e.g. 255.255.255.0") else {
                     return;
                 };
-                match parse_ipv4(&m.text).and_then(mask_to_prefix) {
-                    Some(p) => (v4, p),
+                match parse_ipv4(&m.text).map(mask_to_prefix) {
+                    Some(Some(p)) => (v4, p),
+                    Some(None) => {
+                        self.err(
+                            m.span,
+                            ErrorKind::MaskNotContiguous {
+                                stmt: "IPCONFIG DYNAMICXCF",
+                                mask: m.text.clone(),
+                            },
+                        );
+                        self.skip_cost();
+                        return;
+                    }
                     None => {
                         self.invalid(
                             &m,
@@ -1409,6 +1427,7 @@ impl Parser<'_> {
                             "DYNAMICXCF",
                             "a contiguous subnet mask, e.g. 255.255.255.0",
                         );
+                        self.skip_cost();
                         return;
                     }
                 }
@@ -1436,6 +1455,14 @@ impl Parser<'_> {
             span: t.span,
         });
         self.prof.ip.nodynamicxcf = None;
+    }
+
+    /// After a refused DYNAMICXCF mask, its cost metric is not another
+    /// IPCONFIG parameter: skip it so it is not reported as unknown.
+    fn skip_cost(&mut self) {
+        if self.peek().is_some_and(|c| parse_dec(&c.text).is_some()) {
+            self.pos += 1;
+        }
     }
 
     // ---- blocks (VIPADYNAMIC, BEGINROUTES) ------------------------------
@@ -1547,8 +1574,19 @@ impl Parser<'_> {
             def.prefix = p;
             def.addrs.push(Spanned::new(a, first.span));
         } else {
-            match parse_ipv4(&first.text).and_then(mask_to_prefix) {
-                Some(p) => def.prefix = p,
+            match parse_ipv4(&first.text).map(mask_to_prefix) {
+                Some(Some(p)) => def.prefix = p,
+                Some(None) => {
+                    self.err(
+                        first.span,
+                        ErrorKind::MaskNotContiguous {
+                            stmt: S,
+                            mask: first.text.clone(),
+                        },
+                    );
+                    self.skip_vipa_sub();
+                    return;
+                }
                 None => {
                     self.invalid(
                         &first,
@@ -1728,17 +1766,49 @@ impl Parser<'_> {
                     prefix: Some(p),
                 }) => Some((addr, p)),
                 Ok(IpPrefix { addr, prefix: None }) => {
-                    // A subnet mask may follow (IPv4), or it is a host route.
-                    let m = self
-                        .peek()
-                        .and_then(|m| parse_ipv4(&m.text))
-                        .and_then(mask_to_prefix);
-                    match m {
-                        Some(p) if addr.is_ipv4() => {
+                    // `dest subnet_mask first_hop link`, `dest HOST first_hop
+                    // link`, or (softosa) `dest first_hop link` as a host
+                    // route. The word after the destination is the mask when
+                    // a first hop (`=` or an address) follows it.
+                    let host = if addr.is_ipv4() { 32 } else { 128 };
+                    let next = self.peek().cloned();
+                    let hop_after = self
+                        .toks
+                        .get(self.pos + 1)
+                        .is_some_and(|h| h.text == "=" || parse_ip(&h.text).is_some());
+                    match next {
+                        Some(h) if h.upper() == "HOST" => {
                             self.pos += 1;
-                            Some((addr, p))
+                            Some((addr, host))
                         }
-                        _ => Some((addr, if addr.is_ipv4() { 32 } else { 128 })),
+                        Some(m) if addr.is_ipv4() && hop_after && m.text != "=" => {
+                            self.pos += 1;
+                            match parse_ipv4(&m.text).map(mask_to_prefix) {
+                                Some(Some(p)) => Some((addr, p)),
+                                Some(None) => {
+                                    self.err(
+                                        m.span,
+                                        ErrorKind::MaskNotContiguous {
+                                            stmt: S,
+                                            mask: m.text.clone(),
+                                        },
+                                    );
+                                    self.skip_route();
+                                    return;
+                                }
+                                None => {
+                                    self.invalid(
+                                        &m,
+                                        S,
+                                        "subnet mask",
+                                        "a dotted subnet mask, e.g. 255.255.255.0, or HOST",
+                                    );
+                                    self.skip_route();
+                                    return;
+                                }
+                            }
+                        }
+                        _ => Some((addr, host)),
                     }
                 }
                 Err(why) => {

@@ -281,3 +281,89 @@ fn a_file_that_defines_nothing_is_a_warning() {
     let (_, d) = softosa_profile::trle::parse_trl("t", "QDIOSTG=MAX\n");
     assert!(d.items().is_empty(), "{:?}", d.items());
 }
+
+#[test]
+fn a_non_contiguous_subnet_mask_is_reported_as_such() {
+    let intf = "INTERFACE A DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n";
+    let src = format!("{intf}BEGINROUTES\n  ROUTE 10.1.0.0 255.0.255.0 = A MTU 1492\nENDROUTES\n");
+    let (p, d) = parse_profile("s.prof", &src);
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].starts_with(
+            "s.prof:3:18: error: ROUTE: subnet mask 255.0.255.0 is not valid: it is not contiguous"
+        ),
+        "{v:?}"
+    );
+    assert!(matches!(
+        d.items()[0].error(),
+        Some(ErrorKind::MaskNotContiguous { stmt: "ROUTE", mask }) if mask == "255.0.255.0"
+    ));
+    assert!(p.routes.is_empty());
+
+    // The forms that are right: a contiguous mask, HOST, a bare host route
+    // with a gateway.
+    let good = format!(
+        "{intf}BEGINROUTES\n  ROUTE 10.1.0.0 255.255.0.0 = A\n  ROUTE 10.1.1.5 HOST = A\n  ROUTE 10.9.9.9 10.1.1.254 A MTU 1492\nENDROUTES\n"
+    );
+    let (p, d) = parse_profile("s.prof", &good);
+    assert!(d.items().is_empty(), "{:?}", d.items());
+    let dests: Vec<_> = p.routes.iter().map(|r| (r.dest, r.gateway)).collect();
+    let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
+    assert_eq!(
+        dests,
+        [
+            (Some((ip("10.1.0.0"), 16)), None),
+            (Some((ip("10.1.1.5"), 32)), None),
+            (Some((ip("10.9.9.9"), 32)), Some(ip("10.1.1.254"))),
+        ]
+    );
+
+    // A mask after the slash: say what to write.
+    for (dest, says) in [
+        (
+            "10.2.0.0/255.255.0.0",
+            "not a subnet mask: write 10.2.0.0/16",
+        ),
+        ("10.2.0.0/255.0.255.0", "not a contiguous one"),
+    ] {
+        let (_, v) = diags(&format!(
+            "{intf}BEGINROUTES\n ROUTE {dest} = A\nENDROUTES\n"
+        ));
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(
+            v[0].starts_with("s.prof:3:8: error: ROUTE destination") && v[0].contains(says),
+            "{v:?}"
+        );
+    }
+
+    // VIPADEFINE and DYNAMICXCF masks say the same.
+    let (_, d) = parse_profile(
+        "s.prof",
+        "VIPADYNAMIC\n VIPADEFINE 255.0.255.0 201.2.10.11\nENDVIPADYNAMIC\nIPCONFIG DYNAMICXCF 10.1.1.1 255.255.0.255 1\n",
+    );
+    let kinds: Vec<_> = d
+        .items()
+        .iter()
+        .map(|x| (x.span, x.error().cloned()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                Span::new(2, 13),
+                Some(ErrorKind::MaskNotContiguous {
+                    stmt: "VIPADEFINE",
+                    mask: "255.0.255.0".into()
+                })
+            ),
+            (
+                Span::new(4, 30),
+                Some(ErrorKind::MaskNotContiguous {
+                    stmt: "IPCONFIG DYNAMICXCF",
+                    mask: "255.255.0.255".into()
+                })
+            ),
+        ]
+    );
+}
