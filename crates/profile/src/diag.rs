@@ -160,6 +160,13 @@ pub enum ErrorKind {
     HomeOnInterface(String),
     #[error("LINK {link} refers to device {device}, which no DEVICE statement defines")]
     LinkUnknownDevice { link: String, device: String },
+    #[error("LINK {link}: device {device} already has the IPAQENET link {other} (line {first_line}); z/OS allows one IPAQENET LINK per DEVICE: define more interfaces on the port with INTERFACE statements (and a VLANID each)")]
+    SecondLinkOnDevice {
+        link: String,
+        device: String,
+        other: String,
+        first_line: u32,
+    },
     #[error("START {0}: no DEVICE or INTERFACE of that name is defined")]
     StartUnknown(String),
     #[error("VIPADISTRIBUTE {0}: the address is not defined by a VIPADEFINE")]

@@ -79,6 +79,26 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
         }
     }
 
+    // One IPAQENET (IPv4) LINK per DEVICE: a second one is refused.
+    let mut enet_links: BTreeMap<String, (&str, u32)> = BTreeMap::new();
+    for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
+        let key = l.device.value.to_ascii_uppercase();
+        match enet_links.get(&key) {
+            Some((other, first_line)) => d.error(
+                f,
+                l.device.span,
+                ErrorKind::SecondLinkOnDevice {
+                    link: l.name.clone(),
+                    device: l.device.value.clone(),
+                    other: other.to_string(),
+                    first_line: *first_line,
+                },
+            ),
+            None => {
+                enet_links.insert(key, (&l.name, l.span.line));
+            }
+        }
+    }
     for l in &p.links {
         if let Some(w) = l.workloadq.as_ref().filter(|w| w.value) {
             d.error(f, w.span, ErrorKind::WorkloadqOnLink(l.name.clone()));

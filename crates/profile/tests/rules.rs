@@ -551,3 +551,28 @@ fn a_refused_required_value_is_reported_once_not_also_as_missing() {
     let (_, v, _) = check("INTERFACE Q1 DEFINE IPAQENET PORTNAME P1\n");
     assert!(v.iter().any(|s| s.contains("required IPADDR")), "{v:?}");
 }
+
+#[test]
+fn one_ipaqenet_link_per_device() {
+    let src = "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nLINK L2 IPAQENET d1 VLANID 5\nDEVICE D2 MPCIPA\nLINK L3 IPAQENET D2\nHOME 192.0.2.1 L1\n     192.0.2.2 L2\n     192.0.2.3 L3\n";
+    let (_, v, d) = check(src);
+    let errors: Vec<&Diagnostic> = d.errors().collect();
+    assert_eq!(errors.len(), 1, "{v:?}");
+    assert!(
+        has(
+            &v,
+            "3:18: error",
+            "LINK L2: device D1 already has the IPAQENET link L1 (line 2)"
+        ),
+        "{v:?}"
+    );
+    assert!(matches!(
+        errors[0].error(),
+        Some(ErrorKind::SecondLinkOnDevice { link, device, other, first_line: 2 })
+            if link == "L2" && device == "D1" && other == "L1"
+    ));
+    // One link per device, on two devices: clean.
+    let ok = "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nDEVICE D2 MPCIPA\nLINK L2 IPAQENET D2\nHOME 192.0.2.1 L1\n 192.0.2.2 L2\n";
+    let (_, v, _) = check(ok);
+    assert!(v.is_empty(), "{v:?}");
+}
