@@ -154,6 +154,22 @@ pub enum ErrorKind {
         other: String,
         port: String,
     },
+    #[error("interface {intf}: VLANID is required: {other} of this stack is on port {port} too, and several {version} interfaces of one stack on a port are told apart only by their VLANIDs")]
+    VlanRequired {
+        intf: String,
+        other: String,
+        port: String,
+        version: &'static str,
+    },
+    #[error("interface {intf}: VLANID {vlan} is already used by {other} of this stack on port {port} (line {first_line}); each {version} interface of a stack on one port needs its own VLANID")]
+    VlanInUse {
+        intf: String,
+        vlan: u32,
+        other: String,
+        port: String,
+        first_line: u32,
+        version: &'static str,
+    },
     #[error("HOME refers to link {0}, which no LINK statement defines")]
     HomeUnknownLink(String),
     #[error("HOME refers to {0}, which is an INTERFACE; code the address with IPADDR on the INTERFACE statement")]

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::ast::*;
-use crate::diag::{Diagnostics, ErrorKind, Span, WarningKind};
+use crate::diag::{Diagnostics, ErrorKind, Span, Spanned, WarningKind};
 
 /// Check one profile. Diagnostics carry `profile.file`.
 pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
@@ -99,6 +99,7 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
             }
         }
     }
+    check_vlans_per_port(p, d);
     for l in &p.links {
         if let Some(w) = l.workloadq.as_ref().filter(|w| w.value) {
             d.error(f, w.span, ErrorKind::WorkloadqOnLink(l.name.clone()));
@@ -239,6 +240,97 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
                 dist.addr.span,
                 ErrorKind::DistributeUndefinedVipa(dist.addr.value.to_string()),
             );
+        }
+    }
+}
+
+/// Several interfaces of one stack on one OSA port (per IP version) are
+/// told apart by VLAN only: each needs a VLANID, and they must differ. The
+/// interfaces are INTERFACE IPAQENET/IPAQENET6 by PORTNAME and LINK
+/// IPAQENET by device (only the first link of a device: a second one is
+/// refused on its own).
+fn check_vlans_per_port(p: &Profile, d: &mut Diagnostics) {
+    struct Member<'a> {
+        what: String,
+        name: &'a str,
+        vlan: Option<&'a Spanned<u32>>,
+        span: Span,
+    }
+    let f = p.file.as_str();
+    let mut ports: BTreeMap<(String, bool), Vec<Member<'_>>> = BTreeMap::new();
+    for i in p.interfaces.iter().filter(|i| i.kind.is_osa()) {
+        if let Some(port) = &i.portname {
+            let v6 = i.kind == InterfaceKind::IpaqEnet6;
+            ports
+                .entry((port.value.to_ascii_uppercase(), v6))
+                .or_default()
+                .push(Member {
+                    what: format!("interface {}", i.name),
+                    name: &i.name,
+                    vlan: i.vlanid.as_ref(),
+                    span: i.span,
+                });
+        }
+    }
+    let mut devices: Vec<String> = Vec::new();
+    for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
+        let dev = l.device.value.to_ascii_uppercase();
+        if devices.contains(&dev) {
+            continue;
+        }
+        devices.push(dev.clone());
+        ports.entry((dev, false)).or_default().push(Member {
+            what: format!("link {}", l.name),
+            name: &l.name,
+            vlan: l.vlanid.as_ref(),
+            span: l.span,
+        });
+    }
+    for ((port, v6), mut list) in ports {
+        if list.len() < 2 {
+            continue;
+        }
+        let version = if v6 { "IPv6" } else { "IPv4" };
+        list.sort_by_key(|m| m.span);
+        let mut used: BTreeMap<u32, &Member<'_>> = BTreeMap::new();
+        for (k, m) in list.iter().enumerate() {
+            match m.vlan {
+                None => {
+                    let other = list
+                        .iter()
+                        .enumerate()
+                        .find(|(j, _)| *j != k)
+                        .map(|(_, o)| o.what.clone())
+                        .unwrap_or_default();
+                    d.error(
+                        f,
+                        m.span,
+                        ErrorKind::VlanRequired {
+                            intf: m.name.to_string(),
+                            other,
+                            port: port.clone(),
+                            version,
+                        },
+                    );
+                }
+                Some(v) => match used.get(&v.value) {
+                    Some(first) => d.error(
+                        f,
+                        v.span,
+                        ErrorKind::VlanInUse {
+                            intf: m.name.to_string(),
+                            vlan: v.value,
+                            other: first.what.clone(),
+                            port: port.clone(),
+                            first_line: first.span.line,
+                            version,
+                        },
+                    ),
+                    None => {
+                        used.insert(v.value, m);
+                    }
+                },
+            }
         }
     }
 }

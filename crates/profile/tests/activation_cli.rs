@@ -58,7 +58,8 @@ fn olm_limit_refuses_activation_of_the_fifth_stack() {
 
 #[test]
 fn readstorage_global_follows_qdiostg() {
-    let p = prof("a.prof", "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nINTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 READSTORAGE MAX\n");
+    // Two interfaces of one stack on a port: on two VLANs, as z/OS requires.
+    let p = prof("a.prof", "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VLANID 1\nINTERFACE B DEFINE IPAQENET IPADDR 192.0.3.1/24 PORTNAME P1 VLANID 2 READSTORAGE MAX\n");
     let (t, td) = parse_trl("v.trl", "QDIOSTG=MIN\n");
     assert!(!td.has_errors());
     let a = activate(

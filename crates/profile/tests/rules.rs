@@ -478,7 +478,7 @@ fn missing_start_warns_only_when_start_is_used() {
     let (_, v, _) = check(GOOD);
     assert!(v.is_empty(), "{v:?}");
     let src =
-        format!("{GOOD}INTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1\nSTART A\n");
+        format!("{GOOD}INTERFACE B DEFINE IPAQENET IPADDR 192.0.3.1/24 PORTNAME P2\nSTART A\n");
     let (_, v, d) = check(&src);
     assert_eq!(v, vec!["2:11: warning: INTERFACE B has no START statement: z/OS would leave it inactive, softosa activates it anyway"]);
     assert!(!d.has_errors());
@@ -575,4 +575,60 @@ fn one_ipaqenet_link_per_device() {
     let ok = "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nDEVICE D2 MPCIPA\nLINK L2 IPAQENET D2\nHOME 192.0.2.1 L1\n 192.0.2.2 L2\n";
     let (_, v, _) = check(ok);
     assert!(v.is_empty(), "{v:?}");
+}
+
+#[test]
+fn interfaces_of_a_stack_on_one_port_need_distinct_vlanids() {
+    // Same VLANID twice on P1; one with and one without on P2; distinct
+    // VLANIDs on P3 (fine); the IPv6 interface on P3 is its own group.
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VLANID 10\n\
+               INTERFACE B DEFINE IPAQENET IPADDR 192.0.3.1/24 PORTNAME p1 VLANID 10\n\
+               INTERFACE C DEFINE IPAQENET IPADDR 192.0.4.1/24 PORTNAME P2 VLANID 20\n\
+               INTERFACE D DEFINE IPAQENET IPADDR 192.0.5.1/24 PORTNAME P2\n\
+               INTERFACE E DEFINE IPAQENET IPADDR 192.0.6.1/24 PORTNAME P3 VLANID 30\n\
+               INTERFACE F DEFINE IPAQENET IPADDR 192.0.7.1/24 PORTNAME P3 VLANID 31\n\
+               INTERFACE G DEFINE IPAQENET6 PORTNAME P3\n";
+    let (_, v, d) = check(src);
+    assert_eq!(d.error_count(), 2, "{v:?}");
+    assert!(
+        has(
+            &v,
+            "2:68: error",
+            "interface B: VLANID 10 is already used by interface A of this stack on port P1 (line 1)"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        has(
+            &v,
+            "4:11: error",
+            "interface D: VLANID is required: interface C of this stack is on port P2 too"
+        ),
+        "{v:?}"
+    );
+    // A LINK IPAQENET on a device of the same name is on that port too.
+    let legacy = "DEVICE P1 MPCIPA\nLINK L1 IPAQENET P1 VLANID 7\nHOME 192.0.2.9 L1\n\
+                  INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VLANID 7\n";
+    let (_, v, d) = check(legacy);
+    assert_eq!(d.error_count(), 1, "{v:?}");
+    assert!(
+        has(&v, "4:68: error", "VLANID 7 is already used by link L1"),
+        "{v:?}"
+    );
+    // Other stacks on the port may use the same VLANID (that is sharing).
+    let a = parse_profile(
+        "a.prof",
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VLANID 10\n",
+    )
+    .0;
+    let b = parse_profile(
+        "b.prof",
+        "INTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VLANID 10\n",
+    )
+    .0;
+    let mut d = Diagnostics::new();
+    validate_profile(&a, &mut d);
+    validate_profile(&b, &mut d);
+    validate_system(&[("A".into(), &a), ("B".into(), &b)], &[], &mut d);
+    assert!(d.items().is_empty(), "{:?}", d.items());
 }
