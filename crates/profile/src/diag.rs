@@ -183,6 +183,8 @@ pub enum ErrorKind {
         other: String,
         first_line: u32,
     },
+    #[error("ROUTE {dest}: {link} is not the name of any LINK or INTERFACE of this profile, so the route has no interface to use")]
+    RouteUnknownLink { dest: String, link: String },
     #[error("START {0}: no DEVICE or INTERFACE of that name is defined")]
     StartUnknown(String),
     #[error("VIPADISTRIBUTE {0}: the address is not defined by a VIPADEFINE")]

@@ -199,6 +199,30 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
         }
     }
 
+    // A route leaves over one of the profile's own links or interfaces.
+    for r in &p.routes {
+        let name = &r.link.value;
+        if p.link(name).is_none() && p.interface(name).is_none() {
+            let mut dest = match r.dest {
+                None => "DEFAULT".to_string(),
+                Some((a, len)) => format!("{a}/{len}"),
+            };
+            // The link name may be on a continuation line: say where the
+            // ROUTE itself is.
+            if r.span.line != r.link.span.line {
+                dest = format!("{dest} (line {})", r.span.line);
+            }
+            d.error(
+                f,
+                r.link.span,
+                ErrorKind::RouteUnknownLink {
+                    dest,
+                    link: name.clone(),
+                },
+            );
+        }
+    }
+
     // GLOBALCONFIG
     if let Some(z) = p.global.ziip_iqdiomultiwrite.as_ref().filter(|z| z.value) {
         if !p.global.iqdmultiwrite.as_ref().is_some_and(|m| m.value) {

@@ -632,3 +632,33 @@ fn interfaces_of_a_stack_on_one_port_need_distinct_vlanids() {
     validate_system(&[("A".into(), &a), ("B".into(), &b)], &[], &mut d);
     assert!(d.items().is_empty(), "{:?}", d.items());
 }
+
+#[test]
+fn a_route_over_an_undefined_link_is_refused() {
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n\
+               DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nHOME 198.51.100.1 L1\n\
+               BEGINROUTES\n\
+               ROUTE 192.0.2.0/24 = a MTU 1492\n\
+               ROUTE 198.51.100.0 255.255.255.0 = L1\n\
+               ROUTE DEFAULT 192.0.2.254 NOSUCH MTU 1492\n\
+               ROUTE 203.0.113.0/24 192.0.2.254\n   QDIO9 MTU 1492\n\
+               ENDROUTES\n";
+    let (_, v, d) = check(src);
+    assert_eq!(d.error_count(), 2, "{v:?}");
+    assert!(
+        has(
+            &v,
+            "8:27: error",
+            "ROUTE DEFAULT: NOSUCH is not the name of any LINK or INTERFACE"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        has(
+            &v,
+            "10:4: error",
+            "ROUTE 203.0.113.0/24 (line 9): QDIO9 is not"
+        ),
+        "{v:?}"
+    );
+}
