@@ -579,6 +579,11 @@ pub struct Trle {
     /// definition, which softosa does not have). `None`: the port counts as
     /// its own CHPID.
     pub chpid: Option<u8>,
+    /// Every device number as coded, with its operand (`READ`, `WRITE`,
+    /// `DATAPATH`) and where that operand is: for the check that no device
+    /// number is used twice.
+    #[serde(skip)]
+    pub devices_at: Vec<(u16, &'static str, Span)>,
 }
 
 /// A parsed VTAM TRL member: TRLEs and the QDIOSTG/IQDIOSTG start options.

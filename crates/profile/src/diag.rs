@@ -212,6 +212,13 @@ pub enum ErrorKind {
         value: String,
         why: String,
     },
+    #[error("TRLE {name}: {operand} device {dev:04X} is already {other}; a device number is one device, so it can appear once in one TRLE only")]
+    TrleDeviceInUse {
+        name: String,
+        operand: &'static str,
+        dev: u16,
+        other: String,
+    },
     #[error("VTAM definition statement {0} is not supported (only VBUILD TYPE=TRL and TRLE)")]
     TrleUnsupportedStatement(String),
     #[error("TRLE statement has no name in column 1")]

@@ -281,6 +281,7 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
     let mut datapath = Vec::new();
     let mut port: Option<(String, u8)> = None;
     let mut chpid = None;
+    let mut devices_at: Vec<(u16, &'static str, Span)> = Vec::new();
     let mut ok = true;
     let mut coded: Vec<String> = Vec::new();
     for (k, v, sp) in operands(&st.operands) {
@@ -314,9 +315,11 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                 match (l.len(), l.first().and_then(|x| device(x))) {
                     (1, Some(dev)) => {
                         if k == "READ" {
-                            read = Some(dev)
+                            read = Some(dev);
+                            devices_at.push((dev, "READ", sp));
                         } else {
-                            write = Some(dev)
+                            write = Some(dev);
+                            devices_at.push((dev, "WRITE", sp));
                         }
                     }
                     _ => bad(
@@ -332,7 +335,10 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                         None => device(&x).map(|a| (a, a)),
                     };
                     match range {
-                        Some((a, b)) if a <= b && b - a < 256 => datapath.extend(a..=b),
+                        Some((a, b)) if a <= b && b - a < 256 => {
+                            datapath.extend(a..=b);
+                            devices_at.extend((a..=b).map(|x| (x, "DATAPATH", sp)));
+                        }
                         _ => bad(
                             format!("{x} is not a device number or range (e.g. 0E2A-0E2F)"),
                             d,
@@ -406,6 +412,7 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
         portname,
         portnum,
         chpid,
+        devices_at,
     })
 }
 

@@ -624,6 +624,56 @@ pub fn olm_refused(
     out
 }
 
+/// Every READ, WRITE and DATAPATH device number of the TRLEs given (in
+/// one member or several) is a device of its own: a number coded twice, in
+/// one TRLE or in two, is an error at the second use naming the first
+/// (once per operand and first user: two overlapping DATAPATH ranges give
+/// one error, for their first common device).
+fn check_trle_devices(trls: &[&TrlFile], d: &mut Diagnostics) {
+    // Device number → (TRLE, operand, file, line) of its first use.
+    let mut seen: BTreeMap<u16, (&str, &str, &str, u32)> = BTreeMap::new();
+    let mut reported: Vec<(&str, Span, (&str, &str, &str))> = Vec::new();
+    for t in trls {
+        for e in &t.trles {
+            for (dev, operand, span) in &e.devices_at {
+                match seen.get(dev) {
+                    Some((name, op, file, line)) => {
+                        let key = (t.file.as_str(), *span, (*name, *op, *file));
+                        if reported.contains(&key) {
+                            continue;
+                        }
+                        reported.push(key);
+                        let role = match *op {
+                            "DATAPATH" => "a DATAPATH device".to_string(),
+                            other => format!("the {other} device"),
+                        };
+                        let other = if *name == e.name.as_str() && *file == t.file.as_str() {
+                            format!("{role} of this TRLE")
+                        } else if *file == t.file.as_str() {
+                            format!("{role} of TRLE {name} (line {line})")
+                        } else {
+                            format!("{role} of TRLE {name} ({file}:{line})")
+                        };
+                        d.error(
+                            &t.file,
+                            *span,
+                            ErrorKind::TrleDeviceInUse {
+                                name: e.name.clone(),
+                                operand,
+                                dev: *dev,
+                                other,
+                            },
+                        );
+                    }
+                    None => {
+                        seen.insert(*dev, (&e.name, operand, &t.file, e.span.line));
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Cross-stack checks: PORTNAME against TRLEs (when any TRLE is given),
 /// duplicate TRLE names/port names, and the OLM sharing limit.
 pub fn validate_system(stacks: &[(String, &Profile)], trls: &[&TrlFile], d: &mut Diagnostics) {
@@ -675,6 +725,7 @@ pub fn validate_system_with_limits(
             }
         }
     }
+    check_trle_devices(trls, d);
     let mut users = Vec::new();
     for (stack, p) in stacks {
         users.extend(port_users(stack, p));

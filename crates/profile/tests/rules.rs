@@ -662,3 +662,52 @@ fn a_route_over_an_undefined_link_is_refused() {
         "{v:?}"
     );
 }
+
+#[test]
+fn a_trl_device_number_is_used_once() {
+    use softosa_profile::trle::parse_trl;
+    let src = "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),DATAPATH=(0E2A,0E2A),PORTNAME=(P1,0)\n\
+               T2 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E3A),\n     DATAPATH=(0E2B-0E2F),PORTNAME=(P2,0)\n\
+               T3 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0F00),WRITE=(0F00),DATAPATH=(0F01),PORTNAME=(P3,0)\n\
+               T4 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0F10),WRITE=(0F11),DATAPATH=(0E2C-0E2E,0F12),PORTNAME=(P4,0)\n";
+    let (t, pd) = parse_trl("v.trl", src);
+    assert!(pd.items().is_empty(), "{:?}", pd.items());
+    assert_eq!(t.trles.len(), 4);
+    let mut d = Diagnostics::new();
+    validate_system(&[], &[&t], &mut d);
+    d.sort();
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(
+        v,
+        [
+            "v.trl:1:58: error: TRLE T1: DATAPATH device 0E2A is already a DATAPATH device of this TRLE; a device number is one device, so it can appear once in one TRLE only",
+            "v.trl:2:33: error: TRLE T2: READ device 0E28 is already the READ device of TRLE T1 (line 1); a device number is one device, so it can appear once in one TRLE only",
+            "v.trl:4:45: error: TRLE T3: WRITE device 0F00 is already the READ device of this TRLE; a device number is one device, so it can appear once in one TRLE only",
+            "v.trl:5:58: error: TRLE T4: DATAPATH device 0E2C is already a DATAPATH device of TRLE T2 (line 2); a device number is one device, so it can appear once in one TRLE only",
+        ]
+    );
+    // The same numbers in another member clash too, named by file.
+    let (t2, _) = parse_trl(
+        "w.trl",
+        "T9 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(1000),WRITE=(1001),DATAPATH=(0F01),PORTNAME=(P9,0)\n",
+    );
+    let mut d = Diagnostics::new();
+    validate_system(&[], &[&t, &t2], &mut d);
+    assert!(
+        d.items().iter().any(|x| x.to_string().starts_with(
+            "w.trl:1:58: error: TRLE T9: DATAPATH device 0F01 is already a DATAPATH device of TRLE T3 (v.trl:4)"
+        )),
+        "{:?}",
+        d.items()
+    );
+    // The example member has none.
+    let ex =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/profiles/osa.trl");
+    let (l, _) = softosa_profile::load::load_path(&ex);
+    let Some(softosa_profile::load::Loaded::Trl(ex)) = l else {
+        panic!("osa.trl is a TRL member")
+    };
+    let mut d = Diagnostics::new();
+    validate_system(&[], &[&ex], &mut d);
+    assert!(d.items().is_empty(), "{:?}", d.items());
+}
