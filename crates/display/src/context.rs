@@ -24,7 +24,8 @@ pub struct TrleInfo {
     pub read: u16,
     /// `WRITE=(dev)`.
     pub write: u16,
-    /// `DATAPATH=(dev,dev,...)`: one per interface of a stack on the port.
+    /// `DATAPATH=(dev,dev,...)`: one per interface on the port, of every
+    /// stack the TRLE serves (each interface has a data device of its own).
     pub datapath: Vec<u16>,
     /// The stack (LPAR) whose VTAM owns this TRLE; `None`: every stack.
     pub stack: Option<String>,
@@ -186,21 +187,38 @@ impl DisplayContext {
         })
     }
 
-    /// Devices of an interface. With a TRLE: its READ and WRITE devices and
-    /// the k-th DATAPATH device, k being the interface's rank among the
-    /// stack's interfaces on that port (activation order). Without one
-    /// (or when the TRLE lists too few DATAPATH devices), numbers are made
-    /// up from the CHPID: `cc00 + 0x10 × port number` is READ, the next
-    /// WRITE, the following ones DATAPATH. HiperSockets TRLEs are named
-    /// `IUTIQDcc` as VTAM names its dynamic ones.
-    pub fn devices(&self, engine: &Engine, iface: &Interface) -> Devices {
-        let port = engine.ports().get(iface.cfg.port);
-        let rank = engine
+    /// The interfaces served by the same TRLE as `iface` (the given TRLE, or
+    /// the port's made-up one), of every stack, in activation order: they
+    /// share its READ and WRITE devices and each takes a DATAPATH device
+    /// of its own.
+    pub fn trle_users<'a>(&self, engine: &'a Engine, iface: &Interface) -> Vec<&'a Interface> {
+        let mine = self.trle_for(engine, iface);
+        engine
             .interfaces()
             .iter()
-            .filter(|i| i.cfg.port == iface.cfg.port && i.cfg.stack == iface.cfg.stack)
-            .position(|i| i.id == iface.id)
-            .unwrap_or(0);
+            .filter(|i| i.cfg.port == iface.cfg.port)
+            .filter(|i| match (mine, self.trle_for(engine, i)) {
+                (Some(a), Some(b)) => std::ptr::eq(a, b),
+                (None, None) => true,
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Devices of an interface. With a TRLE: its READ and WRITE devices and
+    /// the k-th DATAPATH device, k being the interface's rank among all the
+    /// interfaces the TRLE serves, of every stack (activation order; two
+    /// stacks sharing a port never share a data device). Without one,
+    /// numbers are made up from the CHPID: `cc00 + 0x10 × port number` is
+    /// READ, the next WRITE, the following ones DATAPATH. When the TRLE
+    /// lists too few DATAPATH devices, the interfaces beyond get the numbers
+    /// after its last one (`from_trle` false; the profile check warns about
+    /// such a TRLE). HiperSockets TRLEs are named `IUTIQDcc` as VTAM names
+    /// its dynamic ones.
+    pub fn devices(&self, engine: &Engine, iface: &Interface) -> Devices {
+        let port = engine.ports().get(iface.cfg.port);
+        let users = self.trle_users(engine, iface);
+        let rank = users.iter().position(|i| i.id == iface.id).unwrap_or(0);
         let (chpid, portnum, default_name) = match port {
             Some(p) => (p.cfg.chpid, p.cfg.port_num, default_trle_name(&p.cfg)),
             None => (0, 0, "TRLE".to_string()),
@@ -226,12 +244,7 @@ impl DisplayContext {
                 all_datapaths: t.datapath.clone(),
             };
         }
-        let used = engine
-            .interfaces()
-            .iter()
-            .filter(|i| i.cfg.port == iface.cfg.port && i.cfg.stack == iface.cfg.stack)
-            .count()
-            .max(1);
+        let used = users.len().max(1);
         let datapath = base.wrapping_add(2 + rank as u16);
         Devices {
             trle: default_name,

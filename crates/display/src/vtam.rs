@@ -52,7 +52,8 @@ pub struct DataDevice {
 #[derive(Debug, Serialize)]
 pub struct TrleDisplay {
     pub name: String,
-    /// The stack (VTAM) whose view this is.
+    /// The stack using the TRLE; several, comma-separated, when stacks share
+    /// it (one VTAM serves them; each data device shows its own ULPID).
     pub stack: String,
     /// OSA only.
     pub portname: Option<String>,
@@ -93,21 +94,28 @@ pub fn build_trl(
     ctx: &DisplayContext,
     target: Option<&str>,
 ) -> Result<TrlReport, DisplayError> {
-    // Group interfaces by (stack, TRLE).
-    let mut groups: Vec<(usize, Devices, Vec<&Interface>)> = Vec::new();
+    // Group interfaces by the TRLE serving them: a TRLE that several stacks
+    // share is one group, whose data devices each show the stack using it.
+    let mut groups: Vec<(Devices, Vec<&Interface>)> = Vec::new();
     for i in engine.interfaces() {
-        let d = ctx.devices(engine, i);
+        let first = ctx.trle_users(engine, i).first().map(|u| u.id);
         match groups
             .iter_mut()
-            .find(|(s, g, _)| *s == i.cfg.stack && g.trle == d.trle)
+            .find(|(_, v)| v.first().map(|u| u.id) == first)
         {
-            Some((_, _, v)) => v.push(i),
-            None => groups.push((i.cfg.stack, d, vec![i])),
+            Some((_, v)) => v.push(i),
+            None => groups.push((ctx.devices(engine, i), vec![i])),
         }
     }
     if groups.is_empty() {
         return Err(DisplayError::NoInterfaces);
     }
+    let uses_stack = |g: usize, s: &str| {
+        groups[g]
+            .1
+            .iter()
+            .any(|i| ctx.stack_name(engine, i.cfg.stack).eq_ignore_ascii_case(s))
+    };
     let wanted: Vec<usize> = match target.map(str::trim).filter(|t| !t.is_empty() && *t != "*") {
         None => (0..groups.len()).collect(),
         Some(t) => {
@@ -116,22 +124,17 @@ pub fn build_trl(
                 None => (None, t),
             };
             let by_trle: Vec<usize> = (0..groups.len())
-                .filter(|g| groups[*g].1.trle.eq_ignore_ascii_case(name))
-                .filter(|g| {
-                    stack.is_none_or(|s| {
-                        ctx.stack_name(engine, groups[*g].0).eq_ignore_ascii_case(s)
-                    })
-                })
+                .filter(|g| groups[*g].0.trle.eq_ignore_ascii_case(name))
+                .filter(|g| stack.is_none_or(|s| uses_stack(*g, s)))
                 .collect();
             if !by_trle.is_empty() {
                 by_trle
             } else {
                 match select_interfaces(engine, ctx, Some(t)) {
                     Ok(v) => {
-                        let i = v[0];
-                        let d = ctx.devices(engine, i);
+                        let id = v[0].id;
                         (0..groups.len())
-                            .filter(|g| groups[*g].0 == i.cfg.stack && groups[*g].1.trle == d.trle)
+                            .filter(|g| groups[*g].1.iter().any(|i| i.id == id))
                             .collect()
                     }
                     Err(e @ DisplayError::AmbiguousInterface { .. }) => return Err(e),
@@ -147,10 +150,16 @@ pub fn build_trl(
     };
     let mut trles = Vec::new();
     for g in wanted {
-        let (stack, d, ifaces) = &groups[g];
+        let (d, ifaces) = &groups[g];
         let port = engine.ports().get(ifaces[0].cfg.port).map(|p| &p.cfg);
         let osa = matches!(port.map(|p| p.kind), Some(PortKind::Osa { .. }));
-        let stack_name = ctx.stack_name(engine, *stack).to_string();
+        let mut stacks: Vec<&str> = Vec::new();
+        for i in ifaces {
+            let n = ctx.stack_name(engine, i.cfg.stack);
+            if !stacks.contains(&n) {
+                stacks.push(n);
+            }
+        }
         let mut devs: Vec<u16> = d.all_datapaths.clone();
         for i in ifaces {
             let dp = ctx.devices(engine, i).datapath;
@@ -169,7 +178,7 @@ pub fn build_trl(
                         dev: dev(*dp),
                         status: if i.active { "ACTIVE" } else { "RESET" }.into(),
                         interface: Some(i.cfg.name.clone()),
-                        ulpid: Some(stack_name.clone()),
+                        ulpid: Some(ctx.stack_name(engine, i.cfg.stack).to_string()),
                         accelerated_routing: Some(accel_enabled(engine, i)),
                         read_queues: read_storages(engine, i),
                     },
@@ -186,7 +195,7 @@ pub fn build_trl(
             .collect();
         trles.push(TrleDisplay {
             name: d.trle.clone(),
-            stack: stack_name,
+            stack: stacks.join(","),
             portname: osa.then(|| port.map(|p| p.name.clone()).unwrap_or_default()),
             portnum: d.portnum,
             osa_code_level: osa.then(|| ctx.osa_code_level.clone()),

@@ -742,3 +742,101 @@ fn osainfo_lists_addresses_registered_while_running() {
     let t = text(DisplayKind::OsaInfo, &e, Some("QDIO4101L"));
     assert!(t.contains("ARP: Yes  Addr: 172.16.1.99"), "{t}");
 }
+
+/// Two stacks sharing port QDIO4101 (each with its own VMAC), the first
+/// with two interfaces on it.
+fn shared_port_engine() -> Engine {
+    let mut cfg = system(vec![]);
+    cfg.stacks.push(StackConfig::new("TCPCS2"));
+    let mut a1 = iwq_iface("A1", 0, 0, "172.16.1.1");
+    a1.vlan = Some(10);
+    let mut a2 = iwq_iface("A2", 0, 0, "172.16.2.1");
+    a2.vlan = Some(20);
+    let b = iwq_iface("B1", 1, 0, "172.16.1.2");
+    cfg.interfaces = vec![a1, a2, b];
+    engine(cfg)
+}
+
+#[test]
+fn stacks_sharing_a_port_get_a_data_device_each() {
+    let e = shared_port_engine();
+    let shared = |datapath: Vec<u16>| DisplayContext {
+        trles: vec![TrleInfo {
+            name: "QDIO101".into(),
+            portname: "QDIO4101".into(),
+            portnum: 0,
+            read: 0x3300,
+            write: 0x3301,
+            datapath,
+            stack: None,
+        }],
+        ..Default::default()
+    };
+    let ctx = shared(vec![0x3302, 0x3303, 0x3304, 0x3305]);
+    let dev = |ctx: &DisplayContext, name: &str| {
+        let d = render(DisplayKind::Devlinks, &e, ctx, Some(name), Format::Json)
+            .unwrap_or_else(|err| panic!("{err}"));
+        let v: serde_json::Value = serde_json::from_str(&d).expect("JSON");
+        v["stacks"][0]["interfaces"][0]["datapath"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        [dev(&ctx, "A1"), dev(&ctx, "A2"), dev(&ctx, "B1")],
+        ["3302", "3303", "3304"]
+    );
+    // D NET,TRL shows the shared TRLE once, each device with its stack.
+    let t = render(DisplayKind::Trle, &e, &ctx, None, Format::Text)
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(
+        t.matches("IST075I NAME = QDIO101, TYPE = TRLE").count(),
+        1,
+        "{t}"
+    );
+    for (dev, ulpid) in [("3302", "TCPCS1"), ("3303", "TCPCS1"), ("3304", "TCPCS2")] {
+        assert!(
+            t.contains(&format!(
+                "IST1221I DATA  DEV = {dev} STATUS = ACTIVE        STATE = N/A\nIST1717I ULPID = {ulpid}\n"
+            )),
+            "{dev} {ulpid}: {t}"
+        );
+    }
+    assert!(
+        t.contains("IST1221I DATA  DEV = 3305 STATUS = RESET         STATE = N/A\nIST314I END"),
+        "{t}"
+    );
+    // Either stack's name, or an interface of it, finds the shared TRLE.
+    for target in ["TCPCS2/QDIO101", "B1", "TCPCS1/A2"] {
+        let by = render(DisplayKind::Trle, &e, &ctx, Some(target), Format::Text)
+            .unwrap_or_else(|err| panic!("{target}: {err}"));
+        assert_eq!(by, t, "{target}");
+    }
+    // Without a TRLE the made-up numbers do not collide either.
+    let none = DisplayContext::default();
+    assert_eq!(
+        [dev(&none, "A1"), dev(&none, "A2"), dev(&none, "B1")],
+        ["2902", "2903", "2904"]
+    );
+    // A TRLE tied to one stack serves that stack only: TCPCS2 has its own
+    // (another LPAR's VTAM), and ranks are counted per TRLE.
+    let mut per_stack = shared(vec![0x3302, 0x3303]);
+    per_stack.trles[0].stack = Some("TCPCS1".into());
+    per_stack.trles.push(TrleInfo {
+        name: "QDIO201".into(),
+        portname: "QDIO4101".into(),
+        portnum: 0,
+        read: 0x4300,
+        write: 0x4301,
+        datapath: vec![0x4302],
+        stack: Some("TCPCS2".into()),
+    });
+    assert_eq!(
+        [
+            dev(&per_stack, "A1"),
+            dev(&per_stack, "A2"),
+            dev(&per_stack, "B1")
+        ],
+        ["3302", "3303", "4302"]
+    );
+}
