@@ -271,6 +271,14 @@ pub enum WarningKind {
     NotStarted(String),
     #[error("the Enterprise Extender address IPADDR={0} is not a home address or VIPA of any stack given; no stack gets an EE queue for it")]
     EeAddressNotOwned(String),
+    #[error("TRLE {name} has DATAPATH devices for {have} of the {need} interfaces on port {port} (each interface, of every stack, needs one of its own); without one: {without}. z/OS would not start those; softosa numbers them on after the last DATAPATH device")]
+    TrleTooFewDatapaths {
+        name: String,
+        port: String,
+        have: usize,
+        need: usize,
+        without: String,
+    },
     #[error("the {0} defines nothing: it is empty or has only comments")]
     NothingDefined(&'static str),
 }

@@ -674,6 +674,46 @@ fn check_trle_devices(trls: &[&TrlFile], d: &mut Diagnostics) {
     }
 }
 
+/// Every interface on a port, of every stack, takes a DATAPATH device of
+/// the port's TRLE for itself (in activation order: stack by stack,
+/// INTERFACEs then LINKs). A TRLE with fewer devices than that is a
+/// warning at its DATAPATH operand naming the interfaces left without one.
+fn check_datapath_counts(trls: &[&TrlFile], users: &[PortUser], d: &mut Diagnostics) {
+    for t in trls {
+        for e in &t.trles {
+            let on_port: Vec<&PortUser> = users
+                .iter()
+                .filter(|u| u.port.eq_ignore_ascii_case(&e.portname))
+                .collect();
+            if on_port.len() <= e.datapath.len() {
+                continue;
+            }
+            let without: Vec<String> = on_port
+                .iter()
+                .skip(e.datapath.len())
+                .map(|u| format!("{} of stack {}", u.name, u.stack))
+                .collect();
+            let at = e
+                .devices_at
+                .iter()
+                .find(|(_, op, _)| *op == "DATAPATH")
+                .map(|(_, _, sp)| *sp)
+                .unwrap_or(e.span);
+            d.warning(
+                &t.file,
+                at,
+                WarningKind::TrleTooFewDatapaths {
+                    name: e.name.clone(),
+                    port: e.portname.clone(),
+                    have: e.datapath.len(),
+                    need: on_port.len(),
+                    without: without.join(", "),
+                },
+            );
+        }
+    }
+}
+
 /// Cross-stack checks: PORTNAME against TRLEs (when any TRLE is given),
 /// duplicate TRLE names/port names, and the OLM sharing limit.
 pub fn validate_system(stacks: &[(String, &Profile)], trls: &[&TrlFile], d: &mut Diagnostics) {
@@ -730,6 +770,7 @@ pub fn validate_system_with_limits(
     for (stack, p) in stacks {
         users.extend(port_users(stack, p));
     }
+    check_datapath_counts(trls, &users, d);
     if !trles.is_empty() {
         for (_, p) in stacks {
             for i in p.interfaces.iter().filter(|i| i.kind.is_osa()) {

@@ -711,3 +711,38 @@ fn a_trl_device_number_is_used_once() {
     validate_system(&[], &[&ex], &mut d);
     assert!(d.items().is_empty(), "{:?}", d.items());
 }
+
+#[test]
+fn a_trle_with_fewer_datapath_devices_than_interfaces_on_its_port_warns() {
+    use softosa_profile::trle::parse_trl;
+    let (t, _) = parse_trl(
+        "v.trl",
+        "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(3300),WRITE=(3301),\n   DATAPATH=(3302),PORTNAME=(SHR1,0)\n",
+    );
+    let a = parse_profile(
+        "a.prof",
+        "INTERFACE A1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME SHR1 VLANID 1\n\
+         INTERFACE A2 DEFINE IPAQENET IPADDR 192.0.3.1/24 PORTNAME SHR1 VLANID 2\n",
+    )
+    .0;
+    let b = parse_profile(
+        "b.prof",
+        "INTERFACE B1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME SHR1 VMAC\n",
+    )
+    .0;
+    let mut d = Diagnostics::new();
+    validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[&t], &mut d);
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(
+        v,
+        ["v.trl:2:4: warning: TRLE T1 has DATAPATH devices for 1 of the 3 interfaces on port SHR1 (each interface, of every stack, needs one of its own); without one: A2 of stack SA, B1 of stack SB. z/OS would not start those; softosa numbers them on after the last DATAPATH device"]
+    );
+    // Enough devices for every stack's interfaces: no warning.
+    let (t3, _) = parse_trl(
+        "v.trl",
+        "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(3300),WRITE=(3301),DATAPATH=(3302-3304),PORTNAME=(SHR1,0)\n",
+    );
+    let mut d = Diagnostics::new();
+    validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[&t3], &mut d);
+    assert!(d.items().is_empty(), "{:?}", d.items());
+}
