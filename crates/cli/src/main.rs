@@ -137,9 +137,12 @@ impl From<String> for Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r: Result<ExitCode, Failure> = match cli.command {
-        Command::Profile(a) => softosa_profile::cli::run(a).map_err(|e| match e {
-            softosa_profile::cli::CliError::BadOption { .. } => Failure::usage(e),
-            e => Failure::run(e),
+        Command::Profile(a) => softosa_profile::cli::run(a).map_err(|e| {
+            if e.is_usage() {
+                Failure::usage(e)
+            } else {
+                Failure::run(e)
+            }
         }),
         Command::Display(d) => display(d),
         Command::Sim(a) => softosa_sim::cli::run(a).map_err(Failure::boxed),
@@ -194,16 +197,32 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
     let activation = softosa_profile::activate::activate_files(&files, &Default::default())
         .map_err(|diags| {
             let lines: Vec<String> = diags.items().iter().map(|d| d.to_string()).collect();
-            format!("the configuration has errors:\n{}", lines.join("\n"))
+            let message = format!("the configuration has errors:\n{}", lines.join("\n"));
+            // Two --profile files that name one stack are a command-line
+            // mistake (the files are fine on their own).
+            let clash = diags.errors().any(|d| {
+                matches!(
+                    d.error(),
+                    Some(softosa_profile::ErrorKind::DuplicateStackName { .. })
+                )
+            });
+            if clash {
+                Failure::usage(message)
+            } else {
+                Failure::run(message)
+            }
         })?;
     for w in activation.warnings.items() {
         eprintln!("{w}");
     }
     let engine = softosa_engine::Engine::new(activation.config).map_err(Failure::run)?;
     let ctx = context_from(&d.profiles);
-    softosa_display::cli::run(&args, &engine, &ctx).map_err(|e| match e {
-        softosa_display::DisplayError::BadCodeLevel(_) => Failure::usage(e),
-        e => Failure::run(e),
+    softosa_display::cli::run(&args, &engine, &ctx).map_err(|e| {
+        if e.is_usage() {
+            Failure::usage(e)
+        } else {
+            Failure::run(e)
+        }
     })
 }
 

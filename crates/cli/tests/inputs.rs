@@ -146,3 +146,58 @@ fn a_device_named_as_a_scenario_is_refused_not_read_whole() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("larger than 16 MiB"), "{}", stderr(&o));
 }
+
+#[test]
+fn stack_names_that_clash_or_name_nothing_are_usage_errors() {
+    let a = "examples/profiles/two-stacks-a.prof";
+    let b = "examples/profiles/two-stacks-b.prof";
+    let policy = "examples/profiles/qos-policy.policy";
+    let a_is_x = format!("X={a}");
+    let b_is_x = format!("X={b}");
+    let nosuch_policy = format!("NOSUCH={policy}");
+    // Two profiles in two directories with one file name: one stack name.
+    let dir = std::env::temp_dir().join(format!("softosa-stack-names-{}", std::process::id()));
+    let (d1, d2) = (dir.join("one"), dir.join("two"));
+    for (d, src) in [(&d1, a), (&d2, b)] {
+        std::fs::create_dir_all(d).expect("temporary directory");
+        std::fs::copy(repo(src), d.join("tcpip.prof")).expect("copy a profile");
+    }
+    let t1 = d1.join("tcpip.prof").display().to_string();
+    let t2 = d2.join("tcpip.prof").display().to_string();
+    for (args, says) in [
+        (
+            vec![
+                "profile", "check", a, b, "--stack", &a_is_x, "--stack", &b_is_x,
+            ],
+            "two stacks are named X",
+        ),
+        (
+            vec!["profile", "check", a, "--stack", &b_is_x],
+            "is not among the files to check",
+        ),
+        (
+            vec!["profile", "check", a, b, "--policy", &nosuch_policy],
+            "no stack NOSUCH is being checked",
+        ),
+        (
+            vec!["display", "devlinks", "--profile", &t1, "--profile", &t2],
+            "stack name TCPIP is also the name of the stack of",
+        ),
+        (
+            vec![
+                "display",
+                "config",
+                "--profile",
+                PROFILE,
+                "--stack",
+                "NOSUCH",
+            ],
+            "no stack or interface named \"NOSUCH\"",
+        ),
+    ] {
+        let o = softosa(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

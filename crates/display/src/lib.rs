@@ -206,6 +206,25 @@ pub enum DisplayError {
     Stdout(std::io::Error),
 }
 
+impl DisplayError {
+    /// The command line asked for something that is not there (a display,
+    /// format or code level that does not exist, a target that names no
+    /// interface, stack or TRLE, or names several): a usage error, which
+    /// the front end exits 2 for. The others are failures of the run.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            DisplayError::UnknownKind(_)
+                | DisplayError::UnknownFormat(_)
+                | DisplayError::BadCodeLevel(_)
+                | DisplayError::UnknownInterface { .. }
+                | DisplayError::AmbiguousInterface { .. }
+                | DisplayError::UnknownTrle { .. }
+                | DisplayError::UnknownStack { .. }
+        )
+    }
+}
+
 /// Render display `kind` of `engine`. `target` names an interface
 /// (`NAME` or `STACK/NAME`) for devlinks, osainfo and tuning; a TRLE or an
 /// interface for trle; a stack or an interface (meaning its stack) for the

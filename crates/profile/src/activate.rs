@@ -120,6 +120,24 @@ pub fn activate(
     opts: &ActivateOptions,
 ) -> Result<Activation, Diagnostics> {
     let mut d = Diagnostics::new();
+    // Two stacks of one name would be one stack to everything that finds
+    // a stack by name (displays, STACK/INTERFACE, policies).
+    for (k, s) in stacks.iter().enumerate() {
+        if let Some(first) = stacks
+            .iter()
+            .take(k)
+            .find(|o| o.name.eq_ignore_ascii_case(&s.name))
+        {
+            d.error(
+                &s.profile.file,
+                Span::default(),
+                ErrorKind::DuplicateStackName {
+                    name: s.name.clone(),
+                    other: first.profile.file.clone(),
+                },
+            );
+        }
+    }
     for s in stacks {
         validate_profile(s.profile, &mut d);
     }

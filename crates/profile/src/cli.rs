@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
@@ -48,16 +48,29 @@ Check one or more configuration files and print every problem as
 then, when there are no errors, a summary of what was understood: stacks,
 interfaces, ports (shared ports show every stack that uses them).
 
-Each file is recognised by its content:
+Each file is recognised by its content (a leading UTF-8 byte order mark is
+skipped; a file that is not UTF-8 is reported at the line and column of
+its first bad byte):
   * a TCP/IP profile (one file per stack; the stack is named after the file,
-    or give --stack NAME=FILE),
+    or give --stack NAME=FILE, FILE being one of the FILEs checked),
   * a Policy Agent file starting with SetSubnetPrioTosMask (applies to every
-    stack checked, unless paired with --policy STACK=FILE),
+    stack checked, unless paired with --policy STACK=FILE, STACK being one
+    of the stacks checked),
   * a VTAM TRL member (VBUILD TYPE=TRL, TRLE statements; QDIOSTG= and IPADDR=
     start options are accepted too).
-When TRLEs are given, every OSA PORTNAME must match a TRLE PORTNAME. Rules
-that span stacks (the OLM sharing limit of 4 interfaces per port and 8 per
-CHPID) are checked across all the profiles given.
+Every stack needs its own name: two profiles of one name (by --stack or by
+file name) are refused, as is a --stack or --policy that names no file or
+stack being checked (usage errors, exit status 2). A profile or TRL member
+that defines nothing is a warning.
+
+When TRLEs are given, every OSA PORTNAME must match a TRLE PORTNAME, no
+device number may be used twice, and a TRLE with fewer DATAPATH devices
+than the interfaces on its port (of every stack) is a warning. Rules that
+span stacks (the OLM sharing limit of 4 interfaces per port and 8 per
+CHPID) are checked across all the profiles given. Within a profile: one
+IPAQENET LINK per DEVICE, distinct VLANIDs for several interfaces of the
+stack on one port, and every ROUTE over a LINK or INTERFACE the profile
+defines.
 
 Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.
@@ -66,7 +79,8 @@ Example:
   softosa profile check examples/profiles/two-stacks-a.prof \\
       examples/profiles/two-stacks-b.prof examples/profiles/osa.trl
 
-Exit status: 0 no errors (warnings allowed), 1 errors found.";
+Exit status: 0 no errors (warnings allowed), 1 errors found, 2 a usage
+error.";
 
 const CONVERT_HELP: &str = "\
 Like the CONVERT option of the stack's profile check: each LINK IPAQENET,
@@ -123,8 +137,88 @@ pub enum CliError {
         expected: &'static str,
         value: String,
     },
+    /// Options that cannot be carried out as given: a --stack or --policy
+    /// naming a file or stack that is not being checked, two stacks of one
+    /// name.
+    #[error("{0}")]
+    Usage(String),
     #[error("writing the output: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl CliError {
+    /// A usage error (the front end exits 2), as opposed to a failure to
+    /// write the output.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, CliError::BadOption { .. } | CliError::Usage(_))
+    }
+}
+
+/// The same file, however spelled (`a.prof`, `./a.prof`, an absolute
+/// path): equal paths, or equal once canonicalized.
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+/// The stack names of the profiles: from --stack, else the file stem in
+/// upper case. Refuses a --stack whose file is not one of the profiles
+/// checked, a file given two names, and two stacks of one name (their
+/// interfaces and displays would merge).
+fn stack_names(
+    stack_opts: &[(String, String)],
+    profiles: &[(PathBuf, Profile)],
+    files: &[PathBuf],
+) -> Result<Vec<String>, CliError> {
+    for (name, f) in stack_opts {
+        let path = Path::new(f);
+        if !files.iter().any(|x| same_file(x, path)) {
+            return Err(CliError::Usage(format!(
+                "--stack {name}={f}: {f} is not among the files to check; give it as a FILE too"
+            )));
+        }
+        if !profiles.iter().any(|(x, _)| same_file(x, path)) {
+            return Err(CliError::Usage(format!(
+                "--stack {name}={f}: {f} is not a TCP/IP profile (it was read as a policy or TRL file, or could not be read), so it is no stack"
+            )));
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    for (path, _) in profiles {
+        let given: Vec<&String> = stack_opts
+            .iter()
+            .filter(|(_, f)| same_file(path, Path::new(f)))
+            .map(|(n, _)| n)
+            .collect();
+        let name = match given.as_slice() {
+            [] => path
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_ascii_uppercase())
+                .unwrap_or_else(|| path.display().to_string()),
+            [n, rest @ ..] => {
+                if let Some(other) = rest.iter().find(|o| !o.eq_ignore_ascii_case(n)) {
+                    return Err(CliError::Usage(format!(
+                        "--stack: {} is given two stack names, {n} and {other}",
+                        path.display()
+                    )));
+                }
+                n.to_string()
+            }
+        };
+        if let Some(k) = names.iter().position(|x| x.eq_ignore_ascii_case(&name)) {
+            let first = profiles.get(k).map(|(p, _)| p.display().to_string());
+            return Err(CliError::Usage(format!(
+                "two stacks are named {name}: {} and {} (a stack is named after its file unless --stack NAME=FILE names it); give each its own name",
+                first.unwrap_or_default(),
+                path.display()
+            )));
+        }
+        names.push(name);
+    }
+    Ok(names)
 }
 
 /// Entry point for `softosa profile ...`.
@@ -172,44 +266,74 @@ pub fn run_check(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode, CliError> {
-    let stack_names = pairs(&a.stacks, "--stack", "NAME=FILE")?;
+    let stack_opts = pairs(&a.stacks, "--stack", "NAME=FILE")?;
     let policy_pairs = pairs(&a.policies, "--policy", "STACK=FILE")?;
     let mut d = Diagnostics::new();
-    let mut profiles: Vec<(String, Profile)> = Vec::new();
+    let mut loaded: Vec<(PathBuf, Profile)> = Vec::new();
     let mut trls: Vec<TrlFile> = Vec::new();
     let mut shared_policy: Option<TosPolicy> = None;
-    let mut stack_policy: BTreeMap<String, TosPolicy> = BTreeMap::new();
+    // Policies paired with a stack: (stack as given, file, policy).
+    let mut paired: Vec<(String, String, Option<TosPolicy>)> = Vec::new();
     let mut files: Vec<PathBuf> = a.files.clone();
     for (_, f) in &policy_pairs {
         files.push(PathBuf::from(f));
     }
-    for path in &files {
+    for (k, path) in files.iter().enumerate() {
         let (l, pd) = load_path(path);
         d.extend(pd);
-        let shown = path.display().to_string();
-        match l {
-            Some(Loaded::Profile(p)) => {
-                let name = stack_names
-                    .iter()
-                    .find(|(_, f)| *f == shown)
-                    .map(|(n, _)| n.clone())
-                    .unwrap_or_else(|| {
-                        path.file_stem()
-                            .map(|s| s.to_string_lossy().to_ascii_uppercase())
-                            .unwrap_or_else(|| shown.clone())
-                    });
-                validate_profile(&p, &mut d);
-                profiles.push((name, *p));
+        // Files after the FILE arguments are the --policy files.
+        let pairing = k
+            .checked_sub(a.files.len())
+            .and_then(|j| policy_pairs.get(j));
+        match (l, pairing) {
+            (Some(Loaded::Policy(pol)), Some((stack, f))) => {
+                paired.push((stack.clone(), f.clone(), pol));
             }
-            Some(Loaded::Policy(Some(pol))) => match policy_pairs.iter().find(|(_, f)| *f == shown)
-            {
-                Some((stack, _)) => {
-                    stack_policy.insert(stack.to_ascii_uppercase(), pol);
+            (Some(_), Some((stack, f))) => {
+                return Err(CliError::Usage(format!(
+                    "--policy {stack}={f}: {f} is not a Policy Agent file (it does not start with SetSubnetPrioTosMask)"
+                )));
+            }
+            (Some(Loaded::Profile(p)), None) => {
+                validate_profile(&p, &mut d);
+                loaded.push((path.clone(), *p));
+            }
+            (Some(Loaded::Policy(Some(pol))), None) => shared_policy = Some(pol),
+            (Some(Loaded::Policy(None)), None) | (None, _) => {}
+            (Some(Loaded::Trl(t)), None) => trls.push(t),
+        }
+    }
+    let names = stack_names(&stack_opts, &loaded, &a.files)?;
+    let profiles: Vec<(String, Profile)> = names
+        .into_iter()
+        .zip(loaded)
+        .map(|(n, (_, p))| (n, p))
+        .collect();
+    // A --policy for a stack that is not checked would be dropped unnoticed
+    // (a typo leaves the real stack on the default table).
+    let mut stack_policy: BTreeMap<String, TosPolicy> = BTreeMap::new();
+    let mut policy_for: Vec<String> = Vec::new();
+    for (stack, f, pol) in paired {
+        if !profiles.iter().any(|(n, _)| n.eq_ignore_ascii_case(&stack)) {
+            let list: Vec<&str> = profiles.iter().map(|(n, _)| n.as_str()).collect();
+            return Err(CliError::Usage(format!(
+                "--policy {stack}={f}: no stack {stack} is being checked (stacks: {})",
+                if list.is_empty() {
+                    "none".to_string()
+                } else {
+                    list.join(", ")
                 }
-                None => shared_policy = Some(pol),
-            },
-            Some(Loaded::Policy(None)) | None => {}
-            Some(Loaded::Trl(t)) => trls.push(t),
+            )));
+        }
+        let key = stack.to_ascii_uppercase();
+        if policy_for.contains(&key) {
+            return Err(CliError::Usage(format!(
+                "--policy: stack {stack} is given more than one policy file"
+            )));
+        }
+        policy_for.push(key.clone());
+        if let Some(pol) = pol {
+            stack_policy.insert(key, pol);
         }
     }
     let named: Vec<(String, &Profile)> = profiles.iter().map(|(n, p)| (n.clone(), p)).collect();

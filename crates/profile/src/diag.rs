@@ -233,6 +233,8 @@ pub enum ErrorKind {
         "LINK {0}: no HOME address is coded for this link, so there is nothing to put in IPADDR"
     )]
     ConvertNoHome(String),
+    #[error("stack name {name} is also the name of the stack of {other}; every stack needs its own name (a stack is named after its profile's file unless a name is given)")]
+    DuplicateStackName { name: String, other: String },
     #[error("activation: {0}")]
     Activation(String),
     #[error("cannot read the file: {0}")]

@@ -294,3 +294,140 @@ fn activate_files_reads_a_whole_set() {
     let bad = vec![(None, dir.join("does-not-exist.prof"))];
     assert!(softosa_profile::activate::activate_files(&bad, &ActivateOptions::default()).is_err());
 }
+
+/// `profile check` with --stack and --policy options; the error (if any)
+/// as text, else the exit code and the summary.
+fn check_with(
+    files: Vec<PathBuf>,
+    stacks: &[String],
+    policies: &[String],
+) -> Result<(ExitCode, String), String> {
+    let a = CheckArgs {
+        files,
+        stacks: stacks.to_vec(),
+        policies: policies.to_vec(),
+        quiet: false,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    match run_check(&a, &mut out, &mut err) {
+        Ok(code) => Ok((code, String::from_utf8_lossy(&out).into_owned())),
+        Err(e) => {
+            assert!(e.is_usage(), "{e}");
+            Err(e.to_string())
+        }
+    }
+}
+
+#[test]
+fn stack_and_policy_options_must_name_what_is_checked() {
+    let a = tmp(
+        "name-a.prof",
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC\n",
+    );
+    let b = tmp(
+        "name-b.prof",
+        "INTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VMAC\n",
+    );
+    let pol = tmp(
+        "name.policy",
+        "SetSubnetPrioTosMask { SubnetTosMask 11100000 PriorityTosMapping 1 11100000 }\n",
+    );
+    let s = |x: &PathBuf| x.display().to_string();
+    // Two files given one stack name: refused, not merged into one stack.
+    let e = check_with(
+        vec![a.clone(), b.clone()],
+        &[format!("TCPIPA={}", s(&a)), format!("tcpipa={}", s(&b))],
+        &[],
+    )
+    .expect_err("two stacks of one name");
+    assert!(e.starts_with("two stacks are named tcpipa:"), "{e}");
+    // The same by a --stack name equal to another file's stem.
+    let e = check_with(
+        vec![a.clone(), b.clone()],
+        &[format!("NAME-B={}", s(&a))],
+        &[],
+    )
+    .expect_err("a --stack name equal to another file's stem");
+    assert!(e.starts_with("two stacks are named NAME-B:"), "{e}");
+    // --stack for a file that is not checked.
+    let e = check_with(vec![a.clone()], &[format!("TCPIPB={}", s(&b))], &[])
+        .expect_err("--stack for a file not checked");
+    assert!(e.contains("is not among the files to check"), "{e}");
+    // --policy for a stack that is not checked.
+    let e = check_with(
+        vec![a.clone(), b.clone()],
+        &[],
+        &[format!("TCPIPX={}", s(&pol))],
+    )
+    .expect_err("--policy for no stack");
+    assert_eq!(
+        e,
+        format!(
+            "--policy TCPIPX={}: no stack TCPIPX is being checked (stacks: NAME-A, NAME-B)",
+            s(&pol)
+        )
+    );
+    // --policy with a profile as its file would have checked it as a stack.
+    let e = check_with(vec![a.clone()], &[], &[format!("NAME-A={}", s(&b))])
+        .expect_err("--policy with a profile");
+    assert!(e.contains("is not a Policy Agent file"), "{e}");
+    // Named right (the file spelled another way): accepted, and the policy
+    // goes to the stack named.
+    let dotted = a
+        .parent()
+        .map(|d| d.join(".").join("name-a.prof"))
+        .unwrap_or_default();
+    let (code, out) = check_with(
+        vec![a.clone(), b.clone()],
+        &[format!("TCPIPA={}", dotted.display())],
+        &[format!("tcpipa={}", s(&pol))],
+    )
+    .expect("accepted");
+    assert_eq!(code, ExitCode::SUCCESS);
+    let a_part = out.split("Stack NAME-B").next().unwrap_or_default();
+    assert!(
+        a_part.contains("Stack TCPIPA (") && a_part.contains("Policy: SubnetTosMask"),
+        "{out}"
+    );
+    assert!(
+        !out.split("Stack NAME-B")
+            .nth(1)
+            .unwrap_or_default()
+            .contains("Policy:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn activation_refuses_two_stacks_of_one_name() {
+    let a = prof(
+        "x/tcpip.prof",
+        "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VMAC\n",
+    );
+    let b = prof(
+        "y/tcpip.prof",
+        "INTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VMAC\n",
+    );
+    let input = |name: &str, profile| StackInput {
+        name: name.into(),
+        profile,
+        policy: None,
+    };
+    let d = activate(
+        &[input("TCPIP", &a), input("tcpip", &b)],
+        &[],
+        &ActivateOptions::default(),
+    )
+    .expect_err("refused");
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(
+        v,
+        ["y/tcpip.prof: error: stack name tcpip is also the name of the stack of x/tcpip.prof; every stack needs its own name (a stack is named after its profile's file unless a name is given)"]
+    );
+    assert!(activate(
+        &[input("TCPIPA", &a), input("TCPIPB", &b)],
+        &[],
+        &ActivateOptions::default()
+    )
+    .is_ok());
+}
