@@ -281,8 +281,9 @@ pub enum WarningKind {
         need: usize,
         without: String,
     },
-    #[error("the {0} defines nothing: it is empty or has only comments")]
-    NothingDefined(&'static str),
+    /// What kind of file, and what it has instead.
+    #[error("the {0} defines nothing: {1}")]
+    NothingDefined(&'static str, &'static str),
 }
 
 /// Error or warning.

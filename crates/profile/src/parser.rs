@@ -113,7 +113,10 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
         },
     };
     if toks.is_empty() {
-        p.warn(Span::default(), WarningKind::NothingDefined("profile"));
+        p.warn(
+            Span::default(),
+            WarningKind::NothingDefined("profile", "it is empty or has only comments"),
+        );
     }
     p.run();
     (p.prof, p.diags)

@@ -197,7 +197,10 @@ pub fn parse_trl(file: &str, src: &str) -> (TrlFile, Diagnostics) {
         d.warning(
             file,
             Span::default(),
-            WarningKind::NothingDefined("TRL member"),
+            WarningKind::NothingDefined(
+                "TRL member",
+                "it has no TRLE and no start option (only comments, or VBUILD alone)",
+            ),
         );
     }
     for st in stmts {

@@ -265,7 +265,7 @@ fn a_file_that_defines_nothing_is_a_warning() {
                 assert!(
                     d.warnings().any(|w| matches!(
                         w.warning(),
-                        Some(WarningKind::NothingDefined("TRL member"))
+                        Some(WarningKind::NothingDefined("TRL member", _))
                     )),
                     "{src:?}: {:?}",
                     d.items()
