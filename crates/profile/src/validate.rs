@@ -202,7 +202,10 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     // A route leaves over one of the profile's own links or interfaces.
     for r in &p.routes {
         let name = &r.link.value;
-        if p.link(name).is_none() && p.interface(name).is_none() {
+        if p.link(name).is_none()
+            && p.interface(name).is_none()
+            && !(p.ip.dynamicxcf.is_some() && is_dynamic_xcf_name(name))
+        {
             let mut dest = match r.dest {
                 None => "DEFAULT".to_string(),
                 Some((a, len)) => format!("{a}/{len}"),
@@ -896,4 +899,20 @@ pub fn validate_system_with_limits(
     for (u, e) in olm_refused(&users, &trles, limits) {
         d.error(&u.file, u.span, e);
     }
+}
+
+/// Whether `name` is one of the links or interfaces z/OS creates itself for
+/// DYNAMICXCF (same-host, XCF and HiperSockets IQDIO ones, IPv4 and IPv6).
+/// A route may name them though no statement of the profile defines them.
+fn is_dynamic_xcf_name(name: &str) -> bool {
+    const GENERATED: [&str; 6] = [
+        "EZASAMEMVS",
+        "EZ6SAMEMVS",
+        "EZAXCF",
+        "EZ6XCF",
+        "IQDIOLNK",
+        "IQDIOINTF6",
+    ];
+    let upper = name.to_ascii_uppercase();
+    GENERATED.iter().any(|g| upper.starts_with(g))
 }

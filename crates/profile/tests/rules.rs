@@ -746,3 +746,18 @@ fn a_trle_with_fewer_datapath_devices_than_interfaces_on_its_port_warns() {
     validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[&t3], &mut d);
     assert!(d.items().is_empty(), "{:?}", d.items());
 }
+
+#[test]
+fn a_route_may_name_the_links_dynamicxcf_creates() {
+    let routes = "BEGINROUTES\n\
+                  ROUTE 10.1.2.0/24 10.1.1.2 EZAXCF02 MTU 1500\n\
+                  ROUTE 10.1.3.0/24 = ezasamemvs MTU 1500\n\
+                  ENDROUTES\n";
+    let with = format!("IPCONFIG DYNAMICXCF 10.1.1.1 255.255.255.0 1\n{routes}");
+    let (_, v, d) = check(&with);
+    assert_eq!(d.error_count(), 0, "{v:?}");
+    // Without DYNAMICXCF no such link exists, and the routes are refused.
+    let (_, v, d) = check(routes);
+    assert_eq!(d.error_count(), 2, "{v:?}");
+    assert!(has(&v, "2:", "EZAXCF02 is not the name"), "{v:?}");
+}
