@@ -52,9 +52,9 @@ pub struct DataDevice {
 #[derive(Debug, Serialize)]
 pub struct TrleDisplay {
     pub name: String,
-    /// The stack using the TRLE; several, comma-separated, when stacks share
-    /// it (one VTAM serves them; each data device shows its own ULPID).
-    pub stack: String,
+    /// The stacks using the TRLE: several when stacks share it (one VTAM
+    /// serves them; each data device shows its own ULPID).
+    pub stacks: Vec<String>,
     /// OSA only.
     pub portname: Option<String>,
     pub portnum: u8,
@@ -195,7 +195,7 @@ pub fn build_trl(
             .collect();
         trles.push(TrleDisplay {
             name: d.trle.clone(),
-            stack: stacks.join(","),
+            stacks: stacks.iter().map(|s| s.to_string()).collect(),
             portname: osa.then(|| port.map(|p| p.name.clone()).unwrap_or_default()),
             portnum: d.portnum,
             osa_code_level: osa.then(|| ctx.osa_code_level.clone()),

@@ -806,6 +806,15 @@ fn stacks_sharing_a_port_get_a_data_device_each() {
         t.contains("IST1221I DATA  DEV = 3305 STATUS = RESET         STATE = N/A\nIST314I END"),
         "{t}"
     );
+    // The JSON names both stacks, as a list.
+    let j = render(DisplayKind::Trle, &e, &ctx, None, Format::Json)
+        .unwrap_or_else(|err| panic!("{err}"));
+    let v: serde_json::Value = serde_json::from_str(&j).expect("JSON");
+    assert_eq!(
+        v["trles"][0]["stacks"],
+        serde_json::json!(["TCPCS1", "TCPCS2"]),
+        "{j}"
+    );
     // Either stack's name, or an interface of it, finds the shared TRLE.
     for target in ["TCPCS2/QDIO101", "B1", "TCPCS1/A2"] {
         let by = render(DisplayKind::Trle, &e, &ctx, Some(target), Format::Text)
