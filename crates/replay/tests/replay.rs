@@ -20,8 +20,12 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn run(capture: &str, mode: Mode) -> ModeResult {
+    replay_reader(CaptureReader::open(&data(capture)).expect("capture"), mode)
+}
+
+/// Replay what `reader` reads against the test host's profile.
+fn replay_reader<R: std::io::Read>(reader: CaptureReader<R>, mode: Mode) -> ModeResult {
     let cfg = load_config(&data("host.prof")).expect("profile");
-    let reader = CaptureReader::open(&data(capture)).expect("capture");
     replay_mode(
         reader,
         &cfg,
@@ -659,22 +663,12 @@ fn address_option_names_the_host_when_the_profile_differs() {
 /// not hold, each checked against what it is.
 mod built {
     use super::common::{pcap, tcp_in, whole};
-    use super::data;
+    use super::replay_reader;
     use softosa_replay::capture::CaptureReader;
-    use softosa_replay::config::load_config;
-    use softosa_replay::replay::{replay_mode, Hooks, Mode, ModeResult, ReplayOptions};
+    use softosa_replay::replay::{Mode, ModeResult};
 
     fn replay(bytes: &[u8], mode: Mode) -> ModeResult {
-        let cfg = load_config(&data("host.prof")).unwrap();
-        let reader = CaptureReader::new(bytes).unwrap();
-        replay_mode(
-            reader,
-            &cfg,
-            mode,
-            &ReplayOptions::default(),
-            Hooks::default(),
-        )
-        .unwrap()
+        replay_reader(CaptureReader::new(bytes).expect("capture"), mode)
     }
 
     fn unusable(r: &ModeResult, what: &str) -> u64 {
