@@ -119,6 +119,16 @@ impl Failure {
             usage: true,
         }
     }
+    /// `softosa lab`'s (and a live display's) boxed error: usage if it is
+    /// a lab usage error (a bad option value or combination).
+    fn lab(e: Box<dyn std::error::Error>) -> Failure {
+        Failure {
+            usage: e
+                .downcast_ref::<softosa_live::lab::LabError>()
+                .is_some_and(softosa_live::lab::LabError::is_usage),
+            message: e.to_string(),
+        }
+    }
     /// A subcommand's boxed error: usage if it is a [`Usage`].
     fn boxed(e: Box<dyn std::error::Error>) -> Failure {
         Failure {
@@ -154,7 +164,7 @@ fn main() -> ExitCode {
                 e => Failure::run(e),
             }
         }),
-        Command::Lab(a) => softosa_live::cli::run(a).map_err(Failure::run),
+        Command::Lab(a) => softosa_live::cli::run(a).map_err(Failure::lab),
     };
     match r {
         Ok(code) => code,
@@ -177,7 +187,7 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
             socket: d.socket,
             json,
         };
-        return softosa_live::cli::run_display(live).map_err(Failure::run);
+        return softosa_live::cli::run_display(live).map_err(Failure::lab);
     }
     let kind: softosa_display::DisplayKind = d.kind.parse().map_err(Failure::usage)?;
     let args = softosa_display::cli::DisplayArgs {

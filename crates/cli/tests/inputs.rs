@@ -127,6 +127,31 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
 }
 
 #[test]
+fn lab_option_errors_are_usage_errors() {
+    // Checked before the root and tool checks, so this runs anywhere; a
+    // wrong value or a combination the lab cannot run exits 2 like clap's.
+    for (args, says) in [
+        (vec!["lab", "--secs", "0"], "--secs 0"),
+        (vec!["lab", "--inbperf", "FAST"], "unknown INBPERF"),
+        (vec!["lab", "--compare", "DYNAMIC"], "two or more"),
+        (vec!["lab", "--streams", "0", "--rr", "0"], "nothing to run"),
+        (vec!["lab", "--rr-stack", "2"], "--sharing one has 1 stack"),
+        (vec!["lab", "--instance", "../x"], "instance name"),
+        (
+            vec!["display", "tuning", "--instance", "../x"],
+            "instance name",
+        ),
+    ] {
+        let o = softosa(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    // An instance that is not running is not a usage error.
+    let o = softosa(&["display", "tuning", "--instance", "softosa-test-none"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+#[test]
 fn option_values_are_case_insensitive() {
     let upper = softosa(&["sim", "-q", QUICK, "--format", "JSON"]);
     assert!(upper.status.success(), "{}", stderr(&upper));

@@ -326,16 +326,19 @@ pub fn run_lab(o: &LabOptions) -> Result<LabResult, LabError> {
 /// The INBPERF settings to run: `--inbperf`, or `--compare` (two or more,
 /// each once).
 fn modes(a: &LabArgs) -> Result<Vec<Inb>, LabError> {
+    // The option's name goes in front, so the message says which input.
+    let named = |opt: &str, e: LabError| LabError::Usage(format!("{opt}: {e}"));
     if a.compare.is_empty() {
-        return Ok(vec![Inb::parse(a.inbperf.as_deref().unwrap_or("DYNAMIC"))?]);
+        let m = a.inbperf.as_deref().unwrap_or("DYNAMIC");
+        return Ok(vec![Inb::parse(m).map_err(|e| named("--inbperf", e))?]);
     }
     let modes: Vec<Inb> = a
         .compare
         .iter()
-        .map(|m| Inb::parse(m))
+        .map(|m| Inb::parse(m).map_err(|e| named("--compare", e)))
         .collect::<Result<_, _>>()?;
     if modes.len() < 2 {
-        return Err(LabError::Config(format!(
+        return Err(LabError::Usage(format!(
             "--compare {}: name two or more settings to compare (for one, use --inbperf {})",
             a.compare.join(","),
             a.compare.join(",")
@@ -343,7 +346,7 @@ fn modes(a: &LabArgs) -> Result<Vec<Inb>, LabError> {
     }
     for (k, m) in modes.iter().enumerate() {
         if modes[..k].contains(m) {
-            return Err(LabError::Config(format!(
+            return Err(LabError::Usage(format!(
                 "--compare {}: {} is listed twice (use --repeat N to run a setting N times)",
                 a.compare.join(","),
                 m.label()
@@ -571,7 +574,25 @@ mod tests {
         let bad = modes_of(&["--compare", "DYNAMIC,FAST"]).unwrap_err();
         assert!(bad.contains("unknown INBPERF \"FAST\""), "{bad}");
         let bad = modes_of(&["--inbperf", "FAST"]).unwrap_err();
-        assert!(bad.contains("unknown INBPERF"), "{bad}");
+        assert!(bad.contains("--inbperf: unknown INBPERF \"FAST\""), "{bad}");
+    }
+
+    #[test]
+    fn option_errors_are_usage_errors() {
+        // The front end exits 2 for these (usage), 1 for input or run errors.
+        for bad in [
+            &["--secs", "0"][..],
+            &["--inbperf", "FAST"],
+            &["--compare", "DYNAMIC"],
+            &["--compare", "DYNAMIC,dynamic"],
+            &["--rr-stack", "2"],
+            &["--fault-rate", "1"],
+            &["--instance", "../x"],
+        ] {
+            let e = run(args(bad).expect("parses")).expect_err("refused");
+            let lab = e.downcast_ref::<LabError>().expect("a lab error");
+            assert!(lab.is_usage(), "{bad:?}: {lab:?}");
+        }
     }
 
     #[test]

@@ -34,10 +34,22 @@ pub enum LabError {
     Workload(String),
     #[error("configuration: {0}")]
     Config(String),
+    /// An option or a combination of options the lab cannot run (a usage
+    /// error: the command exits 2, as for clap's own).
+    #[error("{0}")]
+    Usage(String),
     #[error(transparent)]
     Busy(#[from] crate::control::BindError),
     #[error("interrupted")]
     Interrupted,
+}
+
+impl LabError {
+    /// Whether this is a usage error (a bad option value or combination)
+    /// rather than an error in an input file or in the run.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, LabError::Usage(_))
+    }
 }
 
 fn io_err(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> LabError {
@@ -98,7 +110,7 @@ pub const MAX_SECS: f64 = 86_400.0;
 /// Check the options before anything is built: every value the lab would
 /// otherwise clamp, ignore or trip over is refused with what to use.
 pub fn validate(o: &LabOptions) -> Result<(), LabError> {
-    let bad = |m: String| Err(LabError::Config(m));
+    let bad = |m: String| Err(LabError::Usage(m));
     if !o.secs.is_finite() || o.secs < 1.0 || o.secs > MAX_SECS {
         return bad(format!(
             "--secs {}: the workload runs from 1 to {MAX_SECS} seconds (iperf3 and sockperf \
@@ -213,7 +225,7 @@ pub fn check_instance_name(name: &str) -> Result<(), LabError> {
     if ok {
         Ok(())
     } else {
-        Err(LabError::Config(format!(
+        Err(LabError::Usage(format!(
             "instance name {name:?}: use letters, digits, '-', '_' or '.' (not first), \
              at most 64 characters; it names /run/softosa/<NAME>.sock"
         )))
@@ -252,7 +264,7 @@ impl Inb {
             "MINCPU" => Ok(Inb::MinCpu),
             "DYNAMIC" => Ok(Inb::Dynamic),
             "DYNAMIC-WORKLOADQ" | "WORKLOADQ" | "IWQ" => Ok(Inb::DynamicWorkloadq),
-            other => Err(LabError::Config(format!(
+            other => Err(LabError::Usage(format!(
                 "unknown INBPERF {other:?}: use MINLATENCY, BALANCED, MINCPU, DYNAMIC or DYNAMIC-WORKLOADQ"
             ))),
         }
@@ -1251,8 +1263,8 @@ mod validate_tests {
 
     fn refused(o: LabOptions, needle: &str) {
         match validate(&o) {
-            Err(LabError::Config(m)) => assert!(m.contains(needle), "{m:?} lacks {needle:?}"),
-            other => panic!("expected a configuration error about {needle}, got {other:?}"),
+            Err(LabError::Usage(m)) => assert!(m.contains(needle), "{m:?} lacks {needle:?}"),
+            other => panic!("expected a usage error about {needle}, got {other:?}"),
         }
     }
 
