@@ -168,6 +168,9 @@ pub struct Accounting {
     pub dropped: Vec<(String, u64)>,
     /// Frames still held in input queues (zero after a quiet period).
     pub held: u64,
+    /// Outbound frames (from the stacks) dropped, by reason: a full write
+    /// queue, a failed wire send. Not part of the inbound identity.
+    pub dropped_out: Vec<(String, u64)>,
 }
 
 impl Accounting {

@@ -313,6 +313,13 @@ impl EngineCore {
     pub fn driver_in_drops(&self) -> [(&'static str, u64); 1] {
         [("bad virtio-net header (driver)", self.bad_offload)]
     }
+    /// Outbound frames the driver lost after the engine sent them, by reason.
+    pub fn driver_out_drops(&self) -> [(&'static str, u64); 2] {
+        [
+            ("wire send failed (driver)", self.wire_send_failed),
+            ("too large for the wire (driver)", self.wire_oversize),
+        ]
+    }
 }
 
 impl Core for EngineCore {
@@ -486,6 +493,13 @@ impl Core for EngineCore {
             handled: a.handled,
             dropped,
             held: a.held,
+            dropped_out: c
+                .dropped_out
+                .nonzero()
+                .map(|(r, n)| (drop_label(r), n))
+                .chain(self.driver_out_drops().map(|(why, n)| (why.to_string(), n)))
+                .filter(|d| d.1 > 0)
+                .collect(),
         }
     }
 

@@ -1084,6 +1084,9 @@ pub fn report(r: &LabResult) -> String {
     for (why, n) in a.dropped.iter().filter(|d| d.1 > 0) {
         s.push_str(&format!("  dropped {n:>8}  {why}\n"));
     }
+    for (why, n) in a.dropped_out.iter().filter(|d| d.1 > 0) {
+        s.push_str(&format!("  outbound dropped {n:>8}  {why}\n"));
+    }
     for p in &r.placements {
         s.push_str(&format!(
             "  conn :{} <- :{}  packets PRIMARY {} BULKDATA {}, last on {}, hold p50 {} p99 {} us, out wait p50 {} p99 {} us, refused {}{}\n",

@@ -20,7 +20,16 @@ pub struct Passthrough {
     pub frames_in: u64,
     pub presented: u64,
     pub transmitted: u64,
+    /// Wire frames no host took (no MAC of theirs, or too short for one).
     pub dropped: u64,
+    /// Wire frames for a host whose queue was full.
+    pub host_full: u64,
+    /// Wire frames whose virtio-net header did not fit them.
+    pub bad_offload: u64,
+    /// Host frames refused because the transmit queue was full.
+    pub tx_full: u64,
+    /// Host frames the wire did not take (send failed, or too large).
+    pub wire_failed: u64,
     pub crc: u64,
     pub replicated: u64,
     pub host_write_failed: u64,
@@ -56,8 +65,14 @@ impl Core for Passthrough {
         };
         let group = dst[0] & 1 != 0;
         let mut hit = false;
+        let mut full = false;
         for i in 0..self.macs.len() {
-            if (group || self.macs[i] == dst) && self.pending[i].len() < LIMIT {
+            if !group && self.macs[i] != dst {
+                continue;
+            }
+            if self.pending[i].len() >= LIMIT {
+                full = true;
+            } else {
                 let b = self.buf(frame);
                 self.pending[i].push_back(b);
                 if hit {
@@ -67,12 +82,17 @@ impl Core for Passthrough {
             }
         }
         if !hit {
-            self.dropped += 1;
+            if full {
+                self.host_full += 1;
+            } else {
+                self.dropped += 1;
+            }
         }
     }
     fn host_send(&mut self, _now: u64, _iface: usize, frame: &[u8], _last: bool) {
+        // Outbound: not a wire frame, so not in the inbound identity.
         if self.tx.len() >= LIMIT {
-            self.dropped += 1;
+            self.tx_full += 1;
             return;
         }
         let b = self.buf(frame);
@@ -117,19 +137,32 @@ impl Core for Passthrough {
     }
     fn driver_drop(&mut self, reason: DriverDrop) {
         match reason {
-            DriverDrop::Crc | DriverDrop::BadOffload => self.crc += 1,
+            DriverDrop::Crc => self.crc += 1,
+            DriverDrop::BadOffload => self.bad_offload += 1,
             DriverDrop::HostWrite => self.host_write_failed += 1,
-            _ => self.dropped += 1,
+            DriverDrop::WireSend | DriverDrop::WireOversize => self.wire_failed += 1,
         }
     }
     fn accounting(&self) -> Accounting {
         Accounting {
-            frames_in: self.frames_in + self.crc,
+            frames_in: self.frames_in + self.crc + self.bad_offload,
             presented: self.presented - self.replicated.min(self.presented),
             forwarded: 0,
             handled: 0,
-            dropped: vec![("no host".into(), self.dropped), ("CRC".into(), self.crc)],
+            dropped: vec![
+                ("no host".into(), self.dropped),
+                ("host queue full".into(), self.host_full),
+                ("injected frame error".into(), self.crc),
+                ("bad virtio-net header (driver)".into(), self.bad_offload),
+            ],
             held: self.pending.iter().map(|p| p.len() as u64).sum(),
+            dropped_out: vec![
+                ("transmit queue full".into(), self.tx_full),
+                ("wire send failed (driver)".into(), self.wire_failed),
+            ]
+            .into_iter()
+            .filter(|d| d.1 > 0)
+            .collect(),
         }
     }
     fn display(&self, kind: &str, _json: bool) -> Result<String, String> {
@@ -140,5 +173,55 @@ impl Core for Passthrough {
     }
     fn placements(&self) -> Vec<Placement> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOST: [u8; 6] = [0x02, 0x5a, 0x00, 0x01, 0x00, 0x01];
+
+    fn frame(dst: [u8; 6]) -> Vec<u8> {
+        let mut f = dst.to_vec();
+        f.extend_from_slice(&[0u8; 54]);
+        f
+    }
+
+    #[test]
+    fn outbound_drops_are_not_counted_as_inbound_frames_without_a_host() {
+        let mut p = Passthrough::new(vec![HOST]);
+        // A paced wire: the stack sends more than the transmit queue holds.
+        let extra = 10;
+        for _ in 0..LIMIT + extra {
+            p.host_send(0, 0, &frame([0xff; 6]), true);
+        }
+        p.driver_drop(DriverDrop::WireSend);
+        // Inbound: one frame for the host, one for nobody, one injected error.
+        p.wire_frame(0, 0, &frame(HOST));
+        p.wire_frame(0, 0, &frame([0x02, 0, 0, 0, 0, 9]));
+        p.driver_drop(DriverDrop::Crc);
+        let a = p.accounting();
+        assert!(a.balanced(), "{a:?}");
+        let count =
+            |v: &[(String, u64)], why: &str| v.iter().find(|d| d.0 == why).map_or(0, |d| d.1);
+        assert_eq!(count(&a.dropped, "no host"), 1, "{a:?}");
+        assert_eq!(count(&a.dropped, "injected frame error"), 1, "{a:?}");
+        assert_eq!(a.frames_in, 3, "{a:?}");
+        assert_eq!(count(&a.dropped_out, "transmit queue full"), extra as u64);
+        assert_eq!(count(&a.dropped_out, "wire send failed (driver)"), 1);
+    }
+
+    #[test]
+    fn a_full_host_queue_is_its_own_reason() {
+        let mut p = Passthrough::new(vec![HOST]);
+        for _ in 0..LIMIT + 3 {
+            p.wire_frame(0, 0, &frame(HOST));
+        }
+        let a = p.accounting();
+        assert!(a.balanced(), "{a:?}");
+        assert_eq!(a.held, LIMIT as u64);
+        assert!(a.dropped.contains(&("host queue full".into(), 3)), "{a:?}");
+        assert!(a.dropped.contains(&("no host".into(), 0)), "{a:?}");
     }
 }
