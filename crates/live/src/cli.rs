@@ -356,11 +356,26 @@ fn modes(a: &LabArgs) -> Result<Vec<Inb>, LabError> {
     Ok(modes)
 }
 
+/// The exit status after an interruption: 128 + the signal's number, as a
+/// shell reports a command a signal ended (130 for Ctrl-C, 143 for
+/// SIGTERM, 129 for SIGHUP), so a supervisor can tell them apart.
+pub fn interrupted_status() -> u8 {
+    let sig = crate::interrupting_signal().unwrap_or(libc::SIGINT);
+    u8::try_from(128 + sig).unwrap_or(130)
+}
+
 /// Ctrl-C (or SIGTERM/SIGHUP): the run has unwound and removed what it
-/// made; say so and exit like a shell does for SIGINT (128 + 2).
+/// made; say so and exit with [`interrupted_status`].
 fn interrupted_exit() -> ExitCode {
-    eprintln!("softosa: interrupted; the lab's namespaces, devices and workloads are removed");
-    ExitCode::from(130)
+    let name = match crate::interrupting_signal() {
+        Some(libc::SIGTERM) => "SIGTERM",
+        Some(libc::SIGHUP) => "SIGHUP",
+        _ => "Ctrl-C (SIGINT)",
+    };
+    eprintln!(
+        "softosa: interrupted by {name}; the lab's namespaces, devices and workloads are removed"
+    );
+    ExitCode::from(interrupted_status())
 }
 
 /// `softosa lab`.

@@ -19,17 +19,18 @@ pub mod topo;
 pub mod vnet;
 pub mod workload;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The signal that interrupted the run (0: none yet).
+static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn on_signal(_sig: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
+extern "C" fn on_signal(sig: libc::c_int) {
+    INTERRUPTED.store(sig, Ordering::SeqCst);
 }
 
-/// Install SIGINT/SIGTERM handlers that only set a flag; long-running loops
-/// poll [`interrupted`] and unwind normally, so every guard (namespaces,
-/// child processes, sockets) is dropped and cleans up.
+/// Install SIGINT/SIGTERM/SIGHUP handlers that only record the signal;
+/// long-running loops poll [`interrupted`] and unwind normally, so every
+/// guard (namespaces, child processes, sockets) is dropped and cleans up.
 pub fn install_signal_handlers() {
     for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // SAFETY: the handler only stores to an atomic (async-signal-safe).
@@ -44,5 +45,10 @@ pub fn install_signal_handlers() {
 
 /// Whether Ctrl-C (or SIGTERM/SIGHUP) arrived.
 pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
+    INTERRUPTED.load(Ordering::Relaxed) != 0
+}
+
+/// The signal that interrupted the run, if one did (the last one caught).
+pub fn interrupting_signal() -> Option<i32> {
+    Some(INTERRUPTED.load(Ordering::Relaxed)).filter(|s| *s != 0)
 }
