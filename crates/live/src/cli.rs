@@ -323,6 +323,37 @@ pub fn run_lab(o: &LabOptions) -> Result<LabResult, LabError> {
     }
 }
 
+/// `--core passthrough` is a bare bridge: refuse the options only the
+/// engine acts on instead of running without them.
+fn check_core(a: &LabArgs) -> Result<(), LabError> {
+    if a.core != CoreKind::Passthrough {
+        return Ok(());
+    }
+    let given: Vec<&str> = [
+        (a.inbperf.is_some(), "--inbperf"),
+        (!a.compare.is_empty(), "--compare"),
+        (!a.profile.is_empty(), "--profile"),
+        (a.zero_timers, "--zero-timers"),
+        (a.tos_priority, "--tos-priority"),
+        (a.no_offload, "--no-offload"),
+        (a.timer_thread, "--timer-thread"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(LabError::Usage(format!(
+        "--core passthrough with {}: the passthrough core is a bare layer-2 bridge with no \
+         INBPERF, timers, QoS mapping, segmentation offload or profile, so {} would change \
+         nothing; drop {} or use --core engine",
+        given.join(", "),
+        if given.len() == 1 { "it" } else { "they" },
+        if given.len() == 1 { "it" } else { "them" },
+    )))
+}
+
 /// The INBPERF settings to run: `--inbperf`, or `--compare` (two or more,
 /// each once).
 fn modes(a: &LabArgs) -> Result<Vec<Inb>, LabError> {
@@ -400,6 +431,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    check_core(&a)?;
     let modes = modes(&a)?;
     for m in &modes {
         lab::validate(&options(&a, *m))?;
@@ -608,6 +640,33 @@ mod tests {
             let lab = e.downcast_ref::<LabError>().expect("a lab error");
             assert!(lab.is_usage(), "{bad:?}: {lab:?}");
         }
+    }
+
+    #[test]
+    fn the_passthrough_core_refuses_what_only_the_engine_does() {
+        for (bad, names) in [
+            (&["--inbperf", "MINCPU"][..], "--inbperf"),
+            (&["--compare", "MINCPU,DYNAMIC"], "--compare"),
+            (
+                &["--profile", "a.prof", "--zero-timers"],
+                "--profile, --zero-timers",
+            ),
+            (
+                &["--tos-priority", "--no-offload"],
+                "--tos-priority, --no-offload",
+            ),
+        ] {
+            let a = args(&[&["--core", "passthrough"][..], bad].concat()).expect("parses");
+            let e = run(a).expect_err("refused");
+            let lab = e.downcast_ref::<LabError>().expect("a lab error");
+            assert!(lab.is_usage(), "{bad:?}: {lab:?}");
+            assert!(e.to_string().contains(names), "{bad:?}: {e}");
+        }
+        // What it does act on passes.
+        let a = args(&["--core", "passthrough", "--fault-rate", "0.01"]).expect("parses");
+        assert!(check_core(&a).is_ok());
+        let a = args(&["--inbperf", "MINCPU"]).expect("parses");
+        assert!(check_core(&a).is_ok());
     }
 
     #[test]
