@@ -179,6 +179,23 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
     let format: softosa_display::Format = d.format.parse().map_err(Failure::usage)?;
     let json = matches!(format, softosa_display::Format::Json);
     if d.instance.is_some() || d.socket.is_some() {
+        // A running lab renders every interface at its own clock and code
+        // level: refuse what it would not honour rather than drop it.
+        let unsupported: Vec<&str> = [
+            (d.target.is_some(), "--intf"),
+            (d.clock.is_some(), "--clock"),
+            (d.code_level.is_some(), "--code-level"),
+        ]
+        .into_iter()
+        .filter_map(|(given, name)| given.then_some(name))
+        .collect();
+        if !unsupported.is_empty() {
+            return Err(Failure::usage(format!(
+                "{} cannot be used with --instance/--socket: a running lab's displays show \
+                 every interface, at the time of asking, with its own code level",
+                unsupported.join(", ")
+            )));
+        }
         // A running lab knows the z/OS displays and its own views; it
         // answers unknown words with the list it has.
         let live = softosa_live::cli::DisplayArgs {

@@ -152,6 +152,29 @@ fn lab_option_errors_are_usage_errors() {
 }
 
 #[test]
+fn a_live_display_refuses_options_it_would_ignore() {
+    // What a running lab's displays do not honour is refused, not dropped
+    // (before the socket is asked, so no lab needs to run).
+    for (flag, value) in [
+        ("--intf", "OSAQDIO1"),
+        ("--clock", "0"),
+        ("--code-level", "0001"),
+    ] {
+        let args = [
+            "display",
+            "tuning",
+            "--instance",
+            "softosa-test-none",
+            flag,
+            value,
+        ];
+        let o = softosa(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(flag), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn option_values_are_case_insensitive() {
     let upper = softosa(&["sim", "-q", QUICK, "--format", "JSON"]);
     assert!(upper.status.success(), "{}", stderr(&upper));
