@@ -124,6 +124,51 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
                 .into(),
         );
     }
+    // Options that shape a workload that does not run would be dropped
+    // without a word: refuse them.
+    for (none, count, shaping) in [
+        (
+            o.streams == 0,
+            "--streams 0",
+            [
+                (o.udp, "--udp"),
+                (o.reverse, "--reverse"),
+                (o.stream_mbps > 0, "--stream-mbps"),
+            ],
+        ),
+        (
+            o.rr == 0,
+            "--rr 0",
+            [
+                (o.rr_mps > 0, "--rr-mps"),
+                (o.rr_stack != 1, "--rr-stack"),
+                (false, ""),
+            ],
+        ),
+    ] {
+        let given: Vec<&str> = shaping
+            .iter()
+            .filter_map(|(on, name)| on.then_some(*name))
+            .collect();
+        if none && !given.is_empty() {
+            return bad(format!(
+                "{count} with {}: {} the {} and there are none; drop {} or give {} N",
+                given.join(", "),
+                if given.len() == 1 {
+                    "it shapes"
+                } else {
+                    "they shape"
+                },
+                if count.starts_with("--streams") {
+                    "iperf3 streams"
+                } else {
+                    "RR connections"
+                },
+                if given.len() == 1 { "it" } else { "them" },
+                &count[..count.len() - 2],
+            ));
+        }
+    }
     if o.streams > MAX_STREAMS {
         return bad(format!(
             "--streams {}: iperf3 runs at most {MAX_STREAMS} parallel streams",
@@ -1350,6 +1395,52 @@ mod validate_tests {
             ..base()
         };
         assert!(validate(&o).is_ok());
+    }
+
+    #[test]
+    fn options_of_a_workload_that_does_not_run_are_refused() {
+        let no_streams = || LabOptions {
+            streams: 0,
+            rr: 1,
+            ..LabOptions::default()
+        };
+        for (o, needle) in [
+            (
+                LabOptions {
+                    udp: true,
+                    ..no_streams()
+                },
+                "--streams 0 with --udp",
+            ),
+            (
+                LabOptions {
+                    reverse: true,
+                    stream_mbps: 400,
+                    ..no_streams()
+                },
+                "--streams 0 with --reverse, --stream-mbps",
+            ),
+            (
+                LabOptions {
+                    rr: 0,
+                    rr_mps: 100,
+                    ..LabOptions::default()
+                },
+                "--rr 0 with --rr-mps",
+            ),
+        ] {
+            refused(o, needle);
+        }
+        // The same options with their workload pass.
+        let o = LabOptions {
+            udp: true,
+            reverse: true,
+            stream_mbps: 400,
+            rr: 0,
+            ..LabOptions::default()
+        };
+        assert!(validate(&o).is_ok());
+        assert!(validate(&no_streams()).is_ok());
     }
 
     #[test]
