@@ -30,6 +30,10 @@ pub struct LabArgs {
     /// Repeat each run this many times (medians are reported with --compare).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repeat: u32,
+    /// No progress lines: by default a line on standard error announces
+    /// each run (setting, repeat, length) as it starts.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// TCP/IP profiles (plus Policy Agent and TRL files) to activate, one
     /// stack per profile, instead of the configuration the options build.
     /// Their interfaces must be IPv4 in one documentation subnet.
@@ -436,7 +440,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     for m in &modes {
         lab::validate(&options(&a, *m))?;
     }
-    lab::preflight(a.rr != Some(0))?;
+    lab::preflight(a.streams > 0 || a.bench, a.rr != Some(0))?;
     for n in crate::topo::clean_leftovers(false) {
         eprintln!("removed leftover namespace {n} of a crashed run");
     }
@@ -445,13 +449,20 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     // A failure or Ctrl-C in a later setting keeps what finished: those
     // results are printed before the error.
     let mut stopped: Option<LabError> = None;
-    'modes: for m in &modes {
+    let repeats = a.repeat.max(1);
+    let total = modes.len() * repeats as usize;
+    'modes: for (i, m) in modes.iter().enumerate() {
         let mut runs = Vec::new();
-        for _ in 0..a.repeat.max(1) {
+        for rep in 0..repeats {
             let r = if crate::interrupted() {
                 Err(LabError::Interrupted)
             } else {
-                run_lab(&options(&a, *m))
+                let o = options(&a, *m);
+                if !a.quiet {
+                    let k = i * repeats as usize + rep as usize + 1;
+                    eprintln!("{}", progress_line(k, total, &o, rep + 1, repeats));
+                }
+                run_lab(&o)
             };
             match r {
                 Ok(r) => runs.push(r),
@@ -483,6 +494,28 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         eprintln!("frame accounting does not balance");
         ExitCode::FAILURE
     })
+}
+
+/// The line announcing run `k` of `total` (the `rep`-th of `repeats` of
+/// one setting): a lab run is seconds to minutes of real time, and a
+/// comparison several of them, with nothing else printed until the end.
+fn progress_line(k: usize, total: usize, o: &LabOptions, rep: u32, repeats: u32) -> String {
+    let setting = match o.core {
+        CoreKind::Engine => o.inbperf.label(),
+        CoreKind::Passthrough => "passthrough",
+    };
+    let again = if repeats > 1 {
+        format!(", repeat {rep} of {repeats}")
+    } else {
+        String::new()
+    };
+    // The workloads run whole seconds (see --secs).
+    let secs = o.secs.ceil();
+    let left = (total - k + 1) as f64 * secs;
+    format!(
+        "softosa lab: run {k} of {total}: {setting}{again}, {secs} s \
+         (at least {left} s of runs left)"
+    )
 }
 
 fn print_results(a: &LabArgs, results: &[LabResult]) -> Result<(), serde_json::Error> {
@@ -558,6 +591,30 @@ mod tests {
 
     fn modes_of(a: &[&str]) -> Result<Vec<Inb>, String> {
         modes(&args(a).map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn each_run_is_announced_with_what_is_left() {
+        let a = args(&[
+            "--compare",
+            "BALANCED,DYNAMIC",
+            "--repeat",
+            "3",
+            "--secs",
+            "2.5",
+        ])
+        .expect("args");
+        let o = options(&a, Inb::Dynamic);
+        assert_eq!(
+            progress_line(4, 6, &o, 1, 3),
+            "softosa lab: run 4 of 6: DYNAMIC, repeat 1 of 3, 3 s (at least 9 s of runs left)"
+        );
+        let one = options(&args(&[]).expect("args"), Inb::MinLatency);
+        assert_eq!(
+            progress_line(1, 1, &one, 1, 1),
+            "softosa lab: run 1 of 1: MINLATENCY, 3 s (at least 3 s of runs left)"
+        );
+        assert!(args(&["-q"]).expect("args").quiet);
     }
 
     #[test]

@@ -57,18 +57,15 @@ fn io_err(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> LabError {
     move |source| LabError::Io { what, source }
 }
 
-/// Check root, the tools and that namespaces can be made.
-pub fn preflight(need_sockperf: bool) -> Result<(), LabError> {
+/// Check root, the tools the run needs (iperf3 only with streams, sockperf
+/// only with RR connections) and that namespaces can be made.
+pub fn preflight(need_iperf3: bool, need_sockperf: bool) -> Result<(), LabError> {
     if !sys::is_root() {
         return Err(LabError::NotRoot);
     }
     let mut missing = Vec::new();
     let mut pkgs = Vec::new();
-    let mut tools = vec![("ip", "iproute2"), ("iperf3", "iperf3")];
-    if need_sockperf {
-        tools.push(("sockperf", "sockperf"));
-    }
-    for (t, p) in tools {
+    for (t, p) in needed_tools(need_iperf3, need_sockperf) {
         let found = std::env::var_os("PATH")
             .map(|paths| std::env::split_paths(&paths).any(|d| d.join(t).is_file()))
             .unwrap_or(false);
@@ -91,6 +88,18 @@ pub fn preflight(need_sockperf: bool) -> Result<(), LabError> {
         return Err(LabError::NoNamespaces("`unshare -n` failed".into()));
     }
     Ok(())
+}
+
+/// The programs a run needs, each with the Debian package that has it.
+fn needed_tools(iperf3: bool, sockperf: bool) -> Vec<(&'static str, &'static str)> {
+    let mut tools = vec![("ip", "iproute2")];
+    if iperf3 {
+        tools.push(("iperf3", "iperf3"));
+    }
+    if sockperf {
+        tools.push(("sockperf", "sockperf"));
+    }
+    tools
 }
 
 /// Largest sockperf message (its own limit for `-m`).
@@ -1314,6 +1323,14 @@ mod validate_tests {
             Err(LabError::Usage(m)) => assert!(m.contains(needle), "{m:?} lacks {needle:?}"),
             other => panic!("expected a usage error about {needle}, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn only_the_tools_of_the_workloads_that_run_are_needed() {
+        let names = |i, s| -> Vec<&str> { needed_tools(i, s).iter().map(|t| t.0).collect() };
+        assert_eq!(names(true, true), ["ip", "iperf3", "sockperf"]);
+        assert_eq!(names(false, true), ["ip", "sockperf"]);
+        assert_eq!(names(true, false), ["ip", "iperf3"]);
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub fn lab_lock() -> MutexGuard<'static, ()> {
 
 /// `Err(reason)` when the live lab cannot run here.
 pub fn can_run() -> Result<(), String> {
-    softosa_live::lab::preflight(true).map_err(|e| e.to_string())
+    softosa_live::lab::preflight(true, true).map_err(|e| e.to_string())
 }
 
 /// Skip the calling test (return early) with a printed reason.
