@@ -71,7 +71,7 @@ pub fn render(c: &EngineCore, kind: &str, json: bool) -> Result<String, String> 
                     a.handled,
                     a.dropped_total(),
                     a.held,
-                    if a.balanced() { "BALANCED" } else { "MISMATCH" }
+                    if a.balanced() { "ALL ACCOUNTED FOR" } else { "MISMATCH" }
                 ));
                 for (why, n) in a.dropped.iter().filter(|d| d.1 > 0) {
                     s.push_str(&format!("  DROPPED {n:>10}  {why}\n"));

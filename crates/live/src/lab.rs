@@ -1133,7 +1133,12 @@ pub fn report(r: &LabResult) -> String {
         a.handled,
         a.dropped_total(),
         a.held,
-        if a.balanced() { "BALANCED" } else { "MISMATCH" }
+        // Not "balanced": the word would read as the INBPERF setting.
+        if a.balanced() {
+            "all accounted for"
+        } else {
+            "MISMATCH"
+        }
     ));
     for (why, n) in a.dropped.iter().filter(|d| d.1 > 0) {
         s.push_str(&format!("  dropped {n:>8}  {why}\n"));
@@ -1323,6 +1328,21 @@ mod validate_tests {
             Err(LabError::Usage(m)) => assert!(m.contains(needle), "{m:?} lacks {needle:?}"),
             other => panic!("expected a usage error about {needle}, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_accounting_line_does_not_name_an_inbperf_setting() {
+        let r = LabResult {
+            label: "DYNAMIC".into(),
+            ..Default::default()
+        };
+        let text = report(&r);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("frames in "))
+            .unwrap_or_default();
+        assert!(line.ends_with(": all accounted for"), "{text}");
+        assert!(!text.contains("BALANCED"), "{text}");
     }
 
     #[test]
