@@ -34,7 +34,7 @@ use softosa_engine::config::{
 };
 use softosa_engine::counters::{ReadQueueCounters, WriteQueueCounters};
 use softosa_engine::inbound::bulk::ConnKey;
-use softosa_engine::wire::{self, Frame, L4Info, NetInfo};
+use softosa_engine::wire::{self, Frame, FrameInfo, L4Info, NetInfo};
 use softosa_engine::{
     BatchId, Disposition, Engine, Event, IfaceId, Instant, PortId, PresentCause, QueueKind,
     SendMeta, SendOutcome,
@@ -880,12 +880,14 @@ impl Run<'_> {
         }
     }
 
-    fn settle(&mut self, number: u64, fate: Fate) {
+    /// Note what became of frame `number` for the annotated capture; the
+    /// text is built only when there is one.
+    fn settle(&mut self, number: u64, fate: impl FnOnce() -> Fate) {
         if self.sink.is_none() {
             return;
         }
         if let Some(p) = self.pending.iter_mut().rev().find(|p| p.number == number) {
-            p.fates.push(fate);
+            p.fates.push(fate());
         }
     }
 
@@ -942,21 +944,20 @@ impl Run<'_> {
         // A frame whose headers cannot be read has no direction: it is
         // counted under its own reason, never as foreign traffic.
         let info = match unusable::check(&self.scratch, wire_len) {
-            Ok(info) => Some(info),
+            Ok(info) => info,
             Err(why) => {
-                let why = why.to_string();
-                self.settle(number, Fate::Other(format!("not replayed: {why}")));
-                *self.totals.unusable.entry(why).or_default() += 1;
+                self.settle(number, || Fate::Other(format!("not replayed: {why}")));
+                *self.totals.unusable.entry(why.to_string()).or_default() += 1;
                 return;
             }
         };
-        let (src_ip, dst_ip) = match info.as_ref().map(|i| &i.net) {
-            Some(NetInfo::Ip(ip, _)) => (Some(ip.src), Some(ip.dst)),
-            Some(NetInfo::Arp(a)) => (Some(IpAddr::V4(a.sender_ip)), Some(IpAddr::V4(a.target_ip))),
+        let (src_ip, dst_ip) = match &info.net {
+            NetInfo::Ip(ip, _) => (Some(ip.src), Some(ip.dst)),
+            NetInfo::Arp(a) => (Some(IpAddr::V4(a.sender_ip)), Some(IpAddr::V4(a.target_ip))),
             _ => (None, None),
         };
-        let is_arp = matches!(info.as_ref().map(|i| &i.net), Some(NetInfo::Arp(_)));
-        let dst_mac = info.as_ref().and_then(|i| i.l2).map(|l| l.dst);
+        let is_arp = matches!(info.net, NetInfo::Arp(_));
+        let dst_mac = info.l2.map(|l| l.dst);
         let from_us = src_ip.and_then(|ip| self.subject_owning(ip));
         let to_us = dst_ip.and_then(|ip| self.subject_owning(ip));
         let to_mac = dst_mac.and_then(|m| self.subjects.iter().position(|s| s.mac == m));
@@ -985,16 +986,14 @@ impl Run<'_> {
         };
         let Some((way, s)) = decision else {
             self.totals.foreign += 1;
-            self.settle(
-                number,
-                Fate::Other("not to or from the analysed interfaces: not replayed".into()),
-            );
+            self.settle(number, || {
+                Fate::Other("not to or from the analysed interfaces: not replayed".into())
+            });
             return;
         };
-        let flow = info.as_ref().and_then(|i| i.flow());
+        let flow = info.flow();
         let payload = info
-            .as_ref()
-            .and_then(|i| i.l4())
+            .l4()
             .map(|l4| match l4 {
                 L4Info::Tcp { payload_len, .. } | L4Info::Udp { payload_len, .. } => *payload_len,
                 L4Info::Other => 0,
@@ -1019,18 +1018,16 @@ impl Run<'_> {
                 f.last = rel;
             }
         }
-        if let Some(i) = info.as_ref() {
-            let dir = match way {
-                Way::In => Direction::Inbound,
-                Way::Out => Direction::Outbound,
-            };
-            for o in self.observers.iter_mut() {
-                o.observe(rel, dir, i, &self.scratch);
-            }
+        let dir = match way {
+            Way::In => Direction::Inbound,
+            Way::Out => Direction::Outbound,
+        };
+        for o in self.observers.iter_mut() {
+            o.observe(rel, dir, &info, &self.scratch);
         }
         let carried = match way {
             Way::In => self.inbound(now, number, s, wire_len, to_us.is_some(), fkey),
-            Way::Out => self.outbound(now, number, s, wire_len, info.and_then(|i| i.l2)),
+            Way::Out => self.outbound(now, number, s, wire_len, &info),
         };
         if let Some(f) = fkey.and_then(|k| self.flows.get_mut(&k)) {
             match (way, carried) {
@@ -1098,20 +1095,18 @@ impl Run<'_> {
             }
             Disposition::Forwarded { out } => {
                 self.totals.inbound_forwarded += 1;
-                self.settle(
-                    number,
+                self.settle(number, || {
                     Fate::Other(format!(
                         "forwarded by the accelerator to interface {}",
                         out.0
-                    )),
-                );
+                    ))
+                });
             }
             Disposition::Handled => {
                 self.totals.inbound_handled += 1;
-                self.settle(
-                    number,
-                    Fate::Other("handled by the adapter (ARP offload)".into()),
-                );
+                self.settle(number, || {
+                    Fate::Other("handled by the adapter (ARP offload)".into())
+                });
             }
             Disposition::Dropped(r) => {
                 *self
@@ -1119,10 +1114,9 @@ impl Run<'_> {
                     .inbound_dropped
                     .entry(r.label().to_string())
                     .or_default() += 1;
-                self.settle(
-                    number,
-                    Fate::Other(format!("dropped inbound: {}", r.label())),
-                );
+                self.settle(number, || {
+                    Fate::Other(format!("dropped inbound: {}", r.label()))
+                });
                 return false;
             }
         }
@@ -1135,16 +1129,16 @@ impl Run<'_> {
         number: u64,
         s: usize,
         wire_len: u32,
-        l2: Option<wire::L2Info>,
+        info: &FrameInfo,
     ) -> bool {
         self.totals.outbound += 1;
         let subj = &self.subjects[s];
         let (id, port, layer) = (subj.id, subj.port, subj.layer);
-        let l2len = l2.map_or(0, |l| usize::from(l.header_len));
+        let l2len = info.l2.map_or(0, |l| usize::from(l.header_len));
         // Tell the adapter the next hop's MAC the capture shows (it would
         // have learned it by ARP before this traffic started).
-        if let (Some(l), Ok(info)) = (l2, wire::parse_ethernet(&self.scratch)) {
-            if let (Some(ip), false) = (info.ip(), l.dst.is_group()) {
+        if let (Some(l), Some(ip)) = (info.l2, info.ip()) {
+            if !l.dst.is_group() {
                 self.engine.add_neighbor(port, ip.dst, l.dst);
             }
         }
@@ -1197,7 +1191,7 @@ impl Run<'_> {
                 format!("outbound dropped: {}", r.label())
             }
         };
-        self.settle(number, Fate::Outbound(fate));
+        self.settle(number, || Fate::Outbound(fate));
         while self
             .engine
             .poll_transmit(now, port, &mut self.tx_buf)

@@ -558,22 +558,13 @@ fn zert_reads_tls_and_ssh_as_tshark_does() {
 
 #[test]
 fn timestamps_going_backwards_are_counted_and_replayed_in_order() {
-    let cfg = load_config(&data("host.prof")).unwrap();
     // sockperf-rr.pcap with the seconds of the record at byte `off` moved.
     let restamped = |off: usize, by: i64| {
         let mut bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
         let sec = u32::from_le_bytes(bytes[off..off + 4].try_into().unwrap());
         let sec = u32::try_from(i64::from(sec) + by).unwrap();
         bytes[off..off + 4].copy_from_slice(&sec.to_le_bytes());
-        let reader = CaptureReader::new(&bytes[..]).unwrap();
-        replay_mode(
-            reader,
-            &cfg,
-            Mode::Balanced,
-            &ReplayOptions::default(),
-            Hooks::default(),
-        )
-        .unwrap()
+        replay_reader(CaptureReader::new(&bytes[..]).unwrap(), Mode::Balanced)
     };
     // Record 5 restamped one second earlier.
     let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
@@ -657,8 +648,6 @@ fn address_option_names_the_host_when_the_profile_differs() {
     assert!(with.flow(40003).unwrap().bulk_registered_us.is_some());
 }
 
-/// Hand-built captures: the frames a real capture seldom holds, built here
-/// so the replay's sorting of each can be checked against what it is.
 /// Hand-built captures (tests/common): frames the committed captures do
 /// not hold, each checked against what it is.
 mod built {
