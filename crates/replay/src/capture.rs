@@ -421,10 +421,7 @@ impl<R: Read> CaptureReader<R> {
                     return Ok(None);
                 }
                 Err(PcapError::Incomplete(_)) => {
-                    if let Some(e) = self.inconsistent_block(record_no, offset) {
-                        self.finished = true;
-                        return Err(e);
-                    }
+                    self.stop_if_inconsistent(record_no, offset)?;
                     let reader = self.inner.reader();
                     let before = reader.data().len();
                     if let Err(e) = reader.refill() {
@@ -450,10 +447,7 @@ impl<R: Read> CaptureReader<R> {
                 Err(PcapError::BufferTooSmall) => {
                     // A block held whole whose contents ask for more (an
                     // EPB's captured length past its end) is damaged.
-                    if let Some(e) = self.inconsistent_block(record_no, offset) {
-                        self.finished = true;
-                        return Err(e);
-                    }
+                    self.stop_if_inconsistent(record_no, offset)?;
                     // A block longer than the buffer: first learn whether the
                     // input even holds that much (a damaged length at the end
                     // of a file is a truncation, not a reason to grow).
@@ -479,10 +473,8 @@ impl<R: Read> CaptureReader<R> {
                     });
                 }
                 Err(PcapError::UnexpectedEof) => {
+                    self.stop_if_inconsistent(record_no, offset)?;
                     self.finished = true;
-                    if let Some(e) = self.inconsistent_block(record_no, offset) {
-                        return Err(e);
-                    }
                     let reader = self.inner.reader();
                     let claimed = claimed_len(&self.state, self.format, reader.data());
                     if let Some(n) = claimed.filter(|n| *n as usize > MAX_BLOCK) {
@@ -534,6 +526,18 @@ impl<R: Read> CaptureReader<R> {
             true
         } else {
             false
+        }
+    }
+
+    /// End the reading with [`Self::inconsistent_block`]'s error, if the
+    /// block is one.
+    fn stop_if_inconsistent(&mut self, record: u64, offset: u64) -> Result<(), CaptureError> {
+        match self.inconsistent_block(record, offset) {
+            Some(e) => {
+                self.finished = true;
+                Err(e)
+            }
+            None => Ok(()),
         }
     }
 
@@ -628,17 +632,20 @@ fn u32_at(data: &[u8], at: usize, big_endian: bool) -> Option<u32> {
 
 /// What is wrong with the pcapng block at the start of `data`, which the
 /// parser refused: its lengths, against each other and against the least
-/// its type needs. `None` when no length can be read.
+/// its type needs. `None` when no length can be read, or none is wrong.
 fn ng_block_problem(data: &[u8], big_endian: bool) -> Option<String> {
     let kind = u32_at(data, 0, big_endian)?;
     let len = u32_at(data, 4, big_endian)?;
-    let (what, min) = match kind {
-        0x0A0D_0D0A => ("section header block".to_string(), 28),
-        1 => ("interface description block".to_string(), 20),
-        3 => ("simple packet block".to_string(), 16),
-        5 => ("interface statistics block".to_string(), 24),
-        6 => ("enhanced packet block".to_string(), 32),
-        other => (format!("block of type {other:#x}"), 12),
+    let (what, min): (std::borrow::Cow<str>, u32) = match kind {
+        0x0A0D_0D0A => ("section header block".into(), 28),
+        1 => ("interface description block".into(), 20),
+        3 => ("simple packet block".into(), 16),
+        5 => ("interface statistics block".into(), 24),
+        6 => ("enhanced packet block".into(), 32),
+        other => (
+            std::borrow::Cow::Owned(format!("block of type {other:#x}")),
+            12,
+        ),
     };
     if len < min || len % 4 != 0 {
         return Some(format!(
@@ -664,9 +671,8 @@ fn ng_block_problem(data: &[u8], big_endian: bool) -> Option<String> {
             ));
         }
     }
-    Some(format!(
-        "the {what}'s contents do not fit its length of {len} bytes"
-    ))
+    // The lengths agree: the parser refused something else.
+    None
 }
 
 /// The length the next record claims (pcap caplen, pcapng block length).
@@ -675,12 +681,7 @@ fn claimed_len(st: &State, format: CaptureFormat, data: &[u8]) -> Option<u32> {
         CaptureFormat::Pcap { .. } => 8,
         CaptureFormat::PcapNg => 4,
     };
-    let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
-    Some(if st.big_endian {
-        u32::from_be_bytes(b)
-    } else {
-        u32::from_le_bytes(b)
-    })
+    u32_at(data, at, st.big_endian)
 }
 
 fn describe<I>(e: &PcapError<I>) -> String {
