@@ -167,6 +167,17 @@ pub enum ReplayCliError {
     Stdout(std::io::Error),
 }
 
+/// Removes the file it names when dropped, unless cleared first.
+struct RemoveOnDrop<'a>(Option<&'a Path>);
+
+impl Drop for RemoveOnDrop<'_> {
+    fn drop(&mut self) {
+        if let Some(p) = self.0 {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReplayCliError + '_ {
     move |source| ReplayCliError::Io {
         path: path.to_path_buf(),
@@ -403,9 +414,13 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
             }
         };
         let mut writer = None;
+        // An annotated capture this run does not finish is removed, not
+        // left half written.
+        let mut unfinished = RemoveOnDrop(None);
         if annotate_mode == Some(mode) {
             if let Some(p) = &args.annotate {
                 let f = std::fs::File::create(p).map_err(io_err(p))?;
+                unfinished.0 = Some(p);
                 writer = Some(PcapNgWriter::new(std::io::BufWriter::new(f)).map_err(io_err(p))?);
             }
         }
@@ -445,6 +460,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
         }
         if let (Some(w), Some(p)) = (writer, &args.annotate) {
             w.finish().map_err(io_err(p))?;
+            unfinished.0 = None;
         }
         bytes = size;
         results.push(result);

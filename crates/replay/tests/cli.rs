@@ -131,6 +131,14 @@ fn a_capture_of_an_unreadable_link_type_is_an_error_not_an_empty_replay() {
             && e.contains("unsupported link type 147: 809"),
         "{e}"
     );
+    // An annotated capture begun for the failed run is not left behind.
+    let mut a = args(&cap, &data("host.prof"));
+    let out = dir.join("annotated.pcapng");
+    a.annotate = Some(out.clone());
+    // The first mode run, whose file is created before the error.
+    a.annotate_mode = Some(softosa_replay::replay::Mode::Balanced);
+    assert!(build_report(&a).is_err());
+    assert!(!out.exists(), "{} left half written", out.display());
 }
 
 #[test]
