@@ -225,6 +225,19 @@ pub enum DriverDrop {
     WireOversize,
 }
 
+impl DriverDrop {
+    /// The reason as both cores' accounting names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            DriverDrop::Crc => "injected frame error",
+            DriverDrop::BadOffload => "bad virtio-net header (driver)",
+            DriverDrop::HostWrite => "host write failed (driver)",
+            DriverDrop::WireSend => "wire send failed (driver)",
+            DriverDrop::WireOversize => "too large for the wire (driver)",
+        }
+    }
+}
+
 /// Driver-side counters (atomics, read by metrics while running).
 #[derive(Debug, Default)]
 pub struct DriverStats {

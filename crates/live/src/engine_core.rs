@@ -311,13 +311,13 @@ impl EngineCore {
     /// Inbound frames the driver dropped before the engine saw them, by
     /// reason (counted in "frames in" too).
     pub fn driver_in_drops(&self) -> [(&'static str, u64); 1] {
-        [("bad virtio-net header (driver)", self.bad_offload)]
+        [(DriverDrop::BadOffload.label(), self.bad_offload)]
     }
     /// Outbound frames the driver lost after the engine sent them, by reason.
     pub fn driver_out_drops(&self) -> [(&'static str, u64); 2] {
         [
-            ("wire send failed (driver)", self.wire_send_failed),
-            ("too large for the wire (driver)", self.wire_oversize),
+            (DriverDrop::WireSend.label(), self.wire_send_failed),
+            (DriverDrop::WireOversize.label(), self.wire_oversize),
         ]
     }
 }

@@ -28,8 +28,10 @@ pub struct Passthrough {
     pub bad_offload: u64,
     /// Host frames refused because the transmit queue was full.
     pub tx_full: u64,
-    /// Host frames the wire did not take (send failed, or too large).
+    /// Host frames the wire did not take: the send failed.
     pub wire_failed: u64,
+    /// Host frames too large for the wire.
+    pub wire_oversize: u64,
     pub crc: u64,
     pub replicated: u64,
     pub host_write_failed: u64,
@@ -140,7 +142,8 @@ impl Core for Passthrough {
             DriverDrop::Crc => self.crc += 1,
             DriverDrop::BadOffload => self.bad_offload += 1,
             DriverDrop::HostWrite => self.host_write_failed += 1,
-            DriverDrop::WireSend | DriverDrop::WireOversize => self.wire_failed += 1,
+            DriverDrop::WireSend => self.wire_failed += 1,
+            DriverDrop::WireOversize => self.wire_oversize += 1,
         }
     }
     fn accounting(&self) -> Accounting {
@@ -152,13 +155,14 @@ impl Core for Passthrough {
             dropped: vec![
                 ("no host".into(), self.dropped),
                 ("host queue full".into(), self.host_full),
-                ("injected frame error".into(), self.crc),
-                ("bad virtio-net header (driver)".into(), self.bad_offload),
+                (DriverDrop::Crc.label().into(), self.crc),
+                (DriverDrop::BadOffload.label().into(), self.bad_offload),
             ],
             held: self.pending.iter().map(|p| p.len() as u64).sum(),
             dropped_out: vec![
                 ("transmit queue full".into(), self.tx_full),
-                ("wire send failed (driver)".into(), self.wire_failed),
+                (DriverDrop::WireSend.label().into(), self.wire_failed),
+                (DriverDrop::WireOversize.label().into(), self.wire_oversize),
             ]
             .into_iter()
             .filter(|d| d.1 > 0)
@@ -197,6 +201,7 @@ mod tests {
             p.host_send(0, 0, &frame([0xff; 6]), true);
         }
         p.driver_drop(DriverDrop::WireSend);
+        p.driver_drop(DriverDrop::WireOversize);
         // Inbound: one frame for the host, one for nobody, one injected error.
         p.wire_frame(0, 0, &frame(HOST));
         p.wire_frame(0, 0, &frame([0x02, 0, 0, 0, 0, 9]));
@@ -210,6 +215,7 @@ mod tests {
         assert_eq!(a.frames_in, 3, "{a:?}");
         assert_eq!(count(&a.dropped_out, "transmit queue full"), extra as u64);
         assert_eq!(count(&a.dropped_out, "wire send failed (driver)"), 1);
+        assert_eq!(count(&a.dropped_out, "too large for the wire (driver)"), 1);
     }
 
     #[test]
