@@ -170,7 +170,7 @@ pub(crate) fn collect(w: &World) -> RunResult {
             cpu_busy_pct: v.cpu_window_ns as f64 / 1e9 / win / v.processors.max(1) as f64 * 100.0,
             cpu_ms_per_s: v.cpu_window_ns as f64 / 1e6 / win,
             rx_data_segments: v.rx_wl.to_vec(),
-            tcp: v.stats.clone(),
+            tcp: v.stats,
             link_out: v.up,
             link_in: v.down,
             adapter: v.osa.map(|o| AdapterResult {
