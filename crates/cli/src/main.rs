@@ -107,64 +107,41 @@ struct Failure {
 }
 
 impl Failure {
-    fn run(e: impl std::fmt::Display) -> Failure {
+    fn new(e: impl std::fmt::Display, usage: bool) -> Failure {
         Failure {
             message: e.to_string(),
-            usage: false,
+            usage,
         }
+    }
+    fn run(e: impl std::fmt::Display) -> Failure {
+        Failure::new(e, false)
     }
     fn usage(e: impl std::fmt::Display) -> Failure {
-        Failure {
-            message: e.to_string(),
-            usage: true,
-        }
+        Failure::new(e, true)
     }
-    /// `softosa lab`'s (and a live display's) boxed error: usage if it is
-    /// a lab usage error (a bad option value or combination).
-    fn lab(e: Box<dyn std::error::Error>) -> Failure {
-        Failure {
-            usage: e
-                .downcast_ref::<softosa_live::lab::LabError>()
-                .is_some_and(softosa_live::lab::LabError::is_usage),
-            message: e.to_string(),
-        }
-    }
-    /// A subcommand's boxed error: usage if it is a [`Usage`].
+    /// A subcommand's boxed error: usage if it is a [`Usage`] or a lab
+    /// usage error (a bad option value or combination).
     fn boxed(e: Box<dyn std::error::Error>) -> Failure {
-        Failure {
-            usage: e.is::<Usage>(),
-            message: e.to_string(),
-        }
-    }
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Failure {
-        Failure::run(message)
+        let usage = e.is::<Usage>()
+            || e.downcast_ref::<softosa_live::lab::LabError>()
+                .is_some_and(softosa_live::lab::LabError::is_usage);
+        Failure::new(e, usage)
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r: Result<ExitCode, Failure> = match cli.command {
-        Command::Profile(a) => softosa_profile::cli::run(a).map_err(|e| {
-            if e.is_usage() {
-                Failure::usage(e)
-            } else {
-                Failure::run(e)
-            }
-        }),
+        Command::Profile(a) => {
+            softosa_profile::cli::run(a).map_err(|e| Failure::new(&e, e.is_usage()))
+        }
         Command::Display(d) => display(d),
         Command::Sim(a) => softosa_sim::cli::run(a).map_err(Failure::boxed),
         Command::Reproduce(a) => softosa_sim::reproduce::run(a).map_err(Failure::boxed),
-        Command::Replay(a) => softosa_replay::cli::run(a).map_err(|e| {
-            use softosa_replay::cli::ReplayCliError as E;
-            match e {
-                E::HostService(_) | E::OutputTwice { .. } => Failure::usage(e),
-                e => Failure::run(e),
-            }
-        }),
-        Command::Lab(a) => softosa_live::cli::run(a).map_err(Failure::lab),
+        Command::Replay(a) => {
+            softosa_replay::cli::run(a).map_err(|e| Failure::new(&e, e.is_usage()))
+        }
+        Command::Lab(a) => softosa_live::cli::run(a).map_err(Failure::boxed),
     };
     match r {
         Ok(code) => code,
@@ -204,7 +181,7 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
             socket: d.socket,
             json,
         };
-        return softosa_live::cli::run_display(live).map_err(Failure::lab);
+        return softosa_live::cli::run_display(live).map_err(Failure::boxed);
     }
     let kind: softosa_display::DisplayKind = d.kind.parse().map_err(Failure::usage)?;
     let args = softosa_display::cli::DisplayArgs {
@@ -233,24 +210,14 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
                     Some(softosa_profile::ErrorKind::DuplicateStackName { .. })
                 )
             });
-            if clash {
-                Failure::usage(message)
-            } else {
-                Failure::run(message)
-            }
+            Failure::new(message, clash)
         })?;
     for w in activation.warnings.items() {
         eprintln!("{w}");
     }
     let engine = softosa_engine::Engine::new(activation.config).map_err(Failure::run)?;
     let ctx = context_from(&d.profiles);
-    softosa_display::cli::run(&args, &engine, &ctx).map_err(|e| {
-        if e.is_usage() {
-            Failure::usage(e)
-        } else {
-            Failure::run(e)
-        }
-    })
+    softosa_display::cli::run(&args, &engine, &ctx).map_err(|e| Failure::new(&e, e.is_usage()))
 }
 
 /// TRLE device numbers from any TRL files among the inputs.

@@ -167,6 +167,16 @@ pub enum ReplayCliError {
     Stdout(std::io::Error),
 }
 
+impl ReplayCliError {
+    /// A mistake on the command line (exit status 2), not in an input.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            ReplayCliError::HostService(_) | ReplayCliError::OutputTwice { .. }
+        )
+    }
+}
+
 /// Removes the file it names when dropped, unless cleared first.
 struct RemoveOnDrop<'a>(Option<&'a Path>);
 
