@@ -87,7 +87,7 @@ pub fn classify(src: &str) -> FileKind {
 /// Parse a text whose kind is decided by [`classify`]. A leading byte order
 /// mark is skipped.
 pub fn load_str(file: &str, src: &str) -> (Loaded, Diagnostics) {
-    let src = strip_bom(src);
+    // classify and each parser skip the mark themselves.
     match classify(src) {
         FileKind::Policy => {
             let (p, d) = parse_policy(file, src);
@@ -133,7 +133,7 @@ pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
 /// count characters, as in every diagnostic; a leading byte order mark is
 /// not counted), and the byte itself.
 pub fn utf8_error_at(bytes: &[u8], e: &std::str::Utf8Error) -> (Span, u8) {
-    let start = if bytes.starts_with(BOM.to_string().as_bytes()) {
+    let start = if bytes.starts_with("\u{feff}".as_bytes()) {
         BOM.len_utf8()
     } else {
         0
