@@ -483,11 +483,9 @@ pub fn activate_files(
         d.extend(ld);
         match l {
             Some(Loaded::Profile(p)) => {
-                let n = name.clone().unwrap_or_else(|| {
-                    path.file_stem()
-                        .map(|s| s.to_string_lossy().to_ascii_uppercase())
-                        .unwrap_or_else(|| path.display().to_string())
-                });
+                let n = name
+                    .clone()
+                    .unwrap_or_else(|| crate::load::stack_name_of(path));
                 profiles.push((n, *p));
             }
             Some(Loaded::Trl(t)) => trls.push(t),

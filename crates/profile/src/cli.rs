@@ -194,10 +194,7 @@ fn stack_names(
             .map(|(n, _)| n)
             .collect();
         let name = match given.as_slice() {
-            [] => path
-                .file_stem()
-                .map(|s| s.to_string_lossy().to_ascii_uppercase())
-                .unwrap_or_else(|| path.display().to_string()),
+            [] => crate::load::stack_name_of(path),
             [n, rest @ ..] => {
                 if let Some(other) = rest.iter().find(|o| !o.eq_ignore_ascii_case(n)) {
                     return Err(CliError::Usage(format!(

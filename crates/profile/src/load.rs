@@ -42,6 +42,14 @@ pub fn strip_bom(src: &str) -> &str {
     src.strip_prefix(BOM).unwrap_or(src)
 }
 
+/// The stack a profile file stands for when no name is given: its file
+/// name without the extension, in capitals (`tcpipa.prof` is TCPIPA).
+pub fn stack_name_of(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().to_ascii_uppercase())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
 /// Guess the kind of a configuration text. A text with no statement at all
 /// is a profile, unless it has VTAM `*` comment lines (a TRL member that
 /// defines nothing).
