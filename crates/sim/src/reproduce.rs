@@ -131,8 +131,9 @@ pub struct Check {
     pub not_run: bool,
 }
 
-/// What became of a check.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What became of a check. In JSON: `"pass"`, `"fail"` or `"not_run"`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     Pass,
     Fail,
@@ -162,6 +163,26 @@ impl Check {
             Verdict::Fail
         }
     }
+}
+
+/// A check as `--json` prints it: its fields plus its verdict, so a
+/// script tells a check that could not run from a failure without
+/// reading the note.
+#[derive(serde::Serialize)]
+struct JsonCheck<'a> {
+    #[serde(flatten)]
+    check: &'a Check,
+    verdict: Verdict,
+}
+
+fn json_view(checks: &[Check]) -> Vec<JsonCheck<'_>> {
+    checks
+        .iter()
+        .map(|check| JsonCheck {
+            check,
+            verdict: check.verdict(),
+        })
+        .collect()
 }
 
 /// Apply the pass rule.
@@ -943,7 +964,7 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let html = crate::reproduce_html::render(&checks, &results);
     std::fs::write(&a.html, html).map_err(|e| format!("{}: {e}", a.html.display()))?;
     let text = if a.json {
-        format!("{}\n", serde_json::to_string_pretty(&checks)?)
+        format!("{}\n", serde_json::to_string_pretty(&json_view(&checks))?)
     } else {
         format!(
             "{}wall time {:.1} s\nreport written to {}\n",
@@ -1048,6 +1069,18 @@ mod tests {
         assert!(!t.contains(WHY_FAIL));
         let html = crate::reproduce_html::render(&[nr], &BTreeMap::new());
         assert!(html.contains("class=\"nr\""), "{html}");
+    }
+
+    #[test]
+    fn the_json_names_each_checks_verdict() {
+        let mut nr = ck(0.02);
+        nr.simulated = None;
+        nr.not_run = true;
+        let v = serde_json::to_value(json_view(&[ck(0.31), ck(0.02), nr])).unwrap();
+        let words: Vec<_> = (0..3).map(|i| v[i]["verdict"].as_str()).collect();
+        assert_eq!(words, [Some("pass"), Some("fail"), Some("not_run")]);
+        assert_eq!(v[0]["pass"], serde_json::Value::Bool(true));
+        assert!(v[2]["simulated"].is_null());
     }
 
     #[test]
