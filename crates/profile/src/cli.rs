@@ -68,9 +68,9 @@ device number may be used twice, and a TRLE with fewer DATAPATH devices
 than the interfaces on its port (of every stack) is a warning. Rules that
 span stacks (the OLM sharing limit of 4 interfaces per port and 8 per
 CHPID) are checked across all the profiles given. Within a profile: one
-IPAQENET LINK per DEVICE, distinct VLANIDs for several interfaces of the
-stack on one port, and every ROUTE over a LINK or INTERFACE the profile
-defines.
+LINK per DEVICE (IPAQENET and IPAQIDIO alike), distinct VLANIDs for several
+interfaces of the stack on one port, and every ROUTE over a LINK or
+INTERFACE the profile defines.
 
 Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.

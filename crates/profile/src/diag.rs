@@ -176,12 +176,15 @@ pub enum ErrorKind {
     HomeOnInterface(String),
     #[error("LINK {link} refers to device {device}, which no DEVICE statement defines")]
     LinkUnknownDevice { link: String, device: String },
-    #[error("LINK {link}: device {device} already has the IPAQENET link {other} (line {first_line}); z/OS allows one IPAQENET LINK per DEVICE: define more interfaces on the port with INTERFACE statements (and a VLANID each)")]
+    /// A second LINK (IPAQENET or IPAQIDIO) on one MPCIPA DEVICE; `kind`
+    /// is the DEFINE keyword of the first link.
+    #[error("LINK {link}: device {device} already has the {kind} link {other} (line {first_line}); z/OS allows one LINK per MPCIPA DEVICE: {}", second_link_advice(kind))]
     SecondLinkOnDevice {
         link: String,
         device: String,
         other: String,
         first_line: u32,
+        kind: &'static str,
     },
     #[error("ROUTE {dest}: {link} is not the name of any LINK or INTERFACE of this profile, so the route has no interface to use")]
     RouteUnknownLink { dest: String, link: String },
@@ -241,6 +244,15 @@ pub enum ErrorKind {
     Io(String),
     #[error("not valid UTF-8 text: byte X'{byte:02X}' here is not part of a UTF-8 character; convert the file to UTF-8 first (from EBCDIC, or from the code page it was written in)")]
     NotUtf8 { byte: u8 },
+}
+
+/// What to do instead of a second LINK on a device of this link type.
+fn second_link_advice(kind: &str) -> &'static str {
+    if kind == "IPAQIDIO" {
+        "with DEVICE and LINK the stack has one connection to the HiperSockets CHPID; define more interfaces on the CHPID with INTERFACE ... DEFINE IPAQIDIO CHPID statements (and a VLANID each)"
+    } else {
+        "define more interfaces on the port with INTERFACE statements (and a VLANID each)"
+    }
 }
 
 /// Warnings: the statement is accepted, but something is ignored or overridden.

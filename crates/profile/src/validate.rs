@@ -79,23 +79,26 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
         }
     }
 
-    // One IPAQENET (IPv4) LINK per DEVICE: a second one is refused.
-    let mut enet_links: BTreeMap<String, (&str, u32)> = BTreeMap::new();
-    for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
+    // One LINK per MPCIPA DEVICE, OSA (IPAQENET) or HiperSockets
+    // (IPAQIDIO, whose DEVICE/LINK is the stack's single connection to the
+    // CHPID): a second one is refused.
+    let mut device_links: BTreeMap<String, &Link> = BTreeMap::new();
+    for l in &p.links {
         let key = l.device.value.to_ascii_uppercase();
-        match enet_links.get(&key) {
-            Some((other, first_line)) => d.error(
+        match device_links.get(&key) {
+            Some(first) => d.error(
                 f,
                 l.device.span,
                 ErrorKind::SecondLinkOnDevice {
                     link: l.name.clone(),
                     device: l.device.value.clone(),
-                    other: other.to_string(),
-                    first_line: *first_line,
+                    other: first.name.clone(),
+                    first_line: first.span.line,
+                    kind: first.kind.keyword(),
                 },
             ),
             None => {
-                enet_links.insert(key, (&l.name, l.span.line));
+                device_links.insert(key, l);
             }
         }
     }

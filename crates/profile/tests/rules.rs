@@ -568,11 +568,41 @@ fn one_ipaqenet_link_per_device() {
     );
     assert!(matches!(
         errors[0].error(),
-        Some(ErrorKind::SecondLinkOnDevice { link, device, other, first_line: 2 })
+        Some(ErrorKind::SecondLinkOnDevice { link, device, other, first_line: 2, kind: "IPAQENET" })
             if link == "L2" && device == "D1" && other == "L1"
     ));
     // One link per device, on two devices: clean.
     let ok = "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nDEVICE D2 MPCIPA\nLINK L2 IPAQENET D2\nHOME 192.0.2.1 L1\n 192.0.2.2 L2\n";
+    let (_, v, _) = check(ok);
+    assert!(v.is_empty(), "{v:?}");
+}
+
+#[test]
+fn one_ipaqidio_link_per_hipersockets_device() {
+    // With DEVICE/LINK the stack has one connection to the HiperSockets
+    // CHPID: a second LINK on IUTIQDFE is refused, at its device name.
+    let src = "DEVICE IUTIQDFE MPCIPA\nLINK HS1 IPAQIDIO IUTIQDFE\nLINK HS2 IPAQIDIO iutiqdfe\n\
+               DEVICE IUTIQDFD MPCIPA\nLINK HS3 IPAQIDIO IUTIQDFD\n\
+               HOME 10.1.1.1 HS1\n     10.1.2.1 HS2\n     10.1.3.1 HS3\n";
+    let (_, v, d) = check(src);
+    let errors: Vec<&Diagnostic> = d.errors().collect();
+    assert_eq!(errors.len(), 1, "{v:?}");
+    assert!(
+        has(
+            &v,
+            "3:19: error",
+            "LINK HS2: device IUTIQDFE already has the IPAQIDIO link HS1 (line 2); z/OS allows one LINK per MPCIPA DEVICE"
+        ),
+        "{v:?}"
+    );
+    assert!(has(&v, "3:19: error", "DEFINE IPAQIDIO CHPID"), "{v:?}");
+    assert!(matches!(
+        errors[0].error(),
+        Some(ErrorKind::SecondLinkOnDevice { link, device, other, first_line: 2, kind: "IPAQIDIO" })
+            if link == "HS2" && device == "IUTIQDFE" && other == "HS1"
+    ));
+    // One HiperSockets link on each of two CHPIDs: clean.
+    let ok = "DEVICE IUTIQDFE MPCIPA\nLINK HS1 IPAQIDIO IUTIQDFE\nDEVICE IUTIQDFD MPCIPA\nLINK HS3 IPAQIDIO IUTIQDFD\nHOME 10.1.1.1 HS1\n 10.1.3.1 HS3\n";
     let (_, v, _) = check(ok);
     assert!(v.is_empty(), "{v:?}");
 }
