@@ -454,11 +454,51 @@ pub struct VipaDynamic {
     pub distributes: Vec<VipaDistribute>,
 }
 
+/// The destination of a ROUTE. z/OS spells the two default routes
+/// differently: `DEFAULT` is the IPv4 one, `DEFAULT6` the IPv6 one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum RouteDest {
+    /// `DEFAULT`: the IPv4 default route.
+    Default,
+    /// `DEFAULT6`: the IPv6 default route.
+    Default6,
+    /// A network (or, with the full prefix length, a host).
+    Net(IpAddr, u8),
+}
+
+impl RouteDest {
+    /// An IPv6 route.
+    pub fn is_ipv6(self) -> bool {
+        match self {
+            RouteDest::Default => false,
+            RouteDest::Default6 => true,
+            RouteDest::Net(a, _) => a.is_ipv6(),
+        }
+    }
+    /// The network and prefix length of a route that is not a default one.
+    pub fn net(self) -> Option<(IpAddr, u8)> {
+        match self {
+            RouteDest::Net(a, p) => Some((a, p)),
+            RouteDest::Default | RouteDest::Default6 => None,
+        }
+    }
+}
+
+impl std::fmt::Display for RouteDest {
+    /// As coded in a profile: `DEFAULT`, `DEFAULT6` or `addr/prefix`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RouteDest::Default => f.write_str("DEFAULT"),
+            RouteDest::Default6 => f.write_str("DEFAULT6"),
+            RouteDest::Net(a, p) => write!(f, "{a}/{p}"),
+        }
+    }
+}
+
 /// A ROUTE of a BEGINROUTES block: `ROUTE dest = link MTU n`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Route {
-    /// Destination network and prefix length; `None` = DEFAULT.
-    pub dest: Option<(IpAddr, u8)>,
+    pub dest: RouteDest,
     /// First hop (`None` = directly attached, coded as `=`).
     pub gateway: Option<IpAddr>,
     pub link: Spanned<String>,

@@ -70,7 +70,8 @@ span stacks (the OLM sharing limit of 4 interfaces per port and 8 per
 CHPID) are checked across all the profiles given. Within a profile: one
 LINK per DEVICE (IPAQENET and IPAQIDIO alike), distinct VLANIDs for several
 interfaces of the stack on one port, and every ROUTE over a LINK or
-INTERFACE the profile defines.
+INTERFACE the profile defines, of the route's IP version (DEFAULT is the
+IPv4 default route, DEFAULT6 the IPv6 one).
 
 Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.

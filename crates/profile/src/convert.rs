@@ -42,7 +42,7 @@ pub fn prefix_from_routes(p: &Profile, link: &str, addr: IpAddr) -> Option<u8> {
     p.routes
         .iter()
         .filter(|r| r.link.value.eq_ignore_ascii_case(link))
-        .filter_map(|r| r.dest)
+        .filter_map(|r| r.dest.net())
         .filter(|(net, pl)| *pl < 32 && contains(*net, *pl, addr))
         .map(|(_, pl)| pl)
         .max()

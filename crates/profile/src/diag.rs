@@ -188,6 +188,24 @@ pub enum ErrorKind {
     },
     #[error("ROUTE {dest}: {link} is not the name of any LINK or INTERFACE of this profile, so the route has no interface to use")]
     RouteUnknownLink { dest: String, link: String },
+    /// A ROUTE whose first hop is of the other IP version than its
+    /// destination (`default`: the destination is DEFAULT or DEFAULT6).
+    #[error("ROUTE {dest}: the first hop {hop} is an {} address, but this is an {} route; {}", ip_version(!*dest_v6), ip_version(*dest_v6), route_hop_advice(*dest_v6, *default))]
+    RouteHopVersion {
+        dest: String,
+        hop: String,
+        dest_v6: bool,
+        default: bool,
+    },
+    /// A ROUTE over a link or interface of the other IP version.
+    #[error("ROUTE {dest}: {link} is an {} {what}, so an {} route cannot use it; {}", ip_version(!*dest_v6), ip_version(*dest_v6), route_link_advice(*dest_v6))]
+    RouteLinkVersion {
+        dest: String,
+        link: String,
+        /// `link` or `interface`.
+        what: &'static str,
+        dest_v6: bool,
+    },
     #[error("START {0}: no DEVICE or INTERFACE of that name is defined")]
     StartUnknown(String),
     #[error("VIPADISTRIBUTE {0}: the address is not defined by a VIPADEFINE")]
@@ -244,6 +262,32 @@ pub enum ErrorKind {
     Io(String),
     #[error("not valid UTF-8 text: byte X'{byte:02X}' here is not part of a UTF-8 character; convert the file to UTF-8 first (from EBCDIC, or from the code page it was written in)")]
     NotUtf8 { byte: u8 },
+}
+
+fn ip_version(v6: bool) -> &'static str {
+    if v6 {
+        "IPv6"
+    } else {
+        "IPv4"
+    }
+}
+
+/// What to code instead of a first hop of the other IP version.
+fn route_hop_advice(dest_v6: bool, default: bool) -> &'static str {
+    match (default, dest_v6) {
+        (true, false) => "the IPv6 default route is coded ROUTE DEFAULT6",
+        (true, true) => "the IPv4 default route is coded ROUTE DEFAULT",
+        (false, _) => "the first hop is an address of the destination's IP version, or = for a directly attached network",
+    }
+}
+
+/// What a route of this IP version may leave over.
+fn route_link_advice(dest_v6: bool) -> &'static str {
+    if dest_v6 {
+        "an IPv6 route leaves over an IPv6 interface (INTERFACE DEFINE IPAQENET6)"
+    } else {
+        "an IPv4 route leaves over a LINK or an IPv4 INTERFACE"
+    }
 }
 
 /// What to do instead of a second LINK on a device of this link type.

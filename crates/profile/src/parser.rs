@@ -1756,18 +1756,32 @@ impl Parser<'_> {
         let Some(d) = self.value(
             S,
             "destination",
-            "DEFAULT, address/prefix, or address subnet_mask",
+            "DEFAULT, DEFAULT6, address/prefix, or address subnet_mask",
         ) else {
             return;
         };
-        let dest = if d.upper() == "DEFAULT" {
-            None
+        let word = d.upper();
+        let dest = if word == "DEFAULT" {
+            RouteDest::Default
+        } else if word == "DEFAULT6" {
+            RouteDest::Default6
+        } else if word.starts_with("DEFAULT") {
+            // DEFAULTNET is the GATEWAY statement's word; other spellings
+            // are guesses at the two that BEGINROUTES knows.
+            self.invalid(
+                &d,
+                S,
+                "destination",
+                "the default routes are coded DEFAULT (IPv4) and DEFAULT6 (IPv6); DEFAULTNET belongs to the GATEWAY statement",
+            );
+            self.skip_route();
+            return;
         } else {
             match parse_prefix(&d.text) {
                 Ok(IpPrefix {
                     addr,
                     prefix: Some(p),
-                }) => Some((addr, p)),
+                }) => RouteDest::Net(addr, p),
                 Ok(IpPrefix { addr, prefix: None }) => {
                     // `dest subnet_mask first_hop link`, `dest HOST first_hop
                     // link`, or (softosa) `dest first_hop link` as a host
@@ -1782,12 +1796,12 @@ impl Parser<'_> {
                     match next {
                         Some(h) if h.upper() == "HOST" => {
                             self.pos += 1;
-                            Some((addr, host))
+                            RouteDest::Net(addr, host)
                         }
                         Some(m) if addr.is_ipv4() && hop_after && m.text != "=" => {
                             self.pos += 1;
                             match parse_ipv4(&m.text).map(mask_to_prefix) {
-                                Some(Some(p)) => Some((addr, p)),
+                                Some(Some(p)) => RouteDest::Net(addr, p),
                                 Some(None) => {
                                     self.err(
                                         m.span,
@@ -1811,7 +1825,7 @@ impl Parser<'_> {
                                 }
                             }
                         }
-                        _ => Some((addr, host)),
+                        _ => RouteDest::Net(addr, host),
                     }
                 }
                 Err(why) => {
@@ -1828,6 +1842,19 @@ impl Parser<'_> {
             None
         } else {
             match parse_ip(&g.text) {
+                Some(a) if a.is_ipv6() != dest.is_ipv6() => {
+                    self.err(
+                        g.span,
+                        ErrorKind::RouteHopVersion {
+                            dest: dest.to_string(),
+                            hop: g.text.clone(),
+                            dest_v6: dest.is_ipv6(),
+                            default: matches!(dest, RouteDest::Default | RouteDest::Default6),
+                        },
+                    );
+                    self.skip_route();
+                    return;
+                }
                 Some(a) => Some(a),
                 None => {
                     self.invalid(&g, S, "first hop", "= or a gateway address");

@@ -300,10 +300,7 @@ pub fn print_profile(p: &Profile) -> String {
     if !p.routes.is_empty() {
         let _ = writeln!(s, "BEGINROUTES");
         for r in &p.routes {
-            let dest = match r.dest {
-                None => "DEFAULT".to_string(),
-                Some((a, pl)) => format!("{a}/{pl}"),
-            };
+            let dest = r.dest;
             let gw = r
                 .gateway
                 .map(|g| g.to_string())

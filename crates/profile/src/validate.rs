@@ -202,17 +202,32 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
         }
     }
 
-    // A route leaves over one of the profile's own links or interfaces.
+    // A route leaves over one of the profile's own links or interfaces, of
+    // the route's IP version (a LINK is always IPv4).
     for r in &p.routes {
         let name = &r.link.value;
+        let version = match (p.link(name), p.interface(name)) {
+            (Some(_), _) => Some(("link", false)),
+            (None, Some(i)) => Some(("interface", i.kind == InterfaceKind::IpaqEnet6)),
+            (None, None) => None,
+        };
+        if let Some((what, _)) = version.filter(|(_, v6)| *v6 != r.dest.is_ipv6()) {
+            d.error(
+                f,
+                r.link.span,
+                ErrorKind::RouteLinkVersion {
+                    dest: r.dest.to_string(),
+                    link: name.clone(),
+                    what,
+                    dest_v6: r.dest.is_ipv6(),
+                },
+            );
+        }
         if p.link(name).is_none()
             && p.interface(name).is_none()
             && !(p.ip.dynamicxcf.is_some() && is_dynamic_xcf_name(name))
         {
-            let mut dest = match r.dest {
-                None => "DEFAULT".to_string(),
-                Some((a, len)) => format!("{a}/{len}"),
-            };
+            let mut dest = r.dest.to_string();
             // The link name may be on a continuation line: say where the
             // ROUTE itself is.
             if r.span.line != r.link.span.line {

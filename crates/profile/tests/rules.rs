@@ -694,6 +694,49 @@ fn a_route_over_an_undefined_link_is_refused() {
 }
 
 #[test]
+fn a_route_leaves_over_a_link_or_interface_of_its_ip_version() {
+    let src = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n\
+               INTERFACE S6 DEFINE IPAQENET6 PORTNAME P2\n\
+               DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nHOME 198.51.100.1 L1\n\
+               BEGINROUTES\n\
+               ROUTE DEFAULT6 FE80::1 S6\n\
+               ROUTE DEFAULT 192.0.2.254 A\n\
+               ROUTE DEFAULT6 FE80::1 L1\n\
+               ROUTE DEFAULT 192.0.2.254 S6\n\
+               ROUTE 2001:DB8::/64 = A\n\
+               ENDROUTES\n";
+    let (_, v, d) = check(src);
+    assert_eq!(d.error_count(), 3, "{v:?}");
+    assert!(
+        has(
+            &v,
+            "9:24: error",
+            "ROUTE DEFAULT6: L1 is an IPv4 link, so an IPv6 route cannot use it"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        has(
+            &v,
+            "10:27: error",
+            "ROUTE DEFAULT: S6 is an IPv6 interface, so an IPv4 route cannot use it"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        has(
+            &v,
+            "11:23: error",
+            "ROUTE 2001:db8::/64: A is an IPv4 interface, so an IPv6 route cannot use it"
+        ),
+        "{v:?}"
+    );
+    assert!(d
+        .errors()
+        .all(|e| matches!(e.error(), Some(ErrorKind::RouteLinkVersion { .. }))));
+}
+
+#[test]
 fn a_trl_device_number_is_used_once() {
     use softosa_profile::trle::parse_trl;
     let src = "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),DATAPATH=(0E2A,0E2A),PORTNAME=(P1,0)\n\

@@ -143,7 +143,72 @@ fn blocks_must_close() {
     let (p, v) = diags("BEGINROUTES\n ROUTE 10.0.0.0/8 = L1 MTU 1500\n ROUTE DEFAULT 10.0.0.1 L1 MTU DEFAULTSIZE\nENDROUTES\n");
     assert!(v.is_empty(), "{v:?}");
     assert_eq!(p.routes.len(), 2);
-    assert_eq!(p.routes[1].dest, None);
+    assert_eq!(p.routes[1].dest, RouteDest::Default);
+}
+
+#[test]
+fn ipv6_default_route_is_default6() {
+    // z/OS codes the IPv6 default route DEFAULT6 (IP Configuration Guide
+    // static route examples: ROUTE DEFAULT6 FE80::1:2:3:4 OSAQDIO46).
+    let intf = "INTERFACE Q4 DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n\
+                INTERFACE Q6 DEFINE IPAQENET6 PORTNAME P2\n";
+    let src = format!(
+        "{intf}BEGINROUTES\n ROUTE DEFAULT6 FE80::1:2:3:4 Q6 MTU 5000 REPLACEABLE\n ROUTE default 10.1.1.254 Q4\nENDROUTES\n"
+    );
+    let (p, v) = diags(&src);
+    assert!(v.is_empty(), "{v:?}");
+    let dests: Vec<RouteDest> = p.routes.iter().map(|r| r.dest).collect();
+    assert_eq!(dests, [RouteDest::Default6, RouteDest::Default]);
+    // It prints back as coded, and reads again the same.
+    let text = softosa_profile::print::print_profile(&p);
+    assert!(
+        text.contains("ROUTE DEFAULT6 fe80::1:2:3:4 Q6 MTU 5000"),
+        "{text}"
+    );
+    let (again, v) = diags(&text);
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(
+        again.routes.iter().map(|r| r.dest).collect::<Vec<_>>(),
+        dests
+    );
+
+    // A first hop of the other IP version says which word to code.
+    for (route, at, says) in [
+        (
+            "ROUTE DEFAULT FE80::1 Q6",
+            "s.prof:4:16:",
+            "ROUTE DEFAULT: the first hop FE80::1 is an IPv6 address, but this is an IPv4 route; the IPv6 default route is coded ROUTE DEFAULT6",
+        ),
+        (
+            "ROUTE DEFAULT6 10.1.1.254 Q4",
+            "s.prof:4:17:",
+            "ROUTE DEFAULT6: the first hop 10.1.1.254 is an IPv4 address, but this is an IPv6 route; the IPv4 default route is coded ROUTE DEFAULT",
+        ),
+        (
+            "ROUTE 2001:DB8::/64 10.1.1.254 Q6",
+            "s.prof:4:22:",
+            "ROUTE 2001:db8::/64: the first hop 10.1.1.254 is an IPv4 address, but this is an IPv6 route",
+        ),
+    ] {
+        let (p, v) = diags(&format!("{intf}BEGINROUTES\n {route}\nENDROUTES\n"));
+        assert_eq!(v.len(), 1, "{route}: {v:?}");
+        assert!(v[0].starts_with(&format!("{at} error: {says}")), "{route}: {v:?}");
+        assert!(p.routes.is_empty(), "{route}");
+    }
+
+    // Other spellings of a default route are refused with the two z/OS has.
+    for word in ["DEFAULTNET", "DEFAULT4", "DEFAULTV6"] {
+        let (_, v) = diags(&format!(
+            "{intf}BEGINROUTES\n ROUTE {word} FE80::1 Q6\nENDROUTES\n"
+        ));
+        assert_eq!(v.len(), 1, "{word}: {v:?}");
+        assert!(
+            v[0].starts_with(&format!(
+                "s.prof:4:8: error: ROUTE destination: {word} is not valid"
+            )) && v[0].contains("DEFAULT (IPv4) and DEFAULT6 (IPv6)"),
+            "{word}: {v:?}"
+        );
+    }
 }
 
 #[test]
@@ -313,9 +378,9 @@ fn a_non_contiguous_subnet_mask_is_reported_as_such() {
     assert_eq!(
         dests,
         [
-            (Some((ip("10.1.0.0"), 16)), None),
-            (Some((ip("10.1.1.5"), 32)), None),
-            (Some((ip("10.9.9.9"), 32)), Some(ip("10.1.1.254"))),
+            (RouteDest::Net(ip("10.1.0.0"), 16), None),
+            (RouteDest::Net(ip("10.1.1.5"), 32), None),
+            (RouteDest::Net(ip("10.9.9.9"), 32), Some(ip("10.1.1.254"))),
         ]
     );
 
