@@ -620,10 +620,14 @@ pub struct Trle {
     /// its own CHPID.
     pub chpid: Option<u8>,
     /// Every device number as coded, with its operand (`READ`, `WRITE`,
-    /// `DATAPATH`) and where that operand is: for the check that no device
-    /// number is used twice.
+    /// `DATAPATH`) and where it is inside that operand (the list element
+    /// that names it, a range for the devices of a range): for the check
+    /// that no device number is used twice.
     #[serde(skip)]
     pub devices_at: Vec<(u16, &'static str, Span)>,
+    /// Where the `DATAPATH=` operand starts.
+    #[serde(skip)]
+    pub datapath_at: Span,
 }
 
 /// A parsed VTAM TRL member: TRLEs and the QDIOSTG/IQDIOSTG start options.

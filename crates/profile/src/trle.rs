@@ -120,13 +120,21 @@ fn statements(src: &str, file: &str, d: &mut Diagnostics) -> Vec<Stmt> {
     out
 }
 
-/// Split an operand field at commas outside parentheses into
-/// (keyword, value, span-of-keyword).
-fn operands(field: &Chars) -> Vec<(String, String, Span)> {
+/// One `KEYWORD=value` operand: the keyword in upper case, the value as
+/// coded, where the keyword starts, and the value's characters with their
+/// positions (to point into a list such as `DATAPATH=(0E2A,0E2B)`).
+struct Operand {
+    key: String,
+    value: String,
+    at: Span,
+    value_chars: Chars,
+}
+
+/// Split an operand field at commas outside parentheses into operands.
+fn operands(field: &Chars) -> Vec<Operand> {
     let mut out = Vec::new();
     let mut depth = 0i32;
-    let mut cur = String::new();
-    let mut start: Option<Span> = None;
+    let mut cur: Chars = Vec::new();
     for (c, sp) in field {
         match c {
             '(' => depth += 1,
@@ -135,40 +143,58 @@ fn operands(field: &Chars) -> Vec<(String, String, Span)> {
         }
         if *c == ',' && depth <= 0 {
             if !cur.is_empty() {
-                out.push(split_kv(&cur, start.unwrap_or(*sp)));
+                out.push(split_kv(std::mem::take(&mut cur)));
             }
-            cur.clear();
-            start = None;
             continue;
         }
-        if start.is_none() {
-            start = Some(*sp);
-        }
-        cur.push(*c);
+        cur.push((*c, *sp));
     }
     if !cur.is_empty() {
-        out.push(split_kv(&cur, start.unwrap_or_default()));
+        out.push(split_kv(cur));
     }
     out
 }
 
-fn split_kv(s: &str, sp: Span) -> (String, String, Span) {
-    match s.split_once('=') {
-        Some((k, v)) => (k.to_ascii_uppercase(), v.to_string(), sp),
-        None => (s.to_ascii_uppercase(), String::new(), sp),
+fn split_kv(chars: Chars) -> Operand {
+    let at = chars.first().map(|(_, sp)| *sp).unwrap_or_default();
+    let (key, value_chars) = match chars.iter().position(|(c, _)| *c == '=') {
+        Some(eq) => (
+            chars.get(..eq).unwrap_or_default(),
+            chars.get(eq + 1..).unwrap_or_default().to_vec(),
+        ),
+        None => (chars.as_slice(), Vec::new()),
+    };
+    Operand {
+        key: key
+            .iter()
+            .map(|(c, _)| c)
+            .collect::<String>()
+            .to_ascii_uppercase(),
+        value: value_chars.iter().map(|(c, _)| c).collect(),
+        at,
+        value_chars,
     }
 }
 
-/// `(a,b)` → `["a","b"]`; `a` → `["a"]`.
-fn list(v: &str) -> Vec<String> {
-    let inner = v
-        .strip_prefix('(')
-        .and_then(|x| x.strip_suffix(')'))
-        .unwrap_or(v);
+/// `(a,b)` → `[a, b]`; `a` → `[a]`: each element, blanks trimmed, with
+/// where it starts (`at` when the element has no characters of its own).
+fn list(value: &Chars, at: Span) -> Vec<(String, Span)> {
+    let inner = match (value.first(), value.last()) {
+        (Some(('(', _)), Some((')', _))) if value.len() >= 2 => {
+            value.get(1..value.len() - 1).unwrap_or_default()
+        }
+        _ => value.as_slice(),
+    };
     inner
-        .split(',')
-        .map(|x| x.trim().to_string())
-        .filter(|x| !x.is_empty())
+        .split(|(c, _)| *c == ',')
+        .filter_map(|elem| {
+            let kept: Vec<&(char, Span)> =
+                elem.iter().skip_while(|(c, _)| c.is_whitespace()).collect();
+            let text: String = kept.iter().map(|(c, _)| c).collect();
+            let text = text.trim_end().to_string();
+            let sp = kept.first().map(|(_, sp)| *sp).unwrap_or(at);
+            (!text.is_empty()).then_some((text, sp))
+        })
         .collect()
 }
 
@@ -207,7 +233,13 @@ pub fn parse_trl(file: &str, src: &str) -> (TrlFile, Diagnostics) {
         match st.op.as_ref().map(|(o, s)| (o.to_ascii_uppercase(), *s)) {
             None => start_options(file, &st, &mut out, &mut d),
             Some((op, _)) if op == "VBUILD" => {
-                for (k, v, sp) in operands(&st.operands) {
+                for Operand {
+                    key: k,
+                    value: v,
+                    at: sp,
+                    ..
+                } in operands(&st.operands)
+                {
                     if k != "TYPE" || !v.eq_ignore_ascii_case("TRL") {
                         d.error(
                             file,
@@ -234,7 +266,13 @@ pub fn parse_trl(file: &str, src: &str) -> (TrlFile, Diagnostics) {
 }
 
 fn start_options(file: &str, st: &Stmt, out: &mut TrlFile, d: &mut Diagnostics) {
-    for (k, v, sp) in operands(&st.operands) {
+    for Operand {
+        key: k,
+        value: v,
+        at: sp,
+        ..
+    } in operands(&st.operands)
+    {
         let bad = |why: &str| ErrorKind::TrleBadOperand {
             name: "start option".into(),
             operand: k.clone(),
@@ -287,7 +325,14 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
     let mut devices_at: Vec<(u16, &'static str, Span)> = Vec::new();
     let mut ok = true;
     let mut coded: Vec<String> = Vec::new();
-    for (k, v, sp) in operands(&st.operands) {
+    let mut datapath_at = None;
+    for Operand {
+        key: k,
+        value: v,
+        at: sp,
+        value_chars,
+    } in operands(&st.operands)
+    {
         coded.push(k.clone());
         let mut bad = |why: String, d: &mut Diagnostics| {
             ok = false;
@@ -314,15 +359,18 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                 }
             }
             "READ" | "WRITE" => {
-                let l = list(&v);
-                match (l.len(), l.first().and_then(|x| device(x))) {
-                    (1, Some(dev)) => {
+                let l = list(&value_chars, sp);
+                match (
+                    l.len(),
+                    l.first().and_then(|(x, at)| Some((device(x)?, *at))),
+                ) {
+                    (1, Some((dev, at))) => {
                         if k == "READ" {
                             read = Some(dev);
-                            devices_at.push((dev, "READ", sp));
+                            devices_at.push((dev, "READ", at));
                         } else {
                             write = Some(dev);
-                            devices_at.push((dev, "WRITE", sp));
+                            devices_at.push((dev, "WRITE", at));
                         }
                     }
                     _ => bad(
@@ -332,7 +380,8 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                 }
             }
             "DATAPATH" => {
-                for x in list(&v) {
+                datapath_at = Some(sp);
+                for (x, at) in list(&value_chars, sp) {
                     let range = match x.split_once('-') {
                         Some((a, b)) => device(a).zip(device(b)),
                         None => device(&x).map(|a| (a, a)),
@@ -340,7 +389,7 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                     match range {
                         Some((a, b)) if a <= b && b - a < 256 => {
                             datapath.extend(a..=b);
-                            devices_at.extend((a..=b).map(|x| (x, "DATAPATH", sp)));
+                            devices_at.extend((a..=b).map(|x| (x, "DATAPATH", at)));
                         }
                         _ => bad(
                             format!("{x} is not a device number or range (e.g. 0E2A-0E2F)"),
@@ -350,7 +399,7 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                 }
             }
             "PORTNAME" => {
-                let l = list(&v);
+                let l: Vec<String> = list(&value_chars, sp).into_iter().map(|(x, _)| x).collect();
                 let pn = l.first().cloned().unwrap_or_default();
                 let num = match l.get(1) {
                     None => Some(0u8),
@@ -416,6 +465,7 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
         portnum,
         chpid,
         devices_at,
+        datapath_at: datapath_at.unwrap_or(st.span),
     })
 }
 

@@ -647,9 +647,10 @@ pub fn olm_refused(
 
 /// Every READ, WRITE and DATAPATH device number of the TRLEs given (in
 /// one member or several) is a device of its own: a number coded twice, in
-/// one TRLE or in two, is an error at the second use naming the first
-/// (once per operand and first user: two overlapping DATAPATH ranges give
-/// one error, for their first common device).
+/// one TRLE or in two, is an error at the second use (at the device
+/// number inside the operand's list, or at the range that holds it) naming
+/// the first (once per list element and first user: two overlapping
+/// DATAPATH ranges give one error, for their first common device).
 fn check_trle_devices(trls: &[&TrlFile], d: &mut Diagnostics) {
     // Device number → (TRLE, operand, file, line) of its first use.
     let mut seen: BTreeMap<u16, (&str, &str, &str, u32)> = BTreeMap::new();
@@ -714,15 +715,9 @@ fn check_datapath_counts(trls: &[&TrlFile], users: &[PortUser], d: &mut Diagnost
                 .skip(e.datapath.len())
                 .map(|u| format!("{} of stack {}", u.name, u.stack))
                 .collect();
-            let at = e
-                .devices_at
-                .iter()
-                .find(|(_, op, _)| *op == "DATAPATH")
-                .map(|(_, _, sp)| *sp)
-                .unwrap_or(e.span);
             d.warning(
                 &t.file,
-                at,
+                e.datapath_at,
                 WarningKind::TrleTooFewDatapaths {
                     name: e.name.clone(),
                     port: e.portname.clone(),

@@ -742,21 +742,27 @@ fn a_trl_device_number_is_used_once() {
     let src = "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),DATAPATH=(0E2A,0E2A),PORTNAME=(P1,0)\n\
                T2 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E3A),\n     DATAPATH=(0E2B-0E2F),PORTNAME=(P2,0)\n\
                T3 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0F00),WRITE=(0F00),DATAPATH=(0F01),PORTNAME=(P3,0)\n\
-               T4 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0F10),WRITE=(0F11),DATAPATH=(0E2C-0E2E,0F12),PORTNAME=(P4,0)\n";
+               T4 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0F10),WRITE=(0F11),DATAPATH=(0E2C-0E2E,0F12),PORTNAME=(P4,0)\n\
+               T5 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(1000),WRITE=(1001),DATAPATH=(1002,\n               0F12),PORTNAME=(P5,0)\n";
     let (t, pd) = parse_trl("v.trl", src);
     assert!(pd.items().is_empty(), "{:?}", pd.items());
-    assert_eq!(t.trles.len(), 4);
+    assert_eq!(t.trles.len(), 5);
     let mut d = Diagnostics::new();
     validate_system(&[], &[&t], &mut d);
     d.sort();
     let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    // Each error points at the device number inside the list (for a range,
+    // at the range), not at the operand: the second 0E2A of line 1, the
+    // 0E28 of READ=(0E28), the 0F00 of WRITE=(0F00), the range 0E2C-0E2E,
+    // and 0F12 on the continuation line of T5.
     assert_eq!(
         v,
         [
-            "v.trl:1:58: error: TRLE T1: DATAPATH device 0E2A is already a DATAPATH device of this TRLE; a device number is one device, so it can appear once in one TRLE only",
-            "v.trl:2:33: error: TRLE T2: READ device 0E28 is already the READ device of TRLE T1 (line 1); a device number is one device, so it can appear once in one TRLE only",
-            "v.trl:4:45: error: TRLE T3: WRITE device 0F00 is already the READ device of this TRLE; a device number is one device, so it can appear once in one TRLE only",
-            "v.trl:5:58: error: TRLE T4: DATAPATH device 0E2C is already a DATAPATH device of TRLE T2 (line 2); a device number is one device, so it can appear once in one TRLE only",
+            "v.trl:1:73: error: TRLE T1: DATAPATH device 0E2A is already a DATAPATH device of this TRLE; a device number is one device, so it can appear once in one TRLE only",
+            "v.trl:2:39: error: TRLE T2: READ device 0E28 is already the READ device of TRLE T1 (line 1); a device number is one device, so it can appear once in one TRLE only",
+            "v.trl:4:52: error: TRLE T3: WRITE device 0F00 is already the READ device of this TRLE; a device number is one device, so it can appear once in one TRLE only",
+            "v.trl:5:68: error: TRLE T4: DATAPATH device 0E2C is already a DATAPATH device of TRLE T2 (line 2); a device number is one device, so it can appear once in one TRLE only",
+            "v.trl:7:16: error: TRLE T5: DATAPATH device 0F12 is already a DATAPATH device of TRLE T4 (line 5); a device number is one device, so it can appear once in one TRLE only",
         ]
     );
     // The same numbers in another member clash too, named by file.
@@ -768,7 +774,7 @@ fn a_trl_device_number_is_used_once() {
     validate_system(&[], &[&t, &t2], &mut d);
     assert!(
         d.items().iter().any(|x| x.to_string().starts_with(
-            "w.trl:1:58: error: TRLE T9: DATAPATH device 0F01 is already a DATAPATH device of TRLE T3 (v.trl:4)"
+            "w.trl:1:68: error: TRLE T9: DATAPATH device 0F01 is already a DATAPATH device of TRLE T3 (v.trl:4)"
         )),
         "{:?}",
         d.items()
