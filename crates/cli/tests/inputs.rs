@@ -119,6 +119,27 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
+    // A profile convert whose result would not pass profile check: two
+    // LINKs of one DEVICE become two interfaces on one port without VLANIDs.
+    let dir = std::env::temp_dir().join(format!("softosa-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let shared = dir.join("shared.prof");
+    std::fs::write(
+        &shared,
+        "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nLINK L2 IPAQENET D1\nHOME 192.0.2.1 L1\n 192.0.2.2 L2\n",
+    )
+    .expect("write a profile");
+    let shared = shared.to_str().expect("a UTF-8 temporary directory");
+    let o = softosa(&[
+        "profile", "convert", shared, "--prefix", "L1=24", "--prefix", "L2=24",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("shared.prof:3:6: error: interface L2: VLANID is required"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
     let missing = std::env::temp_dir().join("softosa-no-such-scenario.toml");
     let missing = missing.to_str().expect("a UTF-8 temporary directory");
     let o = softosa(&["sim", "-q", missing]);

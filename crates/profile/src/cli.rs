@@ -99,9 +99,19 @@ over that link; when there is none, give it with --prefix LINK=LEN. The
 whole profile is printed again in canonical form (comments are not kept);
 problems go to standard error.
 
+The result is then checked as `profile check` would check it on its own:
+a conversion can carry a problem over (WORKLOADQ without a VMAC) or make
+one (two LINKs of one DEVICE become two interfaces on one port, which need
+a VLANID each). Each problem is reported at the statement of FILE the
+converted statement comes from. When there are errors, the output is still
+printed, with a NOT READY comment at its top.
+
 Example:
   softosa profile convert examples/profiles/legacy-device-link.prof
-  softosa profile convert old.prof --prefix QDIO4101L=24 > new.prof";
+  softosa profile convert old.prof --prefix QDIO4101L=24 > new.prof
+
+Exit status: 0 the converted profile passes the check (warnings allowed),
+1 a link could not be converted or the result has errors, 2 a usage error.";
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -630,17 +640,62 @@ pub fn run_convert(
     }
     let (c, cd) = convert(&p, &opts);
     d.extend(cd);
+    // The result must pass profile check: a conversion can make problems
+    // of its own (two links of one device become two interfaces on one
+    // port, which need VLANIDs). Its statements keep the positions of the
+    // statements of FILE they come from, so that is where they are reported.
+    let stack = crate::load::stack_name_of(&a.file);
+    d.extend_new(check_converted(&stack, &c));
     d.sort();
     print_diags(&d, err)?;
+    if d.has_errors() {
+        writeln!(
+            err,
+            "{} error(s), {} warning(s): the converted profile is not ready to use",
+            d.error_count(),
+            d.warning_count()
+        )?;
+    }
     writeln!(
         out,
         "; converted by softosa profile convert from {}",
         a.file.display()
     )?;
+    if d.has_errors() {
+        writeln!(
+            out,
+            "; NOT READY: {} error(s) (listed on standard error) must be fixed in {} first",
+            d.error_count(),
+            a.file.display()
+        )?;
+    }
     write!(out, "{}", print_profile(&c))?;
     Ok(if d.has_errors() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What `profile check` says of a converted profile on its own (the rules
+/// of one profile and of a system of one stack, then activation, which
+/// check runs for its summary).
+fn check_converted(stack: &str, c: &Profile) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    validate_profile(c, &mut d);
+    validate_system(&[(stack.to_string(), c)], &[], &mut d);
+    if d.has_errors() {
+        return d;
+    }
+    let input = StackInput {
+        name: stack.to_string(),
+        profile: c,
+        policy: None,
+    };
+    // Activation checks again, then lowers: keep only what it adds.
+    match activate(&[input], &[], &ActivateOptions::default()) {
+        Ok(act) => d.extend_new(act.warnings),
+        Err(ad) => d.extend_new(ad),
+    }
+    d
 }

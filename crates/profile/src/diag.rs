@@ -473,6 +473,17 @@ impl Diagnostics {
             self.push(d);
         }
     }
+    /// Add those diagnostics of `other` that are not here already (the
+    /// same problem found twice, by two checks that overlap, is shown once).
+    pub fn extend_new(&mut self, other: Diagnostics) {
+        self.dropped_errors += other.dropped_errors;
+        self.dropped_warnings += other.dropped_warnings;
+        for d in other.items {
+            if !self.items.contains(&d) {
+                self.push(d);
+            }
+        }
+    }
     pub fn items(&self) -> &[Diagnostic] {
         &self.items
     }

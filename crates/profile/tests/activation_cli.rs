@@ -272,6 +272,71 @@ fn convert_starts_every_link_of_a_started_device() {
 }
 
 #[test]
+fn convert_checks_its_result_as_profile_check_would() {
+    let run = |name: &str, text: &str, prefixes: &[&str]| {
+        let a = ConvertArgs {
+            file: tmp(name, text),
+            prefixes: prefixes.iter().map(|p| p.to_string()).collect(),
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run_convert(&a, &mut out, &mut err).expect("runs");
+        (
+            code,
+            String::from_utf8_lossy(&out).into_owned(),
+            String::from_utf8_lossy(&err).into_owned(),
+        )
+    };
+    // The spec example converts cleanly: nothing on standard error.
+    let legacy = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/profiles/legacy-device-link.prof"),
+    )
+    .expect("example");
+    let (code, out, err) = run("clean.prof", &legacy, &[]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(!out.contains("NOT READY"), "{out}");
+
+    // Two links of one device become two interfaces on one port, which
+    // need a VLANID each: the converted profile would not pass check.
+    let (code, out, err) = run(
+        "shared-device.prof",
+        "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nLINK L2 IPAQENET D1\nHOME 192.0.2.1 L1\n 192.0.2.2 L2\n",
+        &["L1=24", "L2=24"],
+    );
+    assert_eq!(code, ExitCode::from(1), "{err}");
+    assert!(
+        err.contains("shared-device.prof:2:6: error: interface L1: VLANID is required: interface L2 of this stack is on port D1 too"),
+        "{err}"
+    );
+    assert!(
+        err.contains("shared-device.prof:3:6: error: interface L2: VLANID is required"),
+        "{err}"
+    );
+    assert!(
+        err.contains("2 error(s), 0 warning(s): the converted profile is not ready to use"),
+        "{err}"
+    );
+    // The output still comes, marked as not ready to use.
+    assert!(out.contains("; NOT READY: 2 error(s)"), "{out}");
+    assert!(out.contains("\nINTERFACE L2 DEFINE IPAQENET"), "{out}");
+
+    // WORKLOADQ, refused on a LINK, is carried over to the INTERFACE,
+    // where it still needs a VMAC: reported at the WORKLOADQ of FILE.
+    let (code, _, err) = run(
+        "iwq.prof",
+        "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 INBPERF DYNAMIC WORKLOADQ\nHOME 192.0.2.1 L1\n",
+        &["L1=24"],
+    );
+    assert_eq!(code, ExitCode::from(1), "{err}");
+    assert_eq!(err.matches(": error: ").count(), 1, "{err}");
+    assert!(
+        err.contains("iwq.prof:2:37: error: interface L1: WORKLOADQ requires a VMAC"),
+        "{err}"
+    );
+}
+
+#[test]
 fn activate_files_reads_a_whole_set() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/profiles");
     let files: Vec<(Option<String>, PathBuf)> = vec![
