@@ -92,6 +92,17 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
         ),
         (
             vec![
+                "display",
+                "osainfo",
+                "--profile",
+                "examples/profiles/hipersockets-multiwrite.prof",
+                "--intf",
+                "HSINTF1",
+            ],
+            "applies to OSA-Express interfaces only",
+        ),
+        (
+            vec![
                 "replay",
                 CAPTURE,
                 "--profile",

@@ -196,7 +196,9 @@ pub enum DisplayError {
         stacks: String,
         interfaces: String,
     },
-    #[error("OSAINFO shows OSA interfaces only; {name} is on HiperSockets CHPID {chpid:02X}")]
+    /// OSAINFO asked of a HiperSockets interface: z/OS rejects Netstat
+    /// OSAINFO for an IQD interface, and so does softosa (a usage error).
+    #[error("osainfo (D TCPIP,,OSAINFO) applies to OSA-Express interfaces only, and z/OS rejects it for HiperSockets; {name} is a HiperSockets interface (IQD CHPID {chpid:02X}). For it use devlinks (Netstat DEVLINKS), trle (D NET,TRL,TRLE=IUTIQD{chpid:02X}) or tuning (VTAM tuning statistics)")]
     NotOsa { name: String, chpid: u8 },
     #[error("the engine has no interfaces to display")]
     NoInterfaces,
@@ -209,8 +211,9 @@ pub enum DisplayError {
 impl DisplayError {
     /// The command line asked for something that is not there (a display,
     /// format or code level that does not exist, a target that names no
-    /// interface, stack or TRLE, or names several): a usage error, which
-    /// the front end exits 2 for. The others are failures of the run.
+    /// interface, stack or TRLE, or names several, or asks OSAINFO of a
+    /// HiperSockets interface): a usage error, which the front end exits 2
+    /// for. The others are failures of the run.
     pub fn is_usage(&self) -> bool {
         matches!(
             self,
@@ -221,6 +224,7 @@ impl DisplayError {
                 | DisplayError::AmbiguousInterface { .. }
                 | DisplayError::UnknownTrle { .. }
                 | DisplayError::UnknownStack { .. }
+                | DisplayError::NotOsa { .. }
         )
     }
 }

@@ -486,6 +486,30 @@ fn hipersockets_devlinks_shows_multiwrite_and_osainfo_refuses() {
         matches!(err, Err(DisplayError::NotOsa { chpid: 0xfe, .. })),
         "{err:?}"
     );
+    // A usage error (exit 2), saying what to use instead.
+    let err = err.expect_err("refused");
+    assert!(err.is_usage(), "{err}");
+    let msg = err.to_string();
+    for says in [
+        "applies to OSA-Express interfaces only",
+        "HSINTF1 is a HiperSockets interface (IQD CHPID FE)",
+        "devlinks",
+        "trle (D NET,TRL,TRLE=IUTIQDFE)",
+        "tuning",
+    ] {
+        assert!(msg.contains(says), "{says}: {msg}");
+    }
+    // Without a target, OSAINFO shows the OSA interfaces (here none).
+    let all = render(
+        DisplayKind::OsaInfo,
+        &e,
+        &DisplayContext::default(),
+        None,
+        Format::Json,
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    let v: serde_json::Value = serde_json::from_str(&all).expect("JSON");
+    assert_eq!(v["interfaces"].as_array().map(Vec::len), Some(0), "{all}");
     let trl = text(DisplayKind::Trle, &e, None);
     assert!(
         trl.contains("IST075I NAME = IUTIQDFE, TYPE = TRLE"),
