@@ -16,7 +16,10 @@
 //! - **foreign**: neither (a cooked capture's own direction mark decides
 //!   when present); counted, not replayed;
 //! - **unusable**: headers that cannot be read (see [`crate::unusable`]);
-//!   counted by reason, not replayed, and never taken for foreign.
+//!   counted by reason, not replayed, and never taken for foreign. One the
+//!   adapter would have received is added to the invalid-frame count
+//!   (FRINVCT) reported for where it would have landed (see
+//!   `Run::charge_invalid`).
 //!
 //! The host is modelled as prompt: every presented batch is serviced for a
 //! fixed time and then completed. One run per INBPERF [`Mode`] gives one
@@ -235,6 +238,14 @@ pub struct Totals {
     /// Frames read but not replayed because their headers cannot be used
     /// (cut by the snap length, malformed), by reason; never foreign.
     pub unusable: BTreeMap<String, u64>,
+    /// Unusable frames added to an analysed interface's invalid-frame
+    /// count: FRINVCT of its PRIMARY read queue (`queues[].vtam.frinvct`),
+    /// where the engine counts a frame it cannot read.
+    pub invalid_charged: u64,
+    /// Invalid frames counted on a port, not on an interface (as the
+    /// engine counts one it cannot attribute), by port name: the engine's
+    /// own count plus unusable group frames. Only ports with some.
+    pub port_invalid: BTreeMap<String, u64>,
     pub inbound: u64,
     pub outbound: u64,
     pub foreign: u64,
@@ -393,6 +404,8 @@ struct Subject {
     version: IpVersion,
     layer: Layer,
     addrs: Vec<IpAddr>,
+    /// Unusable frames addressed to this interface (its FRINVCT).
+    invalid: u64,
 }
 
 #[derive(Default)]
@@ -471,6 +484,8 @@ struct Run<'s> {
     sink_error: Option<std::io::Error>,
     notes: Vec<String>,
     observers: Vec<&'s mut dyn FrameObserver>,
+    /// Unusable group frames, by port index (see `charge_invalid`).
+    invalid_on_port: BTreeMap<usize, u64>,
 }
 
 /// Replay a capture under one mode.
@@ -508,6 +523,7 @@ pub fn replay_mode<R: Read>(
         sink_error: None,
         notes,
         observers,
+        invalid_on_port: BTreeMap::new(),
     };
     run.register_extra()?;
     let mut progress = progress;
@@ -675,6 +691,7 @@ fn subjects(engine: &Engine, selected: &[String]) -> Vec<Subject> {
             version: i.cfg.ip_version,
             layer: i.cfg.layer,
             addrs: i.cfg.addresses.iter().map(|n: &IpNet| n.addr).collect(),
+            invalid: 0,
         })
         .collect()
 }
@@ -948,6 +965,7 @@ impl Run<'_> {
             Err(why) => {
                 self.settle(number, || Fate::Other(format!("not replayed: {why}")));
                 *self.totals.unusable.entry(why.to_string()).or_default() += 1;
+                self.charge_invalid(hint);
                 return;
             }
         };
@@ -1046,6 +1064,40 @@ impl Run<'_> {
             }
         }
         self.drain(now);
+    }
+
+    /// Count a frame the replay cannot use as the adapter would have counted
+    /// it had it been unable to read it (the engine's rule for FRINVCT):
+    /// on the analysed interface it is addressed to (by IP address when
+    /// the capture kept it, as the replay addresses inbound frames, else by
+    /// MAC), or on the port for a group frame or one the capture marks as
+    /// to the host. A frame sent by the host never reached the adapter's
+    /// input side, and one to and from other hosts (or whose destination
+    /// is lost) would not have, as far as can be known: neither is counted.
+    fn charge_invalid(&mut self, hint: Option<DirectionHint>) {
+        let a = unusable::addresses(&self.scratch);
+        let from_us = a.src_ip.and_then(|ip| self.subject_owning(ip)).is_some();
+        if from_us || hint == Some(DirectionHint::FromHost) {
+            return;
+        }
+        let to_us = a.dst_ip.and_then(|ip| self.subject_owning(ip)).or_else(|| {
+            a.dst_mac
+                .and_then(|m| self.subjects.iter().position(|s| s.mac == m))
+        });
+        if let Some(s) = to_us {
+            self.subjects[s].invalid += 1;
+            return;
+        }
+        let group = a.dst_mac.is_some_and(|m| m.is_group());
+        if group || hint == Some(DirectionHint::ToHost) {
+            let version = if a.ipv6 { IpVersion::V6 } else { IpVersion::V4 };
+            if let Some(s) = self.subject_for_version(version) {
+                *self
+                    .invalid_on_port
+                    .entry(self.subjects[s].port.0)
+                    .or_default() += 1;
+            }
+        }
     }
 
     fn inbound(
@@ -1214,6 +1266,18 @@ impl Run<'_> {
         let mut queues = Vec::new();
         let mut retunes = 0;
         let mut write_queues = BTreeMap::new();
+        let mut ports: Vec<usize> = self.subjects.iter().map(|s| s.port.0).collect();
+        ports.sort_unstable();
+        ports.dedup();
+        for p in ports {
+            let Some(port) = self.engine.ports().get(p) else {
+                continue;
+            };
+            let n = port.frinvct + self.invalid_on_port.get(&p).copied().unwrap_or(0);
+            if n > 0 {
+                t.port_invalid.insert(port.cfg.name.clone(), n);
+            }
+        }
         for s in &self.subjects {
             let Some(iface) = self.engine.interface(s.id) else {
                 continue;
@@ -1226,6 +1290,12 @@ impl Run<'_> {
                     .unwrap_or_else(QueueAcc::new);
                 retunes += rq.q.counters.retunes;
                 let timers = self.engine.timers(s.id, k);
+                let mut vtam = rq.q.counters.clone();
+                if k == QueueKind::Primary {
+                    // The engine never saw these: no frame is counted twice.
+                    vtam.frinvct += s.invalid;
+                    t.invalid_charged += s.invalid;
+                }
                 queues.push(QueueResult {
                     interface: s.name.clone(),
                     queue: k.label().to_string(),
@@ -1245,7 +1315,7 @@ impl Run<'_> {
                     hold: acc.hold.summary(),
                     final_gap_us: timers.map(|t| t.gap.as_nanos() as f64 / 1000.0),
                     final_block_us: timers.map(|t| t.block.as_nanos() as f64 / 1000.0),
-                    vtam: rq.q.counters.clone(),
+                    vtam,
                     arrivals: acc.arrivals,
                     presents: acc.presents,
                     detail_arrivals: acc.detail_arrivals,

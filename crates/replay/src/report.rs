@@ -32,11 +32,21 @@ impl Report {
 
     /// Queues (interface, queue label) that received frames in any mode, in order.
     pub fn queue_keys(&self) -> Vec<(String, String, u8)> {
+        self.keys_where(|q| q.frames > 0)
+    }
+
+    /// Queues with tuning statistics to show: those that received frames,
+    /// and those charged with invalid frames (FRINVCT) in any mode.
+    pub fn tuning_keys(&self) -> Vec<(String, String, u8)> {
+        self.keys_where(|q| q.frames > 0 || q.vtam.frinvct > 0)
+    }
+
+    fn keys_where(&self, keep: impl Fn(&QueueResult) -> bool) -> Vec<(String, String, u8)> {
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();
         for m in self.available() {
             for q in &m.queues {
-                if q.frames > 0 && seen.insert((q.interface.clone(), q.queue_id)) {
+                if keep(q) && seen.insert((q.interface.clone(), q.queue_id)) {
                     out.push((q.interface.clone(), q.queue.clone(), q.queue_id));
                 }
             }
@@ -392,7 +402,7 @@ pub fn render_text(r: &Report) -> String {
     // VTAM tuning statistics.
     o.push('\n');
     let _ = writeln!(o, "VTAM tuning statistics (read queues)");
-    for (iface, qlabel, qid) in r.queue_keys() {
+    for (iface, qlabel, qid) in r.tuning_keys() {
         let _ = writeln!(o, "  {iface} DIR = RD/{qid} ({qlabel})");
         let q = |f: &dyn Fn(&QueueResult) -> u64| {
             modes
@@ -408,7 +418,26 @@ pub fn render_text(r: &Report) -> String {
         row(&mut o, "    NOREADS", &q(&|x| x.vtam.noreads));
         row(&mut o, "    SBALCNT", &q(&|x| x.vtam.sbalcnt));
         row(&mut o, "    PACKCNT", &q(&|x| x.vtam.packcnt));
+        row(&mut o, "    FRINVCT", &q(&|x| x.vtam.frinvct));
         row(&mut o, "    BYTECNT", &q(&|x| x.vtam.bytecnt));
+    }
+    let ports: BTreeSet<&String> = modes
+        .iter()
+        .flat_map(|m| m.totals.port_invalid.keys())
+        .collect();
+    for p in ports {
+        row(
+            &mut o,
+            &format!("  Port {p} invalid frames"),
+            &all(&|m| {
+                m.totals
+                    .port_invalid
+                    .get(p)
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string()
+            }),
+        );
     }
     // Accounting.
     o.push('\n');

@@ -18,7 +18,9 @@
 //! when its fields are invalid, or when it needs more bytes than the frame
 //! had even on the wire.
 
+use softosa_engine::config::Mac;
 use softosa_engine::wire::{self, FrameInfo, ParseError};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// The header a frame could not be read in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +110,81 @@ pub fn check(frame: &[u8], wire_len: u32) -> Result<FrameInfo, Unusable> {
         }
     }
     Ok(info)
+}
+
+/// Where an unusable frame was going, as far as its bytes still show.
+///
+/// Read without the checks of [`check`] (the frame failed them): the
+/// destination MAC when the frame holds it, and the IP (or ARP) addresses
+/// when the bytes that carry them were captured, behind up to
+/// [`MAX_TAGS`] VLAN tags. The replay uses them to tell whether the frame
+/// would have reached an analysed interface.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Addresses {
+    pub dst_mac: Option<Mac>,
+    pub src_ip: Option<IpAddr>,
+    pub dst_ip: Option<IpAddr>,
+    /// The frame's network protocol is IPv6 (by its EtherType).
+    pub ipv6: bool,
+}
+
+/// VLAN tags looked through for [`addresses`] at most.
+const MAX_TAGS: usize = 4;
+
+/// The addresses an unusable frame still shows (see [`Addresses`]).
+pub fn addresses(d: &[u8]) -> Addresses {
+    let mut a = Addresses {
+        dst_mac: d
+            .get(..6)
+            .and_then(|m| <[u8; 6]>::try_from(m).ok())
+            .map(Mac),
+        ..Addresses::default()
+    };
+    let mut at = 12;
+    let mut ethertype = None;
+    for _ in 0..=MAX_TAGS {
+        if d.len() < at + 2 {
+            break;
+        }
+        let t = be16(d, at);
+        if t == wire::ETHERTYPE_VLAN || STACKING_TAGS.contains(&t) {
+            at += 4;
+        } else {
+            ethertype = Some(t);
+            at += 2;
+            break;
+        }
+    }
+    let v4 = |from: usize| {
+        d.get(from..from + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(|b| IpAddr::V4(Ipv4Addr::from(b)))
+    };
+    let v6 = |from: usize| {
+        d.get(from..from + 16)
+            .and_then(|b| <[u8; 16]>::try_from(b).ok())
+            .map(|b| IpAddr::V6(Ipv6Addr::from(b)))
+    };
+    match ethertype {
+        Some(wire::ETHERTYPE_IPV4) if byte(d, at) >> 4 == 4 => {
+            a.src_ip = v4(at + 12);
+            a.dst_ip = v4(at + 16);
+        }
+        Some(wire::ETHERTYPE_IPV6) => {
+            a.ipv6 = true;
+            if byte(d, at) >> 4 == 6 {
+                a.src_ip = v6(at + 8);
+                a.dst_ip = v6(at + 24);
+            }
+        }
+        // Sender and target only where an Ethernet/IPv4 ARP keeps them.
+        Some(wire::ETHERTYPE_ARP) if d.get(at..at + 6) == Some(&[0, 1, 8, 0, 6, 4][..]) => {
+            a.src_ip = v4(at + 14);
+            a.dst_ip = v4(at + 24);
+        }
+        _ => {}
+    }
+    a
 }
 
 /// What is wrong with a frame the engine's parser refused.
@@ -399,6 +476,34 @@ mod tests {
         let info = check(&one, one.len() as u32).unwrap();
         assert_eq!(info.l2.and_then(|l| l.vlan), Some(10));
         assert!(info.flow().is_some());
+    }
+
+    #[test]
+    fn addresses_are_read_from_what_the_capture_kept() {
+        let f = tcp();
+        let host: IpAddr = "192.0.2.1".parse().unwrap();
+        let peer: IpAddr = "192.0.2.2".parse().unwrap();
+        let a = addresses(&f[..40]);
+        assert_eq!(a.dst_mac, Some(Mac([2, 0, 0, 0, 0, 1])));
+        assert_eq!(
+            (a.src_ip, a.dst_ip, a.ipv6),
+            (Some(peer), Some(host), false)
+        );
+        // Cut after the source address: the destination is unknown.
+        assert_eq!(addresses(&f[..30]).src_ip, Some(peer));
+        assert_eq!(addresses(&f[..30]).dst_ip, None);
+        // Behind stacked tags, as behind one.
+        let mut q = f[..12].to_vec();
+        q.extend_from_slice(&[0x88, 0xa8, 0, 100, 0x81, 0x00, 0, 10]);
+        q.extend_from_slice(&f[12..]);
+        assert_eq!(addresses(&q).dst_ip, Some(host));
+        // Nothing past a short Ethernet header; nothing at all from 4 bytes.
+        assert_eq!(addresses(&f[..13]).dst_ip, None);
+        assert_eq!(addresses(&f[..4]), Addresses::default());
+        // An IPv4 EtherType over another version: no addresses.
+        let mut bad = f.clone();
+        bad[14] = 0x65;
+        assert_eq!(addresses(&bad).dst_ip, None);
     }
 
     #[test]

@@ -241,6 +241,35 @@ fn frames_cut_by_the_snap_length_do_not_ask_for_an_address() {
 }
 
 #[test]
+fn the_tuning_statistics_show_unusable_frames_as_invalid() {
+    let dir = scratch("frinvct");
+    // One frame replayed, one to the host cut inside its TCP header.
+    let good = common::tcp_in(false, 5, 10);
+    let cut = common::tcp_in(false, 8, 1000);
+    let frames = [
+        (good.clone(), good.len() as u32),
+        (cut.clone(), cut.len() as u32),
+    ];
+    let cap = dir.join("s60.pcap");
+    std::fs::write(&cap, common::pcap(60, &frames)).unwrap();
+    let report = build_report(&args(&cap, &data("host.prof"))).expect("replayed");
+    let text = softosa_replay::report::render_text(&report);
+    let tuning = text
+        .split("VTAM tuning statistics")
+        .nth(1)
+        .expect("tuning section");
+    let frinvct: Vec<&str> = tuning
+        .lines()
+        .find(|l| l.trim_start().starts_with("FRINVCT"))
+        .expect("FRINVCT row")
+        .split_whitespace()
+        .skip(1)
+        .collect();
+    assert_eq!(frinvct, vec!["1"; report.available().count()], "{text}");
+    assert!(!text.contains("invalid frames"), "no port count: {text}");
+}
+
+#[test]
 fn stacked_vlan_tags_do_not_ask_for_an_address() {
     let dir = scratch("qinq");
     let f = common::tcp_in(false, 5, 10);

@@ -653,6 +653,7 @@ fn address_option_names_the_host_when_the_profile_differs() {
 mod built {
     use super::common::{pcap, tcp_in, whole};
     use super::replay_reader;
+    use softosa_engine::QueueKind;
     use softosa_replay::capture::CaptureReader;
     use softosa_replay::replay::{Mode, ModeResult};
 
@@ -759,6 +760,52 @@ mod built {
         assert_eq!(t.foreign, 0, "{t:?}");
         assert_eq!(t.inbound, 1, "{t:?}");
         assert_eq!(unusable(&r, "stacked VLAN tags"), 2, "{:?}", t.unusable);
+    }
+
+    #[test]
+    fn unusable_frames_for_the_host_count_as_invalid_frames_once() {
+        // Cut inside the TCP header: one to the IPv4 host, one from it, one
+        // between two other hosts.
+        let opts = tcp_in(false, 8, 100);
+        let mut out = opts.clone();
+        out[26..30].copy_from_slice(&[192, 0, 2, 1]);
+        out[30..34].copy_from_slice(&[192, 0, 2, 2]);
+        let mut other = opts.clone();
+        other[26..30].copy_from_slice(&[198, 51, 100, 7]);
+        other[30..34].copy_from_slice(&[198, 51, 100, 8]);
+        // A broadcast cut inside its IPv4 header (its destination is lost),
+        // and an IPv6 frame to the host behind stacked VLAN tags.
+        let mut bcast = tcp_in(false, 5, 100);
+        bcast[..6].copy_from_slice(&[0xff; 6]);
+        let v6 = tagged(&tcp_in(true, 5, 10), &[0x88a8, 0x8100]);
+        let good = tcp_in(false, 5, 10);
+        let mut frames = whole(&[good, v6]);
+        for (f, cut) in [(&opts, 60), (&out, 60), (&other, 60), (&bcast, 30)] {
+            frames.push((f[..cut].to_vec(), f.len() as u32));
+        }
+        let capture = pcap(65535, &frames);
+        for mode in Mode::ALL {
+            let r = replay(&capture, mode);
+            let t = &r.totals;
+            assert_eq!(t.unusable.values().sum::<u64>(), 5, "{mode:?} {t:?}");
+            let frinvct = |iface: &str, q: QueueKind| r.queue(iface, q).map(|x| x.vtam.frinvct);
+            assert_eq!(frinvct("OSAV4", QueueKind::Primary), Some(1), "{mode:?}");
+            assert_eq!(frinvct("OSAV6", QueueKind::Primary), Some(1), "{mode:?}");
+            let elsewhere: u64 = r
+                .queues
+                .iter()
+                .filter(|q| q.queue != "PRIMARY")
+                .map(|q| q.vtam.frinvct)
+                .sum();
+            assert_eq!(elsewhere, 0, "{mode:?}");
+            assert_eq!(t.invalid_charged, 2, "{mode:?}");
+            assert_eq!(t.port_invalid.get("OSAPRT1"), Some(&1), "{mode:?}");
+            // The engine never saw them: its accounting holds the one frame
+            // it was given, and drops nothing as invalid.
+            assert_eq!((t.inbound, t.engine_frames_in), (1, 1), "{mode:?}");
+            assert!(!t.inbound_dropped.contains_key("invalid frame"), "{mode:?}");
+            assert!(t.balanced, "{mode:?}");
+        }
     }
 
     #[test]
