@@ -759,7 +759,7 @@ impl Engine {
             // No wire on an IQD CHPID; treat as unknown.
             return self.drop_in(DropReason::UnknownMac);
         }
-        let info = match wire::parse_ethernet(frame.data) {
+        let info = match wire::parse_ethernet_frame(frame) {
             Ok(i) => i,
             Err(_) => {
                 self.count_invalid(port, frame.data);
@@ -1477,7 +1477,7 @@ impl Engine {
         p[10..12].copy_from_slice(&c.to_be_bytes());
         let queue = stack.cfg.qdio_accelerator.unwrap_or(1);
         self.counters.forwarded += 1;
-        let out_info = wire::parse_ip(&p).ok();
+        let out_info = wire::parse_ip_frame(Frame { data: &p, wire_len }).ok();
         if let Some(out_info) = out_info {
             let meta = SendMeta {
                 forwarded: true,
@@ -1541,8 +1541,8 @@ impl Engine {
             return Err(self.drop_out(DropReason::InterfaceInactive));
         }
         let parsed = match i.cfg.layer {
-            Layer::Layer3 => wire::parse_ip(frame.data),
-            Layer::Layer2 => wire::parse_ethernet(frame.data),
+            Layer::Layer3 => wire::parse_ip_frame(frame),
+            Layer::Layer2 => wire::parse_ethernet_frame(frame),
         };
         let Ok(info) = parsed else {
             return Err(self.drop_out(DropReason::InvalidSend));
@@ -1768,16 +1768,16 @@ impl Engine {
         src_counters.packets_out += 1;
         src_counters.bytes_out += u64::from(ip_len);
         self.counters.frames_in += 1;
-        let info2 = match wire::parse_ethernet(&buf) {
+        let f = Frame {
+            data: &buf,
+            wire_len: ip_len + l2 as u32,
+        };
+        let info2 = match wire::parse_ethernet_frame(f) {
             Ok(i) => i,
             Err(_) => FrameInfo {
                 l2: None,
                 net: info.net,
             },
-        };
-        let f = Frame {
-            data: &buf,
-            wire_len: ip_len + l2 as u32,
         };
         let _ = self.accept(now, to, &info2, f, true);
         self.scratch = buf;
@@ -1868,7 +1868,10 @@ impl Engine {
     fn flush_arp_pending(&mut self, _now: Instant, port: PortId) {
         let pending: Vec<_> = self.ports[port.0].arp_pending.drain(..).collect();
         for (at, iface, queue, pkt, ip_len) in pending {
-            let Ok(info) = wire::parse_ip(&pkt) else {
+            let Ok(info) = wire::parse_ip_frame(Frame {
+                data: &pkt,
+                wire_len: ip_len,
+            }) else {
                 self.drop_out(DropReason::InvalidSend);
                 continue;
             };

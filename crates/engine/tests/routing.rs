@@ -382,6 +382,55 @@ fn segmentation_offload_cuts_large_sends_into_mss_packets() {
     assert!(!e.offload_applies(IfaceId(0), ip("192.0.2.9"), true, false));
 }
 
+#[test]
+fn a_big_tcp_send_with_ipv4_total_length_zero_is_segmented() {
+    // Linux BIG TCP leaves the IPv4 total length of a GSO packet over
+    // 64 KiB at 0; the packet is as long as the frame says.
+    let mut cfg = two_stacks(false, false);
+    cfg.stacks[0].segmentation_offload = true;
+    cfg.interfaces[0].mtu = Some(1500);
+    let mut e = Engine::new(cfg).unwrap();
+    e.add_neighbor(PortId(0), ip("192.0.2.9"), PEER_MAC);
+    let mut p = tcp_out("192.0.2.1", "192.0.2.9", 20, 5000, 0, 0);
+    p[2..4].copy_from_slice(&[0, 0]);
+    let big = Frame {
+        data: &p,
+        wire_len: 100_040,
+    };
+    let r = e.handle_host_send(us(1), IfaceId(0), big, SendMeta::default());
+    assert_eq!(
+        r,
+        Ok(SendOutcome::Queued {
+            queue: 1,
+            segments: 100_000u32.div_ceil(1460)
+        })
+    );
+    // From the wire, it is read (and too large for an SBAL), not invalid.
+    let mut f = Vec::new();
+    build::eth_header(
+        &mut f,
+        &EthSpec {
+            dst: e.interface(IfaceId(0)).unwrap().mac,
+            src: PEER_MAC,
+            vlan: None,
+        },
+        0x0800,
+    );
+    f.extend_from_slice(&tcp_out("192.0.2.9", "192.0.2.1", 5000, 20, 0, 0));
+    f[16..18].copy_from_slice(&[0, 0]);
+    let d = e.handle_wire_frame(
+        us(2),
+        PortId(0),
+        Frame {
+            data: &f,
+            wire_len: 100_054,
+        },
+    );
+    assert_eq!(d, Disposition::Dropped(DropReason::FrameTooLarge));
+    let rq = e.interface(IfaceId(0)).unwrap().queue(QueueKind::Primary);
+    assert_eq!(rq.map(|q| q.q.counters.frinvct), Some(0));
+}
+
 fn router_config(accel: bool, iqdio: bool, out_iqd: bool) -> SystemConfig {
     let mut s = StackConfig::new("ROUTER");
     s.datagram_fwd = true;

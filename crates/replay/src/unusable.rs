@@ -19,7 +19,7 @@
 //! had even on the wire.
 
 use softosa_engine::config::Mac;
-use softosa_engine::wire::{self, FrameInfo, ParseError};
+use softosa_engine::wire::{self, Frame, FrameInfo, ParseError};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// The header a frame could not be read in.
@@ -97,7 +97,11 @@ pub fn check(frame: &[u8], wire_len: u32) -> Result<FrameInfo, Unusable> {
     if stacked_vlan(frame) {
         return Err(Unusable::StackedVlan);
     }
-    let info = wire::parse_ethernet(frame).map_err(|e| why(frame, wire_len, e))?;
+    let info = wire::parse_ethernet_frame(Frame {
+        data: frame,
+        wire_len,
+    })
+    .map_err(|e| why(frame, wire_len, e))?;
     if let (Some(l2), Some(ip)) = (info.l2, info.ip()) {
         let room = wire_len.saturating_sub(u32::from(l2.header_len));
         if ip.total_len > room {
@@ -191,7 +195,7 @@ pub fn addresses(d: &[u8]) -> Addresses {
 fn why(frame: &[u8], wire_len: u32, e: ParseError) -> Unusable {
     let wire = usize::try_from(wire_len).unwrap_or(usize::MAX);
     let cut = frame.len() < wire;
-    let (header, fault) = match walk(frame) {
+    let (header, fault) = match walk(frame, wire) {
         Err(found) => found,
         // The walk found nothing the parser did: name the parser's header.
         Ok(()) => (header_of(e), Fault::Short(frame.len().saturating_add(1))),
@@ -264,8 +268,8 @@ fn byte(d: &[u8], at: usize) -> u8 {
 /// AH, IPv6 with its extension chain, TCP, UDP, ARP) with the engine's
 /// checks, telling a header that is short of bytes from one that is invalid.
 /// Invalid fields are looked at first, so a header both cut and invalid is
-/// malformed.
-fn walk(d: &[u8]) -> Walk {
+/// malformed. `wire` is the frame's length on the wire.
+fn walk(d: &[u8], wire: usize) -> Walk {
     need(d, 14, Header::Ethernet)?;
     let mut ethertype = be16(d, 12);
     let mut at = 14;
@@ -275,7 +279,7 @@ fn walk(d: &[u8]) -> Walk {
         at = 18;
     }
     match ethertype {
-        wire::ETHERTYPE_IPV4 => ipv4(d, at),
+        wire::ETHERTYPE_IPV4 => ipv4(d, at, wire.saturating_sub(at)),
         wire::ETHERTYPE_IPV6 => ipv6(d, at),
         wire::ETHERTYPE_ARP => {
             need(d, at + 28, Header::Arp)?;
@@ -288,7 +292,8 @@ fn walk(d: &[u8]) -> Walk {
     }
 }
 
-fn ipv4(d: &[u8], at: usize) -> Walk {
+/// An IPv4 header at `at`, in a packet `room` bytes long on the wire.
+fn ipv4(d: &[u8], at: usize, room: usize) -> Walk {
     use Header::Ipv4;
     need(d, at + 1, Ipv4)?;
     let ihl = usize::from(d[at] & 0x0f) * 4;
@@ -296,7 +301,11 @@ fn ipv4(d: &[u8], at: usize) -> Walk {
         return Err((Ipv4, Fault::Invalid));
     }
     need(d, at + ihl, Ipv4)?;
-    let total = usize::from(be16(d, at + 2));
+    let mut total = usize::from(be16(d, at + 2));
+    if total == 0 && room > ihl {
+        // As the engine reads it: the length of a BIG TCP packet.
+        total = room;
+    }
     if total < ihl {
         return Err((Ipv4, Fault::Invalid));
     }
@@ -504,6 +513,23 @@ mod tests {
         let mut bad = f.clone();
         bad[14] = 0x65;
         assert_eq!(addresses(&bad).dst_ip, None);
+    }
+
+    #[test]
+    fn an_ipv4_total_length_of_zero_is_the_frame_length() {
+        // A 100 000-byte BIG TCP frame, captured with -s 54: total length 0.
+        let mut f = tcp();
+        f[16..18].copy_from_slice(&[0, 0]);
+        let info = check(&f[..54], 100_000).expect("usable");
+        assert_eq!(info.ip().map(|ip| ip.total_len), Some(100_000 - 14));
+        assert_eq!(info.tcp_payload(), Some(100_000 - 54));
+        // Cut inside its TCP header, it is cut, not a malformed IPv4 header.
+        assert_eq!(
+            check(&f[..40], 100_000),
+            Err(Unusable::CutBySnapLen(Header::Tcp))
+        );
+        // A frame no longer than the header has no length to take.
+        assert_eq!(check(&f[..34], 34), Err(Unusable::Malformed(Header::Ipv4)));
     }
 
     #[test]

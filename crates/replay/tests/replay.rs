@@ -736,6 +736,37 @@ mod built {
         assert_eq!(r.totals.inbound, 1);
     }
 
+    #[test]
+    fn a_big_tcp_frame_with_ipv4_total_length_zero_is_replayed() {
+        // Linux BIG TCP: GSO packets over 64 KiB carry IPv4 total length 0;
+        // tcpdump on such a host records them whole on the wire (here
+        // 100 014 bytes) and cut at its snap length.
+        let wire = 100_014u32;
+        let mut inbound = tcp_in(false, 5, 0);
+        inbound[16..18].copy_from_slice(&[0, 0]);
+        let mut outbound = inbound.clone();
+        outbound[26..30].copy_from_slice(&[192, 0, 2, 1]);
+        outbound[30..34].copy_from_slice(&[192, 0, 2, 2]);
+        let frames = [(outbound, wire), (inbound, wire)];
+        let r = replay(&pcap(128, &frames), Mode::Balanced);
+        let t = &r.totals;
+        assert!(t.unusable.is_empty(), "{:?}", t.unusable);
+        assert_eq!((t.inbound, t.outbound, t.foreign), (1, 1, 0), "{t:?}");
+        // Sent by the host: its length and payload are the wire's.
+        let sent = r
+            .flows
+            .iter()
+            .find(|f| f.local_port == 40001)
+            .expect("outbound flow");
+        assert_eq!(
+            (sent.packets_out, sent.bytes_out, sent.payload_out),
+            (1, u64::from(wire), u64::from(wire) - 54)
+        );
+        // Received: read, and then dropped by the adapter for its size.
+        assert_eq!(t.inbound_dropped.get("frame larger than an SBAL"), Some(&1));
+        assert_eq!(r.flow(40001).map(|f| f.dropped_in), Some(1));
+    }
+
     /// `f` with VLAN tags of the given types (VLAN 10, 20, ...) after its MACs.
     fn tagged(f: &[u8], tags: &[u16]) -> Vec<u8> {
         let mut t = f[..12].to_vec();

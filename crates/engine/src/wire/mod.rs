@@ -10,8 +10,12 @@
 //! A frame handed to the engine may be *truncated*: `data` holds at least the
 //! headers and `wire_len` is the real length (a capture with a snap length, or
 //! the simulator's header-only packets). Lengths therefore come from the IP
-//! header, never from `data.len()`. Malformed headers give a [`ParseError`];
-//! nothing here panics on any input.
+//! header, never from `data.len()`. One exception: an IPv4 total length of
+//! 0 in a packet longer than its header means "as long as the frame", as
+//! Linux writes it on a GSO packet over 64 KiB (BIG TCP) and Wireshark reads
+//! it; [`parse_ethernet_frame`] and [`parse_ip_frame`] take that length
+//! from `wire_len`. Malformed headers give a [`ParseError`]; nothing here
+//! panics on any input.
 
 pub mod build;
 pub mod checksum;
@@ -271,8 +275,17 @@ impl FrameInfo {
     }
 }
 
-/// Parse a frame that starts with an Ethernet II header.
+/// Parse a frame that starts with an Ethernet II header (all of it held:
+/// its length is `data.len()`).
 pub fn parse_ethernet(data: &[u8]) -> Result<FrameInfo, ParseError> {
+    parse_ethernet_frame(Frame::full(data))
+}
+
+/// Parse a frame that starts with an Ethernet II header, whose length on
+/// the wire is `frame.wire_len` (see the module notes for the one length
+/// taken from it).
+pub fn parse_ethernet_frame(frame: Frame<'_>) -> Result<FrameInfo, ParseError> {
+    let data = frame.data;
     let eth = Ethernet2HeaderSlice::from_slice(data).map_err(|_| ParseError::ShortEthernet)?;
     let mut ethertype = eth.ether_type().0;
     let mut offset = 14usize;
@@ -295,8 +308,9 @@ pub fn parse_ethernet(data: &[u8]) -> Result<FrameInfo, ParseError> {
         header_len: offset as u16,
     };
     let rest = data.get(offset..).unwrap_or(&[]);
+    let room = frame.wire_len.saturating_sub(offset as u32);
     let net = match ethertype {
-        ETHERTYPE_IPV4 => parse_ipv4(rest)?,
+        ETHERTYPE_IPV4 => parse_ipv4(rest, room)?,
         ETHERTYPE_IPV6 => parse_ipv6(rest)?,
         ETHERTYPE_ARP => NetInfo::Arp(parse_arp(rest)?),
         _ => NetInfo::Other,
@@ -304,20 +318,32 @@ pub fn parse_ethernet(data: &[u8]) -> Result<FrameInfo, ParseError> {
     Ok(FrameInfo { l2: Some(l2), net })
 }
 
-/// Parse a bare IP packet (what a layer-3 stack hands the adapter).
+/// Parse a bare IP packet (what a layer-3 stack hands the adapter), all
+/// of it held.
 pub fn parse_ip(data: &[u8]) -> Result<FrameInfo, ParseError> {
+    parse_ip_frame(Frame::full(data))
+}
+
+/// Parse a bare IP packet whose full length is `packet.wire_len`.
+pub fn parse_ip_frame(packet: Frame<'_>) -> Result<FrameInfo, ParseError> {
+    let data = packet.data;
     let net = match data.first().map(|b| b >> 4) {
-        Some(4) => parse_ipv4(data)?,
+        Some(4) => parse_ipv4(data, packet.wire_len)?,
         Some(6) => parse_ipv6(data)?,
         _ => return Err(ParseError::BadIpVersion),
     };
     Ok(FrameInfo { l2: None, net })
 }
 
-fn parse_ipv4(data: &[u8]) -> Result<NetInfo, ParseError> {
+/// An IPv4 packet at the start of `data`, `room` bytes long on the wire.
+fn parse_ipv4(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
     let h = Ipv4HeaderSlice::from_slice(data).map_err(|_| ParseError::BadIpv4)?;
     let header_len = u16::from(h.ihl()) * 4;
-    let total_len = u32::from(h.total_len());
+    let mut total_len = u32::from(h.total_len());
+    if total_len == 0 && room > u32::from(header_len) {
+        // BIG TCP / TSO: too long for the field, so left 0 (see the module notes).
+        total_len = room;
+    }
     if total_len < u32::from(header_len) {
         return Err(ParseError::BadIpv4);
     }

@@ -206,11 +206,63 @@ fn malformed_frames_are_errors_not_panics() {
     assert_eq!(parse_ip(&[]), Err(ParseError::BadIpVersion));
 }
 
+#[test]
+fn ipv4_total_length_zero_takes_the_frame_length() {
+    // A BIG TCP packet as Linux hands it to tcpdump: total length 0.
+    let mut buf = Vec::new();
+    eth_tcp(
+        &mut buf,
+        &eth(None),
+        &v4("192.0.2.1", "192.0.2.2"),
+        &TcpSpec::default(),
+        Payload::Len(0),
+    );
+    buf[16..18].copy_from_slice(&[0, 0]);
+    let big = Frame {
+        data: &buf,
+        wire_len: 150_014,
+    };
+    let info = parse_ethernet_frame(big).unwrap();
+    assert_eq!(info.ip().unwrap().total_len, 150_000);
+    assert_eq!(info.tcp_payload(), Some(150_000 - 40));
+    // The bare IP packet, as a layer-3 stack sends it.
+    let pkt = Frame {
+        data: &buf[14..],
+        wire_len: 150_000,
+    };
+    assert_eq!(
+        parse_ip_frame(pkt).unwrap().tcp_payload(),
+        Some(150_000 - 40)
+    );
+    // Held whole, the frame's own length is the one.
+    let mut whole = buf.clone();
+    whole.extend_from_slice(&[0x61; 100]);
+    assert_eq!(parse_ethernet(&whole).unwrap().tcp_payload(), Some(100));
+    // A packet no longer than its header has no length to take: still bad.
+    assert_eq!(parse_ethernet(&buf[..34]), Err(ParseError::BadIpv4));
+    // Any other length under the header stays bad, whatever the frame.
+    buf[16..18].copy_from_slice(&10u16.to_be_bytes());
+    let short = Frame {
+        data: &buf,
+        wire_len: 150_014,
+    };
+    assert_eq!(parse_ethernet_frame(short), Err(ParseError::BadIpv4));
+}
+
 proptest::proptest! {
     #[test]
     fn parser_never_panics(data in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
         let _ = parse_ethernet(&data);
         let _ = parse_ip(&data);
+    }
+
+    #[test]
+    fn parser_never_panics_whatever_the_wire_length(
+        data in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        wire_len in proptest::num::u32::ANY,
+    ) {
+        let _ = parse_ethernet_frame(Frame { data: &data, wire_len });
+        let _ = parse_ip_frame(Frame { data: &data, wire_len });
     }
 
     #[test]
