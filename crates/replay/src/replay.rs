@@ -35,7 +35,7 @@ use serde::Serialize;
 use softosa_engine::config::{
     InbPerf, IpNet, IpVersion, Layer, Mac, PortKind, SystemConfig, VmacConfig, VmacRoute,
 };
-use softosa_engine::counters::{ReadQueueCounters, WriteQueueCounters};
+use softosa_engine::counters::{DropCounts, DropReason, ReadQueueCounters, WriteQueueCounters};
 use softosa_engine::inbound::bulk::ConnKey;
 use softosa_engine::wire::{self, Frame, FrameInfo, L4Info, NetInfo};
 use softosa_engine::{
@@ -1115,6 +1115,9 @@ impl Run<'_> {
             self.scratch[..6].copy_from_slice(&subj.mac.0);
         }
         let port = subj.port;
+        // The engine counts each dropped copy of a group frame, under its
+        // reason; the difference tells them.
+        let drops_before = self.engine.counters().dropped_in.clone();
         let d = self.engine.handle_wire_frame(
             now,
             port,
@@ -1143,6 +1146,33 @@ impl Run<'_> {
             }
             Disposition::Replicated { copies } => {
                 self.totals.inbound_replicated += 1;
+                let dropped = copies_dropped(&drops_before, &self.engine.counters().dropped_in);
+                for (r, n) in &dropped {
+                    *self
+                        .totals
+                        .inbound_dropped
+                        .entry(r.label().to_string())
+                        .or_default() += n;
+                }
+                let why = || {
+                    dropped
+                        .iter()
+                        .map(|(r, n)| format!("{n}: {}", r.label()))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                if copies == 0 {
+                    // Nothing reached a stack: the frame was not carried.
+                    self.settle(number, || {
+                        Fate::Other(format!("dropped inbound, every copy ({})", why()))
+                    });
+                    return false;
+                }
+                if !dropped.is_empty() {
+                    self.settle(number, || {
+                        Fate::Other(format!("some copies dropped inbound ({})", why()))
+                    });
+                }
                 self.expect(number, now, None, copies);
             }
             Disposition::Forwarded { out } => {
@@ -1382,6 +1412,16 @@ impl Run<'_> {
             retunes,
         }
     }
+}
+
+/// The inbound drops counted between two snapshots of the engine's
+/// counters, by reason.
+fn copies_dropped(before: &DropCounts, after: &DropCounts) -> Vec<(DropReason, u64)> {
+    DropReason::ALL
+        .iter()
+        .map(|r| (*r, after.get(*r).saturating_sub(before.get(*r))))
+        .filter(|(_, n)| *n > 0)
+        .collect()
 }
 
 fn in_window(w: (u64, u64), t: u64) -> bool {

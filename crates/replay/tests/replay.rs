@@ -863,6 +863,117 @@ mod built {
         assert_eq!(queued, 1);
     }
 
+    /// Two stacks sharing the port OSAPRT1, each with an IPv6 interface:
+    /// a multicast frame to ff02::1 is copied to both.
+    fn two_stacks_sharing_a_port() -> softosa_engine::config::SystemConfig {
+        use softosa_profile::activate::{activate, ActivateOptions, StackInput};
+        let profiles: Vec<_> = [("A", "2001:db8::1"), ("B", "2001:db8::3")]
+            .iter()
+            .map(|(n, addr)| {
+                let src = format!(
+                    "INTERFACE OSAV6{n} DEFINE IPAQENET6 IPADDR {addr}/64 PORTNAME OSAPRT1\n\
+                     START OSAV6{n}\n"
+                );
+                let (p, d) = softosa_profile::parse_profile("test.prof", &src);
+                assert!(!d.has_errors(), "{:?}", d.items());
+                p
+            })
+            .collect();
+        let inputs: Vec<StackInput<'_>> = profiles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| StackInput {
+                name: format!("TCPIP{i}"),
+                profile: p,
+                policy: None,
+            })
+            .collect();
+        activate(&inputs, &[], &ActivateOptions::default())
+            .expect("two stacks")
+            .config
+    }
+
+    #[test]
+    fn a_group_frame_whose_copies_were_all_dropped_is_dropped_in_its_flow() {
+        use softosa_engine::config::Mac;
+        use softosa_engine::wire::build::{self, EthSpec, IpSpec, Payload};
+        use softosa_replay::replay::{
+            replay_mode, AnnotationSink, Hooks, PendingRecord, ReplayOptions,
+        };
+        // Two UDP datagrams of one flow to ff02::1: a small one, and one
+        // whose 64 KiB IPv6 payload makes every copy larger than an SBAL.
+        let frame = |payload: u32| {
+            let mut f = Vec::new();
+            let eth = EthSpec {
+                dst: Mac([0x33, 0x33, 0, 0, 0, 1]),
+                src: Mac([2, 0, 0, 0, 0, 2]),
+                vlan: None,
+            };
+            let ip = IpSpec::new("2001:db8::2".parse().unwrap(), "ff02::1".parse().unwrap());
+            let wire = build::eth_udp(&mut f, &eth, &ip, 40001, 5001, Payload::Len(payload));
+            (f, wire)
+        };
+        let capture = pcap(128, &[frame(100), frame(65_527)]);
+        let cfg = two_stacks_sharing_a_port();
+        for mode in Mode::ALL {
+            let reader = CaptureReader::new(&capture[..]).expect("capture");
+            let opts = ReplayOptions::default();
+            let r = replay_mode(reader, &cfg, mode, &opts, Hooks::default()).expect("replay");
+            let t = &r.totals;
+            assert_eq!((t.inbound, t.inbound_replicated), (2, 2), "{mode:?} {t:?}");
+            let f = r.flow(40001).expect("flow");
+            assert_eq!(
+                (f.packets_in, f.bytes_in, f.payload_in, f.dropped_in),
+                (1, u64::from(frame(100).1), 100, 1),
+                "{mode:?}"
+            );
+            // Each copy dropped is counted with its reason, as the engine
+            // counts it.
+            assert_eq!(
+                t.inbound_dropped.get("frame larger than an SBAL"),
+                Some(&2),
+                "{mode:?}"
+            );
+            assert_eq!(t.engine_dropped, 2, "{mode:?}");
+            assert_eq!(r.frames_presented(), 2, "{mode:?}");
+            assert!(t.balanced, "{mode:?}");
+        }
+        // The annotated capture says so, and the small one's two copies
+        // are presented.
+        struct Fates(Vec<Vec<String>>);
+        impl AnnotationSink for Fates {
+            fn record(&mut self, rec: &PendingRecord) -> std::io::Result<()> {
+                self.0.push(rec.fates.iter().map(|f| f.comment()).collect());
+                Ok(())
+            }
+        }
+        let mut fates = Fates(Vec::new());
+        let reader = CaptureReader::new(&capture[..]).expect("capture");
+        let hooks = Hooks {
+            sink: Some(&mut fates),
+            ..Hooks::default()
+        };
+        replay_mode(
+            reader,
+            &cfg,
+            Mode::Balanced,
+            &ReplayOptions::default(),
+            hooks,
+        )
+        .expect("replay");
+        assert_eq!(fates.0.len(), 2);
+        assert_eq!(fates.0[0].len(), 2, "{:?}", fates.0);
+        assert!(
+            fates.0[0].iter().all(|c| c.contains("presented")),
+            "{:?}",
+            fates.0
+        );
+        assert_eq!(
+            fates.0[1],
+            ["softosa: dropped inbound, every copy (2: frame larger than an SBAL)"]
+        );
+    }
+
     #[test]
     fn lldp_is_dropped_as_a_protocol_a_layer3_interface_does_not_take() {
         // LLDP (0x88cc) to its group address, and another non-IP protocol
