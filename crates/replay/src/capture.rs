@@ -179,6 +179,27 @@ pub struct Record<'a> {
     pub direction_hint: Option<DirectionHint>,
 }
 
+/// Records left out for one reason: how many, and the first of them, so
+/// that it can be found in Wireshark (`frame.number == first_record`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Skipped {
+    pub count: u64,
+    /// 1-based number of the first such record (Wireshark's frame number).
+    pub first_record: u64,
+}
+
+impl Skipped {
+    /// Count record number `record` under `why`.
+    pub fn count_in(map: &mut BTreeMap<String, Skipped>, why: String, record: u64) {
+        map.entry(why)
+            .and_modify(|s| s.count += 1)
+            .or_insert(Skipped {
+                count: 1,
+                first_record: record,
+            });
+    }
+}
+
 /// Counters kept while reading.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct ReaderStats {
@@ -187,7 +208,7 @@ pub struct ReaderStats {
     /// Records returned to the caller.
     pub returned: u64,
     /// Records skipped, by reason.
-    pub skipped: BTreeMap<String, u64>,
+    pub skipped: BTreeMap<String, Skipped>,
     /// Non-packet pcapng blocks (interface statistics, name resolution, ...).
     pub other_blocks: u64,
 }
@@ -745,7 +766,7 @@ fn handle_block(
                 let why = SkipReason::StampFraction {
                     nanos: st.pcap_nanos,
                 };
-                *st.stats.skipped.entry(why.to_string()).or_insert(0) += 1;
+                Skipped::count_in(&mut st.stats.skipped, why.to_string(), st.stats.records);
                 return Ok(None);
             }
             let frac = i64::from(b.ts_usec) * if st.pcap_nanos { 1 } else { 1000 };
@@ -835,7 +856,7 @@ fn handle_block(
             hint,
         })),
         Err(reason) => {
-            *st.stats.skipped.entry(reason.to_string()).or_insert(0) += 1;
+            Skipped::count_in(&mut st.stats.skipped, reason.to_string(), st.stats.records);
             Ok(None)
         }
     }

@@ -460,7 +460,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
                 .reader_skipped
                 .iter()
                 .chain(&t.unusable)
-                .map(|(why, n)| format!("{why}: {n}"))
+                .map(|(why, s)| format!("{why}: {} (first: record {})", s.count, s.first_record))
                 .collect();
             return Err(ReplayCliError::NothingReadable {
                 path: args.capture.clone(),

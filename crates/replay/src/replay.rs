@@ -27,7 +27,7 @@
 //! capped flow table, a reorder window for annotation bounded by the frames
 //! the engine holds).
 
-use crate::capture::{CaptureError, CaptureReader, DirectionHint};
+use crate::capture::{CaptureError, CaptureReader, DirectionHint, Skipped};
 use crate::stats::{DelaySummary, Histogram, TimeSeries};
 use crate::unusable;
 use core::time::Duration;
@@ -234,10 +234,12 @@ pub struct QueueResult {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Totals {
     pub records: u64,
-    pub reader_skipped: BTreeMap<String, u64>,
+    /// Records the reader skipped, by reason, with the first of each.
+    pub reader_skipped: BTreeMap<String, Skipped>,
     /// Frames read but not replayed because their headers cannot be used
-    /// (cut by the snap length, malformed), by reason; never foreign.
-    pub unusable: BTreeMap<String, u64>,
+    /// (cut by the snap length, malformed), by reason, with the first of
+    /// each; never foreign.
+    pub unusable: BTreeMap<String, Skipped>,
     /// Unusable frames added to an analysed interface's invalid-frame
     /// count: FRINVCT of its PRIMARY read queue (`queues[].vtam.frinvct`),
     /// where the engine counts a frame it cannot read.
@@ -964,7 +966,7 @@ impl Run<'_> {
             Ok(info) => info,
             Err(why) => {
                 self.settle(number, || Fate::Other(format!("not replayed: {why}")));
-                *self.totals.unusable.entry(why.to_string()).or_default() += 1;
+                Skipped::count_in(&mut self.totals.unusable, why.to_string(), number);
                 self.charge_invalid(hint);
                 return;
             }

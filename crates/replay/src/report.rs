@@ -116,10 +116,18 @@ pub fn render_text(r: &Report) -> String {
             t.inbound,
             t.outbound,
             t.foreign,
-            t.reader_skipped.values().chain(t.unusable.values()).sum::<u64>()
+            t.reader_skipped
+                .values()
+                .chain(t.unusable.values())
+                .map(|s| s.count)
+                .sum::<u64>()
         );
-        for (why, n) in t.reader_skipped.iter().chain(&t.unusable) {
-            let _ = writeln!(o, "  skipped {n}: {why}");
+        for (why, s) in t.reader_skipped.iter().chain(&t.unusable) {
+            let _ = writeln!(
+                o,
+                "  skipped {}: {why} (first: record {})",
+                s.count, s.first_record
+            );
         }
         if let Some(why) = &t.truncated {
             let _ = writeln!(o, "  warning: {why}; the records before it were replayed");

@@ -270,6 +270,48 @@ fn the_tuning_statistics_show_unusable_frames_as_invalid() {
 }
 
 #[test]
+fn each_skip_reason_names_its_first_record() {
+    let dir = scratch("first-record");
+    let good = common::tcp_in(false, 5, 10);
+    let mut ihl = good.clone();
+    ihl[14] = 0x44;
+    // Records 2 and 4 have a malformed stamp, record 3 a malformed header.
+    let p = common::pcap_stamped(
+        false,
+        &[
+            ((100, 1), good.clone()),
+            ((100, 1_000_000), good.clone()),
+            ((100, 2), ihl),
+            ((100, 1_000_001), good.clone()),
+            ((100, 3), good),
+        ],
+    );
+    let cap = dir.join("stamps.pcap");
+    std::fs::write(&cap, p).unwrap();
+    let report = build_report(&args(&cap, &data("host.prof"))).expect("replayed");
+    let text = softosa_replay::report::render_text(&report);
+    assert!(
+        text.contains(
+            "skipped 2: malformed timestamp: 1000000 microseconds or more (first: record 2)"
+        ) && text.contains("skipped 1: malformed IPv4 header (first: record 3)"),
+        "{text}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&softosa_replay::report::render_json(&report).unwrap()).unwrap();
+    let totals = &json["modes"][0]["totals"];
+    let stamp = &totals["reader_skipped"]["malformed timestamp: 1000000 microseconds or more"];
+    assert_eq!(
+        (stamp["count"].as_u64(), stamp["first_record"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let header = &totals["unusable"]["malformed IPv4 header"];
+    assert_eq!(
+        (header["count"].as_u64(), header["first_record"].as_u64()),
+        (Some(1), Some(3))
+    );
+}
+
+#[test]
 fn stacked_vlan_tags_do_not_ask_for_an_address() {
     let dir = scratch("qinq");
     let f = common::tcp_in(false, 5, 10);

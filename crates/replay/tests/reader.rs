@@ -448,6 +448,7 @@ fn a_pcap_stamp_fraction_of_a_second_or_more_is_skipped_and_counted() {
                 ((100, 5), f.clone()),
                 ((100, second), f.clone()),
                 ((100, second - 1), f.clone()),
+                ((100, u32::MAX), f.clone()),
             ],
         );
         let mut r = CaptureReader::new(&p[..]).unwrap();
@@ -465,10 +466,15 @@ fn a_pcap_stamp_fraction_of_a_second_or_more_is_skipped_and_counted() {
             "nanos {nanos}"
         );
         let st = r.stats();
-        assert_eq!((st.records, st.returned), (3, 2));
+        assert_eq!((st.records, st.returned), (4, 2));
         let skipped: Vec<_> = st.skipped.iter().collect();
         assert_eq!(skipped.len(), 1, "{skipped:?}");
         assert!(skipped[0].0.contains("timestamp"), "{skipped:?}");
-        assert_eq!(*skipped[0].1, 1);
+        // Both counted; the first is record 2, as Wireshark numbers it.
+        assert_eq!(
+            (skipped[0].1.count, skipped[0].1.first_record),
+            (2, 2),
+            "{skipped:?}"
+        );
     }
 }

@@ -170,7 +170,7 @@ fn frames_are_accounted_for_and_flows_match_tshark() {
             let r = run(capture, mode);
             let t = &r.totals;
             assert!(r.unavailable.is_none(), "{capture} {mode:?}");
-            let skipped: u64 = t.reader_skipped.values().sum();
+            let skipped: u64 = t.reader_skipped.values().map(|s| s.count).sum();
             assert!(t.unusable.is_empty(), "{capture}: {:?}", t.unusable);
             assert_eq!(
                 t.records,
@@ -666,7 +666,7 @@ mod built {
             .unusable
             .iter()
             .filter(|(why, _)| why.contains(what))
-            .map(|(_, n)| *n)
+            .map(|(_, s)| s.count)
             .sum()
     }
 
@@ -707,8 +707,8 @@ mod built {
         );
         assert_eq!(unusable(&r, "malformed IPv4 header"), 1);
         assert_eq!(unusable(&r, "malformed TCP header"), 1);
-        let skipped: u64 = t.reader_skipped.values().sum::<u64>();
-        let unusable: u64 = t.unusable.values().sum::<u64>();
+        let skipped: u64 = t.reader_skipped.values().map(|s| s.count).sum();
+        let unusable: u64 = t.unusable.values().map(|s| s.count).sum();
         assert_eq!(
             t.records,
             t.inbound + t.outbound + t.foreign + skipped + unusable
@@ -818,7 +818,8 @@ mod built {
         for mode in Mode::ALL {
             let r = replay(&capture, mode);
             let t = &r.totals;
-            assert_eq!(t.unusable.values().sum::<u64>(), 5, "{mode:?} {t:?}");
+            let unusable: u64 = t.unusable.values().map(|s| s.count).sum();
+            assert_eq!(unusable, 5, "{mode:?} {t:?}");
             let frinvct = |iface: &str, q: QueueKind| r.queue(iface, q).map(|x| x.vtam.frinvct);
             assert_eq!(frinvct("OSAV4", QueueKind::Primary), Some(1), "{mode:?}");
             assert_eq!(frinvct("OSAV6", QueueKind::Primary), Some(1), "{mode:?}");
