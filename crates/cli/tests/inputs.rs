@@ -184,6 +184,25 @@ fn lab_option_errors_are_usage_errors() {
 }
 
 #[test]
+fn lab_switches_and_their_negations_do_not_mix() {
+    // `--per-cpu --no-per-cpu` used to run with whichever came last.
+    for args in [
+        ["lab", "--per-cpu", "--no-per-cpu"],
+        ["lab", "--no-wake-qos", "--wake-qos"],
+    ] {
+        let o = softosa(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        for name in &args[1..] {
+            assert!(
+                stderr(&o).contains(&format!("'{name}'")),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
+#[test]
 fn a_live_display_refuses_options_it_would_ignore() {
     // What a running lab's displays do not honour is refused, not dropped
     // (before the socket is asked, so no lab needs to run).

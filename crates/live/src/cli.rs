@@ -114,7 +114,7 @@ pub struct LabArgs {
     /// request (/dev/cpu_dma_latency): idle CPUs poll instead of halting,
     /// so handing a frame to a task on another CPU costs no vCPU wake-up.
     /// On by default with --bench; the polling shows as "idle CPUs polling".
-    #[arg(long, overrides_with = "no_wake_qos")]
+    #[arg(long, conflicts_with = "no_wake_qos")]
     pub wake_qos: bool,
     /// Do not hold the CPU wake-up latency request (also with --bench).
     #[arg(long)]
@@ -122,7 +122,7 @@ pub struct LabArgs {
     /// One data-plane thread per CPU, each pinned, with its own wire socket
     /// (PACKET_FANOUT_CPU) and device queue, so frames are handed on on the
     /// CPU that sent them. One stack with one input queue only.
-    #[arg(long, overrides_with = "no_per_cpu")]
+    #[arg(long, conflicts_with = "no_per_cpu")]
     pub per_cpu: bool,
     /// The normal thread layout (one thread per input queue); the default.
     #[arg(long)]
@@ -724,6 +724,37 @@ mod tests {
         assert!(check_core(&a).is_ok());
         let a = args(&["--inbperf", "MINCPU"]).expect("parses");
         assert!(check_core(&a).is_ok());
+    }
+
+    #[test]
+    fn a_switch_and_its_negation_do_not_mix() {
+        // Both orders: the last one does not silently win.
+        for pair in [
+            ["--per-cpu", "--no-per-cpu"],
+            ["--no-per-cpu", "--per-cpu"],
+            ["--wake-qos", "--no-wake-qos"],
+            ["--no-wake-qos", "--wake-qos"],
+        ] {
+            let e = args(&pair).expect_err("refused");
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::ArgumentConflict,
+                "{pair:?}"
+            );
+            let text = e.to_string();
+            for name in pair {
+                assert!(text.contains(&format!("'{name}'")), "{pair:?}: {text}");
+            }
+        }
+        // Each alone still parses, and --no-wake-qos still turns off the
+        // benchmark's default.
+        let o = options(
+            &args(&["--bench", "--no-wake-qos"]).expect("args"),
+            Inb::Dynamic,
+        );
+        assert!(!o.wake_qos);
+        let o = options(&args(&["--per-cpu"]).expect("args"), Inb::Dynamic);
+        assert!(o.per_cpu);
     }
 
     #[test]
