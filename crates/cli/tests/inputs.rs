@@ -203,6 +203,72 @@ fn lab_switches_and_their_negations_do_not_mix() {
 }
 
 #[test]
+fn lab_per_cpu_is_refused_before_anything_is_built_where_it_cannot_work() {
+    // These once ran the normal layout after a warning printed while the
+    // network was being built.
+    let cpu = softosa_live::sys::allowed_cpus()
+        .ok()
+        .and_then(|c| c.first().copied())
+        .unwrap_or(0)
+        .to_string();
+    let one_cpu = format!("--cpus {cpu} is one CPU");
+    for (args, says) in [
+        (
+            vec!["lab", "--per-cpu", "--sharing", "vmac"],
+            "--per-cpu with --sharing vmac (2 stacks)",
+        ),
+        (
+            vec!["lab", "--per-cpu", "--inbperf", "dynamic-workloadq"],
+            "--per-cpu with INBPERF DYNAMIC-WORKLOADQ",
+        ),
+        (
+            vec!["lab", "--per-cpu", "--timer-thread"],
+            "--per-cpu with --timer-thread",
+        ),
+        (vec!["lab", "--per-cpu", "--cpus", &cpu], &one_cpu),
+    ] {
+        let o = softosa(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("run 1 of"), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn lab_per_cpu_with_two_profile_stacks_is_refused_before_the_first_run() {
+    // The profiles' stacks are known once they are read, after the root
+    // and tool checks: this needs a machine that passes them.
+    if let Err(why) = softosa_live::lab::preflight(false, true) {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let args = [
+        "lab",
+        "--per-cpu",
+        "--rr",
+        "1",
+        "--streams",
+        "0",
+        "--profile",
+        "crates/live/examples/profiles/lab-share-a.prof",
+        "crates/live/examples/profiles/lab-share-b.prof",
+    ];
+    let o = softosa(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--per-cpu with --profile files that define 2 interfaces"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("run 1 of"), "{}", stderr(&o));
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
 fn a_live_display_refuses_options_it_would_ignore() {
     // What a running lab's displays do not honour is refused, not dropped
     // (before the socket is asked, so no lab needs to run).

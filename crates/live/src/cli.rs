@@ -121,7 +121,8 @@ pub struct LabArgs {
     pub no_wake_qos: bool,
     /// One data-plane thread per CPU, each pinned, with its own wire socket
     /// (PACKET_FANOUT_CPU) and device queue, so frames are handed on on the
-    /// CPU that sent them. One stack with one input queue only.
+    /// CPU that sent them. One stack with one input queue on two or more
+    /// CPUs only (other shapes, and --timer-thread, are refused).
     #[arg(long, conflicts_with = "no_per_cpu")]
     pub per_cpu: bool,
     /// The normal thread layout (one thread per input queue); the default.
@@ -358,6 +359,24 @@ fn check_core(a: &LabArgs) -> Result<(), LabError> {
     )))
 }
 
+/// `--per-cpu` with `--profile`: whether the per-CPU layout fits the
+/// stacks the files define, under every setting to run, is known once they
+/// are read; ask before anything is built (and before a comparison's first
+/// run), not when the network of a later setting is being made.
+fn check_profiles_per_cpu(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
+    if !a.per_cpu || a.profile.is_empty() || a.core != CoreKind::Engine {
+        return Ok(());
+    }
+    for m in modes {
+        let o = options(a, *m);
+        let plan = engine_core::profile_plan(&o)?;
+        if let Some(why) = lab::per_cpu_conflict(&o, plan.addrs.len(), plan.queues) {
+            return Err(LabError::Usage(why));
+        }
+    }
+    Ok(())
+}
+
 /// The INBPERF settings to run: `--inbperf`, or `--compare` (two or more,
 /// each once).
 fn modes(a: &LabArgs) -> Result<Vec<Inb>, LabError> {
@@ -441,6 +460,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         lab::validate(&options(&a, *m))?;
     }
     lab::preflight(a.streams > 0 || a.bench, a.rr != Some(0))?;
+    check_profiles_per_cpu(&a, &modes)?;
     for n in crate::topo::clean_leftovers(false) {
         eprintln!("removed leftover namespace {n} of a crashed run");
     }

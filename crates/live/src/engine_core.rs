@@ -565,6 +565,18 @@ pub fn run_lab(o: &LabOptions, label: &str) -> Result<LabResult, LabError> {
 /// `SystemConfig` for one OSA-Express6S 10 GbE port, with the lab's timer
 /// choice. Errors name file, line and column.
 pub fn config_from_profiles(o: &LabOptions) -> Result<SystemConfig, LabError> {
+    profile_config(o, true)
+}
+
+/// The host side a lab from `o.profiles` gets, for checks before the run:
+/// the files are read without printing their warnings (the run does).
+pub fn profile_plan(o: &LabOptions) -> Result<lab::LabPlan, LabError> {
+    let core = EngineCore::new(profile_config(o, false)?)?;
+    plan_for(core.engine())
+}
+
+/// [`config_from_profiles`], printing the activation's warnings or not.
+fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, LabError> {
     let files: Vec<(Option<String>, std::path::PathBuf)> =
         o.profiles.iter().map(|p| (None, p.clone())).collect();
     let mut opts = softosa_profile::activate::ActivateOptions {
@@ -578,8 +590,10 @@ pub fn config_from_profiles(o: &LabOptions) -> Result<SystemConfig, LabError> {
     opts.tuning.store_bytes = None;
     match softosa_profile::activate::activate_files(&files, &opts) {
         Ok(a) => {
-            for w in a.warnings.items() {
-                eprintln!("{w}");
+            if show_warnings {
+                for w in a.warnings.items() {
+                    eprintln!("{w}");
+                }
             }
             let mut cfg = a.config;
             // Lab options that change the stacks apply to the profiles'

@@ -207,12 +207,10 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
     }
     let n = stacks_for(o);
     if o.rr > 0 && o.profiles.is_empty() && o.rr_stack > n {
-        // The spelling the user typed (clap's name for the variant).
-        let sharing = clap::ValueEnum::to_possible_value(&o.sharing)
-            .map_or_else(|| format!("{:?}", o.sharing), |v| v.get_name().to_string());
         return bad(format!(
-            "--rr-stack {}: --sharing {sharing} has {n} stack{}",
+            "--rr-stack {}: --sharing {} has {n} stack{}",
             o.rr_stack,
+            sharing_name(o.sharing),
             if n == 1 {
                 "; use --sharing vmac or prirouter (or two --profile files)"
             } else {
@@ -264,7 +262,100 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
     if let Some(i) = &o.instance {
         check_instance_name(i)?;
     }
+    // With profiles the stacks come from the files: checked once they are
+    // read (per_cpu_conflict with their plan).
+    if o.profiles.is_empty() && o.plan.is_none() {
+        if let Some(m) = per_cpu_conflict(o, stacks_for(o), queues_for(o)) {
+            return bad(m);
+        }
+    }
     Ok(())
+}
+
+/// The spelling of a `--sharing` value the user typed (clap's name for
+/// the variant).
+fn sharing_name(s: Sharing) -> String {
+    clap::ValueEnum::to_possible_value(&s)
+        .map_or_else(|| format!("{s:?}"), |v| v.get_name().to_string())
+}
+
+/// The CPUs softosa's data-plane threads may use: `--cpus`, else every CPU
+/// this process may run on (which need not be 0..n-1, e.g. under taskset).
+fn plane_cpu_set(o: &LabOptions) -> Vec<usize> {
+    if o.cpus.is_empty() {
+        sys::allowed_cpus().unwrap_or_default()
+    } else {
+        o.cpus.clone()
+    }
+}
+
+/// Why `--per-cpu` cannot be honoured in a lab of `stacks` interfaces
+/// with `queues` input queues each, as a usage message; None when it can
+/// (or was not asked for). The plane's per-CPU mode gives one interface a
+/// device queue and a wire socket per CPU, with the timers on the first
+/// CPU's thread ([`crate::dataplane::Plane::start`] refuses anything
+/// else), so there is no per-CPU variant of these shapes to fall back to.
+pub fn per_cpu_conflict(o: &LabOptions, stacks: usize, queues: usize) -> Option<String> {
+    if !o.per_cpu {
+        return None;
+    }
+    let drop = "or drop --per-cpu";
+    if stacks > 1 {
+        let (what, instead) = if o.plan.is_some() || !o.profiles.is_empty() {
+            (
+                format!("--profile files that define {stacks} interfaces"),
+                "profiles that define one",
+            )
+        } else {
+            (
+                format!("--sharing {} ({stacks} stacks)", sharing_name(o.sharing)),
+                "--sharing one or layer2",
+            )
+        };
+        return Some(format!(
+            "--per-cpu with {what}: the per-CPU layout serves one stack, giving its \
+             device a queue per CPU; use {instead} {drop}"
+        ));
+    }
+    if queues > 1 {
+        return Some(format!(
+            "--per-cpu with INBPERF DYNAMIC-WORKLOADQ: its {queues} input queues each need a \
+             device queue of their own, and the per-CPU layout gives one input queue a device \
+             queue per CPU; use another INBPERF {drop}"
+        ));
+    }
+    if o.timer_thread {
+        return Some(
+            "--per-cpu with --timer-thread: the per-CPU layout serves the timers on its first \
+             CPU's thread and has no timer thread; drop one of them"
+                .into(),
+        );
+    }
+    let cpus = plane_cpu_set(o);
+    if cpus.len() < 2 {
+        let which = if o.cpus.is_empty() {
+            format!(
+                "this process may run on {} CPU{}",
+                cpus.len(),
+                if cpus.len() == 1 { "" } else { "s" }
+            )
+        } else {
+            format!("--cpus {} is one CPU", join_cpus(&o.cpus))
+        };
+        return Some(format!(
+            "--per-cpu: {which}, and a thread per CPU needs two or more (on one CPU it is \
+             the normal layout); give --cpus two or more CPUs {drop}"
+        ));
+    }
+    None
+}
+
+/// A CPU list as it is typed: `0,2,3`.
+pub fn join_cpus(cpus: &[usize]) -> String {
+    cpus.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// An instance name becomes a file name under `/run/softosa/`: letters,
@@ -633,19 +724,14 @@ pub fn run_once<C: Core + Default>(
         .map_or_else(|| stacks_for(o), |p| p.addrs.len());
     let base_queues = o.plan.as_ref().map_or_else(|| queues_for(o), |p| p.queues);
     // Per-CPU threads: one stack with one input queue, a device queue and
-    // a wire socket per CPU.
-    // The CPUs: those given, else those this process may use (which need
-    // not be 0..n-1, e.g. under taskset).
-    let cpu_set = if o.cpus.is_empty() {
-        sys::allowed_cpus().unwrap_or_default()
-    } else {
-        o.cpus.clone()
-    };
-    let ncpu = cpu_set.len();
-    let per_cpu = o.per_cpu && nst == 1 && base_queues == 1 && !o.timer_thread && ncpu > 1;
-    if o.per_cpu && !per_cpu {
-        eprintln!("--per-cpu applies to one stack with one input queue on several CPUs; not used");
+    // a wire socket per CPU. validate and the front end refuse other
+    // shapes before a run; this catches a caller that did not ask them.
+    if let Some(m) = per_cpu_conflict(o, nst, base_queues) {
+        return Err(LabError::Usage(m));
     }
+    let cpu_set = plane_cpu_set(o);
+    let ncpu = cpu_set.len();
+    let per_cpu = o.per_cpu;
     // Thread k serves the wire socket the kernel picks for frames handled
     // on a CPU c with c % n == k; pin it to such a CPU when the set allows.
     let (plane_cpus, aligned) = if per_cpu {
@@ -1563,6 +1649,77 @@ mod validate_tests {
             ..Default::default()
         };
         assert!(validate(&o).is_ok());
+    }
+
+    #[test]
+    fn per_cpu_is_refused_where_the_layout_cannot_be_built() {
+        // Two CPUs to run on, so only the shape decides.
+        let allowed = sys::allowed_cpus().expect("affinity");
+        let two = if allowed.len() >= 2 {
+            allowed[..2].to_vec()
+        } else {
+            Vec::new()
+        };
+        let per_cpu = |o: LabOptions| LabOptions {
+            per_cpu: true,
+            cpus: two.clone(),
+            ..o
+        };
+        if !two.is_empty() {
+            assert!(validate(&per_cpu(LabOptions::default())).is_ok());
+            let l2 = per_cpu(LabOptions {
+                sharing: Sharing::Layer2,
+                ..Default::default()
+            });
+            assert!(validate(&l2).is_ok());
+        }
+        for (sharing, name) in [(Sharing::Vmac, "vmac"), (Sharing::Prirouter, "prirouter")] {
+            refused(
+                per_cpu(LabOptions {
+                    sharing,
+                    ..Default::default()
+                }),
+                &format!("--per-cpu with --sharing {name} (2 stacks): the per-CPU layout serves one stack"),
+            );
+        }
+        refused(
+            per_cpu(LabOptions {
+                inbperf: Inb::DynamicWorkloadq,
+                ..Default::default()
+            }),
+            "--per-cpu with INBPERF DYNAMIC-WORKLOADQ",
+        );
+        refused(
+            per_cpu(LabOptions {
+                timer_thread: true,
+                ..Default::default()
+            }),
+            "--per-cpu with --timer-thread",
+        );
+        refused(
+            LabOptions {
+                per_cpu: true,
+                cpus: vec![allowed[0]],
+                ..Default::default()
+            },
+            &format!("--per-cpu: --cpus {} is one CPU", allowed[0]),
+        );
+        // Profiles: the stacks are counted once the files are read.
+        let from_profiles = per_cpu(LabOptions {
+            profiles: vec!["a.prof".into(), "b.prof".into()],
+            ..Default::default()
+        });
+        assert!(per_cpu_conflict(&from_profiles, 2, 1)
+            .is_some_and(|m| m.contains("--profile files that define 2 interfaces")));
+        assert!(per_cpu_conflict(
+            &LabOptions {
+                per_cpu: false,
+                ..from_profiles
+            },
+            2,
+            2
+        )
+        .is_none());
     }
 
     #[test]

@@ -402,7 +402,7 @@ fn profiles_configure_the_lab() {
 fn per_cpu_threads_carry_the_traffic_and_account_for_every_frame() {
     require_lab!("per_cpu_threads_carry_the_traffic_and_account_for_every_frame");
     let _g = common::lab_lock();
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpus = softosa_live::sys::allowed_cpus().map_or(1, |c| c.len());
     let o = LabOptions {
         per_cpu: true,
         streams: 1,
@@ -412,6 +412,15 @@ fn per_cpu_threads_carry_the_traffic_and_account_for_every_frame() {
         wake_qos: true,
         ..opts()
     };
+    if cpus < 2 {
+        // A thread per CPU on one CPU is refused, not run as the normal
+        // layout under the per-CPU name.
+        match run_lab(&o) {
+            Err(e @ LabError::Usage(_)) => assert!(e.to_string().contains("--per-cpu"), "{e}"),
+            other => panic!("--per-cpu on one CPU was not refused: {other:?}"),
+        }
+        return;
+    }
     let r = run(&o);
     print!("{}", softosa_live::lab::report(&r));
     let a = &r.accounting;
@@ -425,12 +434,8 @@ fn per_cpu_threads_carry_the_traffic_and_account_for_every_frame() {
         .map(|t| &t.0)
         .filter(|n| n.starts_with("sosa-cpu"))
         .collect();
-    if cpus > 1 {
-        // One data-plane thread per CPU, each with its wire socket.
-        assert_eq!(threads.len(), cpus, "{:?}", r.cpu_by_thread);
-    } else {
-        assert!(threads.is_empty(), "one CPU: the normal layout");
-    }
+    // One data-plane thread per CPU, each with its wire socket.
+    assert_eq!(threads.len(), cpus, "{:?}", r.cpu_by_thread);
     let driver = |k: &str| r.driver.iter().find(|d| d.0 == k).map_or(0, |d| d.1);
     assert_eq!(driver("host_tx_errors"), 0);
     assert!(common::no_leftovers(), "namespaces left behind");
