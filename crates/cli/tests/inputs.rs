@@ -170,6 +170,10 @@ fn lab_option_errors_are_usage_errors() {
         (vec!["lab", "--rr-stack", "2"], "--sharing one has 1 stack"),
         (vec!["lab", "--instance", "../x"], "instance name"),
         (
+            vec!["lab", "--log", "foo[["],
+            "invalid value 'foo[[' for '--log <LOG>': not a log filter",
+        ),
+        (
             vec!["display", "tuning", "--instance", "../x"],
             "instance name",
         ),

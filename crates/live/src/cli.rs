@@ -183,8 +183,9 @@ pub struct LabArgs {
     /// Structured logs as JSON lines on stderr.
     #[arg(long)]
     pub log_json: bool,
-    /// Log filter (tracing-subscriber EnvFilter syntax).
-    #[arg(long, default_value = "warn")]
+    /// Log filter (tracing-subscriber EnvFilter syntax), e.g. warn or
+    /// softosa_live=debug.
+    #[arg(long, default_value = "warn", value_parser = log_filter)]
     pub log: String,
 }
 
@@ -226,20 +227,39 @@ pub struct DisplayArgs {
     pub json: bool,
 }
 
-/// Set up tracing (text or JSON) once.
-pub fn init_logging(filter: &str, json: bool) {
-    let f = tracing_subscriber::EnvFilter::try_new(filter).unwrap_or_else(|e| {
-        eprintln!("softosa: --log {filter:?} is not a log filter ({e}); using \"warn\"");
-        tracing_subscriber::EnvFilter::new("warn")
-    });
+/// Why `filter` is not a log filter, in words for after the option and
+/// value (clap's "invalid value ... for '--log'" and [`init_logging`]).
+fn parse_filter(filter: &str) -> Result<tracing_subscriber::EnvFilter, String> {
+    tracing_subscriber::EnvFilter::try_new(filter).map_err(|e| {
+        format!(
+            "not a log filter ({e}); give a level (error, warn, info, debug, trace) or \
+             TARGET=LEVEL pairs separated by commas, e.g. warn,softosa_live=debug"
+        )
+    })
+}
+
+/// clap's parser of `--log`: a filter tracing-subscriber accepts, so a
+/// typo is a usage error instead of a run with other logging than asked.
+fn log_filter(s: &str) -> Result<String, String> {
+    parse_filter(s).map(|_| s.to_string())
+}
+
+/// Set up tracing (text or JSON) once. A filter that does not parse is
+/// refused as a usage error naming `--log` (the command line's parser
+/// refuses it first; this covers callers that build [`LabArgs`] otherwise).
+pub fn init_logging(filter: &str, json: bool) -> Result<(), LabError> {
+    let f =
+        parse_filter(filter).map_err(|why| LabError::Usage(format!("--log {filter:?}: {why}")))?;
     let b = tracing_subscriber::fmt()
         .with_env_filter(f)
         .with_writer(std::io::stderr);
+    // Already set up (a second run in one process): the first stands.
     let _ = if json {
         b.json().try_init()
     } else {
         b.try_init()
     };
+    Ok(())
 }
 
 fn options(a: &LabArgs, inb: Inb) -> LabOptions {
@@ -434,7 +454,7 @@ fn interrupted_exit() -> ExitCode {
 
 /// `softosa lab`.
 pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
-    init_logging(&a.log, a.log_json);
+    init_logging(&a.log, a.log_json)?;
     crate::install_signal_handlers();
     if a.clean {
         if !crate::sys::is_root() {
@@ -775,6 +795,30 @@ mod tests {
         assert!(!o.wake_qos);
         let o = options(&args(&["--per-cpu"]).expect("args"), Inb::Dynamic);
         assert!(o.per_cpu);
+    }
+
+    #[test]
+    fn a_log_filter_that_does_not_parse_is_refused() {
+        let e = args(&["--log", "foo[["]).expect_err("refused");
+        assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
+        let text = e.to_string();
+        assert!(
+            text.contains("invalid value 'foo[[' for '--log <LOG>': not a log filter"),
+            "{text}"
+        );
+        assert_eq!(
+            args(&["--log", "softosa_live=debug"]).expect("args").log,
+            "softosa_live=debug"
+        );
+        assert_eq!(args(&[]).expect("args").log, "warn");
+        // Past the parser too.
+        let e = init_logging("foo=bar", false).expect_err("refused");
+        assert!(e.is_usage(), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with("--log \"foo=bar\": not a log filter"),
+            "{e}"
+        );
     }
 
     #[test]
