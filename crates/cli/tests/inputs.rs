@@ -170,6 +170,14 @@ fn lab_option_errors_are_usage_errors() {
         (vec!["lab", "--rr-stack", "2"], "--sharing one has 1 stack"),
         (vec!["lab", "--instance", "../x"], "instance name"),
         (
+            vec!["lab", "--cpus", "0,0"],
+            "invalid value '0,0' for '--cpus <LIST>': CPU 0 is listed twice",
+        ),
+        (
+            vec!["lab", "--rr-cpus", "4096"],
+            "--rr-cpus 4096: CPU 4096 is not one this process may run on",
+        ),
+        (
             vec!["lab", "--log", "foo[["],
             "invalid value 'foo[[' for '--log <LOG>': not a log filter",
         ),

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use crate::engine_core;
-use crate::lab::{self, CoreKind, Inb, LabError, LabOptions, LabResult, Sharing};
+use crate::lab::{self, CoreKind, CpuList, Inb, LabError, LabOptions, LabResult, Sharing};
 use crate::passthrough::Passthrough;
 
 /// Run softosa as the adapter between real Linux stacks in network
@@ -138,19 +138,20 @@ pub struct LabArgs {
     #[arg(long, default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     pub nice: i32,
-    /// Run softosa's data-plane threads only on these CPUs (comma separated).
+    /// Run softosa's data-plane threads only on these CPUs (numbers
+    /// separated by commas, each once, e.g. 0,2).
     /// With --bench on a machine of two or more CPUs the default is the last
     /// one: an adapter has a processor of its own, and the stacks keep the
     /// others.
-    #[arg(long, value_delimiter = ',')]
-    pub cpus: Vec<usize>,
+    #[arg(long, value_name = "LIST")]
+    pub cpus: Option<CpuList>,
     /// Run the RR clients and servers (sockperf) only on these CPUs, in
     /// softosa's run and in the plain veth reference alike. With --bench
     /// the default is every CPU but softosa's, so a ping-pong never shares
     /// a CPU with the data-plane thread and the veth pair's client and
     /// server sit together, its best case.
-    #[arg(long, value_delimiter = ',')]
-    pub rr_cpus: Vec<usize>,
+    #[arg(long, value_name = "LIST")]
+    pub rr_cpus: Option<CpuList>,
     /// Serve the engine's timers on a thread of their own instead of the
     /// wire thread: more precise timers under load, but a presentation the
     /// timer makes costs one more thread wake-up (measured: about 30 µs
@@ -312,7 +313,8 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
 /// (docs/live.md): higher throughput and a shorter round trip on a 2-vCPU
 /// VM.
 fn placement(a: &LabArgs) -> (Vec<usize>, Vec<usize>) {
-    let (mut cpus, mut rr_cpus) = (a.cpus.clone(), a.rr_cpus.clone());
+    let given = |l: &Option<CpuList>| l.as_ref().map(|l| l.0.clone()).unwrap_or_default();
+    let (mut cpus, mut rr_cpus) = (given(&a.cpus), given(&a.rr_cpus));
     if !a.bench {
         return (cpus, rr_cpus);
     }
@@ -819,6 +821,27 @@ mod tests {
                 .starts_with("--log \"foo=bar\": not a log filter"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_bad_cpu_list_is_named_as_typed() {
+        for (opt, value, says) in [
+            ("--cpus", "0,0", "CPU 0 is listed twice"),
+            ("--rr-cpus", "1, 2,1", "CPU 1 is listed twice"),
+            ("--cpus", "0-3", "\"0-3\" is not a CPU number"),
+            ("--cpus", "0,,1", "an empty entry between commas"),
+        ] {
+            let e = args(&[opt, value]).expect_err("refused");
+            assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
+            let text = e.to_string();
+            let head = format!("invalid value '{value}' for '{opt} <LIST>': {says}");
+            assert!(text.contains(&head), "{text}");
+        }
+        // Given twice, not merged into one list.
+        assert!(args(&["--cpus", "0", "--cpus", "1"]).is_err());
+        let a = args(&["--cpus", "1,0", "--rr-cpus", "0"]).expect("args");
+        let o = options(&a, Inb::Dynamic);
+        assert_eq!((o.cpus, o.rr_cpus), (vec![1, 0], vec![0]));
     }
 
     #[test]

@@ -236,27 +236,27 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
                 ))
             }
         };
-        let missing: Vec<String> = cpus
+        // As typed: the command line's parser (CpuList) took it apart.
+        let typed = join_cpus(cpus);
+        if let Some(c) = listed_twice(cpus) {
+            return bad(format!("{opt} {typed}: {}", CpuListError::Twice(c)));
+        }
+        let missing: Vec<usize> = cpus
             .iter()
+            .copied()
             .filter(|c| !allowed.contains(c))
-            .map(|c| c.to_string())
             .collect();
         if !missing.is_empty() {
+            let (which, are) = if missing.len() == 1 {
+                ("CPU", "is not one")
+            } else {
+                ("CPUs", "are not ones")
+            };
             return bad(format!(
-                "{opt}: CPU {} is not one this process may run on (allowed: {})",
-                missing.join(", "),
-                allowed
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
+                "{opt} {typed}: {which} {} {are} this process may run on (it may use {})",
+                join_cpus(&missing),
+                join_cpus(&allowed)
             ));
-        }
-        let mut seen = cpus.clone();
-        seen.sort_unstable();
-        seen.dedup();
-        if seen.len() != cpus.len() {
-            return bad(format!("{opt} {cpus:?}: a CPU is listed twice"));
         }
     }
     if let Some(i) = &o.instance {
@@ -356,6 +356,63 @@ pub fn join_cpus(cpus: &[usize]) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// The first CPU that appears a second time in `cpus`.
+fn listed_twice(cpus: &[usize]) -> Option<usize> {
+    cpus.iter()
+        .enumerate()
+        .find(|(k, c)| cpus[..*k].contains(c))
+        .map(|(_, c)| *c)
+}
+
+/// The value of `--cpus` or `--rr-cpus`: CPU numbers separated by commas,
+/// each once (`0,2`). Parsed whole, so a mistake is reported with the
+/// list as the user typed it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CpuList(pub Vec<usize>);
+
+/// What is wrong with a CPU list; the message follows the option and the
+/// value (clap: "invalid value '0,0' for '--cpus <LIST>': ...").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CpuListError {
+    #[error("no CPU given; list CPU numbers separated by commas, e.g. 0,2")]
+    Empty,
+    #[error("an empty entry between commas; list CPU numbers separated by commas, e.g. 0,2")]
+    EmptyEntry,
+    #[error(
+        "{0:?} is not a CPU number; list each CPU by its number, separated by commas, e.g. 0,1,2"
+    )]
+    NotANumber(String),
+    #[error("CPU {0} is listed twice")]
+    Twice(usize),
+}
+
+impl std::str::FromStr for CpuList {
+    type Err = CpuListError;
+
+    fn from_str(s: &str) -> Result<CpuList, CpuListError> {
+        if s.trim().is_empty() {
+            return Err(CpuListError::Empty);
+        }
+        let mut cpus = Vec::new();
+        for entry in s.split(',').map(str::trim) {
+            if entry.is_empty() {
+                return Err(CpuListError::EmptyEntry);
+            }
+            if !entry.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(CpuListError::NotANumber(entry.to_string()));
+            }
+            let c: usize = entry
+                .parse()
+                .map_err(|_| CpuListError::NotANumber(entry.to_string()))?;
+            if cpus.contains(&c) {
+                return Err(CpuListError::Twice(c));
+            }
+            cpus.push(c);
+        }
+        Ok(CpuList(cpus))
+    }
 }
 
 /// An instance name becomes a file name under `/run/softosa/`: letters,
@@ -1627,14 +1684,20 @@ mod validate_tests {
                 cpus: vec![absent],
                 ..Default::default()
             },
-            "is not one this process may run on",
+            &format!(
+                "--cpus {absent}: CPU {absent} is not one this process may run on (it may use {})",
+                join_cpus(&allowed)
+            ),
         );
         refused(
             LabOptions {
-                cpus: vec![5000],
+                rr_cpus: vec![allowed[0], 5000, 5001],
                 ..Default::default()
             },
-            "--cpus",
+            &format!(
+                "--rr-cpus {},5000,5001: CPUs 5000,5001 are not ones",
+                allowed[0]
+            ),
         );
         let first = allowed[0];
         refused(
@@ -1642,7 +1705,7 @@ mod validate_tests {
                 cpus: vec![first, first],
                 ..Default::default()
             },
-            "listed twice",
+            &format!("--cpus {first},{first}: CPU {first} is listed twice"),
         );
         let o = LabOptions {
             cpus: vec![first],
@@ -1720,6 +1783,25 @@ mod validate_tests {
             2
         )
         .is_none());
+    }
+
+    #[test]
+    fn a_cpu_list_is_numbers_separated_by_commas_each_once() {
+        let parse = |s: &str| s.parse::<CpuList>();
+        assert_eq!(parse("0"), Ok(CpuList(vec![0])));
+        assert_eq!(parse("3,1, 2"), Ok(CpuList(vec![3, 1, 2])));
+        assert_eq!(parse("0,0"), Err(CpuListError::Twice(0)));
+        assert_eq!(parse("1,2,1"), Err(CpuListError::Twice(1)));
+        assert_eq!(parse(""), Err(CpuListError::Empty));
+        assert_eq!(parse("0,,1"), Err(CpuListError::EmptyEntry));
+        assert_eq!(parse("0,"), Err(CpuListError::EmptyEntry));
+        for bad in ["0-3", "-1", "+1", "x", "1.5"] {
+            assert_eq!(
+                parse(&format!("0,{bad}")),
+                Err(CpuListError::NotANumber(bad.into()))
+            );
+        }
+        assert_eq!(CpuListError::Twice(0).to_string(), "CPU 0 is listed twice");
     }
 
     #[test]
