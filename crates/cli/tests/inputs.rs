@@ -196,6 +196,25 @@ fn lab_option_errors_are_usage_errors() {
 }
 
 #[test]
+fn a_missing_lab_socket_is_named_by_the_option_given() {
+    // The hint used to suggest `--instance lab` to a user who gave --socket.
+    let missing = std::env::temp_dir().join("softosa-no-such-lab.sock");
+    let missing = missing.to_str().expect("a UTF-8 temporary directory");
+    let o = softosa(&["display", "tuning", "--socket", missing]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let said = format!("softosa: --socket: there is no {missing}; a lab opens /run/softosa/");
+    assert!(stderr(&o).starts_with(&said), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("--instance lab"), "{}", stderr(&o));
+    let o = softosa(&["display", "tuning", "--instance", "softosa-test-none"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("softosa: no lab named \"softosa-test-none\" is running"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn lab_switches_and_their_negations_do_not_mix() {
     // `--per-cpu --no-per-cpu` used to run with whichever came last.
     for args in [

@@ -2,6 +2,7 @@
 //! `softosa lab` ([`LabArgs`], [`run`]) and `softosa display` against a
 //! running instance ([`DisplayArgs`], [`run_display`]).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::engine_core;
@@ -579,6 +580,101 @@ fn print_results(a: &LabArgs, results: &[LabResult]) -> Result<(), serde_json::E
     Ok(())
 }
 
+/// Why `softosa display` got no answer from a running lab. The message
+/// speaks of the option the user gave: an instance name, or a socket path.
+#[derive(Debug, thiserror::Error)]
+pub enum ReachError {
+    #[error(
+        "no lab named {name:?} is running (there is no {}); {}",
+        path.display(),
+        running_hint(.running)
+    )]
+    NotRunning {
+        name: String,
+        path: PathBuf,
+        running: Vec<String>,
+    },
+    #[error(
+        "--socket: there is no {}; a lab opens {}/NAME.sock while it runs with \
+         --instance NAME; {}",
+        path.display(),
+        crate::control::SOCKET_DIR,
+        running_hint(.running)
+    )]
+    NoSocket { path: PathBuf, running: Vec<String> },
+    #[error(
+        "{what}: {} is not a socket; a lab's control socket is {}/NAME.sock, made while it \
+         runs with --instance NAME",
+        path.display(),
+        crate::control::SOCKET_DIR
+    )]
+    NotASocket { what: String, path: PathBuf },
+    #[error(
+        "{what}: nobody answers on {}: the lab that opened it is gone (a killed run left \
+         its socket; `softosa lab --clean` removes it)",
+        path.display()
+    )]
+    Gone { what: String, path: PathBuf },
+    #[error("{what}: cannot ask the lab at {}: {source}", path.display())]
+    Io {
+        what: String,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What to do when the lab asked for is not there: the labs that are
+/// running, or how to start one.
+fn running_hint(running: &[String]) -> String {
+    if running.is_empty() {
+        "no lab is running now; start one with `softosa lab --instance NAME --secs 60` \
+         and ask while it runs"
+            .into()
+    } else {
+        format!(
+            "running now: {} (ask one with --instance NAME)",
+            running.join(", ")
+        )
+    }
+}
+
+/// The [`ReachError`] for a failed request to `path` (`--socket` if
+/// `socket`, else the socket of instance `name`).
+fn reach_error(e: std::io::Error, path: PathBuf, socket: bool, name: &str) -> ReachError {
+    use std::os::unix::fs::FileTypeExt;
+    let running =
+        || crate::control::running_instances(std::path::Path::new(crate::control::SOCKET_DIR));
+    let what = if socket {
+        "--socket".to_string()
+    } else {
+        format!("lab {name:?}")
+    };
+    match e.kind() {
+        std::io::ErrorKind::NotFound if socket => ReachError::NoSocket {
+            path,
+            running: running(),
+        },
+        std::io::ErrorKind::NotFound => ReachError::NotRunning {
+            name: name.to_string(),
+            path,
+            running: running(),
+        },
+        // Connecting to a file that is not a socket is refused too.
+        std::io::ErrorKind::ConnectionRefused
+            if std::fs::metadata(&path).is_ok_and(|m| !m.file_type().is_socket()) =>
+        {
+            ReachError::NotASocket { what, path }
+        }
+        std::io::ErrorKind::ConnectionRefused => ReachError::Gone { what, path },
+        _ => ReachError::Io {
+            what,
+            path,
+            source: e,
+        },
+    }
+}
+
 /// `softosa display KIND` against a running instance.
 pub fn run_display(a: DisplayArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let path = a
@@ -589,25 +685,8 @@ pub fn run_display(a: DisplayArgs) -> Result<ExitCode, Box<dyn std::error::Error
     if a.socket.is_none() {
         lab::check_instance_name(&a.instance)?;
     }
-    let reply = crate::control::request(&path, &line).map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => {
-                "no such socket: no instance of that name is running".into()
-            }
-            std::io::ErrorKind::ConnectionRefused => {
-                "nobody answers: the instance is gone (a killed run left its socket; \
-                 `softosa lab --clean` removes it)"
-                    .into()
-            }
-            _ => e.to_string(),
-        };
-        format!(
-            "cannot reach the running instance at {}: {why}; start one with \
-             `softosa lab --instance {} --secs 60` and ask while it runs",
-            path.display(),
-            a.instance
-        )
-    })?;
+    let reply = crate::control::request(&path, &line)
+        .map_err(|e| reach_error(e, path.clone(), a.socket.is_some(), &a.instance))?;
     print!("{reply}");
     Ok(if reply.starts_with("error:") {
         ExitCode::FAILURE
@@ -877,6 +956,55 @@ mod tests {
         assert_eq!(a.nice, -5);
         let e = lab::validate(&options(&a, Inb::Dynamic)).unwrap_err();
         assert!(e.to_string().contains("--secs -1"), "{e}");
+    }
+
+    #[test]
+    fn an_unreachable_lab_is_explained_in_terms_of_the_option_given() {
+        let dir = std::env::temp_dir().join(format!("sosa-reach-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let ask = |socket: Option<PathBuf>, instance: &str| {
+            let e = run_display(DisplayArgs {
+                kind: "TUNING".into(),
+                instance: instance.into(),
+                socket,
+                json: false,
+            })
+            .expect_err("nobody to ask");
+            let text = e.to_string();
+            (e.downcast::<ReachError>().expect("a ReachError"), text)
+        };
+        // --socket: said of the path, with no --instance to retry.
+        let missing = dir.join("none.sock");
+        let (e, text) = ask(Some(missing.clone()), "lab");
+        assert!(matches!(*e, ReachError::NoSocket { .. }), "{e:?}");
+        let head = format!("--socket: there is no {}; a lab opens", missing.display());
+        assert!(text.starts_with(&head), "{text}");
+        assert!(!text.contains("--instance lab"), "{text}");
+        assert!(
+            text.contains("no lab is running now") || text.contains("running now: "),
+            "{text}"
+        );
+        // A killed run's socket, and a file that is no socket.
+        let dead = dir.join("dead.sock");
+        drop(std::os::unix::net::UnixListener::bind(&dead).expect("bind"));
+        let (e, text) = ask(Some(dead.clone()), "lab");
+        assert!(matches!(*e, ReachError::Gone { .. }), "{e:?}");
+        assert!(text.starts_with("--socket: nobody answers on"), "{text}");
+        let plain = dir.join("plain");
+        std::fs::write(&plain, "x").expect("a file");
+        let (e, text) = ask(Some(plain.clone()), "lab");
+        assert!(matches!(*e, ReachError::NotASocket { .. }), "{e:?}");
+        let head = format!("--socket: {} is not a socket", plain.display());
+        assert!(text.starts_with(&head), "{text}");
+        // --instance: said of the name.
+        let (e, text) = ask(None, "sosa-test-none");
+        assert!(matches!(*e, ReachError::NotRunning { .. }), "{e:?}");
+        assert!(
+            text.starts_with("no lab named \"sosa-test-none\" is running"),
+            "{text}"
+        );
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

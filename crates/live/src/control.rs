@@ -268,6 +268,23 @@ pub fn clean_stale_sockets(dir: &Path) -> Vec<PathBuf> {
     removed
 }
 
+/// The instances whose control socket under `dir` answers, by name,
+/// sorted: the labs `softosa display --instance NAME` can ask now.
+pub fn running_instances(dir: &Path) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sock"))
+        .filter(|p| UnixStream::connect(p).is_ok())
+        .filter_map(|p| Some(p.file_stem()?.to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    names
+}
+
 impl Drop for Servers {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -515,6 +532,25 @@ mod tests {
         drop(s);
         assert!(!sock.exists());
         let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn running_instances_are_the_sockets_that_answer() {
+        let dir = std::env::temp_dir().join(format!("sosa-running-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(running_instances(&dir).is_empty());
+        // A live one, a killed run's (bound, then closed), and other files.
+        let b = Servers::start(Arc::new(Fake), Some(&dir.join("beta.sock")), None).unwrap();
+        let a = Servers::start(Arc::new(Fake), Some(&dir.join("alpha.sock")), None).unwrap();
+        drop(UnixListener::bind(dir.join("dead.sock")).unwrap());
+        std::fs::write(dir.join("notes.txt"), "x").unwrap();
+        std::fs::write(dir.join("plain.sock"), "x").unwrap();
+        assert_eq!(running_instances(&dir), ["alpha", "beta"]);
+        drop((a, b));
+        assert!(running_instances(&dir).is_empty());
+        assert!(running_instances(&dir.join("absent")).is_empty());
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
