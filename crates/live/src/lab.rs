@@ -649,6 +649,8 @@ impl LabOptions {
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct LabResult {
     pub label: String,
+    /// iperf3 streams run (0: none, and the report leaves them out).
+    pub streams: usize,
     /// Sum of the iperf3 throughput, bits/s.
     pub stream_bps: Option<f64>,
     /// Per RR connection.
@@ -973,7 +975,10 @@ fn run_workloads<C: Core>(
     topo: &Topology,
     plane: &Plane<C>,
 ) -> Result<LabResult, LabError> {
-    let mut res = LabResult::default();
+    let mut res = LabResult {
+        streams: o.streams,
+        ..Default::default()
+    };
     let cli = topo.client_ns.clone();
     let stack_ns = |i: usize| topo.hosts[i.min(topo.hosts.len() - 1)].ns.clone();
     let rr_idx = o.rr_stack.clamp(1, topo.hosts.len()) - 1;
@@ -1237,27 +1242,34 @@ fn fmt_opt(v: Option<f64>, scale: f64, prec: usize) -> String {
 pub fn report(r: &LabResult) -> String {
     let mut s = String::new();
     s.push_str(&format!("=== {} ===\n", r.label));
-    s.push_str(&format!(
-        "STR throughput      {} Gbit/s\n",
-        fmt_opt(r.stream_bps, 1e9, 2)
-    ));
-    s.push_str(&format!(
-        "RR round trip (us)  p50 {}  p99 {}  avg {}  ({} connections{}, {} round trips)\n",
-        fmt_opt(r.rr_p50_us, 1.0, 1),
-        fmt_opt(r.rr_p99_us, 1.0, 1),
-        fmt_opt(r.rr_avg_us, 1.0, 1),
-        r.rr.len(),
-        if r.rr_mps > 0 {
-            format!(" under load at {} msg/s each", r.rr_mps)
-        } else {
-            String::new()
-        },
-        r.rr_transactions
-    ));
-    s.push_str(&format!(
-        "RR adapter hold     p50 {} us (median over RR connections)\n",
-        fmt_opt(r.rr_hold_p50_us, 1.0, 0)
-    ));
+    // A workload that did not run (--streams 0, --rr 0) has no lines: a
+    // row of dashes would read as one that ran and measured nothing.
+    if r.streams > 0 {
+        s.push_str(&format!(
+            "STR throughput      {} Gbit/s\n",
+            fmt_opt(r.stream_bps, 1e9, 2)
+        ));
+    }
+    if !r.rr.is_empty() {
+        s.push_str(&format!(
+            "RR round trip (us)  p50 {}  p99 {}  avg {}  ({} connection{}{}, {} round trips)\n",
+            fmt_opt(r.rr_p50_us, 1.0, 1),
+            fmt_opt(r.rr_p99_us, 1.0, 1),
+            fmt_opt(r.rr_avg_us, 1.0, 1),
+            r.rr.len(),
+            if r.rr.len() == 1 { "" } else { "s" },
+            if r.rr_mps > 0 {
+                format!(" under load at {} msg/s each", r.rr_mps)
+            } else {
+                String::new()
+            },
+            r.rr_transactions
+        ));
+        s.push_str(&format!(
+            "RR adapter hold     p50 {} us (median over RR connections)\n",
+            fmt_opt(r.rr_hold_p50_us, 1.0, 0)
+        ));
+    }
     s.push_str(&format!("softosa CPU         {:.2} s\n", r.cpu_secs));
     if let Some(p) = r.idle_poll_secs.filter(|p| *p > 0.0) {
         s.push_str(&format!(
@@ -1320,12 +1332,20 @@ pub fn report(r: &LabResult) -> String {
             get("timer_late_ns_max") as f64 / 1000.0
         ));
     }
-    if r.ref_stream_bps.is_some() || r.ref_rr.is_some() {
-        s.push_str(&format!(
-            "plain veth          {} Gbit/s, RR p50 {} us\n",
-            fmt_opt(r.ref_stream_bps, 1e9, 2),
-            fmt_opt(r.ref_rr.as_ref().map(|x| x.p50), 1.0, 1)
-        ));
+    let veth: Vec<String> = [
+        r.ref_stream_bps
+            .filter(|_| r.streams > 0)
+            .map(|b| format!("{:.2} Gbit/s", b / 1e9)),
+        r.ref_rr
+            .as_ref()
+            .filter(|_| !r.rr.is_empty())
+            .map(|x| format!("RR p50 {:.1} us", x.p50)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !veth.is_empty() {
+        s.push_str(&format!("plain veth          {}\n", veth.join(", ")));
     }
     if !r.stats_text.is_empty() {
         s.push_str(&r.stats_text);
@@ -1336,28 +1356,44 @@ pub fn report(r: &LabResult) -> String {
     s
 }
 
-/// Side-by-side table of several runs.
+/// Side-by-side table of several runs; the columns of a workload none of
+/// them ran (--streams 0, --rr 0) are left out.
 pub fn compare_table(rs: &[LabResult]) -> String {
-    let mut s = String::new();
     let w = rs
         .iter()
         .map(|r| r.label.len() + 2)
         .max()
         .unwrap_or(0)
         .max(34);
-    s.push_str(&format!(
-        "{:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8}{:>7}\n",
-        "INBPERF", "STR Gb/s", "RR p50", "RR p99", "RR avg", "RR hold", "CPU s", "frames"
-    ));
+    let streams = rs.iter().any(|r| r.streams > 0);
+    let rr = rs.iter().any(|r| !r.rr.is_empty());
+    let mut head = format!("{:<w$}", "INBPERF");
+    if streams {
+        head.push_str(&format!("{:>9}", "STR Gb/s"));
+    }
+    if rr {
+        for h in ["RR p50", "RR p99", "RR avg", "RR hold"] {
+            head.push_str(&format!("{h:>9}"));
+        }
+    }
+    let mut s = format!("{head}{:>8}{:>7}\n", "CPU s", "frames");
     for r in rs {
+        s.push_str(&format!("{:<w$}", r.label));
+        if streams {
+            s.push_str(&format!("{:>9}", fmt_opt(r.stream_bps, 1e9, 2)));
+        }
+        if rr {
+            for (v, prec) in [
+                (r.rr_p50_us, 1),
+                (r.rr_p99_us, 1),
+                (r.rr_avg_us, 1),
+                (r.rr_hold_p50_us, 0),
+            ] {
+                s.push_str(&format!("{:>9}", fmt_opt(v, 1.0, prec)));
+            }
+        }
         s.push_str(&format!(
-            "{:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8.2}{:>7}\n",
-            r.label,
-            fmt_opt(r.stream_bps, 1e9, 2),
-            fmt_opt(r.rr_p50_us, 1.0, 1),
-            fmt_opt(r.rr_p99_us, 1.0, 1),
-            fmt_opt(r.rr_avg_us, 1.0, 1),
-            fmt_opt(r.rr_hold_p50_us, 1.0, 0),
+            "{:>8.2}{:>7}\n",
             r.cpu_secs,
             if r.accounting.balanced() { "ok" } else { "NO" }
         ));
@@ -1471,6 +1507,101 @@ mod validate_tests {
             Err(LabError::Usage(m)) => assert!(m.contains(needle), "{m:?} lacks {needle:?}"),
             other => panic!("expected a usage error about {needle}, got {other:?}"),
         }
+    }
+
+    /// A result of `streams` streams and `rr` RR connections that
+    /// measured something.
+    fn measured(label: &str, streams: usize, rr: usize) -> LabResult {
+        let rtt = RttStats {
+            avg: 30.0,
+            p50: 25.0,
+            p90: 40.0,
+            p99: 60.0,
+            max: 90.0,
+            observations: 1000,
+        };
+        LabResult {
+            label: label.into(),
+            streams,
+            stream_bps: (streams > 0).then_some(4.2e9),
+            rr: vec![rtt.clone(); rr],
+            rr_transactions: 1000 * rr as u64,
+            rr_p50_us: (rr > 0).then_some(25.0),
+            rr_p99_us: (rr > 0).then_some(60.0),
+            rr_avg_us: (rr > 0).then_some(30.0),
+            rr_hold_p50_us: (rr > 0).then_some(7.0),
+            ref_stream_bps: Some(9.9e9),
+            ref_rr: Some(rtt),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_workload_that_did_not_run_has_no_report_lines() {
+        let both = report(&measured("DYNAMIC", 1, 2));
+        assert!(both.contains("STR throughput      4.20 Gbit/s\n"), "{both}");
+        assert!(both.contains("(2 connections, 2000 round trips)"), "{both}");
+        assert!(both.contains("RR adapter hold     p50 7 us"), "{both}");
+        assert!(
+            both.contains("plain veth          9.90 Gbit/s, RR p50 25.0 us\n"),
+            "{both}"
+        );
+        let no_streams = report(&measured("DYNAMIC", 0, 1));
+        assert!(!no_streams.contains("STR"), "{no_streams}");
+        assert!(
+            no_streams.contains("(1 connection, 1000 round trips)"),
+            "{no_streams}"
+        );
+        assert!(
+            no_streams.contains("plain veth          RR p50 25.0 us\n"),
+            "{no_streams}"
+        );
+        let no_rr = report(&measured("DYNAMIC", 1, 0));
+        assert!(!no_rr.contains("RR "), "{no_rr}");
+        assert!(
+            no_rr.contains("plain veth          9.90 Gbit/s\n"),
+            "{no_rr}"
+        );
+        for text in [&both, &no_streams, &no_rr] {
+            assert!(!text.contains("\n\n"), "a blank line: {text}");
+            assert!(!text.contains(" - "), "a line of dashes: {text}");
+        }
+    }
+
+    #[test]
+    fn the_comparison_leaves_out_the_columns_of_a_workload_that_did_not_run() {
+        // Headers as printed (the label column is 34 wide); rows as words.
+        let table = |rs: &[LabResult]| -> (String, Vec<Vec<String>>) {
+            let t = compare_table(rs);
+            let mut lines = t.lines();
+            let head = lines.next().unwrap_or_default().to_string();
+            let rows = lines
+                .map(|l| l.split_whitespace().map(String::from).collect())
+                .collect();
+            (head, rows)
+        };
+        let pad = |h: &str| format!("{h:<34}");
+        let (head, rows) = table(&[measured("BALANCED", 1, 1), measured("DYNAMIC", 1, 1)]);
+        assert_eq!(
+            head,
+            pad("INBPERF") + " STR Gb/s   RR p50   RR p99   RR avg  RR hold   CPU s frames"
+        );
+        assert_eq!(
+            rows[0],
+            ["BALANCED", "4.20", "25.0", "60.0", "30.0", "7", "0.00", "ok"]
+        );
+        let (head, rows) = table(&[measured("BALANCED", 0, 1), measured("DYNAMIC", 0, 1)]);
+        assert_eq!(
+            head,
+            pad("INBPERF") + "   RR p50   RR p99   RR avg  RR hold   CPU s frames"
+        );
+        assert_eq!(
+            rows[1],
+            ["DYNAMIC", "25.0", "60.0", "30.0", "7", "0.00", "ok"]
+        );
+        let (head, rows) = table(&[measured("BALANCED", 2, 0), measured("DYNAMIC", 2, 0)]);
+        assert_eq!(head, pad("INBPERF") + " STR Gb/s   CPU s frames");
+        assert_eq!(rows[0], ["BALANCED", "4.20", "0.00", "ok"]);
     }
 
     #[test]

@@ -286,7 +286,11 @@ fn request_response_under_load_runs_at_the_rate_asked() {
     let n = r.rr_transactions;
     assert!((1600..=6400).contains(&n), "{n} round trips at 2000/s");
     assert!(r.rr_p50_us.is_some_and(|p| p > 0.0));
-    assert!(softosa_live::lab::report(&r).contains("under load at 2000 msg/s"));
+    let text = softosa_live::lab::report(&r);
+    assert!(text.contains("under load at 2000 msg/s"), "{text}");
+    // No streams ran: the report has no line for them.
+    assert_eq!(r.streams, 0);
+    assert!(!text.contains("STR throughput"), "{text}");
     assert!(common::no_leftovers(), "namespaces left behind");
 }
 
