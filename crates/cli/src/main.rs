@@ -61,8 +61,9 @@ struct DisplayCmd {
     /// Which display (see the list below; case-insensitive).
     kind: String,
     /// What to display: an interface (`NAME` or `STACK/NAME`) for devlinks,
-    /// osainfo and tuning; a TRLE or interface for trle; a stack or
-    /// interface for the Netstat displays. Omit it to show everything.
+    /// osainfo and tuning (and a running lab's queues); a TRLE or interface
+    /// for trle; a stack or interface for the Netstat displays. Omit it to
+    /// show everything. The same for a profile and for a running lab.
     #[arg(long = "intf", visible_aliases = ["target", "trle", "stack"], value_name = "NAME")]
     target: Option<String>,
     /// Output format: text (the z/OS layout) or json (same fields, for scripts).
@@ -94,7 +95,8 @@ fn display_help() -> String {
          Examples:\n  \
          softosa display devlinks --profile examples/profiles/iwq-dynamic-workloadq.prof\n  \
          softosa display tuning --profile a.prof --profile osa.trl --intf QDIO4101L --format json\n  \
-         softosa display tuning --instance lab      (a running `softosa lab`)",
+         softosa display tuning --instance lab      (a running `softosa lab`)\n  \
+         softosa display devlinks --instance lab --intf OSAQDIO1",
         softosa_display::DisplayKind::help_list()
     )
 }
@@ -119,12 +121,15 @@ impl Failure {
     fn usage(e: impl std::fmt::Display) -> Failure {
         Failure::new(e, true)
     }
-    /// A subcommand's boxed error: usage if it is a [`Usage`] or a lab
-    /// usage error (a bad option value or combination).
+    /// A subcommand's boxed error: usage if it is a [`Usage`], a lab
+    /// usage error (a bad option value or combination) or a running lab's
+    /// refusal of a display it does not have (an unknown kind or interface).
     fn boxed(e: Box<dyn std::error::Error>) -> Failure {
         let usage = e.is::<Usage>()
             || e.downcast_ref::<softosa_live::lab::LabError>()
-                .is_some_and(softosa_live::lab::LabError::is_usage);
+                .is_some_and(softosa_live::lab::LabError::is_usage)
+            || e.downcast_ref::<softosa_live::control::Refusal>()
+                .is_some_and(softosa_live::control::Refusal::is_usage);
         Failure::new(e, usage)
     }
 }
@@ -156,10 +161,9 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
     let format: softosa_display::Format = d.format.parse().map_err(Failure::usage)?;
     let json = matches!(format, softosa_display::Format::Json);
     if d.instance.is_some() || d.socket.is_some() {
-        // A running lab renders every interface at its own clock and code
-        // level: refuse what it would not honour rather than drop it.
+        // A running lab renders at its own clock and code level: refuse
+        // what it would not honour rather than drop it.
         let unsupported: Vec<&str> = [
-            (d.target.is_some(), "--intf"),
             (d.clock.is_some(), "--clock"),
             (d.code_level.is_some(), "--code-level"),
         ]
@@ -168,18 +172,20 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         .collect();
         if !unsupported.is_empty() {
             return Err(Failure::usage(format!(
-                "{} cannot be used with --instance/--socket: a running lab's displays show \
-                 every interface, at the time of asking, with its own code level",
+                "{} cannot be used with --instance/--socket: a running lab's displays are \
+                 of the time of asking, with its own code level",
                 unsupported.join(", ")
             )));
         }
-        // A running lab knows the z/OS displays and its own views; it
-        // answers unknown words with the list it has.
+        // A running lab knows the z/OS displays and its own views, selects
+        // with --intf as a profile's displays do, and refuses unknown
+        // words naming what it has.
         let live = softosa_live::cli::DisplayArgs {
             kind: d.kind,
             instance: d.instance.unwrap_or_else(|| "lab".into()),
             socket: d.socket,
             json,
+            target: d.target,
         };
         return softosa_live::cli::run_display(live).map_err(Failure::boxed);
     }

@@ -303,11 +303,7 @@ fn lab_per_cpu_with_two_profile_stacks_is_refused_before_the_first_run() {
 fn a_live_display_refuses_options_it_would_ignore() {
     // What a running lab's displays do not honour is refused, not dropped
     // (before the socket is asked, so no lab needs to run).
-    for (flag, value) in [
-        ("--intf", "OSAQDIO1"),
-        ("--clock", "0"),
-        ("--code-level", "0001"),
-    ] {
+    for (flag, value) in [("--clock", "0"), ("--code-level", "0001")] {
         let args = [
             "display",
             "tuning",
@@ -320,6 +316,92 @@ fn a_live_display_refuses_options_it_would_ignore() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(flag), "{args:?}: {}", stderr(&o));
     }
+}
+
+/// A lab engine's displays (two stacks: TCPIP1/OSAQDIO1, TCPIP2/OSAQDIO2)
+/// served on a control socket as a running lab serves them.
+struct Served(std::sync::Mutex<softosa_live::engine_core::EngineCore>);
+
+impl softosa_live::control::StatusSource for Served {
+    fn display(
+        &self,
+        req: &softosa_live::control::DisplayRequest,
+    ) -> Result<String, softosa_live::control::Refusal> {
+        let c = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        softosa_live::displays::render(&c, req)
+    }
+    fn metrics(&self) -> Vec<softosa_live::control::Metric> {
+        Vec::new()
+    }
+}
+
+#[test]
+fn a_live_display_of_one_interface_exits_as_a_profile_display_does() {
+    let o = softosa_live::lab::LabOptions {
+        sharing: softosa_live::lab::Sharing::Vmac,
+        ..Default::default()
+    };
+    let core = softosa_live::engine_core::EngineCore::for_lab(&o).expect("lab engine");
+    let dir = std::env::temp_dir().join(format!("softosa-live-intf-{}", std::process::id()));
+    let sock = dir.join("t.sock");
+    let served = std::sync::Arc::new(Served(std::sync::Mutex::new(core)));
+    let s = softosa_live::control::Servers::start(served, Some(&sock), None).expect("serve");
+    let sock_arg = sock.to_string_lossy().into_owned();
+    let ask = |args: &[&str]| {
+        let mut all = vec!["display", "devlinks", "--socket", &sock_arg];
+        all.extend_from_slice(args);
+        softosa(&all)
+    };
+    let one = ask(&["--intf", "TCPIP2/OSAQDIO2"]);
+    assert!(one.status.success(), "{}", stderr(&one));
+    let text = String::from_utf8_lossy(&one.stdout);
+    assert!(
+        text.contains("OSAQDIO2") && !text.contains("OSAQDIO1"),
+        "{text}"
+    );
+    // One the lab does not have: exit 2 and the interfaces it has, on
+    // stderr, as for a profile.
+    let none = ask(&["--intf", "QDIO4101L"]);
+    assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
+    assert!(
+        none.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&none.stdout)
+    );
+    assert!(
+        stderr(&none).starts_with("softosa: no interface named \"QDIO4101L\""),
+        "{}",
+        stderr(&none)
+    );
+    assert!(
+        stderr(&none).contains("interfaces: TCPIP1/OSAQDIO1, TCPIP2/OSAQDIO2"),
+        "{}",
+        stderr(&none)
+    );
+    let offline = softosa(&[
+        "display",
+        "devlinks",
+        "--profile",
+        PROFILE,
+        "--intf",
+        "NOSUCH",
+    ]);
+    assert_eq!(offline.status.code(), none.status.code());
+    // So is a display the lab does not have, and a target for a display
+    // of the whole adapter.
+    let kind = softosa(&["display", "nosuch", "--socket", &sock_arg]);
+    assert_eq!(kind.status.code(), Some(2), "{}", stderr(&kind));
+    let counters = softosa(&[
+        "display", "counters", "--socket", &sock_arg, "--intf", "OSAQDIO1",
+    ]);
+    assert_eq!(counters.status.code(), Some(2), "{}", stderr(&counters));
+    assert!(
+        stderr(&counters).contains("whole adapter"),
+        "{}",
+        stderr(&counters)
+    );
+    drop(s);
+    let _ = std::fs::remove_dir(dir);
 }
 
 #[test]

@@ -288,8 +288,11 @@ fn interface_names(engine: &Engine, ctx: &DisplayContext) -> String {
     }
 }
 
-/// Interfaces a target selects: all, one by name, or one by `STACK/NAME`.
-pub(crate) fn select_interfaces<'a>(
+/// Interfaces a target selects: all, one by name, or one by `STACK/NAME`
+/// (names match case-insensitively). The rule of `--intf` for devlinks,
+/// osainfo and tuning; a running lab applies it to its own per-interface
+/// views too, so that `--intf` means one thing everywhere.
+pub fn select_interfaces<'a>(
     engine: &'a Engine,
     ctx: &DisplayContext,
     target: Option<&str>,

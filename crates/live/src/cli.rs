@@ -206,7 +206,7 @@ Examples:
   softosa lab --profile crates/live/examples/profiles/lab-share-a.prof \
               crates/live/examples/profiles/lab-share-b.prof --rr-stack 2
   softosa lab --instance lab1 --metrics-port 9464 --secs 60
-      then: softosa display tuning --instance lab1 [--format json]
+      then: softosa display tuning --instance lab1 [--intf OSAQDIO1] [--format json]
             curl http://127.0.0.1:9464/metrics
   softosa lab --bench                           speed versus a plain veth pair
   softosa lab --clean                           remove leftovers of a killed run";
@@ -227,6 +227,12 @@ pub struct DisplayArgs {
     /// JSON instead of the z/OS layout.
     #[arg(long)]
     pub json: bool,
+    /// What to show, as for `softosa display --profile`: an interface
+    /// (`NAME` or `STACK/NAME`) for DEVLINKS, OSAINFO, TUNING and QUEUES; a
+    /// TRLE or interface for TRLE; a stack or interface for the Netstat
+    /// displays. Omit it to show everything.
+    #[arg(long = "intf", value_name = "NAME")]
+    pub target: Option<String>,
 }
 
 /// Why `filter` is not a log filter, in words for after the option and
@@ -675,24 +681,53 @@ fn reach_error(e: std::io::Error, path: PathBuf, socket: bool, name: &str) -> Re
     }
 }
 
-/// `softosa display KIND` against a running instance.
-pub fn run_display(a: DisplayArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+/// `value` of option `what` as one word of a control request, which is
+/// split at blanks: a usage error if it has any.
+fn one_word(what: &str, value: &str) -> Result<(), LabError> {
+    if !value.is_empty() && !value.contains(char::is_whitespace) {
+        return Ok(());
+    }
+    Err(LabError::Usage(format!(
+        "{what} {value:?}: a running lab is asked in words separated by blanks, so this \
+         cannot be sent; give one word (display, interface, TRLE and stack names have no \
+         blanks)"
+    )))
+}
+
+/// Ask a running instance for the display `a` names; the display's text.
+/// Errors: [`ReachError`] when nobody answers, [`crate::control::Refusal`]
+/// when the lab does not show it (a usage error if it was asked for what
+/// the lab does not have), [`LabError::Usage`] for what cannot be asked.
+pub fn ask_display(a: &DisplayArgs) -> Result<String, Box<dyn std::error::Error>> {
     let path = a
         .socket
         .clone()
         .unwrap_or_else(|| crate::control::socket_path(&a.instance));
-    let line = format!("display {}{}", a.kind, if a.json { " json" } else { "" });
     if a.socket.is_none() {
         lab::check_instance_name(&a.instance)?;
     }
-    let reply = crate::control::request(&path, &line)
+    one_word("display", &a.kind)?;
+    // Blank or absent is everything, as for a profile's displays.
+    let target = a.target.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    if let Some(t) = target {
+        one_word("--intf", t)?;
+    }
+    let req = crate::control::DisplayRequest {
+        kind: a.kind.clone(),
+        json: a.json,
+        target: target.map(str::to_string),
+    };
+    let reply = crate::control::request(&path, &req.line())
         .map_err(|e| reach_error(e, path.clone(), a.socket.is_some(), &a.instance))?;
-    print!("{reply}");
-    Ok(if reply.starts_with("error:") {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(crate::control::decode_reply(&req, &reply)?)
+}
+
+/// `softosa display KIND [--intf NAME]` against a running instance: the
+/// display on standard output, or an error for the front end to report.
+pub fn run_display(a: DisplayArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    let text = ask_display(&a)?;
+    softosa_display::cli::write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
@@ -969,6 +1004,7 @@ mod tests {
                 instance: instance.into(),
                 socket,
                 json: false,
+                target: None,
             })
             .expect_err("nobody to ask");
             let text = e.to_string();
@@ -1007,6 +1043,77 @@ mod tests {
         let _ = std::fs::remove_dir_all(dir);
     }
 
+    /// The displays of a lab engine of two stacks (TCPIP1/OSAQDIO1,
+    /// TCPIP2/OSAQDIO2), served as a running lab serves them.
+    struct Served(std::sync::Mutex<crate::engine_core::EngineCore>);
+    impl crate::control::StatusSource for Served {
+        fn display(
+            &self,
+            req: &crate::control::DisplayRequest,
+        ) -> Result<String, crate::control::Refusal> {
+            let c = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            crate::displays::render(&c, req)
+        }
+        fn metrics(&self) -> Vec<crate::control::Metric> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_running_lab_shows_the_interface_asked_for() {
+        let o = LabOptions {
+            sharing: Sharing::Vmac,
+            ..Default::default()
+        };
+        let core = crate::engine_core::EngineCore::for_lab(&o).expect("lab engine");
+        let dir = std::env::temp_dir().join(format!("sosa-intf-{}", std::process::id()));
+        let sock = dir.join("t.sock");
+        let served = std::sync::Arc::new(Served(std::sync::Mutex::new(core)));
+        let s = crate::control::Servers::start(served, Some(&sock), None).expect("serve");
+        let ask = |kind: &str, target: Option<&str>| {
+            ask_display(&DisplayArgs {
+                kind: kind.into(),
+                instance: "lab".into(),
+                socket: Some(sock.clone()),
+                json: false,
+                target: target.map(str::to_string),
+            })
+        };
+        let one = ask("DEVLINKS", Some("osaqdio2")).expect("devlinks of OSAQDIO2");
+        assert!(
+            one.contains("OSAQDIO2") && !one.contains("OSAQDIO1"),
+            "{one}"
+        );
+        assert!(!one.starts_with("intf="), "acknowledgement left in: {one}");
+        // Blank is everything, as for a profile's displays.
+        let all = ask("DEVLINKS", Some("  ")).expect("devlinks");
+        assert!(
+            all.contains("OSAQDIO1") && all.contains("OSAQDIO2"),
+            "{all}"
+        );
+        // An interface the lab does not have: a usage error naming those
+        // it has.
+        let e = ask("DEVLINKS", Some("QDIO4101L")).expect_err("no such interface");
+        let refusal = e
+            .downcast_ref::<crate::control::Refusal>()
+            .expect("a Refusal");
+        assert!(refusal.is_usage(), "{refusal:?}");
+        let text = e.to_string();
+        assert!(
+            text.starts_with("no interface named \"QDIO4101L\""),
+            "{text}"
+        );
+        assert!(text.contains("TCPIP1/OSAQDIO1, TCPIP2/OSAQDIO2"), "{text}");
+        // What a request line cannot carry is refused before asking.
+        for (kind, target) in [("TUNING", Some("OSA QDIO1")), ("tuning json", None)] {
+            let e = ask(kind, target).expect_err("blank inside a word");
+            let e = e.downcast::<LabError>().expect("a LabError");
+            assert!(e.is_usage() && e.to_string().contains("blanks"), "{e}");
+        }
+        drop(s);
+        let _ = std::fs::remove_dir(dir);
+    }
+
     #[test]
     fn display_refuses_a_name_outside_the_socket_directory() {
         let e = run_display(DisplayArgs {
@@ -1014,6 +1121,7 @@ mod tests {
             instance: "../../tmp/x".into(),
             socket: None,
             json: false,
+            target: None,
         })
         .unwrap_err();
         assert!(e.to_string().contains("instance name"), "{e}");

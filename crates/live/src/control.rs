@@ -3,9 +3,23 @@
 //! sends), and Prometheus metrics in the text exposition format on a local
 //! TCP port. Both serve from a [`StatusSource`] the data plane implements.
 //!
-//! Protocol of the control socket: the client writes one line
-//! `display <KIND> [json]`, the server answers with the rendered display and
-//! closes the connection. An unknown kind gets a line starting `error:`.
+//! Protocol of the control socket: the client writes one line, the server
+//! answers and closes the connection.
+//!
+//! - `display <KIND> [json] [intf=<NAME>]`: the rendered display. The words
+//!   after the kind are options, and a server passes over words it does not
+//!   know: a request of an older client is answered as it always was, and
+//!   options can be added. `intf=NAME` selects what to show as `softosa
+//!   display --intf` does for a profile. An older server would pass over it
+//!   and show everything, so a server that honours it begins its answer
+//!   with the line `intf=NAME` as sent; the client checks and removes it
+//!   ([`decode_reply`]).
+//! - `metrics`: the samples in the Prometheus text format.
+//!
+//! A request that cannot be served gets a line starting `error:`; it is
+//! `error: usage: ` when the request asked for something the lab does not
+//! have (a display, an interface), which `softosa display` treats as a
+//! usage error, as it does for the same mistake against a profile.
 //! Each client is served on its own short-lived thread (at most
 //! [`MAX_CLIENTS`] at once), so a client that connects and sends nothing
 //! does not hold up `softosa display` or a metrics scrape behind it.
@@ -30,11 +44,134 @@ pub struct Metric {
     pub value: f64,
 }
 
+/// What `softosa display` asks a running lab for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DisplayRequest {
+    /// The display, as typed (the server matches it case-insensitively).
+    /// One word: the request line is split at blanks.
+    pub kind: String,
+    /// JSON instead of the z/OS layout.
+    pub json: bool,
+    /// What to show (`--intf`): an interface (`NAME` or `STACK/NAME`), a
+    /// TRLE or a stack, as the display takes it; `None` shows everything.
+    /// One word, like the kind.
+    pub target: Option<String>,
+}
+
+impl DisplayRequest {
+    /// The whole of display `kind` in text.
+    pub fn text(kind: &str) -> DisplayRequest {
+        DisplayRequest {
+            kind: kind.to_string(),
+            json: false,
+            target: None,
+        }
+    }
+
+    /// The request line, without its newline.
+    pub fn line(&self) -> String {
+        let mut s = format!("display {}", self.kind);
+        if self.json {
+            s.push_str(" json");
+        }
+        if let Some(t) = &self.target {
+            s.push_str(" intf=");
+            s.push_str(t);
+        }
+        s
+    }
+
+    /// The request on `line`, if it is a display request. Words after the
+    /// kind that are not options of this version are passed over.
+    pub fn parse(line: &str) -> Option<DisplayRequest> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("display") {
+            return None;
+        }
+        let mut req = DisplayRequest::text(words.next()?);
+        for w in words {
+            match w.split_once('=') {
+                None if w.eq_ignore_ascii_case("json") => req.json = true,
+                Some((key, value)) if key.eq_ignore_ascii_case("intf") && !value.is_empty() => {
+                    req.target.get_or_insert_with(|| value.to_string());
+                }
+                _ => {}
+            }
+        }
+        Some(req)
+    }
+
+    /// The line a served answer to this request begins with: the target,
+    /// so the client knows it was honoured.
+    fn ack(&self) -> Option<String> {
+        self.target.as_ref().map(|t| format!("intf={t}"))
+    }
+}
+
+/// Why a running lab did not show a display.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The request asked for something the lab does not have: a display,
+    /// an interface, a target for a display of the whole adapter. A usage
+    /// error (`softosa display` exits 2), as against a profile.
+    #[error("{0}")]
+    Usage(String),
+    /// The lab could not answer (too many clients at once, ...).
+    #[error("{0}")]
+    Failed(String),
+    /// The answer shows everything, not the target asked for: the lab runs
+    /// a softosa older than `intf=`.
+    #[error(
+        "the lab answered with everything instead of {target} alone: it runs an older \
+         softosa, which does not take --intf; ask without --intf, or run the lab with this softosa"
+    )]
+    TargetIgnored { target: String },
+}
+
+impl Refusal {
+    /// Whether `softosa display` should exit 2 (a usage error) for it.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, Refusal::Usage(_))
+    }
+}
+
+/// The server's answer to `req`: the display, after the acknowledgement of
+/// its target if it has one, or an `error:` line.
+pub fn encode_reply(req: &DisplayRequest, shown: Result<String, Refusal>) -> String {
+    match shown {
+        Ok(body) => match req.ack() {
+            Some(ack) => format!("{ack}\n{body}"),
+            None => body,
+        },
+        Err(Refusal::Usage(m)) => format!("error: usage: {m}\n"),
+        Err(e) => format!("error: {e}\n"),
+    }
+}
+
+/// The display in a server's answer to `req`, or why there is none.
+pub fn decode_reply(req: &DisplayRequest, reply: &str) -> Result<String, Refusal> {
+    if let Some(e) = reply.strip_prefix("error:") {
+        let e = e.trim();
+        return Err(match e.strip_prefix("usage:") {
+            Some(m) => Refusal::Usage(m.trim_start().to_string()),
+            None => Refusal::Failed(e.to_string()),
+        });
+    }
+    let (Some(ack), Some(target)) = (req.ack(), &req.target) else {
+        return Ok(reply.to_string());
+    };
+    match reply.split_once('\n') {
+        Some((first, body)) if first == ack => Ok(body.to_string()),
+        _ => Err(Refusal::TargetIgnored {
+            target: target.clone(),
+        }),
+    }
+}
+
 /// What the control socket and metrics endpoint read from.
 pub trait StatusSource: Send + Sync + 'static {
-    /// Render display `kind` (text, or JSON if `json`); `Err` names the
-    /// problem (unknown kind).
-    fn display(&self, kind: &str, json: bool) -> Result<String, String>;
+    /// Render the display `req` asks for; `Err` says why not.
+    fn display(&self, req: &DisplayRequest) -> Result<String, Refusal>;
     /// Current metric samples.
     fn metrics(&self) -> Vec<Metric>;
 }
@@ -419,17 +556,12 @@ fn control_loop(l: UnixListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBoo
         if r.read_line(&mut line).is_err() {
             return;
         }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let reply = match words.as_slice() {
-            ["display", kind, rest @ ..] => {
-                let json = rest.iter().any(|w| w.eq_ignore_ascii_case("json"));
-                match src.display(kind, json) {
-                    Ok(t) => t,
-                    Err(e) => format!("error: {e}\n"),
-                }
-            }
-            ["metrics"] => render_metrics(&src.metrics()),
-            _ => "error: expected `display KIND [json]` or `metrics`\n".to_string(),
+        let reply = if let Some(req) = DisplayRequest::parse(&line) {
+            encode_reply(&req, src.display(&req))
+        } else if line.split_whitespace().eq(["metrics"]) {
+            render_metrics(&src.metrics())
+        } else {
+            "error: expected `display KIND [json] [intf=NAME]` or `metrics`\n".to_string()
         };
         let _ = c.write_all(reply.as_bytes());
     });
@@ -468,11 +600,14 @@ mod tests {
 
     struct Fake;
     impl StatusSource for Fake {
-        fn display(&self, kind: &str, json: bool) -> Result<String, String> {
-            match kind {
-                "COUNTERS" if json => Ok("{\"frames\":3}\n".into()),
-                "COUNTERS" => Ok("FRAMES 3\n".into()),
-                _ => Err(format!("unknown display {kind}")),
+        fn display(&self, req: &DisplayRequest) -> Result<String, Refusal> {
+            match (req.kind.as_str(), req.target.as_deref()) {
+                ("COUNTERS", None) if req.json => Ok("{\"frames\":3}\n".into()),
+                ("COUNTERS", None) => Ok("FRAMES 3\n".into()),
+                ("QUEUES", None) => Ok("Q1\nQ2\n".into()),
+                ("QUEUES", Some("Q2")) => Ok("Q2\n".into()),
+                ("QUEUES", Some(t)) => Err(Refusal::Usage(format!("no {t}; there are Q1, Q2"))),
+                _ => Err(Refusal::Usage(format!("unknown display {}", req.kind))),
             }
         }
         fn metrics(&self) -> Vec<Metric> {
@@ -505,6 +640,81 @@ mod tests {
         );
     }
 
+    #[test]
+    fn display_requests_are_one_line_of_words() {
+        let full = DisplayRequest {
+            kind: "TUNING".into(),
+            json: true,
+            target: Some("TCPIP1/OSAQDIO1".into()),
+        };
+        assert_eq!(full.line(), "display TUNING json intf=TCPIP1/OSAQDIO1");
+        assert_eq!(DisplayRequest::parse(&full.line()), Some(full.clone()));
+        let plain = DisplayRequest::text("devlinks");
+        assert_eq!(plain.line(), "display devlinks");
+        assert_eq!(DisplayRequest::parse("display devlinks\n"), Some(plain));
+        // Options in any order and case; words of a later version are
+        // passed over; an empty target is no target.
+        assert_eq!(
+            DisplayRequest::parse("display TUNING intf=TCPIP1/OSAQDIO1 colour=red JSON"),
+            Some(full)
+        );
+        let p = DisplayRequest::parse("display QUEUES intf= json");
+        assert_eq!(p.map(|r| (r.json, r.target)), Some((true, None)));
+        // A name may hold '=' after the first one.
+        let p = DisplayRequest::parse("display TRLE INTF=A=B");
+        assert_eq!(p.and_then(|r| r.target).as_deref(), Some("A=B"));
+        for not_display in ["", "display", "metrics", "DISPLAY TUNING", "show TUNING"] {
+            assert_eq!(DisplayRequest::parse(not_display), None, "{not_display:?}");
+        }
+    }
+
+    #[test]
+    fn replies_carry_the_display_or_why_not() {
+        let all = DisplayRequest::text("TUNING");
+        let one = DisplayRequest {
+            target: Some("OSAQDIO1".into()),
+            ..all.clone()
+        };
+        let body = "IST1230I TIME = 1\nDIR = RD/1\n";
+        // Without a target the answer is the display as it always was.
+        let r = encode_reply(&all, Ok(body.into()));
+        assert_eq!(r, body);
+        assert_eq!(decode_reply(&all, &r).as_deref(), Ok(body));
+        // With one, it is acknowledged first, and the client removes that.
+        let r = encode_reply(&one, Ok(body.into()));
+        assert_eq!(r, format!("intf=OSAQDIO1\n{body}"));
+        assert_eq!(decode_reply(&one, &r).as_deref(), Ok(body));
+        // An older lab's answer has no acknowledgement: it showed all.
+        assert_eq!(
+            decode_reply(&one, body),
+            Err(Refusal::TargetIgnored {
+                target: "OSAQDIO1".into()
+            })
+        );
+        let unacked = decode_reply(&one, "intf=OTHER\nDIR = RD/1\n");
+        assert!(matches!(unacked, Err(Refusal::TargetIgnored { .. })));
+        // Errors of either class, several lines kept.
+        let usage = Refusal::Usage("no interface named \"X\";\n  interfaces: A".into());
+        let r = encode_reply(&one, Err(usage.clone()));
+        assert_eq!(
+            r,
+            "error: usage: no interface named \"X\";\n  interfaces: A\n"
+        );
+        assert_eq!(decode_reply(&one, &r), Err(usage));
+        let failed = Refusal::Failed("could not encode".into());
+        let r = encode_reply(&all, Err(failed.clone()));
+        assert_eq!(r, "error: could not encode\n");
+        assert_eq!(decode_reply(&all, &r), Err(failed));
+        // What an older lab or a busy one says is a failure, not usage.
+        for old in [
+            "error: unknown display \"NOPE\"\n",
+            "error: busy, too many clients at once; try again\n",
+        ] {
+            let e = decode_reply(&one, old).unwrap_err();
+            assert!(!e.is_usage(), "{e:?}");
+        }
+    }
+
     /// Ask the metrics endpoint on connection `c`; the whole HTTP answer.
     fn scrape(mut c: std::net::TcpStream) -> String {
         c.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").unwrap();
@@ -523,9 +733,28 @@ mod tests {
             request(&sock, "display COUNTERS json").unwrap(),
             "{\"frames\":3}\n"
         );
-        assert!(request(&sock, "display NOPE")
+        assert_eq!(
+            request(&sock, "display NOPE").unwrap(),
+            "error: usage: unknown display NOPE\n"
+        );
+        // A target is acknowledged on the first line, and one the source
+        // does not have is refused as a usage error.
+        assert_eq!(
+            request(&sock, "display QUEUES intf=Q2").unwrap(),
+            "intf=Q2\nQ2\n"
+        );
+        let req = DisplayRequest {
+            target: Some("BOGUS".into()),
+            ..DisplayRequest::text("QUEUES")
+        };
+        let reply = request(&sock, &req.line()).unwrap();
+        assert_eq!(
+            decode_reply(&req, &reply),
+            Err(Refusal::Usage("no BOGUS; there are Q1, Q2".into()))
+        );
+        assert!(request(&sock, "show QUEUES")
             .unwrap()
-            .starts_with("error:"));
+            .starts_with("error: expected `display KIND"));
         let body = scrape(std::net::TcpStream::connect(s.metrics_addr.unwrap()).unwrap());
         assert!(body.starts_with("HTTP/1.0 200 OK"));
         assert!(body.contains("softosa_frames_total{port=\"P1\"} 3"));

@@ -60,7 +60,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::control::{Metric, StatusSource};
+use crate::control::{DisplayRequest, Metric, Refusal, StatusSource};
 use crate::fault::FaultInjector;
 use crate::sys::{self, EventFd, RecvBatch};
 use crate::vnet::{self, Framing, VnetHdr, VNET_HDR_LEN};
@@ -148,8 +148,8 @@ pub trait Core: Send + 'static {
     fn driver_drop(&mut self, reason: DriverDrop);
     /// The frame accounting identity's terms.
     fn accounting(&self) -> Accounting;
-    /// Render a display (`softosa display KIND`).
-    fn display(&self, kind: &str, json: bool) -> Result<String, String>;
+    /// Render a display (`softosa display KIND [--intf NAME]`).
+    fn display(&self, req: &DisplayRequest) -> Result<String, Refusal>;
     /// Core metric samples.
     fn metrics(&self) -> Vec<Metric>;
     /// Which input queue each TCP connection's inbound packets use now, and
@@ -1285,11 +1285,14 @@ struct PlaneStatus<C: Core> {
 }
 
 impl<C: Core> StatusSource for PlaneStatus<C> {
-    fn display(&self, kind: &str, json: bool) -> Result<String, String> {
-        if kind.eq_ignore_ascii_case("DRIVER") {
-            return Ok(driver_text(&self.shared.stats, json));
+    fn display(&self, req: &DisplayRequest) -> Result<String, Refusal> {
+        if req.kind.eq_ignore_ascii_case("DRIVER") {
+            if req.target.is_some() {
+                return Err(crate::displays::whole_adapter(&req.kind));
+            }
+            return Ok(driver_text(&self.shared.stats, req.json));
         }
-        lock(&self.shared.core).display(kind, json)
+        lock(&self.shared.core).display(req)
     }
     fn metrics(&self) -> Vec<Metric> {
         let mut v = lock(&self.shared.core).metrics();

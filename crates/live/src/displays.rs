@@ -5,9 +5,11 @@
 //! plane's own views: QUEUES (a one-line-per-queue summary the lab report
 //! prints), COUNTERS, BULK and PLACEMENT, and the Prometheus samples.
 
+use softosa_display::DisplayError;
+use softosa_engine::engine::Interface;
 use softosa_engine::QueueKind;
 
-use crate::control::Metric;
+use crate::control::{DisplayRequest, Metric, Refusal};
 use crate::dataplane::Core;
 use crate::engine_core::EngineCore;
 
@@ -24,29 +26,70 @@ fn zos_kind(word: &str) -> Option<softosa_display::DisplayKind> {
         .find(|k| k.word() == w)
 }
 
-/// Render display `kind` of the engine core.
-pub fn render(c: &EngineCore, kind: &str, json: bool) -> Result<String, String> {
+/// Why the display crate showed nothing, in the control protocol's terms:
+/// what it counts as a usage error (an unknown interface, ...) stays one.
+fn refusal(e: DisplayError) -> Refusal {
+    if e.is_usage() {
+        Refusal::Usage(e.to_string())
+    } else {
+        Refusal::Failed(e.to_string())
+    }
+}
+
+/// Refusal of a target for display `kind`, which covers the whole adapter.
+pub fn whole_adapter(kind: &str) -> Refusal {
+    Refusal::Usage(format!(
+        "{} covers the whole adapter and takes no --intf (DEVLINKS, OSAINFO, TRLE, \
+         TUNING and QUEUES show one interface, the Netstat displays one stack)",
+        kind.to_ascii_uppercase()
+    ))
+}
+
+/// Render the display `req` asks of the engine core. A target selects as
+/// it does for `softosa display --profile`: the display crate's rules, for
+/// its displays and for QUEUES.
+pub fn render(c: &EngineCore, req: &DisplayRequest) -> Result<String, Refusal> {
     let e = c.engine();
-    if let Some(k) = zos_kind(kind) {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        let ctx = softosa_display::DisplayContext {
-            clock: Some(softosa_display::ClockStamp::from_unix(
-                now.as_secs(),
-                now.subsec_nanos(),
-            )),
-            ..Default::default()
-        };
-        let format = if json {
+    let target = req.target.as_deref();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let ctx = softosa_display::DisplayContext {
+        clock: Some(softosa_display::ClockStamp::from_unix(
+            now.as_secs(),
+            now.subsec_nanos(),
+        )),
+        ..Default::default()
+    };
+    if let Some(k) = zos_kind(&req.kind) {
+        let format = if req.json {
             softosa_display::Format::Json
         } else {
             softosa_display::Format::Text
         };
-        return softosa_display::render(k, e, &ctx, None, format).map_err(|e| e.to_string());
+        return softosa_display::render(k, e, &ctx, target, format).map_err(refusal);
     }
-    match kind.to_ascii_uppercase().as_str() {
-        "QUEUES" => Ok(if json { tuning_json(c) } else { tuning_text(c) }),
+    let kind = req.kind.to_ascii_uppercase();
+    if kind == "QUEUES" {
+        let ifaces = match target {
+            Some(_) => softosa_display::select_interfaces(e, &ctx, target).map_err(refusal)?,
+            None => e.interfaces().iter().collect(),
+        };
+        return Ok(if req.json {
+            tuning_json(&ifaces)
+        } else {
+            tuning_text(&ifaces)
+        });
+    }
+    let adapter_wide = matches!(
+        kind.as_str(),
+        "COUNTERS" | "ACCOUNTING" | "BULK" | "PLACEMENT"
+    );
+    if adapter_wide && target.is_some() {
+        return Err(whole_adapter(&kind));
+    }
+    let json = req.json;
+    match kind.as_str() {
         "COUNTERS" | "ACCOUNTING" => {
             let a = c.accounting();
             if json {
@@ -122,20 +165,19 @@ pub fn render(c: &EngineCore, kind: &str, json: bool) -> Result<String, String> 
             }
             Ok(s)
         }
-        other => Err(format!(
+        other => Err(Refusal::Usage(format!(
             "unknown display {other:?}; try {}, {} or DRIVER",
             softosa_display::DisplayKind::ALL
                 .map(|k| k.word().to_ascii_uppercase())
                 .join(", "),
             KINDS.join(", ")
-        )),
+        ))),
     }
 }
 
-fn tuning_text(c: &EngineCore) -> String {
-    let e = c.engine();
+fn tuning_text(ifaces: &[&Interface]) -> String {
     let mut s = String::new();
-    for i in e.interfaces() {
+    for i in ifaces {
         s.push_str(&format!(
             "TUNING STATISTICS FOR {} ({}{})\n",
             i.cfg.name,
@@ -184,10 +226,8 @@ fn tuning_text(c: &EngineCore) -> String {
     s
 }
 
-fn tuning_json(c: &EngineCore) -> String {
-    let e = c.engine();
-    let v: Vec<_> = e
-        .interfaces()
+fn tuning_json(ifaces: &[&Interface]) -> String {
+    let v: Vec<_> = ifaces
         .iter()
         .map(|i| {
             let reads: Vec<_> = QueueKind::ALL
@@ -364,4 +404,129 @@ pub fn metrics(c: &EngineCore) -> Vec<Metric> {
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::{LabOptions, Sharing};
+
+    /// The engine core of a lab of two stacks on one port: TCPIP1 with
+    /// OSAQDIO1, TCPIP2 with OSAQDIO2.
+    fn two_stacks() -> EngineCore {
+        let o = LabOptions {
+            sharing: Sharing::Vmac,
+            ..Default::default()
+        };
+        EngineCore::for_lab(&o).expect("the lab's configuration is valid")
+    }
+
+    fn ask(
+        c: &EngineCore,
+        kind: &str,
+        json: bool,
+        target: Option<&str>,
+    ) -> Result<String, Refusal> {
+        render(
+            c,
+            &DisplayRequest {
+                kind: kind.into(),
+                json,
+                target: target.map(str::to_string),
+            },
+        )
+    }
+
+    #[test]
+    fn a_target_selects_as_for_a_profile() {
+        let c = two_stacks();
+        // The display crate's displays: the interface alone, by name or
+        // STACK/NAME in any case.
+        for t in ["OSAQDIO2", "tcpip2/osaqdio2"] {
+            let one = ask(&c, "devlinks", false, Some(t)).expect("devlinks of one");
+            assert!(one.contains("OSAQDIO2"), "{t}: {one}");
+            assert!(!one.contains("OSAQDIO1"), "{t}: {one}");
+        }
+        let all = ask(&c, "DEVLINKS", false, None).expect("devlinks");
+        assert!(
+            all.contains("OSAQDIO1") && all.contains("OSAQDIO2"),
+            "{all}"
+        );
+        // '*' is everything, as for a profile.
+        let star = ask(&c, "devlinks", false, Some("*")).expect("devlinks *");
+        assert!(
+            star.contains("OSAQDIO1") && star.contains("OSAQDIO2"),
+            "{star}"
+        );
+        // A Netstat display takes a stack.
+        let stats = ask(&c, "stats", false, Some("TCPIP2")).expect("stats of a stack");
+        assert!(
+            stats.contains("TCPIP2") && !stats.contains("TCPIP1"),
+            "{stats}"
+        );
+    }
+
+    #[test]
+    fn queues_take_a_target_as_the_tuning_display_does() {
+        let c = two_stacks();
+        let text = ask(&c, "queues", false, Some("OSAQDIO1")).expect("queues of one");
+        assert!(text.starts_with("TUNING STATISTICS FOR OSAQDIO1"), "{text}");
+        assert_eq!(text.matches("TUNING STATISTICS FOR").count(), 1, "{text}");
+        let all = ask(&c, "QUEUES", false, None).expect("queues");
+        assert_eq!(all.matches("TUNING STATISTICS FOR").count(), 2, "{all}");
+        let json = ask(&c, "QUEUES", true, Some("TCPIP2/OSAQDIO2")).expect("json");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        let names: Vec<&str> = v
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i["interface"].as_str())
+            .collect();
+        assert_eq!(names, ["OSAQDIO2"]);
+    }
+
+    #[test]
+    fn an_interface_the_lab_does_not_have_is_a_usage_error_naming_those_it_has() {
+        let c = two_stacks();
+        for kind in ["TUNING", "QUEUES", "OSAINFO"] {
+            match ask(&c, kind, false, Some("QDIO4101L")) {
+                Err(Refusal::Usage(m)) => {
+                    assert!(
+                        m.contains("no interface named \"QDIO4101L\""),
+                        "{kind}: {m}"
+                    );
+                    assert!(
+                        m.contains("TCPIP1/OSAQDIO1, TCPIP2/OSAQDIO2"),
+                        "{kind}: {m}"
+                    );
+                }
+                other => panic!("{kind}: {other:?}"),
+            }
+        }
+        // A stack of that name is not there either.
+        match ask(&c, "config", false, Some("TCPIP9")) {
+            Err(Refusal::Usage(m)) => assert!(m.contains("stacks: TCPIP1, TCPIP2"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // So is a display it does not have.
+        match ask(&c, "unknown-kind", false, None) {
+            Err(Refusal::Usage(m)) => assert!(m.contains("unknown display"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn displays_of_the_whole_adapter_refuse_a_target() {
+        let c = two_stacks();
+        for kind in ["COUNTERS", "accounting", "BULK", "PLACEMENT"] {
+            assert!(ask(&c, kind, false, None).is_ok(), "{kind}");
+            match ask(&c, kind, false, Some("OSAQDIO1")) {
+                Err(Refusal::Usage(m)) => {
+                    assert!(m.contains("covers the whole adapter"), "{kind}: {m}");
+                    assert!(m.contains(&kind.to_ascii_uppercase()), "{kind}: {m}");
+                }
+                other => panic!("{kind}: {other:?}"),
+            }
+        }
+    }
 }

@@ -12,7 +12,7 @@ use softosa_engine::{
     SendOutcome,
 };
 
-use crate::control::Metric;
+use crate::control::{DisplayRequest, Metric, Refusal};
 use crate::dataplane::{Accounting, Core, DriverDrop, OutBatch, Placement};
 use crate::vnet::{self, Framing};
 
@@ -503,8 +503,8 @@ impl Core for EngineCore {
         }
     }
 
-    fn display(&self, kind: &str, json: bool) -> Result<String, String> {
-        crate::displays::render(self, kind, json)
+    fn display(&self, req: &DisplayRequest) -> Result<String, Refusal> {
+        crate::displays::render(self, req)
     }
 
     fn metrics(&self) -> Vec<Metric> {

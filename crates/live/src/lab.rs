@@ -937,7 +937,7 @@ pub fn run_once<C: Core + Default>(
         .collect();
     res.rr_hold_p50_us = workload::median(&holds);
     res.stats_text = plane
-        .with_core(|c, _| c.display("QUEUES", false))
+        .with_core(|c, _| c.display(&crate::control::DisplayRequest::text("QUEUES")))
         .unwrap_or_default();
     let st = plane.stats();
     res.driver = [

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use crate::control::Metric;
+use crate::control::{DisplayRequest, Metric, Refusal};
 use crate::dataplane::{Accounting, Core, DriverDrop, OutBatch, Placement};
 
 /// The passthrough bridge.
@@ -169,8 +169,11 @@ impl Core for Passthrough {
             .collect(),
         }
     }
-    fn display(&self, kind: &str, _json: bool) -> Result<String, String> {
-        Err(format!("the passthrough core has no display {kind}"))
+    fn display(&self, req: &DisplayRequest) -> Result<String, Refusal> {
+        Err(Refusal::Usage(format!(
+            "the passthrough core has no display {}",
+            req.kind
+        )))
     }
     fn metrics(&self) -> Vec<Metric> {
         Vec::new()

@@ -365,6 +365,68 @@ fn a_running_instance_answers_displays_and_metrics() {
 }
 
 #[test]
+fn a_running_instance_shows_the_interface_asked_for() {
+    require_lab!("a_running_instance_shows_the_interface_asked_for");
+    let _g = common::lab_lock();
+    let inst = format!("i{}", std::process::id());
+    // Two stacks on the port: TCPIP1/OSAQDIO1 and TCPIP2/OSAQDIO2.
+    let o = LabOptions {
+        sharing: Sharing::Vmac,
+        streams: 0,
+        rr: 1,
+        secs: 3.0,
+        instance: Some(inst.clone()),
+        ..opts()
+    };
+    let h = std::thread::spawn(move || run_lab(&o));
+    let ask = |kind: &str, target: &str| {
+        softosa_live::cli::ask_display(&softosa_live::cli::DisplayArgs {
+            kind: kind.into(),
+            instance: inst.clone(),
+            socket: None,
+            json: false,
+            target: Some(target.into()),
+        })
+    };
+    let mut devlinks = Err("the lab never answered".to_string());
+    for _ in 0..40 {
+        std::thread::sleep(Duration::from_millis(100));
+        devlinks = ask("DEVLINKS", "OSAQDIO2").map_err(|e| e.to_string());
+        if devlinks.is_ok() {
+            break;
+        }
+    }
+    let queues = ask("QUEUES", "tcpip1/osaqdio1").map_err(|e| e.to_string());
+    let missing = ask("TUNING", "QDIO4101L");
+    let r = h.join().expect("lab thread").expect("lab run");
+    let devlinks = devlinks.expect("devlinks of OSAQDIO2");
+    assert!(devlinks.contains("OSAQDIO2"), "{devlinks}");
+    assert!(!devlinks.contains("OSAQDIO1"), "{devlinks}");
+    let queues = queues.expect("queues of OSAQDIO1");
+    assert_eq!(
+        queues.matches("TUNING STATISTICS FOR").count(),
+        1,
+        "{queues}"
+    );
+    assert!(
+        queues.starts_with("TUNING STATISTICS FOR OSAQDIO1"),
+        "{queues}"
+    );
+    let e = missing.expect_err("the lab has no QDIO4101L");
+    match e.downcast_ref::<softosa_live::control::Refusal>() {
+        Some(refusal) => assert!(refusal.is_usage(), "{refusal:?}"),
+        None => panic!("not a refusal: {e}"),
+    }
+    assert!(
+        e.to_string()
+            .contains("interfaces: TCPIP1/OSAQDIO1, TCPIP2/OSAQDIO2"),
+        "{e}"
+    );
+    assert!(r.accounting.balanced());
+    assert!(common::no_leftovers(), "namespaces left behind");
+}
+
+#[test]
 fn profiles_configure_the_lab() {
     require_lab!("profiles_configure_the_lab");
     let _g = common::lab_lock();
