@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::engine_core;
-use crate::lab::{self, CoreKind, CpuList, Inb, LabError, LabOptions, LabResult, Sharing};
+use crate::lab::{self, CoreKind, CpuList, Given, Inb, LabError, LabOptions, LabResult, Sharing};
 use crate::passthrough::Passthrough;
 
 /// Run softosa as the adapter between real Linux stacks in network
@@ -363,7 +363,7 @@ fn check_core(a: &LabArgs) -> Result<(), LabError> {
     if a.core != CoreKind::Passthrough {
         return Ok(());
     }
-    let given: Vec<&str> = [
+    let Some(given) = Given::of(&[
         (a.inbperf.is_some(), "--inbperf"),
         (!a.compare.is_empty(), "--compare"),
         (!a.profile.is_empty(), "--profile"),
@@ -371,20 +371,15 @@ fn check_core(a: &LabArgs) -> Result<(), LabError> {
         (a.tos_priority, "--tos-priority"),
         (a.no_offload, "--no-offload"),
         (a.timer_thread, "--timer-thread"),
-    ]
-    .into_iter()
-    .filter_map(|(on, name)| on.then_some(name))
-    .collect();
-    if given.is_empty() {
+    ]) else {
         return Ok(());
-    }
+    };
     Err(LabError::Usage(format!(
-        "--core passthrough with {}: the passthrough core is a bare layer-2 bridge with no \
-         INBPERF, timers, QoS mapping, segmentation offload or profile, so {} would change \
+        "--core passthrough with {given}: the passthrough core is a bare layer-2 bridge with \
+         no INBPERF, timers, QoS mapping, segmentation offload or profile, so {} would change \
          nothing; drop {} or use --core engine",
-        given.join(", "),
-        if given.len() == 1 { "it" } else { "they" },
-        if given.len() == 1 { "it" } else { "them" },
+        given.agree("it", "they"),
+        given.agree("it", "them"),
     )))
 }
 
@@ -875,6 +870,27 @@ mod tests {
             assert!(lab.is_usage(), "{bad:?}: {lab:?}");
             assert!(e.to_string().contains(names), "{bad:?}: {e}");
         }
+        // The whole message, for one option and for several.
+        let said = |bad: &[&str]| {
+            let a = args(&[&["--core", "passthrough"][..], bad].concat()).expect("parses");
+            check_core(&a).map_err(|e| e.to_string())
+        };
+        let why = "the passthrough core is a bare layer-2 bridge with no INBPERF, timers, QoS \
+                   mapping, segmentation offload or profile, so";
+        assert_eq!(
+            said(&["--timer-thread"]),
+            Err(format!(
+                "--core passthrough with --timer-thread: {why} it would change nothing; \
+                 drop it or use --core engine"
+            ))
+        );
+        assert_eq!(
+            said(&["--no-offload", "--zero-timers"]),
+            Err(format!(
+                "--core passthrough with --zero-timers, --no-offload: {why} they would change \
+                 nothing; drop them or use --core engine"
+            ))
+        );
         // What it does act on passes.
         let a = args(&["--core", "passthrough", "--fault-rate", "0.01"]).expect("parses");
         assert!(check_core(&a).is_ok());

@@ -135,46 +135,25 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
     }
     // Options that shape a workload that does not run would be dropped
     // without a word: refuse them.
-    for (none, count, shaping) in [
-        (
-            o.streams == 0,
-            "--streams 0",
-            [
-                (o.udp, "--udp"),
-                (o.reverse, "--reverse"),
-                (o.stream_mbps > 0, "--stream-mbps"),
-            ],
-        ),
-        (
-            o.rr == 0,
-            "--rr 0",
-            [
-                (o.rr_mps > 0, "--rr-mps"),
-                (o.rr_stack != 1, "--rr-stack"),
-                (false, ""),
-            ],
-        ),
+    let streams = [
+        (o.udp, "--udp"),
+        (o.reverse, "--reverse"),
+        (o.stream_mbps > 0, "--stream-mbps"),
+    ];
+    let rr = [(o.rr_mps > 0, "--rr-mps"), (o.rr_stack != 1, "--rr-stack")];
+    for (none, count, workload, shaping) in [
+        (o.streams == 0, "--streams", "iperf3 streams", &streams[..]),
+        (o.rr == 0, "--rr", "RR connections", &rr[..]),
     ] {
-        let given: Vec<&str> = shaping
-            .iter()
-            .filter_map(|(on, name)| on.then_some(*name))
-            .collect();
-        if none && !given.is_empty() {
+        if !none {
+            continue;
+        }
+        if let Some(given) = Given::of(shaping) {
             return bad(format!(
-                "{count} with {}: {} the {} and there are none; drop {} or give {} N",
-                given.join(", "),
-                if given.len() == 1 {
-                    "it shapes"
-                } else {
-                    "they shape"
-                },
-                if count.starts_with("--streams") {
-                    "iperf3 streams"
-                } else {
-                    "RR connections"
-                },
-                if given.len() == 1 { "it" } else { "them" },
-                &count[..count.len() - 2],
+                "{count} 0 with {given}: {} the {workload} and there are none; drop {} or \
+                 give {count} N",
+                given.agree("it shapes", "they shape"),
+                given.agree("it", "them"),
             ));
         }
     }
@@ -270,6 +249,38 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
         }
     }
     Ok(())
+}
+
+/// The options a refusal names: those of a list of `(given, name)` that
+/// were given, in the list's order, and the words that agree with how many
+/// there are. The lab's checks of options that would change nothing (a
+/// workload that does not run, the passthrough core) all name them so.
+pub(crate) struct Given<'a>(Vec<&'a str>);
+
+impl<'a> Given<'a> {
+    /// The given ones of `options`; `None` if none is.
+    pub(crate) fn of(options: &[(bool, &'a str)]) -> Option<Given<'a>> {
+        let names: Vec<&str> = options
+            .iter()
+            .filter_map(|&(given, name)| given.then_some(name))
+            .collect();
+        (!names.is_empty()).then_some(Given(names))
+    }
+
+    /// `one` for a single option, `several` for more.
+    pub(crate) fn agree(&self, one: &'static str, several: &'static str) -> &'static str {
+        if self.0.len() == 1 {
+            one
+        } else {
+            several
+        }
+    }
+}
+
+impl std::fmt::Display for Given<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join(", "))
+    }
 }
 
 /// The spelling of a `--sharing` value the user typed (clap's name for
@@ -1721,7 +1732,8 @@ mod validate_tests {
                     udp: true,
                     ..no_streams()
                 },
-                "--streams 0 with --udp",
+                "--streams 0 with --udp: it shapes the iperf3 streams and there are none; \
+                 drop it or give --streams N",
             ),
             (
                 LabOptions {
@@ -1729,7 +1741,8 @@ mod validate_tests {
                     stream_mbps: 400,
                     ..no_streams()
                 },
-                "--streams 0 with --reverse, --stream-mbps",
+                "--streams 0 with --reverse, --stream-mbps: they shape the iperf3 streams and \
+                 there are none; drop them or give --streams N",
             ),
             (
                 LabOptions {
@@ -1737,7 +1750,18 @@ mod validate_tests {
                     rr_mps: 100,
                     ..LabOptions::default()
                 },
-                "--rr 0 with --rr-mps",
+                "--rr 0 with --rr-mps: it shapes the RR connections and there are none; \
+                 drop it or give --rr N",
+            ),
+            (
+                LabOptions {
+                    rr: 0,
+                    rr_mps: 100,
+                    rr_stack: 2,
+                    ..LabOptions::default()
+                },
+                "--rr 0 with --rr-mps, --rr-stack: they shape the RR connections and there \
+                 are none; drop them or give --rr N",
             ),
         ] {
             refused(o, needle);
