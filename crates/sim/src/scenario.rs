@@ -314,7 +314,9 @@ impl Scenario {
         const NEEDS: &str = "a scenario needs [[host]] tables and at least one [[workload]] \
                              (see docs/scenarios.md; scenarios/quick-rr.toml is a small one)";
         let file: ScenarioFile = toml::from_str(text).map_err(|e| {
-            let mut message = e.to_string();
+            // Top-level fields, [vary], [models] and [hipersockets] are
+            // typed here: their type errors in the same words as a host's.
+            let mut message = plain_types(&e.to_string());
             if message.contains("missing field `host`")
                 || message.contains("missing field `workload`")
             {
@@ -1193,13 +1195,33 @@ impl Scenario {
 }
 
 /// A serde message in a user's words: Rust's type names become what the
-/// field takes, and the lines of a nested error become one.
+/// field takes, and the lines of a nested error become one. A whole number
+/// the field's type cannot hold is told why (negative, or above the
+/// largest), since "expected a whole number" alone reads wrong for `-1` or
+/// `4294967296`.
 fn plain_types(msg: &str) -> String {
     let mut m = msg.to_string();
-    for t in ["usize", "u64", "u32", "u16", "u8", "i64"] {
-        m = m.replace(&format!("expected {t}"), "expected a whole number");
+    // serde: "invalid value: integer `N`, expected u32".
+    let given: Option<i128> = m
+        .split_once("invalid value: integer `")
+        .and_then(|(_, r)| r.split_once('`'))
+        .and_then(|(n, _)| n.parse().ok());
+    for (t, max) in [
+        ("usize", usize::MAX as u128),
+        ("u64", u128::from(u64::MAX)),
+        ("u32", u128::from(u32::MAX)),
+        ("u16", u128::from(u16::MAX)),
+        ("u8", u128::from(u8::MAX)),
+    ] {
+        let words = match given {
+            Some(n) if n < 0 => "expected a whole number, not negative".to_string(),
+            Some(_) => format!("expected a whole number of at most {max}"),
+            None => "expected a whole number".to_string(),
+        };
+        m = m.replace(&format!("expected {t}"), &words);
     }
-    m.replace("expected f64", "expected a number")
+    m.replace("expected i64", "expected a whole number")
+        .replace("expected f64", "expected a number")
 }
 
 /// As [`plain_types`], on one line (errors of a table converted after
@@ -2294,6 +2316,77 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap_err()
             .to_string();
         assert!(e.contains("192.0.2.1"), "{e}");
+    }
+
+    #[test]
+    fn type_errors_say_what_the_field_takes_everywhere() {
+        // Top-level fields said "expected u64" / "expected f64"; a whole
+        // number out of its type's range said "expected a whole number".
+        let parse_err = |text: &str| Scenario::parse("t.toml", text).unwrap_err().to_string();
+        for (from, to, says) in [
+            ("name = \"t\"", "seed = \"one\"", "expected a whole number"),
+            (
+                "name = \"t\"",
+                "seed = -1",
+                "expected a whole number, not negative",
+            ),
+            (
+                "name = \"t\"",
+                "sample_us = -5",
+                "expected a whole number, not negative",
+            ),
+            (
+                "duration_ms = 10",
+                "duration_ms = \"10\"",
+                "expected a number",
+            ),
+            (
+                "request = 100",
+                "request = 4294967296",
+                "expected a whole number of at most 4294967295",
+            ),
+            (
+                "connections = 2",
+                "connections = -1",
+                "expected a whole number, not negative",
+            ),
+            (
+                "name = \"zos\"",
+                "name = \"zos\"\nread_storage = 70000",
+                "expected a whole number of at most 65535",
+            ),
+        ] {
+            let e = parse_err(&BASIC.replacen(from, to, 1));
+            assert!(e.contains(says), "{to}: {e}");
+            assert!(!e.contains("u64") && !e.contains("f64"), "{to}: {e}");
+            let line = BASIC
+                .replacen(from, to, 1)
+                .lines()
+                .position(|l| l.starts_with(to.lines().last().unwrap()))
+                .unwrap()
+                + 1;
+            assert!(e.contains(&format!("line {line}")), "{to}: {e}");
+        }
+        // [vary] values are typed against the host's fields: same words.
+        let e = Scenario::parse(
+            "t.toml",
+            &BASIC
+                .replace(
+                    "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                    "values = [8, 70000]\nhosts = [\"zos\"]",
+                )
+                .replace("field = \"inbperf\"", "field = \"read_storage\"")
+                .replace("inbperf = \"DYNAMIC WORKLOADQ\"\n", ""),
+        )
+        .unwrap()
+        .variants()
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("[vary] values: read_storage = 70000"), "{e}");
+        assert!(
+            e.contains("expected a whole number of at most 65535"),
+            "{e}"
+        );
     }
 
     #[test]
