@@ -967,13 +967,28 @@ impl Scenario {
         if !(self.file.warmup_ms >= 0.0 && self.file.warmup_ms <= 600_000.0) {
             return Err(self.invalid("warmup_ms must be in [0, 600000]"));
         }
+        // Sampling starts at time 0: a period beyond the whole run takes
+        // only that sample (a unit slip, ms for µs), and µs × 1000 must not
+        // wrap (18446744073709552 µs wrapped to a sample every 384 ns).
+        let run_us = (self.file.warmup_ms + self.file.duration_ms) * 1000.0;
+        let sample_every_ns = match self.file.sample_us.checked_mul(1000) {
+            Some(ns) if (self.file.sample_us as f64) <= run_us => ns,
+            _ => {
+                return Err(self.invalid(format!(
+                    "sample_us {} is longer than the run (warmup_ms + duration_ms = {} us), \
+                     so only the sample at time 0 would be taken; give a period in \
+                     microseconds within the run, or 0 for no sampling",
+                    self.file.sample_us, run_us
+                )))
+            }
+        };
         Ok(Setup {
             hosts: specs,
             workloads,
             warmup_ns: (self.file.warmup_ms * 1e6) as Ns,
             duration_ns: (self.file.duration_ms * 1e6) as Ns,
             seed: self.file.seed,
-            sample_every_ns: self.file.sample_us * 1000,
+            sample_every_ns,
         })
     }
 
@@ -2387,6 +2402,46 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             e.contains("expected a whole number of at most 65535"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_sample_period_beyond_the_run_is_refused_not_wrapped() {
+        // BASIC runs 50 ms of warm-up (default) and 10 ms measured.
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let with = |us: &str| {
+            no_vary.replace(
+                "duration_ms = 10",
+                &format!("duration_ms = 10\nsample_us = {us}"),
+            )
+        };
+        // 18446744073709552 µs × 1000 wrapped to 384 ns: 200,000 samples.
+        for us in ["18446744073709552", "9223372036854775807", "60001"] {
+            let text = with(us);
+            let e = Scenario::parse("t.toml", &text)
+                .unwrap()
+                .variants()
+                .expect_err(us)
+                .to_string();
+            let line = text
+                .lines()
+                .position(|l| l.starts_with("sample_us"))
+                .unwrap()
+                + 1;
+            assert!(
+                e.starts_with(&format!(
+                    "t.toml:{line}: sample_us {us} is longer than the run"
+                )),
+                "{e}"
+            );
+            assert!(e.contains("60000 us"), "{e}");
+        }
+        for (us, ns) in [("0", 0), ("60000", 60_000_000), ("1", 1000)] {
+            let v = Scenario::parse("t.toml", &with(us))
+                .unwrap()
+                .variants()
+                .unwrap();
+            assert_eq!(v[0].setup.sample_every_ns, ns);
+        }
     }
 
     #[test]
