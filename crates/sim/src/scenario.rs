@@ -480,8 +480,23 @@ impl Scenario {
                 setup: base,
             }]);
         };
-        if v.values.is_empty() {
-            return Err(self.invalid("[vary] needs at least one value"));
+        if v.values.len() < 2 {
+            // One value ran one variant whose text output named nothing:
+            // the results of the value read as those of the host table.
+            return Err(self.invalid(format!(
+                "[vary] values: {}; a [vary] compares runs, so give two or more values \
+                 (for a single run, set {} in the {} table and drop [vary])",
+                match v.values.first() {
+                    None => "no value".to_string(),
+                    Some(x) => format!("only {} = {}", v.field, value_text(x)),
+                },
+                v.field,
+                if WORKLOAD_FIELDS.contains(&v.field.as_str()) {
+                    "[[workload]]"
+                } else {
+                    "[[host]]"
+                }
+            )));
         }
         if v.values.len() > MAX_VARIANTS {
             return Err(self.invalid(format!(
@@ -2442,6 +2457,45 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 .unwrap();
             assert_eq!(v[0].setup.sample_every_ns, ns);
         }
+    }
+
+    #[test]
+    fn a_vary_of_one_value_is_refused() {
+        // It ran the value as a single run whose text named no variant, so
+        // DYNAMIC's results read as those of the host table's inbperf.
+        for (values, says) in [
+            (
+                "[\"DYNAMIC\"]",
+                "[vary] values: only inbperf = \"DYNAMIC\"; a [vary] compares runs",
+            ),
+            ("[]", "[vary] values: no value; a [vary] compares runs"),
+        ] {
+            let (e, line) = error_at(
+                |b| {
+                    b.replace(
+                        "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                        &format!("values = {values}"),
+                    )
+                },
+                "values = ",
+            );
+            assert!(e.starts_with(&format!("t.toml:{line}: {says}")), "{e}");
+            assert!(e.contains("set inbperf in the [[host]] table"), "{e}");
+        }
+        let (e, _) = error_at(
+            |b| {
+                b.replace("field = \"inbperf\"", "field = \"connections\"")
+                    .replace(
+                        "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                        "values = [4]",
+                    )
+            },
+            "values = ",
+        );
+        assert!(
+            e.contains("set connections in the [[workload]] table"),
+            "{e}"
+        );
     }
 
     #[test]
