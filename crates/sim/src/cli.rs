@@ -538,6 +538,68 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
     }
 
     #[test]
+    fn csv_rows_keep_their_columns_when_a_label_or_name_holds_a_comma() {
+        // A [vary] over wlm_priorityq_map labels its runs "[1, 2, 2, ...]":
+        // unquoted, each row had 23 fields under a 17-field header.
+        let wlm = std::fs::read_to_string(
+            args(Format::Text, &[])
+                .scenario
+                .with_file_name("wlm-priority.toml"),
+        )
+        .unwrap();
+        let text = wlm
+            .replace("duration_ms = 200", "duration_ms = 5")
+            .replace("field = \"wlm_priorityq\"", "field = \"wlm_priorityq_map\"")
+            .replace(
+                "values = [false, true]",
+                "values = [[1, 2, 2, 3, 4, 4, 4], [1, 1, 1, 1, 4, 4, 4]]",
+            )
+            .replace("labels = [\"no WLMPRIORITYQ\", \"WLMPRIORITYQ\"]\n", "")
+            .replace(
+                "wlm_priorityq_map = [1, 2, 2, 3, 4, 4, 4]",
+                "wlm_priorityq = true",
+            )
+            .replace("name = \"stream\"", "name = \"bulk, \\\"FTP\\\"\"");
+        let sc = Scenario::parse("t.toml", &text).unwrap();
+        let mut results = Vec::new();
+        for v in sc.variants().unwrap() {
+            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+            results.push((v.label, r));
+        }
+        let csv = render(&sc, 1, &results, Format::Csv, &[]).unwrap();
+        // RFC 4180: fields split at commas outside double quotes, "" inside
+        // quotes is one quote.
+        let fields = |row: &str| -> Vec<String> {
+            let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+            let mut chars = row.chars().peekable();
+            while let Some(c) = chars.next() {
+                match (c, quoted) {
+                    ('"', true) if chars.peek() == Some(&'"') => {
+                        chars.next();
+                        cur.push('"');
+                    }
+                    ('"', _) => quoted = !quoted,
+                    (',', false) => out.push(std::mem::take(&mut cur)),
+                    _ => cur.push(c),
+                }
+            }
+            out.push(cur);
+            out
+        };
+        let mut lines = csv.lines();
+        let head = fields(lines.next().unwrap());
+        let rows: Vec<Vec<String>> = lines.map(fields).collect();
+        assert_eq!(rows.len(), 4, "{csv}");
+        for r in &rows {
+            assert_eq!(r.len(), head.len(), "{csv}");
+        }
+        assert_eq!(rows[0][0], "[1, 2, 2, 3, 4, 4, 4]");
+        assert_eq!(rows[3][0], "[1, 1, 1, 1, 4, 4, 4]");
+        assert_eq!(rows[1][1], "bulk, \"FTP\"");
+        assert_eq!(rows[1][2], "STR");
+    }
+
+    #[test]
     fn a_negative_seed_is_named_as_a_bad_value() {
         // Not "unexpected argument '-3'", as if it were an unknown flag.
         #[derive(Debug, clap::Parser)]

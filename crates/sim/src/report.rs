@@ -374,9 +374,12 @@ impl RunResult {
 
     /// One CSV line per workload. The latencies and CPU per transaction of
     /// a workload that completed no transaction, and the CPU per MB of one
-    /// that delivered no payload, are empty fields, not 0.
+    /// that delivered no payload, are empty fields, not 0. Text fields
+    /// (variant label, names) are quoted as RFC 4180 has it when they hold
+    /// a comma, a quote or a line break.
     pub fn to_csv(&self, label: &str) -> String {
         let mut s = String::new();
+        let label = csv_field(label);
         for w in &self.workloads {
             let per_txn = |v: f64, prec: usize| w.per_txn_or(v, prec, "");
             let per_mb = |v: f64| w.per_mb_or(v, 5, "");
@@ -384,13 +387,13 @@ impl RunResult {
                 s,
                 "{},{},{},{},{},{},{},{},{:.3},{:.4},{},{},{},{},{},{},{}",
                 label,
-                w.name,
+                csv_field(&w.name),
                 w.kind,
                 w.connections,
                 w.request,
                 w.response,
-                w.client,
-                w.server,
+                csv_field(&w.client),
+                csv_field(&w.server),
                 w.transactions_per_s,
                 w.mb_per_s,
                 per_txn(w.latency_mean_us, 3),
@@ -429,9 +432,28 @@ impl RunResult {
     pub const CSV_HEADER: &'static str = "variant,workload,kind,connections,request,response,client,server,transactions_per_s,mb_per_s,latency_mean_us,latency_p50_us,latency_p99_us,cpu_us_per_txn_client,cpu_us_per_txn_server,cpu_ms_per_mb_client,cpu_ms_per_mb_server";
 }
 
+/// A CSV field: as it is, or in double quotes (inner quotes doubled) when
+/// it holds a separator, a quote or a line break. A `[vary]` label such as
+/// `[1, 2, 2, 3, 4, 4, 4]` (a wlm_priorityq_map value) split its row.
+fn csv_field(t: &str) -> std::borrow::Cow<'_, str> {
+    if t.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", t.replace('"', "\"\"")).into()
+    } else {
+        t.into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn csv_fields_with_separators_are_quoted() {
+        assert_eq!(csv_field("RR30"), "RR30");
+        assert_eq!(csv_field("[1, 2]"), "\"[1, 2]\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
+    }
+
     #[test]
     fn unattributed_cpu_is_shared_proportionally() {
         let v = shared_cpu(&[300, 100, 40]);
