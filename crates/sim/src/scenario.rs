@@ -1463,11 +1463,34 @@ fn adapter_feature(named: &str, rate: u64, models: &Models) -> Result<String, St
         }
         return Ok(named.to_string());
     }
+    if let Some(max) = fastest_port(named) {
+        if rate > max {
+            return Err(format!(
+                "adapter {named:?} has no port faster than {}g, so it cannot run speed \
+                 {} Mb/s; give a speed of {}g or less",
+                max / GBE,
+                rate / 1_000_000,
+                max / GBE
+            ));
+        }
+    }
     let gbe = format!("{named}-1g");
     if rate <= GBE && models.adapter.contains_key(&gbe) {
         Ok(gbe)
     } else {
         Ok(named.to_string())
+    }
+}
+
+/// The fastest port (b/s) of an OSA-Express generation's features:
+/// 10 GbE up to OSA-Express6S, 25 GbE on OSA-Express7S. None for a name
+/// the scenario's own `[models.adapter]` defines, whose ports it decides.
+fn fastest_port(named: &str) -> Option<u64> {
+    const GBE: u64 = 1_000_000_000;
+    match named {
+        "osa-express2" | "osa-express3" | "osa-express5s" | "osa-express6s" => Some(10 * GBE),
+        "osa-express7s" => Some(25 * GBE),
+        _ => None,
     }
 }
 
@@ -2496,6 +2519,47 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             e.contains("set connections in the [[workload]] table"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn an_adapter_cannot_run_a_port_faster_than_its_features_have() {
+        // osa-express3 at 25g ran, and OSAINFO showed "Gen: OSA-E3 Active
+        // speed/mode: 25000 mb/sec".
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        for (adapter, speed, says) in [
+            ("osa-express3", "25g", "adapter \"osa-express3\" has no port faster than 10g, so it cannot run speed 25000 Mb/s"),
+            ("osa-express2", "100g", "adapter \"osa-express2\" has no port faster than 10g"),
+            ("osa-express6s", "10001", "cannot run speed 10001 Mb/s"),
+        ] {
+            let text = no_vary.replacen(
+                "inbperf = \"DYNAMIC WORKLOADQ\"",
+                &format!("adapter = \"{adapter}\"\nspeed = \"{speed}\""),
+                1,
+            );
+            let e = Scenario::parse("t.toml", &text)
+                .unwrap()
+                .variants()
+                .expect_err(speed)
+                .to_string();
+            let line = text.lines().position(|l| l.starts_with("adapter =")).unwrap() + 1;
+            assert!(e.starts_with(&format!("t.toml:{line}: host \"zos\": adapter ")), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
+        // Their own speeds still run; a scenario's own adapter model decides
+        // its ports.
+        for (adapter, speed) in [
+            ("osa-express3", "10g"),
+            ("osa-express5s", "1g"),
+            ("my-osa", "25g"),
+        ] {
+            let text = no_vary.replacen(
+                "inbperf = \"DYNAMIC WORKLOADQ\"",
+                &format!("adapter = \"{adapter}\"\nspeed = \"{speed}\""),
+                1,
+            ) + "[models.adapter.my-osa]\nframe_ns = 1000\nbyte_ps = 100\nsort_ns = 0\npresent_ns = 1000\nlatency_ns = 1000\nin_buffer_frames = 100\nolm_frame_ns = 0\nsiga_latency_ns = 1000\n";
+            let v = Scenario::parse("t.toml", &text).unwrap().variants();
+            assert!(v.is_ok(), "{adapter} {speed}: {v:?}");
+        }
     }
 
     #[test]
