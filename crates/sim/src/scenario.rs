@@ -474,6 +474,7 @@ impl Scenario {
         // The file as written first, so an error in it is reported as such
         // and not as one of a variant's.
         let base = self.resolve(&self.file.hosts, &self.file.workloads, &models)?;
+        self.check_unused_host_fields()?;
         let Some(v) = &self.file.vary else {
             return Ok(vec![Variant {
                 label: "base".into(),
@@ -568,6 +569,32 @@ impl Scenario {
             out.push(Variant { label, setup });
         }
         Ok(out)
+    }
+
+    /// Fields of the file as written that no run would use (checked on the
+    /// file, not on a variant: a `[vary]` over `xcf_speed` sets it on every
+    /// z/OS host, the distributor's targets too, and its variants are told
+    /// apart by what they run).
+    fn check_unused_host_fields(&self) -> Result<(), ScenarioError> {
+        for (i, hv) in self.file.hosts.iter().enumerate() {
+            let h: HostCfg = self.typed(hv, "host", i)?;
+            if h.distribute_to.is_empty() {
+                // The XCF link runs from a distributor to its targets; on
+                // any other host the value was never even parsed.
+                if let Some(k) = ["xcf_speed", "xcf_latency_us"]
+                    .into_iter()
+                    .find(|k| hv.get(k).is_some())
+                {
+                    return Err(self.invalid(format!(
+                        "host #{}: {k} is the XCF link of a sysplex distributor to its \
+                         targets, and this host distributes to none (give distribute_to, or \
+                         drop {k})",
+                        i + 1
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A `[vary]` whose `hosts` or `workloads` select nothing would run
@@ -2560,6 +2587,45 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             let v = Scenario::parse("t.toml", &text).unwrap().variants();
             assert!(v.is_ok(), "{adapter} {speed}: {v:?}");
         }
+    }
+
+    #[test]
+    fn xcf_fields_on_a_host_that_distributes_nothing_are_refused() {
+        // They were ignored, and xcf_speed = "fast" was never parsed.
+        for field in [
+            "xcf_speed = \"fast\"",
+            "xcf_speed = \"1g\"",
+            "xcf_latency_us = 20",
+        ] {
+            let (e, line) = error_at(
+                |b| {
+                    b[..b.find("[vary]").unwrap()].replace("inbperf = \"DYNAMIC WORKLOADQ\"", field)
+                },
+                field,
+            );
+            let key = field.split(' ').next().unwrap();
+            assert!(
+                e.starts_with(&format!(
+                    "t.toml:{line}: host #1: {key} is the XCF link of a sysplex distributor"
+                )),
+                "{e}"
+            );
+        }
+        // A [vary] over xcf_speed sets it on every z/OS host, targets too:
+        // the example scenario's distributor still varies.
+        let sd = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/sysplex-distributor-mix.toml"
+        ))
+        .unwrap();
+        let varied = sd[..sd.find("[vary]").unwrap()].to_string()
+            + "[vary]\nfield = \"xcf_speed\"\nvalues = [\"1g\", \"10g\"]\n";
+        let v = Scenario::parse("t.toml", &varied)
+            .unwrap()
+            .variants()
+            .unwrap();
+        assert_eq!(v.len(), 2);
+        assert!(Scenario::parse("t.toml", &sd).unwrap().variants().is_ok());
     }
 
     #[test]
