@@ -578,6 +578,22 @@ impl Scenario {
     fn check_unused_host_fields(&self) -> Result<(), ScenarioError> {
         for (i, hv) in self.file.hosts.iter().enumerate() {
             let h: HostCfg = self.typed(hv, "host", i)?;
+            // The map is used only with WLMPRIORITYQ on: in the file, or in
+            // the runs of a [vary] over wlm_priorityq that includes the host
+            // (scenarios/wlm-priority.toml).
+            let varied_on = self
+                .file
+                .vary
+                .as_ref()
+                .is_some_and(|v| v.field == "wlm_priorityq" && vary_selects_host(v, hv));
+            if h.wlm_priorityq_map.is_some() && !h.wlm_priorityq && !varied_on {
+                return Err(self.invalid(format!(
+                    "host #{}: wlm_priorityq_map is used only with wlm_priorityq = true, \
+                     which this host does not have, so no run would use it (give \
+                     wlm_priorityq = true, or drop the map)",
+                    i + 1
+                )));
+            }
             if h.distribute_to.is_empty() {
                 // The XCF link runs from a distributor to its targets; on
                 // any other host the value was never even parsed.
@@ -1607,12 +1623,16 @@ fn engine_config(
     };
     let mut stack = ec::StackConfig::new(format!("TCPIP{idx}"));
     stack.segmentation_offload = h.segmentation_offload;
+    // Checked whether or not wlm_priorityq is on in this run: a [vary]
+    // may turn it on, and a bad map must not wait for that.
+    if let Some(q) = h.wlm_priorityq_map {
+        if q.iter().any(|x| !(1..=4).contains(x)) {
+            return Err("wlm_priorityq_map entries are write queues 1..4".into());
+        }
+    }
     if h.wlm_priorityq {
         let mut m = ec::WlmPriorityMap::default();
         if let Some(q) = h.wlm_priorityq_map {
-            if q.iter().any(|x| !(1..=4).contains(x)) {
-                return Err("wlm_priorityq_map entries are write queues 1..4".into());
-            }
             m.queue_for = q;
         }
         stack.wlm_priorityq = Some(m);
@@ -2626,6 +2646,66 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap();
         assert_eq!(v.len(), 2);
         assert!(Scenario::parse("t.toml", &sd).unwrap().variants().is_ok());
+    }
+
+    #[test]
+    fn a_wlm_priorityq_map_no_run_uses_is_refused_and_always_checked() {
+        let no_vary = |b: &str| b[..b.find("[vary]").unwrap()].to_string();
+        // Without wlm_priorityq = true the map was ignored, its entries
+        // unchecked.
+        let map = "wlm_priorityq_map = [1, 2, 3, 4, 1, 1, 1]";
+        let (e, line) = error_at(
+            |b| no_vary(b).replace("inbperf = \"DYNAMIC WORKLOADQ\"", map),
+            map,
+        );
+        assert!(
+            e.starts_with(&format!(
+                "t.toml:{line}: host #1: wlm_priorityq_map is used only with wlm_priorityq = true"
+            )),
+            "{e}"
+        );
+        let bad = "wlm_priorityq_map = [1, 2, 3, 4, 5, 1, 1]";
+        let (e, line) = error_at(
+            |b| {
+                b.replace("inbperf = \"DYNAMIC WORKLOADQ\"", bad)
+                    .replace("field = \"inbperf\"", "field = \"wlm_priorityq\"")
+                    .replace(
+                        "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                        "values = [false, true]",
+                    )
+            },
+            bad,
+        );
+        assert!(
+            e.starts_with(&format!(
+                "t.toml:{line}: host \"zos\": wlm_priorityq_map entries"
+            )),
+            "{e}"
+        );
+        // A [vary] that turns WLMPRIORITYQ on uses it (wlm-priority.toml).
+        let text = BASIC
+            .replace("inbperf = \"DYNAMIC WORKLOADQ\"", map)
+            .replace("field = \"inbperf\"", "field = \"wlm_priorityq\"")
+            .replace(
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                "values = [false, true]",
+            );
+        let v = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap();
+        let wlm = |i: usize| {
+            v[i].setup.hosts[0]
+                .adapter
+                .as_ref()
+                .unwrap()
+                .osa
+                .config
+                .stacks[0]
+                .wlm_priorityq
+        };
+        assert!(wlm(0).is_none());
+        assert_eq!(wlm(1).unwrap().queue_for, [1, 2, 3, 4, 1, 1, 1]);
     }
 
     #[test]
