@@ -700,6 +700,12 @@ impl Scenario {
                 )));
             }
         }
+        if let Some(i) = v.labels.iter().position(|l| l.trim().is_empty()) {
+            return Err(self.invalid(format!(
+                "[vary] labels: label {} is empty; each names a run in the results",
+                i + 1
+            )));
+        }
         if !v.labels.is_empty() && v.labels.len() != v.values.len() {
             return Err(self.invalid(format!(
                 "[vary] labels: {} labels for {} values; give one per value",
@@ -792,6 +798,14 @@ impl Scenario {
             cfgs.push(h);
         }
         for (i, h) in cfgs.iter().enumerate() {
+            // Workloads name their hosts, and the report heads each
+            // host's counters with the name: "host  (z10, ...)".
+            if h.name.trim().is_empty() {
+                return Err(self.invalid(format!(
+                    "host #{}: name is empty; give the host a name workloads can use",
+                    i + 1
+                )));
+            }
             if let Some(j) = cfgs[..i].iter().position(|o| o.name == h.name) {
                 return Err(self.invalid(format!(
                     "host #{}: name {:?} is already used by host #{}",
@@ -972,6 +986,14 @@ impl Scenario {
                     )))
                 }
             };
+            if w.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+                // A nameless row in every table and an empty CSV field.
+                return Err(self.invalid(format!(
+                    "workload #{}: name is empty; give a name, or leave name out for one made \
+                     of the type and sizes",
+                    i + 1
+                )));
+            }
             let name = w.name.clone().unwrap_or_else(|| {
                 format!(
                     "{}{}({}/{})",
@@ -2706,6 +2728,36 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         };
         assert!(wlm(0).is_none());
         assert_eq!(wlm(1).unwrap().queue_for, [1, 2, 3, 4, 1, 1, 1]);
+    }
+
+    #[test]
+    fn empty_names_and_labels_are_refused() {
+        // They ran, heading a host's counters "host  (z10, ...)" and giving
+        // a workload a nameless row.
+        let (e, line) = error_at(
+            |b| b.replacen("name = \"zos\"", "name = \" \"", 1),
+            "name = \" \"",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{line}: host #1: name is empty")),
+            "{e}"
+        );
+        let (e, line) = error_at(
+            |b| b.replacen("type = \"RR\"", "type = \"RR\"\nname = \"\"", 1),
+            "name = \"\"",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{line}: workload #1: name is empty")),
+            "{e}"
+        );
+        let (e, line) = error_at(
+            |b| format!("{b}labels = [\"a\", \"\", \"c\"]\n"),
+            "labels = ",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{line}: [vary] labels: label 2 is empty")),
+            "{e}"
+        );
     }
 
     #[test]
