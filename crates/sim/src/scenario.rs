@@ -798,6 +798,27 @@ impl Scenario {
             cfgs.push(h);
         }
         for (i, h) in cfgs.iter().enumerate() {
+            // No interface owns these; the simulator delivered to them as
+            // if they were any host's unicast address.
+            for (key, addr) in [("ip", Some(h.ip)), ("dvipa", h.dvipa)] {
+                let Some(a) = addr else { continue };
+                let what = if a.is_unspecified() {
+                    "the unspecified address"
+                } else if a.is_broadcast() {
+                    "the broadcast address"
+                } else if a.is_multicast() {
+                    "a multicast address"
+                } else if a.is_loopback() {
+                    "a loopback address"
+                } else {
+                    continue;
+                };
+                return Err(self.invalid(format!(
+                    "host #{}: {key} \"{a}\" is {what}; a host's address is a unicast one \
+                     (e.g. 192.0.2.1, a documentation range)",
+                    i + 1
+                )));
+            }
             // Workloads name their hosts, and the report heads each
             // host's counters with the name: "host  (z10, ...)".
             if h.name.trim().is_empty() {
@@ -2758,6 +2779,32 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             e.starts_with(&format!("t.toml:{line}: [vary] labels: label 2 is empty")),
             "{e}"
         );
+    }
+
+    #[test]
+    fn an_address_no_interface_can_own_is_refused() {
+        for (addr, what) in [
+            ("0.0.0.0", "the unspecified address"),
+            ("255.255.255.255", "the broadcast address"),
+            ("224.0.0.1", "a multicast address"),
+            ("127.0.0.1", "a loopback address"),
+        ] {
+            let (e, line) = error_at(
+                |b| b.replacen("ip = \"192.0.2.2\"", &format!("ip = \"{addr}\""), 1),
+                &format!("\"{addr}\""),
+            );
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: host #2: ip \"{addr}\" is {what}")),
+                "{e}"
+            );
+            let (e, line) = error_with_host_lines(&format!("dvipa = \"{addr}\""), "dvipa");
+            assert!(
+                e.starts_with(&format!(
+                    "t.toml:{line}: host #1: dvipa \"{addr}\" is {what}"
+                )),
+                "{e}"
+            );
+        }
     }
 
     #[test]
