@@ -452,6 +452,7 @@ impl Scenario {
         let mut models =
             Models::builtin().map_err(|e| self.invalid(format!("built-in models: {e}")))?;
         if let Some(m) = &self.file.models {
+            self.check_models(m)?;
             models.overlay(m);
         }
         // Checked even when no host uses it yet: a typo here should not
@@ -569,6 +570,75 @@ impl Scenario {
             out.push(Variant { label, setup });
         }
         Ok(out)
+    }
+
+    /// The scenario's own `[models]` entries: values the simulator would
+    /// otherwise clamp (a processor count of 0 ran as 1 and was reported as
+    /// "1 CPs") or that make every frame a drop (no input buffer).
+    fn check_models(&self, m: &Models) -> Result<(), ScenarioError> {
+        let err = |table: &str, name: &str, what: String| {
+            Err(self.invalid(format!("[models.{table}.{name}] {what}")))
+        };
+        for (name, a) in &m.adapter {
+            for (key, v) in [
+                ("in_buffer_frames", a.in_buffer_frames),
+                ("write_queue_sbals", a.write_queue_sbals),
+            ] {
+                if v == 0 {
+                    return err(
+                        "adapter",
+                        name,
+                        format!("{key} 0: the adapter needs at least 1 (with none, every frame is lost)"),
+                    );
+                }
+            }
+        }
+        for (table, costs) in [("machine", &m.machine), ("peer", &m.peer), ("vse", &m.vse)] {
+            for (name, c) in costs {
+                if !(1..=256).contains(&c.processors) {
+                    return err(
+                        table,
+                        name,
+                        format!("processors {} must be 1..256", c.processors),
+                    );
+                }
+                if c.sock_block == 0 {
+                    return err(
+                        table,
+                        name,
+                        "sock_block 0: a socket call moves at least 1 byte".into(),
+                    );
+                }
+                if table == "peer" && c.ack_every == 0 {
+                    return err(
+                        table,
+                        name,
+                        "ack_every 0 (or not given): a peer ACKs after 1 or more full-sized \
+                         segments"
+                            .into(),
+                    );
+                }
+                for (key, v) in [
+                    ("stack_np_share", c.stack_np_share),
+                    ("app_np_share", c.app_np_share),
+                ] {
+                    if !(0.0..=1.0).contains(&v) {
+                        return err(table, name, format!("{key} {v} is a share, 0..1"));
+                    }
+                }
+            }
+        }
+        for (name, h) in &m.hipersockets {
+            if h.in_buffers == 0 {
+                return err(
+                    "hipersockets",
+                    name,
+                    "in_buffers 0: a receiver needs at least 1 (with none, every frame is lost)"
+                        .into(),
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Fields of the file as written that no run would use (checked on the
@@ -2805,6 +2875,77 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn model_values_the_simulator_would_clamp_or_drop_on_are_refused() {
+        // in_buffer_frames = 0 dropped every frame (all workloads 0, exit
+        // 0); processors = 0 ran as 1 and was reported as "1 CPs".
+        let costs = "interrupt_ns = 1\nrx_pkt_ns = 1\nrx_ooo_ns = 1\nrx_ack_ns = 1\ntx_pkt_ns = 1\ntx_ack_ns = 1\ntso_seg_ns = 1\ntso_pkt_ns = 1\nsock_call_ns = 1\nconn_ns = 1\npoll_ns = 1\n";
+        let adapter = "frame_ns = 1\nbyte_ps = 1\nsort_ns = 0\npresent_ns = 1\nlatency_ns = 1\nolm_frame_ns = 0\nsiga_latency_ns = 1\n";
+        for (table, body, bad, says) in [
+            (
+                "adapter.osa-express3",
+                adapter,
+                "in_buffer_frames = 0",
+                "in_buffer_frames 0",
+            ),
+            (
+                "adapter.osa-express3",
+                &format!("{adapter}in_buffer_frames = 9\n"),
+                "write_queue_sbals = 0",
+                "write_queue_sbals 0",
+            ),
+            (
+                "machine.z10",
+                &format!("{costs}sock_block = 1\n"),
+                "processors = 0",
+                "processors 0 must be 1..256",
+            ),
+            (
+                "machine.z10",
+                &format!("{costs}processors = 2\n"),
+                "sock_block = 0",
+                "sock_block 0",
+            ),
+            (
+                "peer.aix",
+                &format!("{costs}processors = 2\nsock_block = 1\n"),
+                "ack_every = 0",
+                "ack_every 0",
+            ),
+            (
+                "vse.z800",
+                &format!("{costs}processors = 2\nsock_block = 1\n"),
+                "stack_np_share = 1.5",
+                "stack_np_share 1.5 is a share",
+            ),
+            (
+                "hipersockets.z800",
+                "siga_ns = 1\nbyte_ps = 1\nlatency_ns = 1\n",
+                "in_buffers = 0",
+                "in_buffers 0",
+            ),
+        ] {
+            let (e, line) = error_at(
+                |b| {
+                    format!(
+                        "{}[models.{table}]\n{body}{bad}\n",
+                        &b[..b.find("[vary]").unwrap()]
+                    )
+                },
+                bad,
+            );
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: [models.{table}] {says}")),
+                "{e}"
+            );
+        }
+        // The built-in entries, copied as a scenario's own, pass.
+        let mut own = Models::builtin().unwrap();
+        own.machine.get_mut("z10").unwrap().processors = 256;
+        let sc = Scenario::parse("t.toml", BASIC).unwrap();
+        assert!(sc.check_models(&own).is_ok());
     }
 
     #[test]
