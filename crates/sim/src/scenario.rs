@@ -379,7 +379,7 @@ impl Scenario {
         let tables = |name: &str| -> Vec<(usize, usize)> {
             let mut out = Vec::new();
             for (i, l) in lines.iter().enumerate() {
-                if l.trim() == format!("[[{name}]]") {
+                if header_of(l).is_some_and(|h| h == format!("[[{name}]]")) {
                     let end = (i + 1..lines.len())
                         .find(|&j| header(lines[j]))
                         .unwrap_or(lines.len());
@@ -397,10 +397,9 @@ impl Scenario {
             let name = t.split('"').next()?;
             let rest = t.split_once(": ").map_or("", |x| x.1);
             let table = tables("host").into_iter().find(|&(a, e)| {
-                lines[a..e].iter().any(|l| {
-                    let l: String = l.chars().filter(|c| !c.is_whitespace()).collect();
-                    l == format!("name=\"{name}\"")
-                })
+                lines[a..e]
+                    .iter()
+                    .any(|l| string_setting(l, "name").is_some_and(|n| n == name))
             })?;
             (table, rest)
         } else if let Some(t) = what.strip_prefix("host #") {
@@ -415,7 +414,7 @@ impl Scenario {
             // `[vary] ...`, `[hipersockets] ...`: within that table.
             let head = lines
                 .iter()
-                .position(|l| l.trim() == format!("[{table}]"))?;
+                .position(|l| header_of(l).is_some_and(|h| h == format!("[{table}]")))?;
             let end = (head + 1..lines.len())
                 .find(|&j| header(lines[j]))
                 .unwrap_or(lines.len());
@@ -1378,6 +1377,38 @@ impl Scenario {
             iqd,
         })
     }
+}
+
+/// A table header line as TOML reads it, without its spaces and comment:
+/// `[[ host ]]  # the z/OS side` is `[[host]]`.
+fn header_of(line: &str) -> Option<String> {
+    let t = line.trim_start();
+    if !t.starts_with('[') {
+        return None;
+    }
+    let end = t.rfind(']')?;
+    if t[end + 1..]
+        .trim_start()
+        .chars()
+        .next()
+        .is_some_and(|c| c != '#')
+    {
+        return None;
+    }
+    Some(t[..=end].chars().filter(|c| !c.is_whitespace()).collect())
+}
+
+/// The string a line sets `key` to, in either quoting (`name = "zosb"`,
+/// `name='zosb'  # comment`); None for other lines.
+fn string_setting<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let (k, v) = line.split_once('=')?;
+    if k.trim() != key {
+        return None;
+    }
+    let v = v.trim_start();
+    let q = v.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let rest = &v[1..];
+    rest.find(q).map(|e| &rest[..e])
 }
 
 /// A serde message in a user's words: Rust's type names become what the
@@ -2946,6 +2977,62 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         own.machine.get_mut("z10").unwrap().processors = 256;
         let sc = Scenario::parse("t.toml", BASIC).unwrap();
         assert!(sc.check_models(&own).is_ok());
+    }
+
+    #[test]
+    fn errors_find_their_line_in_any_spelling_of_the_table() {
+        // Single-quoted names, spaces in a header and a comment after it
+        // lost the line.
+        for (from, to) in [
+            ("name = \"zos\"", "name = 'zos'"),
+            ("name = \"zos\"", "name=\"zos\"  # the z/OS side"),
+            ("[[host]]", "[[ host ]]"),
+            ("[[host]]", "[[host]]   # systems"),
+        ] {
+            let (e, line) = error_at(
+                |b| {
+                    b.replacen(from, to, 1).replacen(
+                        "ip = \"192.0.2.1\"",
+                        "ip = \"192.0.2.1\"\nspeed = \"warp\"",
+                        1,
+                    )
+                },
+                "warp",
+            );
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: host \"zos\": speed")),
+                "{to}: {e}"
+            );
+        }
+        for to in ["[[workload]] # interactive", "[[ workload ]]"] {
+            let (e, line) = error_at(
+                |b| {
+                    b.replace("[[workload]]", to)
+                        .replace("connections = 2", "connections = 0")
+                },
+                "connections = 0",
+            );
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: workload #1")),
+                "{to}: {e}"
+            );
+        }
+        let (e, line) = error_at(
+            |b| {
+                b.replace("[vary]", "[ vary ] # modes")
+                    .replace("\"OLM\"]", "\"OLM\", \"OLM\"]")
+            },
+            "values =",
+        );
+        assert!(
+            e.starts_with(&format!("t.toml:{line}: [vary] values")),
+            "{e}"
+        );
+        assert_eq!(header_of("  [[ host ]] # x"), Some("[[host]]".into()));
+        assert_eq!(header_of("[vary] x = 1"), None);
+        assert_eq!(header_of("name = \"[x]\""), None);
+        assert_eq!(string_setting("name = 'a b' # c", "name"), Some("a b"));
+        assert_eq!(string_setting("names = \"a\"", "name"), None);
     }
 
     #[test]
