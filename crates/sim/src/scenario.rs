@@ -1315,6 +1315,15 @@ impl Scenario {
                 (Some(_), Some(_)) => {
                     return Err(bad("give profile or profile_text, not both".into()))
                 }
+                (Some(f), None) if f.trim().is_empty() => {
+                    // It read the scenario's directory: "Is a directory",
+                    // or "profile : No such file" beside the current one.
+                    return Err(bad(
+                        "profile is empty; name a TCP/IP profile file (relative to the scenario \
+                         file), or write the statements in profile_text"
+                            .into(),
+                    ));
+                }
                 (Some(f), None) if f.contains('\n') => {
                     // Statements written inline under the file field.
                     return Err(bad(
@@ -3033,6 +3042,19 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert_eq!(header_of("name = \"[x]\""), None);
         assert_eq!(string_setting("name = 'a b' # c", "name"), Some("a b"));
         assert_eq!(string_setting("names = \"a\"", "name"), None);
+    }
+
+    #[test]
+    fn an_empty_profile_path_says_so() {
+        let (e, line) = error_with_host_lines("profile = \"\"", "profile = ");
+        assert!(
+            e.starts_with(&format!("t.toml:{line}: host \"zos\": profile is empty")),
+            "{e}"
+        );
+        assert!(
+            !e.contains("directory") && !e.contains("No such file"),
+            "{e}"
+        );
     }
 
     #[test]
