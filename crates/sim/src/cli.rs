@@ -112,8 +112,12 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
         softosa_display::Format::Text
     };
     let ctx = softosa_display::DisplayContext::default();
-    for v in &variants {
-        let (r, world) = run_world(&v.label, &v.setup, args.quiet)?;
+    // The bar's second counts from the start of the whole command: six
+    // variants of 0.9 s each ran 5 s without one.
+    let started = Instant::now();
+    for (i, v) in variants.iter().enumerate() {
+        let label = variant_label(&v.label, i, variants.len());
+        let (r, world) = run_world_since(&label, &v.setup, args.quiet, started)?;
         for kind in &kinds {
             for (host, engine) in world.engines() {
                 let text = softosa_display::render(*kind, engine, &ctx, None, display_format)?;
@@ -176,6 +180,27 @@ pub fn run_world(
     setup: &crate::world::Setup,
     quiet: bool,
 ) -> Result<(RunResult, crate::world::World), crate::world::WorldError> {
+    run_world_since(label, setup, quiet, Instant::now())
+}
+
+/// A run's name on its progress bar: which of a `[vary]`'s runs it is.
+fn variant_label(label: &str, i: usize, n: usize) -> String {
+    if n > 1 {
+        format!("{label} ({} of {n})", i + 1)
+    } else {
+        label.to_string()
+    }
+}
+
+/// As [`run_world`], one of several runs of a command that began at
+/// `started`: the bar shows once the command (not this run) has taken more
+/// than a second.
+fn run_world_since(
+    label: &str,
+    setup: &crate::world::Setup,
+    quiet: bool,
+    started: Instant,
+) -> Result<(RunResult, crate::world::World), crate::world::WorldError> {
     let start = Instant::now();
     let mut bar: Option<ProgressBar> = None;
     let terminal = std::io::stderr().is_terminal();
@@ -198,7 +223,7 @@ pub fn run_world(
             }
             return;
         }
-        if bar.is_none() && start.elapsed() > Duration::from_secs(1) {
+        if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
             let b = ProgressBar::new(end / 1_000_000);
             b.set_style(
                 ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ms simulated ({eta})")
@@ -621,6 +646,26 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn a_variant_is_named_with_its_place_on_the_progress_bar() {
+        assert_eq!(variant_label("DYNAMIC", 1, 6), "DYNAMIC (2 of 6)");
+        assert_eq!(variant_label("base", 0, 1), "base");
+        // A run that starts after the command's first second shows its
+        // bar at once; quiet never does (nothing to see in a test, but it
+        // must not fail).
+        let sc = Scenario::parse(
+            "t.toml",
+            &std::fs::read_to_string(args(Format::Text, &[]).scenario)
+                .unwrap()
+                .replace("duration_ms = 100", "duration_ms = 1"),
+        )
+        .unwrap();
+        let v = &sc.variants().unwrap()[0];
+        let long_ago = Instant::now() - Duration::from_secs(5);
+        let (r, _) = run_world_since(&v.label, &v.setup, true, long_ago).unwrap();
+        assert!(r.workloads[0].transactions > 0);
     }
 
     #[test]
