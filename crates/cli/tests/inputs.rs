@@ -36,6 +36,18 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
             "cannot be combined",
         ),
         (vec!["sim", "-q", QUICK, "--display", "nope"], "\"nope\""),
+        (
+            vec![
+                "sim",
+                "-q",
+                QUICK,
+                "--display",
+                "tuning",
+                "--display",
+                "vtam",
+            ],
+            "--display tuning is given twice",
+        ),
         (vec!["sim", "-q", QUICK, "--format", "yaml"], "yaml"),
         (
             vec![

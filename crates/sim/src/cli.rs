@@ -55,7 +55,7 @@ pub struct SimArgs {
     /// After the results, show this z/OS display of every simulated host's
     /// adapter at the end of the run (devlinks, osainfo, trle, tuning,
     /// netstat-all, stats, config, vcrt, route-qdioaccel, drops); may be
-    /// given several times. With --format json the displays are in the
+    /// given several times, each kind once. With --format json the displays are in the
     /// JSON ("displays"); --format csv has no place for them.
     #[arg(long = "display", value_name = "KIND")]
     pub display: Vec<String>,
@@ -91,6 +91,19 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
         .map(|k| k.parse::<softosa_display::DisplayKind>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| softosa_display::cli::Usage(format!("--display: {e}")))?;
+    // A kind given twice printed its display twice per host and variant.
+    if let Some((i, k)) = kinds
+        .iter()
+        .enumerate()
+        .find(|(i, k)| kinds[..*i].contains(k))
+    {
+        return Err(Box::new(softosa_display::cli::Usage(format!(
+            "--display {} is given twice (as {:?} and {:?}); give each display once",
+            k.word(),
+            args.display[kinds[..i].iter().position(|x| x == k).unwrap_or(0)],
+            args.display[i]
+        ))));
+    }
     let has_adapter = variants
         .iter()
         .any(|v| v.setup.hosts.iter().any(|h| h.adapter.is_some()));
@@ -398,6 +411,21 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&output(&a).unwrap()).unwrap();
         assert_eq!(doc["seed"], 7);
         assert!(doc["variants"].is_array());
+    }
+
+    #[test]
+    fn a_display_given_twice_is_a_usage_error() {
+        // "vtam" is tuning's alias: the same display under two words.
+        for twice in [["tuning", "tuning"], ["TUNING", "vtam"]] {
+            let e = output(&args(Format::Text, &twice)).unwrap_err();
+            assert!(e.is::<Usage>(), "{e}");
+            assert!(
+                e.to_string().starts_with("--display tuning is given twice"),
+                "{e}"
+            );
+        }
+        let out = output(&args(Format::Text, &["tuning", "devlinks"])).unwrap();
+        assert_eq!(out.matches("==== tuning on host zosb").count(), 1);
     }
 
     #[test]
