@@ -86,7 +86,7 @@ pub struct ReproduceArgs {
     /// Where to write the HTML report.
     #[arg(long, default_value = "reproduce.html")]
     pub html: PathBuf,
-    /// Only run scenarios whose name contains this text (e.g. `olm`), and
+    /// Only run scenarios whose name contains this text, in any case (e.g. `olm`), and
     /// report only the checks they compute.
     #[arg(long)]
     pub only: Option<String>,
@@ -781,13 +781,16 @@ fn evaluate(r: &Results) -> Vec<Check> {
 }
 
 /// The calibration scenarios `--only` selects: those whose name contains
-/// its text (all of them without it).
+/// its text in any case (all of them without it); `--only OLM` matched
+/// nothing, the names being lower case.
 fn selected<'a>(
     only: Option<&'a str>,
 ) -> impl Iterator<Item = &'static (&'static str, &'static str)> + 'a {
-    SCENARIOS
-        .iter()
-        .filter(move |(name, _)| only.is_none_or(|o| name.contains(o)))
+    let only = only.map(str::to_ascii_lowercase);
+    SCENARIOS.iter().filter(move |(name, _)| {
+        only.as_deref()
+            .is_none_or(|o| name.to_ascii_lowercase().contains(o))
+    })
 }
 
 /// Run every calibration scenario (or those matching `only`).
@@ -997,6 +1000,11 @@ mod tests {
         };
         let e = run(args("no-such-scenario")).unwrap_err().to_string();
         assert!(e.contains("olm-rr1"), "the error lists the names: {e}");
+        // In any case, as the help's `--only olm` suggests.
+        let names = |o: &str| selected(Some(o)).map(|(n, _)| *n).collect::<Vec<_>>();
+        assert_eq!(names("OLM"), names("olm"));
+        assert_eq!(names("Dynamic-RR1"), ["dynamic-rr1", "dynamic-rr10"]);
+        assert!(names("olm").len() >= 5);
         let results = run_all(Some("dynamic-rr"), true).unwrap();
         let all = evaluate(&results);
         let computed: Vec<&Check> = all.iter().filter(|c| c.simulated.is_some()).collect();
