@@ -19,39 +19,9 @@
 //! had even on the wire.
 
 use softosa_engine::config::Mac;
+pub use softosa_engine::wire::Header;
 use softosa_engine::wire::{self, Frame, FrameInfo, ParseError};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-
-/// The header a frame could not be read in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Header {
-    Ethernet,
-    Vlan,
-    Ipv4,
-    /// IP Authentication Header (AH) in an IPv4 packet.
-    IpAuth,
-    Ipv6,
-    Ipv6Extension,
-    Tcp,
-    Udp,
-    Arp,
-}
-
-impl std::fmt::Display for Header {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Header::Ethernet => "Ethernet",
-            Header::Vlan => "VLAN",
-            Header::Ipv4 => "IPv4",
-            Header::IpAuth => "IP authentication (AH)",
-            Header::Ipv6 => "IPv6",
-            Header::Ipv6Extension => "IPv6 extension",
-            Header::Tcp => "TCP",
-            Header::Udp => "UDP",
-            Header::Arp => "ARP",
-        })
-    }
-}
 
 /// Why a frame read from the capture is not replayed (other than being
 /// foreign to the analysed interfaces).
@@ -198,7 +168,7 @@ fn why(frame: &[u8], wire_len: u32, e: ParseError) -> Unusable {
     let (header, fault) = match walk(frame, wire) {
         Err(found) => found,
         // The walk found nothing the parser did: name the parser's header.
-        Ok(()) => (header_of(e), Fault::Short(frame.len().saturating_add(1))),
+        Ok(()) => (e.header, Fault::Short(frame.len().saturating_add(1))),
     };
     match fault {
         Fault::Short(end) if cut && end <= wire => Unusable::CutBySnapLen(header),
@@ -218,19 +188,6 @@ fn stacked_vlan(d: &[u8]) -> bool {
             inner == wire::ETHERTYPE_VLAN || STACKING_TAGS.contains(&inner)
         }
         _ => false,
-    }
-}
-
-fn header_of(e: ParseError) -> Header {
-    match e {
-        ParseError::ShortEthernet => Header::Ethernet,
-        ParseError::ShortVlan => Header::Vlan,
-        ParseError::BadIpv4 | ParseError::BadIpVersion => Header::Ipv4,
-        ParseError::BadIpv6 => Header::Ipv6,
-        ParseError::BadIpv6Extension => Header::Ipv6Extension,
-        ParseError::BadTcp => Header::Tcp,
-        ParseError::BadUdp => Header::Udp,
-        ParseError::BadArp => Header::Arp,
     }
 }
 

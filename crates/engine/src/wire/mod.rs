@@ -14,8 +14,18 @@
 //! 0 in a packet longer than its header means "as long as the frame", as
 //! Linux writes it on a GSO packet over 64 KiB (BIG TCP) and Wireshark reads
 //! it; [`parse_ethernet_frame`] and [`parse_ip_frame`] take that length
-//! from `wire_len`. Malformed headers give a [`ParseError`]; nothing here
-//! panics on any input.
+//! from `wire_len`.
+//!
+//! A frame that cannot be read gives a [`ParseError`] naming the [`Header`]
+//! and the [`Problem`]: the header is *cut* when the bytes it needs were on
+//! the wire (`wire_len`) but are not in `data` (a snap length, a header-only
+//! copy), and *malformed* when a field is invalid whatever the length, or
+//! when it needs more bytes than the frame had even on the wire. The
+//! fields that say how long a header is or whether it can be read at all
+//! (IP version and header length, TCP data offset) are read as soon as they
+//! are held, before the rest of the header is asked for, so such a header
+//! is malformed even when cut; other fields are checked once the whole
+//! header is held. Nothing here panics on any input.
 
 pub mod build;
 pub mod checksum;
@@ -53,28 +63,95 @@ pub const PROTO_UDP: u8 = 17;
 pub const PROTO_ESP: u8 = 50;
 pub const PROTO_AH: u8 = 51;
 
-/// Why a frame could not be read (counted as FRINVCT).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParseError {
-    #[error("frame shorter than an Ethernet header")]
-    ShortEthernet,
-    #[error("truncated VLAN tag")]
-    ShortVlan,
-    #[error("invalid or truncated IPv4 header")]
-    BadIpv4,
-    #[error("invalid or truncated IPv6 header")]
-    BadIpv6,
-    #[error("invalid or truncated IPv6 extension header")]
-    BadIpv6Extension,
-    #[error("invalid or truncated TCP header")]
-    BadTcp,
-    #[error("invalid or truncated UDP header")]
-    BadUdp,
-    #[error("invalid or truncated ARP packet")]
-    BadArp,
-    #[error("IP version nibble is neither 4 nor 6")]
-    BadIpVersion,
+/// The header a frame could not be read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Header {
+    Ethernet,
+    Vlan,
+    /// A bare IP packet whose version is not known (neither 4 nor 6, or
+    /// no byte to read it from).
+    Ip,
+    Ipv4,
+    /// IP Authentication Header (AH) in an IPv4 packet (in IPv6 it is an
+    /// extension header).
+    IpAuth,
+    Ipv6,
+    Ipv6Extension,
+    Tcp,
+    Udp,
+    Arp,
 }
+
+impl core::fmt::Display for Header {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Header::Ethernet => "Ethernet",
+            Header::Vlan => "VLAN",
+            Header::Ip => "IP",
+            Header::Ipv4 => "IPv4",
+            Header::IpAuth => "IP authentication (AH)",
+            Header::Ipv6 => "IPv6",
+            Header::Ipv6Extension => "IPv6 extension",
+            Header::Tcp => "TCP",
+            Header::Udp => "UDP",
+            Header::Arp => "ARP",
+        })
+    }
+}
+
+/// What is wrong with the header (see the module notes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The bytes the header needs were on the wire but are not held.
+    Cut,
+    /// A field is invalid, or the header runs past the frame on the wire.
+    Malformed,
+}
+
+/// Why a frame could not be read (counted as FRINVCT).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub header: Header,
+    pub problem: Problem,
+}
+
+impl ParseError {
+    fn malformed(header: Header) -> Self {
+        ParseError {
+            header,
+            problem: Problem::Malformed,
+        }
+    }
+
+    /// `header` needs `len` bytes where fewer are held; `room` is how many
+    /// the frame had on the wire from the same place.
+    fn short(header: Header, len: usize, room: u32) -> Self {
+        let on_wire = u32::try_from(len).is_ok_and(|len| len <= room);
+        ParseError {
+            header,
+            problem: if on_wire {
+                Problem::Cut
+            } else {
+                Problem::Malformed
+            },
+        }
+    }
+}
+
+impl core::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.problem {
+            Problem::Cut => write!(
+                f,
+                "truncated {} header (the frame was longer on the wire)",
+                self.header
+            ),
+            Problem::Malformed => write!(f, "malformed {} header", self.header),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
 
 /// Layer-2 facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,6 +352,18 @@ impl FrameInfo {
     }
 }
 
+/// The first `len` bytes of `data` (`room` bytes long on the wire), which
+/// `header` needs.
+fn need(data: &[u8], len: usize, room: u32, header: Header) -> Result<&[u8], ParseError> {
+    data.get(..len)
+        .ok_or_else(|| ParseError::short(header, len, room))
+}
+
+/// The wire bytes left after the first `offset`.
+fn room_after(room: u32, offset: usize) -> u32 {
+    room.saturating_sub(u32::try_from(offset).unwrap_or(u32::MAX))
+}
+
 /// Parse a frame that starts with an Ethernet II header (all of it held:
 /// its length is `data.len()`).
 pub fn parse_ethernet(data: &[u8]) -> Result<FrameInfo, ParseError> {
@@ -286,14 +375,18 @@ pub fn parse_ethernet(data: &[u8]) -> Result<FrameInfo, ParseError> {
 /// taken from it).
 pub fn parse_ethernet_frame(frame: Frame<'_>) -> Result<FrameInfo, ParseError> {
     let data = frame.data;
-    let eth = Ethernet2HeaderSlice::from_slice(data).map_err(|_| ParseError::ShortEthernet)?;
+    let wire = frame.wire_len;
+    let eth = Ethernet2HeaderSlice::from_slice(data)
+        .map_err(|e| ParseError::short(Header::Ethernet, e.required_len, wire))?;
     let mut ethertype = eth.ether_type().0;
     let mut offset = 14usize;
     let mut vlan = None;
     let mut vlan_pcp = 0;
     if ethertype == ETHERTYPE_VLAN {
-        let rest = data.get(offset..).ok_or(ParseError::ShortVlan)?;
-        let tag = SingleVlanHeaderSlice::from_slice(rest).map_err(|_| ParseError::ShortVlan)?;
+        let rest = data.get(offset..).unwrap_or(&[]);
+        let tag = SingleVlanHeaderSlice::from_slice(rest).map_err(|e| {
+            ParseError::short(Header::Vlan, e.required_len, room_after(wire, offset))
+        })?;
         vlan = Some(tag.vlan_identifier().value());
         vlan_pcp = tag.priority_code_point().value();
         ethertype = tag.ether_type().0;
@@ -308,11 +401,11 @@ pub fn parse_ethernet_frame(frame: Frame<'_>) -> Result<FrameInfo, ParseError> {
         header_len: offset as u16,
     };
     let rest = data.get(offset..).unwrap_or(&[]);
-    let room = frame.wire_len.saturating_sub(offset as u32);
+    let room = room_after(wire, offset);
     let net = match ethertype {
         ETHERTYPE_IPV4 => parse_ipv4(rest, room)?,
-        ETHERTYPE_IPV6 => parse_ipv6(rest)?,
-        ETHERTYPE_ARP => NetInfo::Arp(parse_arp(rest)?),
+        ETHERTYPE_IPV6 => parse_ipv6(rest, room)?,
+        ETHERTYPE_ARP => NetInfo::Arp(parse_arp(rest, room)?),
         _ => NetInfo::Other,
     };
     Ok(FrameInfo { l2: Some(l2), net })
@@ -329,23 +422,33 @@ pub fn parse_ip_frame(packet: Frame<'_>) -> Result<FrameInfo, ParseError> {
     let data = packet.data;
     let net = match data.first().map(|b| b >> 4) {
         Some(4) => parse_ipv4(data, packet.wire_len)?,
-        Some(6) => parse_ipv6(data)?,
-        _ => return Err(ParseError::BadIpVersion),
+        Some(6) => parse_ipv6(data, packet.wire_len)?,
+        Some(_) => return Err(ParseError::malformed(Header::Ip)),
+        None => return Err(ParseError::short(Header::Ip, 1, packet.wire_len)),
     };
     Ok(FrameInfo { l2: None, net })
 }
 
 /// An IPv4 packet at the start of `data`, `room` bytes long on the wire.
 fn parse_ipv4(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
-    let h = Ipv4HeaderSlice::from_slice(data).map_err(|_| ParseError::BadIpv4)?;
-    let header_len = u16::from(h.ihl()) * 4;
+    // Version and header length first: etherparse checks that 20 bytes are
+    // held before it looks at them.
+    let Some(&vihl) = data.first() else {
+        return Err(ParseError::short(Header::Ipv4, 1, room));
+    };
+    let header_len = u16::from(vihl & 0x0f) * 4;
+    if vihl >> 4 != 4 || header_len < 20 {
+        return Err(ParseError::malformed(Header::Ipv4));
+    }
+    need(data, usize::from(header_len), room, Header::Ipv4)?;
+    let h = Ipv4HeaderSlice::from_slice(data).map_err(|_| ParseError::malformed(Header::Ipv4))?;
     let mut total_len = u32::from(h.total_len());
     if total_len == 0 && room > u32::from(header_len) {
         // BIG TCP / TSO: too long for the field, so left 0 (see the module notes).
         total_len = room;
     }
     if total_len < u32::from(header_len) {
-        return Err(ParseError::BadIpv4);
+        return Err(ParseError::malformed(Header::Ipv4));
     }
     let offset = h.fragments_offset().value();
     let fragment = if offset != 0 {
@@ -364,7 +467,7 @@ fn parse_ipv4(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
         ipsec = true;
         let ah = data
             .get(l4_offset..l4_offset + 2)
-            .ok_or(ParseError::BadIpv4)?;
+            .ok_or_else(|| ParseError::short(Header::IpAuth, l4_offset + 2, room))?;
         let ah_len = (usize::from(ah[1]) + 2) * 4;
         proto = ah[0];
         l4_offset += ah_len;
@@ -384,33 +487,48 @@ fn parse_ipv4(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
     let l4 = if fragment == Fragment::Later || proto == PROTO_ESP {
         L4Info::Other
     } else {
-        parse_l4(proto, data.get(l4_offset..).unwrap_or(&[]), ip_payload_len)?
+        parse_l4(
+            proto,
+            data.get(l4_offset..).unwrap_or(&[]),
+            ip_payload_len,
+            room_after(room, l4_offset),
+        )?
     };
     Ok(NetInfo::Ip(ip, l4))
 }
 
-fn parse_ipv6(data: &[u8]) -> Result<NetInfo, ParseError> {
-    let h = Ipv6HeaderSlice::from_slice(data).map_err(|_| ParseError::BadIpv6)?;
+/// An IPv6 packet at the start of `data`, `room` bytes long on the wire.
+fn parse_ipv6(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
+    // The version first, as for IPv4.
+    let Some(&version) = data.first() else {
+        return Err(ParseError::short(Header::Ipv6, 1, room));
+    };
+    if version >> 4 != 6 {
+        return Err(ParseError::malformed(Header::Ipv6));
+    }
+    need(data, 40, room, Header::Ipv6)?;
+    let h = Ipv6HeaderSlice::from_slice(data).map_err(|_| ParseError::malformed(Header::Ipv6))?;
     let payload_len = u32::from(h.payload_length());
     let mut next = h.next_header().0;
     let mut offset = 40usize;
     let mut fragment = Fragment::None;
     let mut ipsec = false;
+    // Extension bytes `at..at + len`.
+    let ext_at = |at: usize, len: usize| {
+        data.get(at..at + len)
+            .ok_or_else(|| ParseError::short(Header::Ipv6Extension, at + len, room))
+    };
     // Walk the extension chain: hop-by-hop 0, routing 43, fragment 44,
     // destination options 60, AH 51. ESP (50) ends what can be read.
     for _ in 0..16 {
         match next {
             0 | 43 | 60 => {
-                let ext = data
-                    .get(offset..offset + 2)
-                    .ok_or(ParseError::BadIpv6Extension)?;
+                let ext = ext_at(offset, 2)?;
                 next = ext[0];
                 offset += (usize::from(ext[1]) + 1) * 8;
             }
             44 => {
-                let ext = data
-                    .get(offset..offset + 8)
-                    .ok_or(ParseError::BadIpv6Extension)?;
+                let ext = ext_at(offset, 8)?;
                 next = ext[0];
                 let frag_offset = u16::from_be_bytes([ext[2], ext[3]]) >> 3;
                 let more = ext[3] & 1 != 0;
@@ -425,9 +543,7 @@ fn parse_ipv6(data: &[u8]) -> Result<NetInfo, ParseError> {
             }
             PROTO_AH => {
                 ipsec = true;
-                let ext = data
-                    .get(offset..offset + 2)
-                    .ok_or(ParseError::BadIpv6Extension)?;
+                let ext = ext_at(offset, 2)?;
                 next = ext[0];
                 offset += (usize::from(ext[1]) + 2) * 4;
             }
@@ -442,7 +558,7 @@ fn parse_ipv6(data: &[u8]) -> Result<NetInfo, ParseError> {
     }
     let ext_len = (offset - 40) as u32;
     if ext_len > payload_len {
-        return Err(ParseError::BadIpv6Extension);
+        return Err(ParseError::malformed(Header::Ipv6Extension));
     }
     let ip = IpInfo {
         src: IpAddr::V6(h.source_addr()),
@@ -462,19 +578,28 @@ fn parse_ipv6(data: &[u8]) -> Result<NetInfo, ParseError> {
             next,
             data.get(offset..).unwrap_or(&[]),
             payload_len - ext_len,
+            room_after(room, offset),
         )?
     };
     Ok(NetInfo::Ip(ip, l4))
 }
 
-fn parse_l4(proto: u8, data: &[u8], ip_payload_len: u32) -> Result<L4Info, ParseError> {
+/// A transport header at the start of `data` (`room` bytes on the wire),
+/// in an IP payload of `ip_payload_len` bytes.
+fn parse_l4(proto: u8, data: &[u8], ip_payload_len: u32, room: u32) -> Result<L4Info, ParseError> {
     Ok(match proto {
         PROTO_TCP => {
-            let t = TcpHeaderSlice::from_slice(data).map_err(|_| ParseError::BadTcp)?;
-            let header_len = u16::from(t.data_offset()) * 4;
-            if u32::from(header_len) > ip_payload_len {
-                return Err(ParseError::BadTcp);
+            // The data offset decides the header's length: read it first.
+            let Some(&offset) = data.get(12) else {
+                return Err(ParseError::short(Header::Tcp, 20, room));
+            };
+            let header_len = u16::from(offset >> 4) * 4;
+            if header_len < 20 || u32::from(header_len) > ip_payload_len {
+                return Err(ParseError::malformed(Header::Tcp));
             }
+            need(data, usize::from(header_len), room, Header::Tcp)?;
+            let t =
+                TcpHeaderSlice::from_slice(data).map_err(|_| ParseError::malformed(Header::Tcp))?;
             let raw = t.slice();
             L4Info::Tcp {
                 src_port: t.source_port(),
@@ -488,9 +613,10 @@ fn parse_l4(proto: u8, data: &[u8], ip_payload_len: u32) -> Result<L4Info, Parse
             }
         }
         PROTO_UDP => {
-            let u = UdpHeaderSlice::from_slice(data).map_err(|_| ParseError::BadUdp)?;
+            let u = UdpHeaderSlice::from_slice(data)
+                .map_err(|e| ParseError::short(Header::Udp, e.required_len, room))?;
             if ip_payload_len < 8 {
-                return Err(ParseError::BadUdp);
+                return Err(ParseError::malformed(Header::Udp));
             }
             L4Info::Udp {
                 src_port: u.source_port(),
@@ -502,11 +628,12 @@ fn parse_l4(proto: u8, data: &[u8], ip_payload_len: u32) -> Result<L4Info, Parse
     })
 }
 
-fn parse_arp(data: &[u8]) -> Result<ArpInfo, ParseError> {
+/// An ARP packet at the start of `data`, `room` bytes long on the wire.
+fn parse_arp(data: &[u8], room: u32) -> Result<ArpInfo, ParseError> {
     // Ethernet/IPv4 ARP: htype 1, ptype 0x0800, hlen 6, plen 4.
-    let a = data.get(..28).ok_or(ParseError::BadArp)?;
+    let a = need(data, 28, room, Header::Arp)?;
     if a[0..2] != [0, 1] || a[2..4] != [8, 0] || a[4] != 6 || a[5] != 4 {
-        return Err(ParseError::BadArp);
+        return Err(ParseError::malformed(Header::Arp));
     }
     let mac = |s: &[u8]| {
         let mut m = [0u8; 6];

@@ -181,9 +181,23 @@ fn arp_round_trips() {
     }
 }
 
+fn malformed(header: Header) -> Result<FrameInfo, ParseError> {
+    Err(ParseError {
+        header,
+        problem: Problem::Malformed,
+    })
+}
+
+fn cut(header: Header) -> Result<FrameInfo, ParseError> {
+    Err(ParseError {
+        header,
+        problem: Problem::Cut,
+    })
+}
+
 #[test]
 fn malformed_frames_are_errors_not_panics() {
-    assert_eq!(parse_ethernet(&[0; 10]), Err(ParseError::ShortEthernet));
+    assert_eq!(parse_ethernet(&[0; 10]), malformed(Header::Ethernet));
     let mut buf = Vec::new();
     eth_tcp(
         &mut buf,
@@ -195,15 +209,95 @@ fn malformed_frames_are_errors_not_panics() {
     // IHL of 3 words is invalid.
     let mut bad = buf.clone();
     bad[14] = 0x43;
-    assert_eq!(parse_ethernet(&bad), Err(ParseError::BadIpv4));
+    assert_eq!(parse_ethernet(&bad), malformed(Header::Ipv4));
     // Cut inside the TCP header.
-    assert_eq!(parse_ethernet(&buf[..40]), Err(ParseError::BadTcp));
+    assert_eq!(parse_ethernet(&buf[..40]), malformed(Header::Tcp));
     // Total length shorter than the header.
     let mut short = buf.clone();
     short[16..18].copy_from_slice(&10u16.to_be_bytes());
     assert!(parse_ethernet(&short).is_err());
-    assert_eq!(parse_ip(&[0x10, 0, 0]), Err(ParseError::BadIpVersion));
-    assert_eq!(parse_ip(&[]), Err(ParseError::BadIpVersion));
+    assert_eq!(parse_ip(&[0x10, 0, 0]), malformed(Header::Ip));
+    assert_eq!(parse_ip(&[]), malformed(Header::Ip));
+}
+
+/// The first `held` bytes of `frame`, which was `wire` bytes long on the wire.
+fn held(frame: &[u8], held: usize, wire: usize) -> Result<FrameInfo, ParseError> {
+    parse_ethernet_frame(Frame {
+        data: &frame[..held],
+        wire_len: wire as u32,
+    })
+}
+
+#[test]
+fn each_error_names_the_header_and_whether_it_was_cut() {
+    // VLAN tag (18) + IPv4 (20) + TCP (20) + 100 bytes.
+    let mut buf = Vec::new();
+    let ip = v4("192.0.2.1", "192.0.2.2");
+    let tcp = TcpSpec::default();
+    let wire = eth_tcp(&mut buf, &eth(Some(5)), &ip, &tcp, Payload::Len(100)) as usize;
+    buf.resize(wire, 0x61);
+    for (at, header) in [
+        (10, Header::Ethernet),
+        (16, Header::Vlan),
+        (18, Header::Ipv4),
+        (30, Header::Ipv4),
+        (50, Header::Tcp),
+    ] {
+        // Held short of a frame that had the header: cut...
+        assert_eq!(held(&buf, at, wire), cut(header), "{at}");
+        // ...but a frame that ends there never had it.
+        assert_eq!(held(&buf, at, at), malformed(header), "{at}");
+    }
+    // A header-length field is read before the bytes it asks for, so an
+    // invalid one is malformed however short the frame held is.
+    let mut ihl = buf.clone();
+    ihl[18] = 0x44;
+    assert_eq!(held(&ihl, 19, wire), malformed(Header::Ipv4));
+    let mut doff = buf.clone();
+    doff[18 + 20 + 12] = 0x40;
+    assert_eq!(held(&doff, 51, wire), malformed(Header::Tcp));
+    // A 60-byte TCP header fits the packet: cut while it is not all held;
+    // a packet too short for it makes it malformed.
+    doff[18 + 20 + 12] = 0xf0;
+    assert_eq!(held(&doff, 70, wire), cut(Header::Tcp));
+    doff[18 + 2..18 + 4].copy_from_slice(&60u16.to_be_bytes());
+    assert_eq!(held(&doff, 70, wire), malformed(Header::Tcp));
+    // IPv4 AH, IPv6 and its extensions, UDP, ARP.
+    let mut ah = buf.clone();
+    ah[18 + 9] = PROTO_AH;
+    assert_eq!(held(&ah, 39, wire), cut(Header::IpAuth));
+    let mut v6 = Vec::new();
+    let ip6 = IpSpec::new(
+        "2001:db8::1".parse().unwrap(),
+        "2001:db8::2".parse().unwrap(),
+    );
+    let wire6 = eth_udp(&mut v6, &eth(None), &ip6, 1, 2, Payload::Len(100)) as usize;
+    assert_eq!(held(&v6, 40, wire6), cut(Header::Ipv6));
+    assert_eq!(held(&v6, 60, wire6), cut(Header::Udp));
+    v6[14 + 6] = 60; // destination options, which the frame does not hold
+    assert_eq!(held(&v6, 54, wire6), cut(Header::Ipv6Extension));
+    let mut arp = Vec::new();
+    let a = "192.0.2.1".parse().unwrap();
+    let wire_arp = eth_arp(&mut arp, &eth(None), 1, Mac::ZERO, a, Mac::ZERO, a) as usize;
+    assert_eq!(held(&arp, 30, 60), cut(Header::Arp));
+    arp[15] = 6;
+    assert_eq!(held(&arp, wire_arp, wire_arp), malformed(Header::Arp));
+    // A bare packet with no byte to read its version from.
+    let empty = Frame {
+        data: &[],
+        wire_len: 40,
+    };
+    assert_eq!(parse_ip_frame(empty), cut(Header::Ip));
+}
+
+#[test]
+fn errors_read_as_the_header_and_the_problem() {
+    let e = |header, problem| ParseError { header, problem }.to_string();
+    assert_eq!(e(Header::Tcp, Problem::Malformed), "malformed TCP header");
+    assert_eq!(
+        e(Header::IpAuth, Problem::Cut),
+        "truncated IP authentication (AH) header (the frame was longer on the wire)"
+    );
 }
 
 #[test]
@@ -239,14 +333,14 @@ fn ipv4_total_length_zero_takes_the_frame_length() {
     whole.extend_from_slice(&[0x61; 100]);
     assert_eq!(parse_ethernet(&whole).unwrap().tcp_payload(), Some(100));
     // A packet no longer than its header has no length to take: still bad.
-    assert_eq!(parse_ethernet(&buf[..34]), Err(ParseError::BadIpv4));
+    assert_eq!(parse_ethernet(&buf[..34]), malformed(Header::Ipv4));
     // Any other length under the header stays bad, whatever the frame.
     buf[16..18].copy_from_slice(&10u16.to_be_bytes());
     let short = Frame {
         data: &buf,
         wire_len: 150_014,
     };
-    assert_eq!(parse_ethernet_frame(short), Err(ParseError::BadIpv4));
+    assert_eq!(parse_ethernet_frame(short), malformed(Header::Ipv4));
 }
 
 proptest::proptest! {
