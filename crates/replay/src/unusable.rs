@@ -3,24 +3,29 @@
 //!
 //! Every record the reader returns is an Ethernet frame, but not every such
 //! frame can be replayed: the snap length may have cut it inside its
-//! headers, or its headers may be malformed. The engine's parser says only
-//! that it could not read a header; [`check`] says why, so each frame is
-//! counted under its own [`Unusable`] reason instead of passing for traffic
-//! that is not to or from the analysed interfaces (which would send the
-//! user looking for a missing `--address`).
+//! headers, or its headers may be malformed. [`check`] says which, so each
+//! frame is counted under its own [`Unusable`] reason instead of passing for
+//! traffic that is not to or from the analysed interfaces (which would send
+//! the user looking for a missing `--address`).
 //!
-//! Frames with stacked VLAN tags (802.1ad Q-in-Q, or two 802.1Q tags) are
-//! counted apart too: the engine reads one 802.1Q tag, and would take the
-//! inner tag for the network protocol.
+//! The engine's parser ([`wire`]) gives the verdict on the headers it
+//! reads: which [`Header`] it could not read, and whether it was *cut* (the
+//! bytes it needs were on the wire, the record's original length, but not
+//! captured: here, by the snap length) or *malformed* (invalid fields, or
+//! more bytes needed than the frame had even on the wire). What is added
+//! here is the replay's own:
 //!
-//! A header is *cut by the snap length* when the bytes it needs were on the
-//! wire (the record's original length) but not captured; it is *malformed*
-//! when its fields are invalid, or when it needs more bytes than the frame
-//! had even on the wire.
+//! - frames with stacked VLAN tags (802.1ad Q-in-Q, or two 802.1Q tags):
+//!   the engine reads one 802.1Q tag, and would take the inner tag for the
+//!   network protocol;
+//! - an IP length larger than the frame on the wire, which the engine
+//!   takes as it stands (see [`check`]);
+//! - the [`addresses`] a frame that failed still shows, to tell where it
+//!   was going.
 
 use softosa_engine::config::Mac;
 pub use softosa_engine::wire::Header;
-use softosa_engine::wire::{self, Frame, FrameInfo, ParseError};
+use softosa_engine::wire::{self, Frame, FrameInfo, ParseError, Problem};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// Why a frame read from the capture is not replayed (other than being
@@ -56,6 +61,17 @@ impl std::fmt::Display for Unusable {
     }
 }
 
+/// The engine's verdict on a header it could not read; in a capture, a
+/// header is cut by the snap length.
+impl From<ParseError> for Unusable {
+    fn from(e: ParseError) -> Self {
+        match e.problem {
+            Problem::Cut => Unusable::CutBySnapLen(e.header),
+            Problem::Malformed => Unusable::Malformed(e.header),
+        }
+    }
+}
+
 /// Read a frame's headers as the engine will, or say why they cannot be
 /// used. `wire_len` is the frame's length on the wire.
 ///
@@ -71,7 +87,7 @@ pub fn check(frame: &[u8], wire_len: u32) -> Result<FrameInfo, Unusable> {
         data: frame,
         wire_len,
     })
-    .map_err(|e| why(frame, wire_len, e))?;
+    .map_err(Unusable::from)?;
     if let (Some(l2), Some(ip)) = (info.l2, info.ip()) {
         let room = wire_len.saturating_sub(u32::from(l2.header_len));
         if ip.total_len > room {
@@ -161,21 +177,6 @@ pub fn addresses(d: &[u8]) -> Addresses {
     a
 }
 
-/// What is wrong with a frame the engine's parser refused.
-fn why(frame: &[u8], wire_len: u32, e: ParseError) -> Unusable {
-    let wire = usize::try_from(wire_len).unwrap_or(usize::MAX);
-    let cut = frame.len() < wire;
-    let (header, fault) = match walk(frame, wire) {
-        Err(found) => found,
-        // The walk found nothing the parser did: name the parser's header.
-        Ok(()) => (e.header, Fault::Short(frame.len().saturating_add(1))),
-    };
-    match fault {
-        Fault::Short(end) if cut && end <= wire => Unusable::CutBySnapLen(header),
-        _ => Unusable::Malformed(header),
-    }
-}
-
 /// Tag types that stack: 802.1ad (S-tag) and the pre-standard Q-in-Q
 /// values; an 802.1Q tag (0x8100) stacks when another tag follows it.
 const STACKING_TAGS: [u16; 4] = [0x88a8, 0x9100, 0x9200, 0x9300];
@@ -191,25 +192,6 @@ fn stacked_vlan(d: &[u8]) -> bool {
     }
 }
 
-/// What the walk found wrong with a header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fault {
-    /// The header needs the frame's first `n` bytes, and fewer are held.
-    Short(usize),
-    /// A field is invalid whatever the length.
-    Invalid,
-}
-
-type Walk = Result<(), (Header, Fault)>;
-
-fn need(d: &[u8], end: usize, h: Header) -> Walk {
-    if d.len() < end {
-        Err((h, Fault::Short(end)))
-    } else {
-        Ok(())
-    }
-}
-
 fn be16(d: &[u8], at: usize) -> u16 {
     u16::from_be_bytes([
         d.get(at).copied().unwrap_or(0),
@@ -219,142 +201,6 @@ fn be16(d: &[u8], at: usize) -> u16 {
 
 fn byte(d: &[u8], at: usize) -> u8 {
     d.get(at).copied().unwrap_or(0)
-}
-
-/// Walk the headers the engine reads (Ethernet, one 802.1Q tag, IPv4 with
-/// AH, IPv6 with its extension chain, TCP, UDP, ARP) with the engine's
-/// checks, telling a header that is short of bytes from one that is invalid.
-/// Invalid fields are looked at first, so a header both cut and invalid is
-/// malformed. `wire` is the frame's length on the wire.
-fn walk(d: &[u8], wire: usize) -> Walk {
-    need(d, 14, Header::Ethernet)?;
-    let mut ethertype = be16(d, 12);
-    let mut at = 14;
-    if ethertype == wire::ETHERTYPE_VLAN {
-        need(d, 18, Header::Vlan)?;
-        ethertype = be16(d, 16);
-        at = 18;
-    }
-    match ethertype {
-        wire::ETHERTYPE_IPV4 => ipv4(d, at, wire.saturating_sub(at)),
-        wire::ETHERTYPE_IPV6 => ipv6(d, at),
-        wire::ETHERTYPE_ARP => {
-            need(d, at + 28, Header::Arp)?;
-            if d[at..at + 6] != [0, 1, 8, 0, 6, 4] {
-                return Err((Header::Arp, Fault::Invalid));
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// An IPv4 header at `at`, in a packet `room` bytes long on the wire.
-fn ipv4(d: &[u8], at: usize, room: usize) -> Walk {
-    use Header::Ipv4;
-    need(d, at + 1, Ipv4)?;
-    let ihl = usize::from(d[at] & 0x0f) * 4;
-    if d[at] >> 4 != 4 || ihl < 20 {
-        return Err((Ipv4, Fault::Invalid));
-    }
-    need(d, at + ihl, Ipv4)?;
-    let mut total = usize::from(be16(d, at + 2));
-    if total == 0 && room > ihl {
-        // As the engine reads it: the length of a BIG TCP packet.
-        total = room;
-    }
-    if total < ihl {
-        return Err((Ipv4, Fault::Invalid));
-    }
-    let later_fragment = be16(d, at + 6) & 0x1fff != 0;
-    let mut proto = d[at + 9];
-    let mut l4 = at + ihl;
-    let mut payload = total - ihl;
-    if later_fragment || proto == wire::PROTO_ESP {
-        return Ok(());
-    }
-    if proto == wire::PROTO_AH {
-        need(d, l4 + 2, Header::IpAuth)?;
-        let ah_len = (usize::from(d[l4 + 1]) + 2) * 4;
-        proto = d[l4];
-        l4 += ah_len;
-        payload = payload.saturating_sub(ah_len);
-        if proto == wire::PROTO_ESP {
-            return Ok(());
-        }
-    }
-    transport(d, l4, proto, payload)
-}
-
-fn ipv6(d: &[u8], at: usize) -> Walk {
-    use Header::{Ipv6, Ipv6Extension};
-    need(d, at + 1, Ipv6)?;
-    if d[at] >> 4 != 6 {
-        return Err((Ipv6, Fault::Invalid));
-    }
-    need(d, at + 40, Ipv6)?;
-    let payload = usize::from(be16(d, at + 4));
-    let mut next = d[at + 6];
-    let mut off = at + 40;
-    let mut later_fragment = false;
-    for _ in 0..16 {
-        match next {
-            0 | 43 | 60 => {
-                need(d, off + 2, Ipv6Extension)?;
-                next = d[off];
-                off += (usize::from(d[off + 1]) + 1) * 8;
-            }
-            44 => {
-                need(d, off + 8, Ipv6Extension)?;
-                next = d[off];
-                later_fragment = be16(d, off + 2) >> 3 != 0;
-                off += 8;
-            }
-            wire::PROTO_AH => {
-                need(d, off + 2, Ipv6Extension)?;
-                next = d[off];
-                off += (usize::from(d[off + 1]) + 2) * 4;
-            }
-            _ => break,
-        }
-        if later_fragment {
-            break;
-        }
-    }
-    let ext = off - at - 40;
-    if ext > payload {
-        return Err((Ipv6Extension, Fault::Invalid));
-    }
-    if later_fragment || next == wire::PROTO_ESP {
-        return Ok(());
-    }
-    transport(d, off, next, payload - ext)
-}
-
-/// A TCP or UDP header at `at`, in an IP payload of `payload` bytes.
-fn transport(d: &[u8], at: usize, proto: u8, payload: usize) -> Walk {
-    match proto {
-        wire::PROTO_TCP => {
-            // The data offset decides the header length: read it first.
-            if d.len() > at + 12 {
-                let len = usize::from(byte(d, at + 12) >> 4) * 4;
-                if len < 20 || len > payload {
-                    return Err((Header::Tcp, Fault::Invalid));
-                }
-                need(d, at + len, Header::Tcp)
-            } else {
-                need(d, at + 20, Header::Tcp)
-            }
-        }
-        wire::PROTO_UDP => {
-            need(d, at + 8, Header::Udp)?;
-            if payload < 8 {
-                return Err((Header::Udp, Fault::Invalid));
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
 }
 
 #[cfg(test)]
