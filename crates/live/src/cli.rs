@@ -162,10 +162,10 @@ pub struct LabArgs {
     /// Which core drives the plane (passthrough measures plumbing only).
     #[arg(long, value_enum, ignore_case = true, default_value_t = CoreKind::Engine)]
     pub core: CoreKind,
-    /// Open a control socket /run/softosa/<NAME>.sock for `softosa display`.
+    /// Open a control socket /run/softosa/NAME.sock for `softosa display`.
     #[arg(long)]
     pub instance: Option<String>,
-    /// Serve Prometheus metrics on 127.0.0.1:<PORT>.
+    /// Serve Prometheus metrics on 127.0.0.1:PORT.
     #[arg(long)]
     pub metrics_port: Option<u16>,
     /// Speed benchmark: zero timers, a plain veth pair measured in the same
@@ -176,7 +176,7 @@ pub struct LabArgs {
     #[arg(long)]
     pub bench: bool,
     /// Only remove leftovers of runs whose process is gone (namespaces
-    /// named sosa-<pid>-..., and anything still running in them).
+    /// named sosa-PID-..., and anything still running in them).
     #[arg(long)]
     pub clean: bool,
     /// Print results as JSON.

@@ -339,7 +339,7 @@ struct Mailbox {
 /// new batch's buffers fault in fresh pages).
 const BATCH_POOL_MAX: usize = 16;
 
-/// The shared pool of emptied batches (see [`BATCH_POOL_MAX`]).
+/// The shared pool of emptied batches (see `BATCH_POOL_MAX`).
 #[derive(Debug, Default)]
 pub struct BatchPool {
     v: Mutex<Vec<OutBatch>>,

@@ -384,7 +384,7 @@ fn listed_twice(cpus: &[usize]) -> Option<usize> {
 pub struct CpuList(pub Vec<usize>);
 
 /// What is wrong with a CPU list; the message follows the option and the
-/// value (clap: "invalid value '0,0' for '--cpus <LIST>': ...").
+/// value (clap: `invalid value '0,0' for '--cpus <LIST>': ...`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CpuListError {
     #[error("no CPU given; list CPU numbers separated by commas, e.g. 0,2")]

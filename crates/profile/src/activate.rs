@@ -5,7 +5,7 @@
 //!
 //! Layer: configuration front end → engine contract. Several stacks may
 //! share one OSA port: every INTERFACE/LINK naming the same PORTNAME becomes
-//! an interface on the same [`PortConfig`]. HiperSockets interfaces share the
+//! an interface on the same `PortConfig`. HiperSockets interfaces share the
 //! port of their IQD CHPID. Things a profile cannot say (adapter generation,
 //! speed, burned-in MAC, HiperSockets frame size) come from
 //! [`ActivateOptions`], per port or as defaults.

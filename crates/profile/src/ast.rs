@@ -437,7 +437,7 @@ pub enum DestIp {
     List(Vec<Ipv4Addr>),
 }
 
-/// VIPADISTRIBUTE [DEFINE] [DISTMETHOD m] addr PORT p... DESTIP ALL|addr...
+/// `VIPADISTRIBUTE [DEFINE] [DISTMETHOD m] addr PORT p... DESTIP ALL|addr...`
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct VipaDistribute {
     pub addr: Spanned<Ipv4Addr>,

@@ -107,7 +107,7 @@ pub fn check(frame: &[u8], wire_len: u32) -> Result<FrameInfo, Unusable> {
 /// Read without the checks of [`check`] (the frame failed them): the
 /// destination MAC when the frame holds it, and the IP (or ARP) addresses
 /// when the bytes that carry them were captured, behind up to
-/// [`MAX_TAGS`] VLAN tags. The replay uses them to tell whether the frame
+/// `MAX_TAGS` (4) VLAN tags. The replay uses them to tell whether the frame
 /// would have reached an analysed interface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Addresses {
