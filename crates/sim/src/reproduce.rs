@@ -309,11 +309,11 @@ fn evaluate(r: &Results) -> Vec<Check> {
     let c2 = c1.and_then(|c1| per_rr(&c, "BALANCED", c1));
     c.push(
         "cpu-per-rr-transaction-mixed-balanced",
-        "z/OS CPU us per RR transaction (stream packets charged at the simulated per-packet cost)",
+        "z/OS CPU us per RR transaction, net of the stream's packets",
         22.98,
         c2.map(|x| x.0),
         Rule::Absolute,
-        "same derivation as the paper's appendix",
+        "stream packets charged at the simulated per-packet cost, as the paper's appendix derives it",
     );
     // ---- 3. IWQ costs more CPU per unit of work
     let d3 = (|| {
@@ -684,7 +684,7 @@ fn evaluate(r: &Results) -> Vec<Check> {
         .map(|(ms, t)| ms / t);
     c.push(
         "vse-hipersockets",
-        "echo 100 B, 50 connections: ms CPU per transaction (VSE + Linux)",
+        "echo 100 B, 50 connections: ms CPU/transaction (VSE + Linux)",
         0.425,
         cpu50,
         Rule::Absolute,
@@ -869,9 +869,18 @@ pub fn combine_seeds(runs: &[Vec<Check>]) -> Vec<Check> {
 /// The side-by-side table.
 pub fn table(checks: &[Check]) -> String {
     let mut s = String::new();
+    // The columns fit the longest entry and metric, so no row drifts.
+    let ew = checks
+        .iter()
+        .map(|c| c.entry.chars().count())
+        .fold(38, usize::max);
+    let mw = checks
+        .iter()
+        .map(|c| c.metric.chars().count())
+        .fold(62, usize::max);
     let _ = writeln!(
         s,
-        "{:<38} {:<62} {:>12} {:>12}  result",
+        "{:<ew$} {:<mw$} {:>12} {:>12}  result",
         "entry", "metric", "published", "simulated"
     );
     for c in checks {
@@ -882,7 +891,7 @@ pub fn table(checks: &[Check]) -> String {
         let res = c.verdict().word();
         let _ = writeln!(
             s,
-            "{:<38} {:<62} {:>12} {:>12}  {}{}",
+            "{:<ew$} {:<mw$} {:>12} {:>12}  {}{}",
             c.entry,
             c.metric,
             fmt(c.published, c.rule),
@@ -920,12 +929,15 @@ pub const WHY_FAIL: &str = "A FAIL is a gap in the model, not a broken run: docs
 fn fmt(v: f64, rule: Rule) -> String {
     match rule {
         Rule::Relative | Rule::Positive => format!("{:+.1}%", v * 100.0),
+        // Three significant digits (more for values of 1000 and up, which
+        // print whole), at most three decimals: 450 and 412, 22.5, 0.294.
         Rule::Absolute => {
-            if v.abs() >= 1000.0 {
-                format!("{v:.0}")
+            let digits = if v == 0.0 || !v.is_finite() {
+                3
             } else {
-                format!("{v:.3}")
-            }
+                (2 - v.abs().log10().floor() as i32).clamp(0, 3) as usize
+            };
+            format!("{v:.digits$}")
         }
     }
 }
@@ -1089,6 +1101,33 @@ mod tests {
         assert_eq!(words, [Some("pass"), Some("fail"), Some("not_run")]);
         assert_eq!(v[0]["pass"], serde_json::Value::Bool(true));
         assert!(v[2]["simulated"].is_null());
+    }
+
+    #[test]
+    fn absolute_values_print_three_significant_digits() {
+        let f = |v| fmt(v, Rule::Absolute);
+        assert_eq!(f(450.0), "450");
+        assert_eq!(f(412.5), "412");
+        assert_eq!(f(22.5), "22.5");
+        assert_eq!(f(11.959), "12.0");
+        assert_eq!(f(0.294), "0.294");
+        assert_eq!(f(0.0142), "0.014");
+        assert_eq!(f(72543.0), "72543");
+        assert_eq!(f(0.0), "0.000");
+        assert_eq!(fmt(0.554, Rule::Relative), "+55.4%");
+    }
+
+    #[test]
+    fn a_long_metric_widens_its_column_instead_of_pushing_its_row() {
+        let mut long = ck(0.31);
+        long.metric = "m".repeat(80);
+        let t = table(&[ck(0.31), long]);
+        let ends: Vec<usize> = t
+            .lines()
+            .take(3)
+            .map(|l| l.find("  pass").or_else(|| l.find("  result")).unwrap())
+            .collect();
+        assert!(ends.iter().all(|&e| e == ends[0]), "{t}");
     }
 
     #[test]
