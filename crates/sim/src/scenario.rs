@@ -226,8 +226,9 @@ pub struct HostCfg {
     /// (`IOPRI1 0 IOPRI2 1 IOPRI3 2 3 IOPRI4 4 5 6`). Used only when
     /// `wlm_priorityq` is true.
     pub wlm_priorityq_map: Option<[u8; 7]>,
-    /// Read storage in SBALs (8..126).
-    pub read_storage: Option<u16>,
+    /// Read storage in SBALs (8..126). Read as a u32 so that any whole
+    /// number is told the field's own range, not the limit of a u16.
+    pub read_storage: Option<u32>,
     /// z/OS only: a TCP/IP profile file (path relative to the scenario file)
     /// whose INTERFACE with this host's `ip` is the simulated interface;
     /// takes the place of `inbperf`, `read_storage`, `segmentation_offload`,
@@ -368,82 +369,84 @@ impl Scenario {
     }
 
     /// The line (1-based) an error message is about. Messages name their
-    /// place the same way throughout: `host "NAME": ...`, `workload #N: ...`,
-    /// or a top-level key; within that table the line holding the message's
-    /// first quoted value, else the line setting the key the message starts
-    /// with, else the table's header.
+    /// place the same way throughout: `host "NAME": ...`, `host #N: ...`,
+    /// `workload #N: ...`, `[TABLE] ...`, or a top-level key; within that
+    /// table the line of the message's first quoted value, else of the key
+    /// the message starts with, else the table's header. The file is read
+    /// by a TOML parser that keeps positions (toml_edit, which the `toml`
+    /// crate is built on), so comments, quoting and spacing are TOML's.
     fn line_of(&self, what: &str) -> Option<usize> {
-        let lines: Vec<&str> = self.text.lines().collect();
-        let header = |l: &str| l.trim_start().starts_with('[');
-        // (first line, end) of each `[[name]]` table, in order.
-        let tables = |name: &str| -> Vec<(usize, usize)> {
-            let mut out = Vec::new();
-            for (i, l) in lines.iter().enumerate() {
-                if header_of(l).is_some_and(|h| h == format!("[[{name}]]")) {
-                    let end = (i + 1..lines.len())
-                        .find(|&j| header(lines[j]))
-                        .unwrap_or(lines.len());
-                    out.push((i, end));
-                }
-            }
-            out
-        };
+        let doc = toml_edit::ImDocument::parse(self.text.as_str()).ok()?;
+        let root = doc.as_table();
         let quoted = |t: &str| -> Option<String> {
             let a = t.find('"')?;
             let b = t[a + 1..].find('"')?;
             Some(t[a + 1..a + 1 + b].to_string())
         };
-        let (range, rest) = if let Some(t) = what.strip_prefix("host \"") {
+        let (table, rest): (TablePlace<'_>, &str) = if let Some(t) = what.strip_prefix("host \"") {
             let name = t.split('"').next()?;
             let rest = t.split_once(": ").map_or("", |x| x.1);
-            let table = tables("host").into_iter().find(|&(a, e)| {
-                lines[a..e]
-                    .iter()
-                    .any(|l| string_setting(l, "name").is_some_and(|n| n == name))
+            let host = array_tables(root, "host").into_iter().find(|h| {
+                h.table
+                    .get("name")
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|n| n == name)
             })?;
-            (table, rest)
+            (host, rest)
         } else if let Some(t) = what.strip_prefix("host #") {
             let (n, rest) = t.split_once(": ")?;
             let n: usize = n.parse().ok()?;
-            (*tables("host").get(n.checked_sub(1)?)?, rest)
-        } else if let Some((table, rest)) = what
+            (
+                array_tables(root, "host")
+                    .into_iter()
+                    .nth(n.checked_sub(1)?)?,
+                rest,
+            )
+        } else if let Some(t) = what.strip_prefix("workload #") {
+            let (n, rest) = t.split_once(": ")?;
+            let n: usize = n.parse().ok()?;
+            let w = array_tables(root, "workload")
+                .into_iter()
+                .nth(n.checked_sub(1)?)?;
+            (w, rest)
+        } else if let Some((name, rest)) = what
             .strip_prefix('[')
             .and_then(|t| t.split_once("] "))
             .filter(|(t, _)| !t.contains(['[', ']']))
         {
-            // `[vary] ...`, `[hipersockets] ...`: within that table.
-            let head = lines
-                .iter()
-                .position(|l| header_of(l).is_some_and(|h| h == format!("[{table}]")))?;
-            let end = (head + 1..lines.len())
-                .find(|&j| header(lines[j]))
-                .unwrap_or(lines.len());
-            ((head, end), rest)
-        } else if let Some(t) = what.strip_prefix("workload #") {
-            let (n, rest) = t.split_once(": ")?;
-            let n: usize = n.parse().ok()?;
-            (*tables("workload").get(n.checked_sub(1)?)?, rest)
+            // `[vary] ...`, `[models.adapter.osa-express3] ...`: within
+            // that table.
+            let mut parts = name.split('.');
+            let mut item = root.get(parts.next()?)?;
+            for part in parts {
+                item = item.as_table_like()?.get(part)?;
+            }
+            let table = item.as_table_like()?;
+            (
+                TablePlace {
+                    table,
+                    span: item.span(),
+                },
+                rest,
+            )
         } else {
-            let end = lines.iter().position(|l| header(l)).unwrap_or(lines.len());
-            ((usize::MAX, end), what)
+            (
+                TablePlace {
+                    table: root,
+                    span: None,
+                },
+                what,
+            )
         };
-        let (head, end) = range;
-        let body = head.wrapping_add(1)..end;
-        let find = |pred: &dyn Fn(&str) -> bool| body.clone().find(|&i| pred(lines[i]));
         let key = rest.split([' ', ':']).next().unwrap_or("");
-        let hit = quoted(rest)
-            .and_then(|q| find(&|l: &str| l.contains(&format!("\"{q}\""))))
+        let at = quoted(rest)
+            .and_then(|q| string_span(table.table, &q))
             .or_else(|| {
-                (!key.is_empty()).then(|| {
-                    find(&|l: &str| {
-                        l.trim_start()
-                            .strip_prefix(key)
-                            .is_some_and(|r| r.trim_start().starts_with('='))
-                    })
-                })?
+                let (k, _) = table.table.get_key_value(key)?;
+                k.span()
             })
-            .or((head != usize::MAX).then_some(head));
-        hit.map(|i| i + 1)
+            .or(table.span)?;
+        Some(line_at(&self.text, at.start))
     }
 
     /// The variants to run (one if there is no `[vary]`).
@@ -1388,36 +1391,67 @@ impl Scenario {
     }
 }
 
-/// A table header line as TOML reads it, without its spaces and comment:
-/// `[[ host ]]  # the z/OS side` is `[[host]]`.
-fn header_of(line: &str) -> Option<String> {
-    let t = line.trim_start();
-    if !t.starts_with('[') {
-        return None;
-    }
-    let end = t.rfind(']')?;
-    if t[end + 1..]
-        .trim_start()
-        .chars()
-        .next()
-        .is_some_and(|c| c != '#')
-    {
-        return None;
-    }
-    Some(t[..=end].chars().filter(|c| !c.is_whitespace()).collect())
+/// A table of the scenario file and where it starts (its header, or the
+/// inline table), for [`Scenario::line_of`].
+struct TablePlace<'a> {
+    table: &'a dyn toml_edit::TableLike,
+    span: Option<std::ops::Range<usize>>,
 }
 
-/// The string a line sets `key` to, in either quoting (`name = "zosb"`,
-/// `name='zosb'  # comment`); None for other lines.
-fn string_setting<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let (k, v) = line.split_once('=')?;
-    if k.trim() != key {
-        return None;
+/// The tables of array `name`, in order, written either as `[[name]]`
+/// tables or as an inline array of inline tables.
+fn array_tables<'a>(root: &'a toml_edit::Table, name: &str) -> Vec<TablePlace<'a>> {
+    match root.get(name) {
+        Some(toml_edit::Item::ArrayOfTables(a)) => a
+            .iter()
+            .map(|t| TablePlace {
+                table: t,
+                span: t.span(),
+            })
+            .collect(),
+        Some(toml_edit::Item::Value(toml_edit::Value::Array(a))) => a
+            .iter()
+            .filter_map(|v| {
+                Some(TablePlace {
+                    table: v.as_inline_table()?,
+                    span: v.span(),
+                })
+            })
+            .collect(),
+        _ => Vec::new(),
     }
-    let v = v.trim_start();
-    let q = v.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-    let rest = &v[1..];
-    rest.find(q).map(|e| &rest[..e])
+}
+
+/// Where the first string value equal to `q` is written in `table`, at any
+/// depth (a `[vary]` value, an entry of an inline table).
+fn string_span(table: &dyn toml_edit::TableLike, q: &str) -> Option<std::ops::Range<usize>> {
+    fn in_value(v: &toml_edit::Value, q: &str) -> Option<std::ops::Range<usize>> {
+        match v {
+            toml_edit::Value::String(s) if s.value() == q => v.span(),
+            toml_edit::Value::Array(a) => a.iter().find_map(|v| in_value(v, q)),
+            toml_edit::Value::InlineTable(t) => t.iter().find_map(|(_, v)| in_value(v, q)),
+            _ => None,
+        }
+    }
+    fn in_item(i: &toml_edit::Item, q: &str) -> Option<std::ops::Range<usize>> {
+        match i {
+            toml_edit::Item::Value(v) => in_value(v, q),
+            toml_edit::Item::Table(t) => string_span(t, q),
+            toml_edit::Item::ArrayOfTables(a) => a.iter().find_map(|t| string_span(t, q)),
+            toml_edit::Item::None => None,
+        }
+    }
+    table.iter().find_map(|(_, i)| in_item(i, q))
+}
+
+/// The line (1-based) of byte `offset` in `text`.
+fn line_at(text: &str, offset: usize) -> usize {
+    1 + text
+        .as_bytes()
+        .iter()
+        .take(offset)
+        .filter(|&&b| b == b'\n')
+        .count()
 }
 
 /// A serde message in a user's words: Rust's type names become what the
@@ -1815,10 +1849,11 @@ fn engine_config(
         route: ec::VmacRoute::All,
     });
     if let Some(r) = h.read_storage {
-        if !(8..=126).contains(&r) {
-            return Err(format!("read_storage {r} SBALs out of range 8..126"));
-        }
-        iface.read_storage_sbals = r;
+        let sbals = u16::try_from(r)
+            .ok()
+            .filter(|r| (8..=126).contains(r))
+            .ok_or_else(|| format!("read_storage {r} SBALs out of range 8..126"))?;
+        iface.read_storage_sbals = sbals;
         iface.read_storage_global = false;
     }
     Ok(ec::SystemConfig {
@@ -2603,11 +2638,6 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 "connections = -1",
                 "expected a whole number, not negative",
             ),
-            (
-                "name = \"zos\"",
-                "name = \"zos\"\nread_storage = 70000",
-                "expected a whole number of at most 65535",
-            ),
         ] {
             let e = parse_err(&BASIC.replacen(from, to, 1));
             assert!(e.contains(says), "{to}: {e}");
@@ -2635,11 +2665,24 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         .variants()
         .unwrap_err()
         .to_string();
-        assert!(e.contains("[vary] values: read_storage = 70000"), "{e}");
         assert!(
-            e.contains("expected a whole number of at most 65535"),
+            e.contains("read_storage 70000 SBALs out of range 8..126"),
             "{e}"
         );
+        // The field's own range, not the limit of the type that holds it.
+        let e = Scenario::parse(
+            "t.toml",
+            &BASIC.replacen("name = \"zos\"", "name = \"zos\"\nread_storage = 70000", 1),
+        )
+        .unwrap()
+        .variants()
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("read_storage 70000 SBALs out of range 8..126"),
+            "{e}"
+        );
+        assert!(!e.contains("65535"), "{e}");
     }
 
     #[test]
@@ -2997,6 +3040,8 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ("name = \"zos\"", "name=\"zos\"  # the z/OS side"),
             ("[[host]]", "[[ host ]]"),
             ("[[host]]", "[[host]]   # systems"),
+            ("[[host]]", "[[host]]  # z/OS [the side under test]"),
+            ("name = \"zos\"", "\"name\" = \"zos\""),
         ] {
             let (e, line) = error_at(
                 |b| {
@@ -3013,7 +3058,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 "{to}: {e}"
             );
         }
-        for to in ["[[workload]] # interactive", "[[ workload ]]"] {
+        for to in [
+            "[[workload]] # interactive",
+            "[[ workload ]]",
+            "[[workload]]  # RR [10 conns]",
+        ] {
             let (e, line) = error_at(
                 |b| {
                     b.replace("[[workload]]", to)
@@ -3037,11 +3086,6 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             e.starts_with(&format!("t.toml:{line}: [vary] values")),
             "{e}"
         );
-        assert_eq!(header_of("  [[ host ]] # x"), Some("[[host]]".into()));
-        assert_eq!(header_of("[vary] x = 1"), None);
-        assert_eq!(header_of("name = \"[x]\""), None);
-        assert_eq!(string_setting("name = 'a b' # c", "name"), Some("a b"));
-        assert_eq!(string_setting("names = \"a\"", "name"), None);
     }
 
     #[test]
