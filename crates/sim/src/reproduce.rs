@@ -104,8 +104,9 @@ pub struct ReproduceArgs {
     pub seeds: u64,
 }
 
-/// How a check passes.
+/// How a check passes. In JSON: `"relative"`, `"absolute"`, `"positive"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Rule {
     /// Relative change: sign and max(30 %, 0.05) tolerance.
     Relative,
@@ -929,8 +930,8 @@ pub const WHY_FAIL: &str = "A FAIL is a gap in the model, not a broken run: docs
 fn fmt(v: f64, rule: Rule) -> String {
     match rule {
         Rule::Relative | Rule::Positive => format!("{:+.1}%", v * 100.0),
-        // Three significant digits (more for values of 1000 and up, which
-        // print whole), at most three decimals: 450 and 412, 22.5, 0.294.
+        // Three significant digits, but whole numbers from 1000 up and no
+        // more than three decimals below 1: 450 and 412, 22.5, 0.294, 0.014.
         Rule::Absolute => {
             let digits = if v == 0.0 || !v.is_finite() {
                 3
@@ -1100,6 +1101,7 @@ mod tests {
         let words: Vec<_> = (0..3).map(|i| v[i]["verdict"].as_str()).collect();
         assert_eq!(words, [Some("pass"), Some("fail"), Some("not_run")]);
         assert_eq!(v[0]["pass"], serde_json::Value::Bool(true));
+        assert_eq!(v[0]["rule"], "relative");
         assert!(v[2]["simulated"].is_null());
     }
 
