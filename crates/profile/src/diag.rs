@@ -177,14 +177,15 @@ pub enum ErrorKind {
     #[error("LINK {link} refers to device {device}, which no DEVICE statement defines")]
     LinkUnknownDevice { link: String, device: String },
     /// A second LINK (IPAQENET or IPAQIDIO) on one MPCIPA DEVICE; `kind`
-    /// is the DEFINE keyword of the first link.
-    #[error("LINK {link}: device {device} already has the {kind} link {other} (line {first_line}); z/OS allows one LINK per MPCIPA DEVICE: {}", second_link_advice(kind))]
+    /// is the link type of the first link, `this_kind` of the second.
+    #[error("LINK {link}: device {device} already has the {kind} link {other} (line {first_line}); z/OS allows one LINK per MPCIPA DEVICE: {}", second_link_advice(kind, this_kind))]
     SecondLinkOnDevice {
         link: String,
         device: String,
         other: String,
         first_line: u32,
         kind: &'static str,
+        this_kind: &'static str,
     },
     #[error("ROUTE {dest}: {link} is not the name of any LINK or INTERFACE of this profile, so the route has no interface to use")]
     RouteUnknownLink { dest: String, link: String },
@@ -290,12 +291,19 @@ fn route_link_advice(dest_v6: bool) -> &'static str {
     }
 }
 
-/// What to do instead of a second LINK on a device of this link type.
-fn second_link_advice(kind: &str) -> &'static str {
-    if kind == "IPAQIDIO" {
-        "with DEVICE and LINK the stack has one connection to the HiperSockets CHPID; define more interfaces on the CHPID with INTERFACE ... DEFINE IPAQIDIO CHPID statements (and a VLANID each)"
+/// What to do instead of a second LINK of type `this` on a device whose
+/// first LINK is of type `first`.
+fn second_link_advice(first: &str, this: &str) -> String {
+    if first != this {
+        return format!(
+            "an {this} link cannot share it with an {first} link; name the DEVICE this link \
+             belongs to (a HiperSockets link its IUTIQDxx device, an OSA link its port's)"
+        );
+    }
+    if first == "IPAQIDIO" {
+        "with DEVICE and LINK the stack has one connection to the HiperSockets CHPID; define more interfaces on the CHPID with INTERFACE ... DEFINE IPAQIDIO CHPID statements (and a VLANID each)".into()
     } else {
-        "define more interfaces on the port with INTERFACE statements (and a VLANID each)"
+        "define more interfaces on the port with INTERFACE statements (and a VLANID each)".into()
     }
 }
 

@@ -95,6 +95,7 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
                     other: first.name.clone(),
                     first_line: first.span.line,
                     kind: first.kind.keyword(),
+                    this_kind: l.kind.keyword(),
                 },
             ),
             None => {

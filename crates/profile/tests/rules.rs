@@ -568,7 +568,7 @@ fn one_ipaqenet_link_per_device() {
     );
     assert!(matches!(
         errors[0].error(),
-        Some(ErrorKind::SecondLinkOnDevice { link, device, other, first_line: 2, kind: "IPAQENET" })
+        Some(ErrorKind::SecondLinkOnDevice { link, device, other, first_line: 2, kind: "IPAQENET", this_kind: "IPAQENET" })
             if link == "L2" && device == "D1" && other == "L1"
     ));
     // One link per device, on two devices: clean.
@@ -598,13 +598,29 @@ fn one_ipaqidio_link_per_hipersockets_device() {
     assert!(has(&v, "3:19: error", "DEFINE IPAQIDIO CHPID"), "{v:?}");
     assert!(matches!(
         errors[0].error(),
-        Some(ErrorKind::SecondLinkOnDevice { link, device, other, first_line: 2, kind: "IPAQIDIO" })
+        Some(ErrorKind::SecondLinkOnDevice { link, device, other, first_line: 2, kind: "IPAQIDIO", this_kind: "IPAQIDIO" })
             if link == "HS2" && device == "IUTIQDFE" && other == "HS1"
     ));
     // One HiperSockets link on each of two CHPIDs: clean.
     let ok = "DEVICE IUTIQDFE MPCIPA\nLINK HS1 IPAQIDIO IUTIQDFE\nDEVICE IUTIQDFD MPCIPA\nLINK HS3 IPAQIDIO IUTIQDFD\nHOME 10.1.1.1 HS1\n 10.1.3.1 HS3\n";
     let (_, v, _) = check(ok);
     assert!(v.is_empty(), "{v:?}");
+    // A HiperSockets link on an OSA link's device: the advice is about the
+    // mismatch, not about defining more OSA interfaces.
+    let mixed = "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nLINK HS1 IPAQIDIO D1\nHOME 10.1.1.1 L1\n 10.1.2.1 HS1\n";
+    let (_, v, _) = check(mixed);
+    assert!(
+        has(
+            &v,
+            "3:19: error",
+            "an IPAQIDIO link cannot share it with an IPAQENET link"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        !v.iter().any(|l| l.contains("on the port with INTERFACE")),
+        "{v:?}"
+    );
 }
 
 #[test]
