@@ -202,6 +202,9 @@ pub enum DisplayError {
     NotOsa { name: String, chpid: u8 },
     #[error("the engine has no interfaces to display")]
     NoInterfaces,
+    /// A target given to a display of the whole adapter (DROPS).
+    #[error("{kind} covers the whole adapter and takes no --intf {target:?} (DEVLINKS, OSAINFO, TRLE and TUNING show one interface, the Netstat displays one stack)")]
+    WholeAdapter { kind: &'static str, target: String },
     #[error("could not encode the display as JSON: {0}")]
     Json(#[from] serde_json::Error),
     #[error("writing the output: {0}")]
@@ -225,6 +228,7 @@ impl DisplayError {
                 | DisplayError::UnknownTrle { .. }
                 | DisplayError::UnknownStack { .. }
                 | DisplayError::NotOsa { .. }
+                | DisplayError::WholeAdapter { .. }
         )
     }
 }
@@ -232,7 +236,8 @@ impl DisplayError {
 /// Render display `kind` of `engine`. `target` names an interface
 /// (`NAME` or `STACK/NAME`) for devlinks, osainfo and tuning; a TRLE or an
 /// interface for trle; a stack or an interface (meaning its stack) for the
-/// Netstat displays; it is ignored by drops. `None` shows everything.
+/// Netstat displays; drops covers the whole adapter and refuses one.
+/// `None` (or `*`) shows everything.
 pub fn render(
     kind: DisplayKind,
     engine: &Engine,
@@ -250,7 +255,15 @@ pub fn render(
         DisplayKind::Config => emit(&netstat::build_config(engine, ctx, target)?, format),
         DisplayKind::Vcrt => emit(&netstat::build_vcrt(engine, ctx, target)?, format),
         DisplayKind::RouteQdioAccel => emit(&netstat::build_route(engine, ctx, target)?, format),
-        DisplayKind::Drops => emit(&drops::build(engine, ctx), format),
+        DisplayKind::Drops => {
+            if let Some(t) = target.map(str::trim).filter(|t| !t.is_empty() && *t != "*") {
+                return Err(DisplayError::WholeAdapter {
+                    kind: "DROPS",
+                    target: t.to_string(),
+                });
+            }
+            emit(&drops::build(engine, ctx), format)
+        }
     }
 }
 

@@ -553,6 +553,26 @@ fn vcrt_lists_distributed_dvipas_and_says_what_is_missing() {
 }
 
 #[test]
+fn drops_cover_the_whole_adapter_and_refuse_a_target() {
+    let e = one_frame_engine();
+    let err = render(
+        DisplayKind::Drops,
+        &e,
+        &DisplayContext::default(),
+        Some("NOSUCH"),
+        Format::Text,
+    )
+    .expect_err("a target is refused");
+    assert!(err.is_usage(), "{err}");
+    assert!(
+        err.to_string().contains("DROPS covers the whole adapter"),
+        "{err}"
+    );
+    // No target, or `*`, shows the whole balance.
+    assert!(text(DisplayKind::Drops, &e, Some("*")).contains("BALANCED"));
+}
+
+#[test]
 fn drops_count_every_reason_and_balance() {
     let mut e = one_frame_engine();
     // A frame to a MAC nobody owns, and a runt frame.
