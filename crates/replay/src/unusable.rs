@@ -333,6 +333,13 @@ mod tests {
         );
         // A frame no longer than the header has no length to take.
         assert_eq!(check(&f[..34], 34), Err(Unusable::Malformed(Header::Ipv4)));
+        // Nor one the field could have held: BIG TCP leaves it 0 only over
+        // 65 535 bytes, so a short frame's padding is not taken as payload.
+        assert_eq!(check(&f, 154), Err(Unusable::Malformed(Header::Ipv4)));
+        assert_eq!(
+            check(&f[..54], 14 + 65_535),
+            Err(Unusable::Malformed(Header::Ipv4))
+        );
     }
 
     #[test]

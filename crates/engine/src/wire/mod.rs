@@ -11,10 +11,12 @@
 //! headers and `wire_len` is the real length (a capture with a snap length, or
 //! the simulator's header-only packets). Lengths therefore come from the IP
 //! header, never from `data.len()`. One exception: an IPv4 total length of
-//! 0 in a packet longer than its header means "as long as the frame", as
-//! Linux writes it on a GSO packet over 64 KiB (BIG TCP) and Wireshark reads
-//! it; [`parse_ethernet_frame`] and [`parse_ip_frame`] take that length
-//! from `wire_len`.
+//! 0 in a packet longer than 65 535 bytes on the wire (more than the field
+//! can hold) means "as long as the frame", as Linux writes it on a GSO
+//! packet over 64 KiB (BIG TCP) and Wireshark reads it;
+//! [`parse_ethernet_frame`] and [`parse_ip_frame`] take that length from
+//! `wire_len`. A shorter packet with total length 0 is malformed: the rule
+//! would make a 60-byte frame's Ethernet padding part of its packet.
 //!
 //! A frame that cannot be read gives a [`ParseError`] naming the [`Header`]
 //! and the [`Problem`]: the header is *cut* when the bytes it needs were on
@@ -429,6 +431,11 @@ pub fn parse_ip_frame(packet: Frame<'_>) -> Result<FrameInfo, ParseError> {
     Ok(FrameInfo { l2: None, net })
 }
 
+/// The largest length an IP header's 16-bit length field holds: IPv4's
+/// total length, IPv6's payload length. Only a packet longer than this
+/// leaves the field 0 for its length to be read elsewhere (BIG TCP).
+const MAX_IP_LEN_FIELD: u32 = 65_535;
+
 /// An IPv4 packet at the start of `data`, `room` bytes long on the wire.
 fn parse_ipv4(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
     // Version and header length first: etherparse checks that 20 bytes are
@@ -443,7 +450,7 @@ fn parse_ipv4(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
     need(data, usize::from(header_len), room, Header::Ipv4)?;
     let h = Ipv4HeaderSlice::from_slice(data).map_err(|_| ParseError::malformed(Header::Ipv4))?;
     let mut total_len = u32::from(h.total_len());
-    if total_len == 0 && room > u32::from(header_len) {
+    if total_len == 0 && room > MAX_IP_LEN_FIELD {
         // BIG TCP / TSO: too long for the field, so left 0 (see the module notes).
         total_len = room;
     }

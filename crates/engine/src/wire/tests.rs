@@ -328,10 +328,35 @@ fn ipv4_total_length_zero_takes_the_frame_length() {
         parse_ip_frame(pkt).unwrap().tcp_payload(),
         Some(150_000 - 40)
     );
-    // Held whole, the frame's own length is the one.
+    // Only a packet the field cannot hold (over 65 535 bytes) leaves it 0.
+    let edge = |wire_len| {
+        parse_ethernet_frame(Frame {
+            data: &buf,
+            wire_len,
+        })
+    };
+    assert_eq!(edge(14 + 65_536).unwrap().ip().unwrap().total_len, 65_536);
+    assert_eq!(edge(14 + 65_535), malformed(Header::Ipv4));
+    // A short frame held whole stays malformed: the length is not taken
+    // from the frame, whose last bytes may be Ethernet padding.
     let mut whole = buf.clone();
     whole.extend_from_slice(&[0x61; 100]);
-    assert_eq!(parse_ethernet(&whole).unwrap().tcp_payload(), Some(100));
+    assert_eq!(parse_ethernet(&whole), malformed(Header::Ipv4));
+    // A minimum-size frame: IPv4 and UDP (28 bytes) and 18 of padding,
+    // which would otherwise be read as 18 bytes of UDP payload.
+    let mut padded = Vec::new();
+    eth_udp(
+        &mut padded,
+        &eth(None),
+        &v4("192.0.2.1", "192.0.2.2"),
+        1,
+        2,
+        Payload::Len(0),
+    );
+    padded.resize(60, 0);
+    padded[16..18].copy_from_slice(&[0, 0]);
+    assert_eq!(parse_ethernet(&padded), malformed(Header::Ipv4));
+    assert_eq!(parse_ip(&padded[14..]), malformed(Header::Ipv4));
     // A packet no longer than its header has no length to take: still bad.
     assert_eq!(parse_ethernet(&buf[..34]), malformed(Header::Ipv4));
     // Any other length under the header stays bad, whatever the frame.
