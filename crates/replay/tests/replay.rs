@@ -767,6 +767,28 @@ mod built {
         assert_eq!(r.flow(40001).map(|f| f.dropped_in), Some(1));
     }
 
+    #[test]
+    fn a_big_tcp_ipv6_frame_with_a_jumbo_payload_option_is_replayed() {
+        // Linux IPv6 BIG TCP: payload length 0, and a Hop-by-Hop header
+        // with the Jumbo Payload option (RFC 2675) giving the length, which
+        // tcpdump records; here 100 000 bytes of TCP payload.
+        let jumbo = 8 + 20 + 100_000u32;
+        let wire = 14 + 40 + jumbo;
+        let mut f = tcp_in(true, 5, 0);
+        f[18..20].copy_from_slice(&[0, 0]);
+        let mut hbh = vec![f[20], 0, 0xc2, 4];
+        hbh.extend_from_slice(&jumbo.to_be_bytes());
+        f[20] = 0;
+        f.splice(54..54, hbh);
+        let r = replay(&pcap(128, &[(f, wire)]), Mode::Balanced);
+        let t = &r.totals;
+        assert!(t.unusable.is_empty(), "{:?}", t.unusable);
+        assert_eq!((t.inbound, t.foreign), (1, 0), "{t:?}");
+        // Read, and then dropped by the adapter for its size.
+        assert_eq!(t.inbound_dropped.get("frame larger than an SBAL"), Some(&1));
+        assert_eq!(r.flow(40001).map(|f| f.dropped_in), Some(1));
+    }
+
     /// `f` with VLAN tags of the given types (VLAN 10, 20, ...) after its MACs.
     fn tagged(f: &[u8], tags: &[u16]) -> Vec<u8> {
         let mut t = f[..12].to_vec();

@@ -16,7 +16,12 @@
 //! packet over 64 KiB (BIG TCP) and Wireshark reads it;
 //! [`parse_ethernet_frame`] and [`parse_ip_frame`] take that length from
 //! `wire_len`. A shorter packet with total length 0 is malformed: the rule
-//! would make a 60-byte frame's Ethernet padding part of its packet.
+//! would make a 60-byte frame's Ethernet padding part of its packet. IPv6
+//! BIG TCP leaves the payload length 0 too: Linux adds a Hop-by-Hop header
+//! with the Jumbo Payload option (RFC 2675) so that captures can read the
+//! length, and the length is taken from that option; without the option,
+//! from `wire_len` under the same rule as IPv4 (a payload over 65 535
+//! bytes on the wire).
 //!
 //! A frame that cannot be read gives a [`ParseError`] naming the [`Header`]
 //! and the [`Problem`]: the header is *cut* when the bytes it needs were on
@@ -515,7 +520,20 @@ fn parse_ipv6(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
     }
     need(data, 40, room, Header::Ipv6)?;
     let h = Ipv6HeaderSlice::from_slice(data).map_err(|_| ParseError::malformed(Header::Ipv6))?;
-    let payload_len = u32::from(h.payload_length());
+    let mut payload_len = u32::from(h.payload_length());
+    if payload_len == 0 {
+        // BIG TCP (see the module notes): the Jumbo Payload option's length,
+        // else the wire's for a payload the field cannot hold.
+        let on_wire = room_after(room, 40);
+        payload_len = match jumbo_payload_len(data, h.next_header().0, room)? {
+            Some(len) => len,
+            None if on_wire > MAX_IP_LEN_FIELD => on_wire,
+            None => 0,
+        };
+    }
+    let total_len = payload_len
+        .checked_add(40)
+        .ok_or(ParseError::malformed(Header::Ipv6Extension))?;
     let mut next = h.next_header().0;
     let mut offset = 40usize;
     let mut fragment = Fragment::None;
@@ -576,7 +594,7 @@ fn parse_ipv6(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
         fragment,
         ipsec,
         header_len: offset as u16,
-        total_len: payload_len + 40,
+        total_len,
     };
     let l4 = if fragment == Fragment::Later || next == PROTO_ESP {
         L4Info::Other
@@ -589,6 +607,50 @@ fn parse_ipv6(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
         )?
     };
     Ok(NetInfo::Ip(ip, l4))
+}
+
+/// The payload length in the Jumbo Payload option (RFC 2675) of the IPv6
+/// packet at the start of `data` (`room` bytes on the wire), whose
+/// payload length field is 0; `None` when the packet has no such option
+/// (it would be in a Hop-by-Hop Options header, right after the IPv6
+/// header). The option counts the bytes after the IPv6 header, the
+/// Hop-by-Hop header's included; one of 65 535 or less, or of the wrong
+/// size, is malformed.
+fn jumbo_payload_len(data: &[u8], next: u8, room: u32) -> Result<Option<u32>, ParseError> {
+    const HOP_BY_HOP: u8 = 0;
+    const PAD1: u8 = 0;
+    const JUMBO_PAYLOAD: u8 = 0xc2;
+    let bad = ParseError::malformed(Header::Ipv6Extension);
+    if next != HOP_BY_HOP {
+        return Ok(None);
+    }
+    let Some(&words) = data.get(41) else {
+        return Err(ParseError::short(Header::Ipv6Extension, 42, room));
+    };
+    let end = 40 + (usize::from(words) + 1) * 8;
+    let options = data
+        .get(42..end)
+        .ok_or_else(|| ParseError::short(Header::Ipv6Extension, end, room))?;
+    let mut at = 0;
+    while let Some(&kind) = options.get(at) {
+        if kind == PAD1 {
+            at += 1;
+            continue;
+        }
+        let len = usize::from(*options.get(at + 1).ok_or(bad)?);
+        let value = options.get(at + 2..at + 2 + len).ok_or(bad)?;
+        if kind == JUMBO_PAYLOAD {
+            let len = <[u8; 4]>::try_from(value).map_err(|_| bad)?;
+            let len = u32::from_be_bytes(len);
+            return if len > MAX_IP_LEN_FIELD {
+                Ok(Some(len))
+            } else {
+                Err(bad)
+            };
+        }
+        at += 2 + len;
+    }
+    Ok(None)
 }
 
 /// A transport header at the start of `data` (`room` bytes on the wire),

@@ -368,6 +368,89 @@ fn ipv4_total_length_zero_takes_the_frame_length() {
     assert_eq!(parse_ethernet_frame(short), malformed(Header::Ipv4));
 }
 
+/// An Ethernet/IPv6/TCP frame (headers only) with payload length 0 and,
+/// if `jumbo`, a Hop-by-Hop header holding a Jumbo Payload option of that
+/// value, as Linux BIG TCP sends it.
+fn ipv6_big_tcp(jumbo: Option<u32>) -> Vec<u8> {
+    let mut buf = Vec::new();
+    let ip6 = IpSpec::new(
+        "2001:db8::1".parse().unwrap(),
+        "2001:db8::2".parse().unwrap(),
+    );
+    eth_tcp(
+        &mut buf,
+        &eth(None),
+        &ip6,
+        &TcpSpec::default(),
+        Payload::Len(0),
+    );
+    buf[18..20].copy_from_slice(&[0, 0]);
+    if let Some(len) = jumbo {
+        let mut hbh = vec![buf[20], 0, 0xc2, 4];
+        hbh.extend_from_slice(&len.to_be_bytes());
+        buf[20] = 0;
+        buf.splice(54..54, hbh);
+    }
+    buf
+}
+
+#[test]
+fn ipv6_payload_length_zero_takes_the_jumbo_option_or_the_frame_length() {
+    let big = |buf: &[u8], wire_len| {
+        parse_ethernet_frame(Frame {
+            data: buf,
+            wire_len,
+        })
+    };
+    // With the Jumbo Payload option: its length (the Hop-by-Hop header
+    // included), whatever the frame says.
+    let jumbo = ipv6_big_tcp(Some(8 + 20 + 100_000));
+    let info = big(&jumbo, 14 + 40 + 8 + 20 + 100_000).unwrap();
+    let ip = info.ip().unwrap();
+    assert_eq!((ip.total_len, ip.header_len), (40 + 8 + 20 + 100_000, 48));
+    assert_eq!(info.tcp_payload(), Some(100_000));
+    assert_eq!(big(&jumbo, 200_000).unwrap().tcp_payload(), Some(100_000));
+    // Options before it (Pad1, PadN) are stepped over.
+    let mut padded = ipv6_big_tcp(None);
+    padded[20] = 0;
+    let mut hbh = vec![6, 1, 0, 1, 0, 0xc2, 4];
+    hbh.extend_from_slice(&(16 + 20 + 70_000u32).to_be_bytes());
+    hbh.extend_from_slice(&[1, 3, 0, 0, 0]);
+    padded.splice(54..54, hbh);
+    assert_eq!(
+        big(&padded, 14 + 40 + 16 + 20 + 70_000)
+            .unwrap()
+            .tcp_payload(),
+        Some(70_000)
+    );
+    // A jumbo length the field could hold, or an option of the wrong size,
+    // is malformed; the option cut by a snap length is cut.
+    let small = ipv6_big_tcp(Some(65_535));
+    assert_eq!(big(&small, 100_000), malformed(Header::Ipv6Extension));
+    let mut wrong = jumbo.clone();
+    wrong[57] = 2;
+    assert_eq!(big(&wrong, 100_000), malformed(Header::Ipv6Extension));
+    assert_eq!(big(&jumbo[..58], 100_000), cut(Header::Ipv6Extension));
+    // No option: the frame's length, when the payload on the wire is more
+    // than the field holds...
+    let bare = ipv6_big_tcp(None);
+    let info = big(&bare, 14 + 40 + 65_536).unwrap();
+    assert_eq!(info.ip().unwrap().total_len, 40 + 65_536);
+    assert_eq!(info.tcp_payload(), Some(65_536 - 20));
+    // ...and not otherwise: a payload of 0 has no room for the TCP header.
+    assert_eq!(big(&bare, 14 + 40 + 65_535), malformed(Header::Tcp));
+    assert_eq!(parse_ethernet(&bare), malformed(Header::Tcp));
+    // The largest jumbo length does not overflow the packet's length.
+    let max = ipv6_big_tcp(Some(u32::MAX));
+    assert_eq!(big(&max, u32::MAX), malformed(Header::Ipv6Extension));
+    // The bare packet, as a layer-3 stack hands it over.
+    let pkt = Frame {
+        data: &jumbo[14..],
+        wire_len: 40 + 8 + 20 + 100_000,
+    };
+    assert_eq!(parse_ip_frame(pkt).unwrap().tcp_payload(), Some(100_000));
+}
+
 proptest::proptest! {
     #[test]
     fn parser_never_panics(data in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
