@@ -967,7 +967,9 @@ impl Run<'_> {
             Err(why) => {
                 self.settle(number, || Fate::Other(format!("not replayed: {why}")));
                 Skipped::count_in(&mut self.totals.unusable, why.to_string(), number);
-                self.charge_invalid(hint);
+                if why.is_invalid_frame() {
+                    self.charge_invalid(hint);
+                }
                 return;
             }
         };
@@ -1068,8 +1070,9 @@ impl Run<'_> {
         self.drain(now);
     }
 
-    /// Count a frame the replay cannot use as the adapter would have counted
-    /// it had it been unable to read it (the engine's rule for FRINVCT):
+    /// Count a frame the engine's parser refuses (cut or malformed: see
+    /// [`unusable::Unusable::is_invalid_frame`]) as the adapter counts a frame it
+    /// cannot read (the engine's rule for FRINVCT):
     /// on the analysed interface it is addressed to (by IP address when
     /// the capture kept it, as the replay addresses inbound frames, else by
     /// MAC), or on the port for a group frame or one the capture marks as

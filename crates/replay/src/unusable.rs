@@ -61,6 +61,20 @@ impl std::fmt::Display for Unusable {
     }
 }
 
+impl Unusable {
+    /// Whether the engine's parser refuses the frame too (a header cut or
+    /// malformed), so that the adapter counts it as invalid (FRINVCT). The
+    /// replay's own reasons are frames the engine reads: behind stacked
+    /// tags it takes the inner tag for the network protocol (a protocol it
+    /// does not route), and it takes an IP length as it stands.
+    pub fn is_invalid_frame(self) -> bool {
+        match self {
+            Unusable::CutBySnapLen(_) | Unusable::Malformed(_) => true,
+            Unusable::LongerThanFrame(_) | Unusable::StackedVlan => false,
+        }
+    }
+}
+
 /// The engine's verdict on a header it could not read; in a capture, a
 /// header is cut by the snap length.
 impl From<ParseError> for Unusable {

@@ -827,13 +827,25 @@ mod built {
         other[26..30].copy_from_slice(&[198, 51, 100, 7]);
         other[30..34].copy_from_slice(&[198, 51, 100, 8]);
         // A broadcast cut inside its IPv4 header (its destination is lost),
-        // and an IPv6 frame to the host behind stacked VLAN tags.
+        // and an IPv6 frame to the host cut inside its TCP header.
         let mut bcast = tcp_in(false, 5, 100);
         bcast[..6].copy_from_slice(&[0xff; 6]);
-        let v6 = tagged(&tcp_in(true, 5, 10), &[0x88a8, 0x8100]);
+        let v6 = tcp_in(true, 8, 100);
+        // Unusable to the replay, but read by the engine, so never invalid
+        // frames: an IPv6 frame to the host behind stacked VLAN tags, and an
+        // IPv4 one whose total length is larger than the frame on the wire.
+        let stacked = tagged(&tcp_in(true, 5, 10), &[0x88a8, 0x8100]);
+        let mut longer = tcp_in(false, 5, 0);
+        longer[16..18].copy_from_slice(&9000u16.to_be_bytes());
         let good = tcp_in(false, 5, 10);
-        let mut frames = whole(&[good, v6]);
-        for (f, cut) in [(&opts, 60), (&out, 60), (&other, 60), (&bcast, 30)] {
+        let mut frames = whole(&[good, stacked, longer]);
+        for (f, cut) in [
+            (&opts, 60),
+            (&out, 60),
+            (&other, 60),
+            (&bcast, 30),
+            (&v6, 80),
+        ] {
             frames.push((f[..cut].to_vec(), f.len() as u32));
         }
         let capture = pcap(65535, &frames);
@@ -841,7 +853,7 @@ mod built {
             let r = replay(&capture, mode);
             let t = &r.totals;
             let unusable: u64 = t.unusable.values().map(|s| s.count).sum();
-            assert_eq!(unusable, 5, "{mode:?} {t:?}");
+            assert_eq!(unusable, 7, "{mode:?} {t:?}");
             let frinvct = |iface: &str, q: QueueKind| r.queue(iface, q).map(|x| x.vtam.frinvct);
             assert_eq!(frinvct("OSAV4", QueueKind::Primary), Some(1), "{mode:?}");
             assert_eq!(frinvct("OSAV6", QueueKind::Primary), Some(1), "{mode:?}");
