@@ -146,6 +146,15 @@ pub enum Disposition {
     Dropped(DropReason),
 }
 
+/// Where [`Engine::count_unreadable`] counted an invalid frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvalidAt {
+    /// On the interface owning the destination MAC.
+    Interface(IfaceId),
+    /// On the port: no one interface owns the destination MAC.
+    Port,
+}
+
 /// Why a VMAC has its value (Netstat DEVLINKS `VMACORIGIN`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum VmacOrigin {
@@ -762,7 +771,12 @@ impl Engine {
         let info = match wire::parse_ethernet_frame(frame) {
             Ok(i) => i,
             Err(_) => {
-                self.count_invalid(port, frame.data);
+                let dst = frame
+                    .data
+                    .get(..6)
+                    .and_then(|m| <[u8; 6]>::try_from(m).ok())
+                    .map(Mac);
+                self.count_unreadable(port, dst);
                 return self.drop_in(DropReason::InvalidFrame);
             }
         };
@@ -880,20 +894,33 @@ impl Engine {
         }
     }
 
-    fn count_invalid(&mut self, port: PortId, data: &[u8]) {
-        // Attribute to the interface owning the destination MAC when readable.
-        if data.len() >= 6 {
-            let mut m = [0u8; 6];
-            m.copy_from_slice(&data[..6]);
-            if let Some(&id) = self.ports[port.0].macs.get(&Mac(m)) {
-                if let Some(rq) = self.ifaces[id.0].queues[0].as_mut() {
-                    rq.q.counters.frinvct += 1;
-                }
-                self.ifaces[id.0].counters.packets_in_error += 1;
-                return;
-            }
+    /// Count a frame that arrived on `port` and could not be read, as the
+    /// adapter counts an invalid frame (and as [`Engine::handle_wire_frame`]
+    /// counts one its parser refuses): on the interface that owns `dst`,
+    /// the frame's destination MAC when it was held (a VMAC: its PRIMARY
+    /// read queue's FRINVCT and its packets in error), else on the port
+    /// ([`Port::frinvct`]: the port's own MAC, which its interfaces share,
+    /// a group or unknown address, or no MAC at all). For a driver that
+    /// reads frames itself (the capture replay) and must count the ones it
+    /// cannot read under the same rule; frames in and the drop counts are
+    /// not touched. Returns where it was counted, or `None` (nothing
+    /// counted) for a port this engine does not have or one without a
+    /// wire (HiperSockets).
+    pub fn count_unreadable(&mut self, port: PortId, dst: Option<Mac>) -> Option<InvalidAt> {
+        let p = self.ports.get_mut(port.0)?;
+        if p.cfg.is_hipersockets() {
+            return None;
         }
-        self.ports[port.0].frinvct += 1;
+        let Some(id) = dst.and_then(|m| p.macs.get(&m).copied()) else {
+            p.frinvct += 1;
+            return Some(InvalidAt::Port);
+        };
+        let iface = self.ifaces.get_mut(id.0)?;
+        if let Some(rq) = iface.queues[0].as_mut() {
+            rq.q.counters.frinvct += 1;
+        }
+        iface.counters.packets_in_error += 1;
+        Some(InvalidAt::Interface(id))
     }
 
     fn router_for(&self, port: PortId, vlan: Option<u16>, v6: bool) -> Option<IfaceId> {

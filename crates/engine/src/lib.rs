@@ -64,8 +64,8 @@ pub mod wire;
 
 pub use config::SystemConfig;
 pub use engine::{
-    Accounting, ActivateError, BatchId, Disposition, Engine, Event, IfaceId, Interface, PortId,
-    Presentation, PresentedFrame, SendMeta, SendOutcome, StackId, TxMeta, VmacOrigin,
+    Accounting, ActivateError, BatchId, Disposition, Engine, Event, IfaceId, Interface, InvalidAt,
+    PortId, Presentation, PresentedFrame, SendMeta, SendOutcome, StackId, TxMeta, VmacOrigin,
 };
 pub use inbound::{PresentCause, QueueKind};
 pub use outbound::WlmClass;

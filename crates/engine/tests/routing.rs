@@ -118,6 +118,47 @@ fn frames_are_steered_by_vmac_then_by_registered_ip() {
 }
 
 #[test]
+fn an_unreadable_frame_is_counted_on_its_vmac_owner_else_on_the_port() {
+    let mut e = Engine::new(two_stacks(true, false)).unwrap();
+    let vmac = e.interface(IfaceId(0)).unwrap().mac;
+    let counts = |e: &Engine, id: usize| {
+        let i = e.interface(IfaceId(id)).unwrap();
+        let frinvct = i.queue(QueueKind::Primary).map(|q| q.q.counters.frinvct);
+        (frinvct, i.counters.packets_in_error)
+    };
+    // A's VMAC: A's FRINVCT and packets in error, together.
+    assert_eq!(
+        e.count_unreadable(PortId(0), Some(vmac)),
+        Some(InvalidAt::Interface(IfaceId(0)))
+    );
+    assert_eq!(counts(&e, 0), (Some(1), 1));
+    // The port's MAC (B's, and any other interface's without a VMAC), a
+    // group address, no MAC held: the port's.
+    for dst in [Some(PORT_MAC), Some(Mac([0xff; 6])), None] {
+        assert_eq!(e.count_unreadable(PortId(0), dst), Some(InvalidAt::Port));
+    }
+    assert_eq!(e.ports()[0].frinvct, 3);
+    assert_eq!(counts(&e, 1), (Some(0), 0));
+    // No such port: nothing counted.
+    assert_eq!(e.count_unreadable(PortId(7), Some(vmac)), None);
+    // Counting is not receiving: no frame in, nothing dropped.
+    assert_eq!(e.accounting().frames_in, 0);
+    // A frame the parser refuses is counted by the same rule.
+    let mut garbage = vmac.0.to_vec();
+    garbage.extend_from_slice(&[0; 6]);
+    assert_eq!(
+        wire(&mut e, us(1), &garbage),
+        Disposition::Dropped(DropReason::InvalidFrame)
+    );
+    assert_eq!(counts(&e, 0), (Some(2), 2));
+    assert_eq!(
+        wire(&mut e, us(2), &PORT_MAC.0),
+        Disposition::Dropped(DropReason::InvalidFrame)
+    );
+    assert_eq!(e.ports()[0].frinvct, 4);
+}
+
+#[test]
 fn routelcl_takes_only_registered_addresses() {
     let mut cfg = two_stacks(true, false);
     cfg.interfaces[0].vmac = Some(VmacConfig {

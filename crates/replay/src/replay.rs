@@ -39,8 +39,8 @@ use softosa_engine::counters::{DropCounts, DropReason, ReadQueueCounters, WriteQ
 use softosa_engine::inbound::bulk::ConnKey;
 use softosa_engine::wire::{self, Frame, FrameInfo, L4Info, NetInfo};
 use softosa_engine::{
-    BatchId, Disposition, Engine, Event, IfaceId, Instant, PortId, PresentCause, QueueKind,
-    SendMeta, SendOutcome,
+    BatchId, Disposition, Engine, Event, IfaceId, Instant, InvalidAt, PortId, PresentCause,
+    QueueKind, SendMeta, SendOutcome,
 };
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Read;
@@ -240,13 +240,14 @@ pub struct Totals {
     /// (cut by the snap length, malformed), by reason, with the first of
     /// each; never foreign.
     pub unusable: BTreeMap<String, Skipped>,
-    /// Unusable frames added to an analysed interface's invalid-frame
-    /// count: FRINVCT of its PRIMARY read queue (`queues[].vtam.frinvct`),
-    /// where the engine counts a frame it cannot read.
+    /// Unusable frames the engine cannot read (cut, malformed) that it
+    /// counted on an interface, the one owning their destination MAC:
+    /// FRINVCT of its PRIMARY read queue (`queues[].vtam.frinvct`).
     pub invalid_charged: u64,
-    /// Invalid frames counted on a port, not on an interface (as the
-    /// engine counts one it cannot attribute), by port name: the engine's
-    /// own count plus unusable group frames. Only ports with some.
+    /// Invalid frames counted on a port, not on an interface (the engine
+    /// counts there a frame whose destination MAC no one interface owns:
+    /// the port's own, shared by its interfaces, or a group address), by
+    /// port name. Only ports with some.
     pub port_invalid: BTreeMap<String, u64>,
     pub inbound: u64,
     pub outbound: u64,
@@ -406,8 +407,6 @@ struct Subject {
     version: IpVersion,
     layer: Layer,
     addrs: Vec<IpAddr>,
-    /// Unusable frames addressed to this interface (its FRINVCT).
-    invalid: u64,
 }
 
 #[derive(Default)]
@@ -486,8 +485,6 @@ struct Run<'s> {
     sink_error: Option<std::io::Error>,
     notes: Vec<String>,
     observers: Vec<&'s mut dyn FrameObserver>,
-    /// Unusable group frames, by port index (see `charge_invalid`).
-    invalid_on_port: BTreeMap<usize, u64>,
 }
 
 /// Replay a capture under one mode.
@@ -525,7 +522,6 @@ pub fn replay_mode<R: Read>(
         sink_error: None,
         notes,
         observers,
-        invalid_on_port: BTreeMap::new(),
     };
     run.register_extra()?;
     let mut progress = progress;
@@ -693,7 +689,6 @@ fn subjects(engine: &Engine, selected: &[String]) -> Vec<Subject> {
             version: i.cfg.ip_version,
             layer: i.cfg.layer,
             addrs: i.cfg.addresses.iter().map(|n: &IpNet| n.addr).collect(),
-            invalid: 0,
         })
         .collect()
 }
@@ -1071,37 +1066,46 @@ impl Run<'_> {
     }
 
     /// Count a frame the engine's parser refuses (cut or malformed: see
-    /// [`unusable::Unusable::is_invalid_frame`]) as the adapter counts a frame it
-    /// cannot read (the engine's rule for FRINVCT):
-    /// on the analysed interface it is addressed to (by IP address when
-    /// the capture kept it, as the replay addresses inbound frames, else by
-    /// MAC), or on the port for a group frame or one the capture marks as
-    /// to the host. A frame sent by the host never reached the adapter's
-    /// input side, and one to and from other hosts (or whose destination
-    /// is lost) would not have, as far as can be known: neither is counted.
+    /// [`unusable::Unusable::is_invalid_frame`]) where the engine counts a
+    /// frame it cannot read ([`Engine::count_unreadable`]: on the interface
+    /// owning its destination MAC, else on the port), had it been given
+    /// the frame as it is given a readable one: on the port of the
+    /// analysed interface it is addressed to (by IP address when the
+    /// capture kept it, with that interface's MAC as [`Run::inbound`]
+    /// gives a unicast frame, else by MAC), or of the interface for its IP
+    /// version for a group frame or one the capture marks as to the host.
+    /// A frame sent by the host never reached the adapter's input side,
+    /// and one to and from other hosts (or whose destination is lost)
+    /// would not have, as far as can be known: neither is counted.
     fn charge_invalid(&mut self, hint: Option<DirectionHint>) {
         let a = unusable::addresses(&self.scratch);
         let from_us = a.src_ip.and_then(|ip| self.subject_owning(ip)).is_some();
         if from_us || hint == Some(DirectionHint::FromHost) {
             return;
         }
-        let to_us = a.dst_ip.and_then(|ip| self.subject_owning(ip)).or_else(|| {
-            a.dst_mac
-                .and_then(|m| self.subjects.iter().position(|s| s.mac == m))
-        });
-        if let Some(s) = to_us {
-            self.subjects[s].invalid += 1;
-            return;
-        }
         let group = a.dst_mac.is_some_and(|m| m.is_group());
-        if group || hint == Some(DirectionHint::ToHost) {
+        let to = if let Some(s) = a.dst_ip.and_then(|ip| self.subject_owning(ip)) {
+            let mac = if group {
+                a.dst_mac
+            } else {
+                Some(self.subjects[s].mac)
+            };
+            Some((s, mac))
+        } else if let Some(s) = a
+            .dst_mac
+            .and_then(|m| self.subjects.iter().position(|s| s.mac == m))
+        {
+            Some((s, a.dst_mac))
+        } else if group || hint == Some(DirectionHint::ToHost) {
             let version = if a.ipv6 { IpVersion::V6 } else { IpVersion::V4 };
-            if let Some(s) = self.subject_for_version(version) {
-                *self
-                    .invalid_on_port
-                    .entry(self.subjects[s].port.0)
-                    .or_default() += 1;
-            }
+            self.subject_for_version(version).map(|s| (s, a.dst_mac))
+        } else {
+            None
+        };
+        let Some((s, mac)) = to else { return };
+        let port = self.subjects[s].port;
+        if let Some(InvalidAt::Interface(_)) = self.engine.count_unreadable(port, mac) {
+            self.totals.invalid_charged += 1;
         }
     }
 
@@ -1308,9 +1312,8 @@ impl Run<'_> {
             let Some(port) = self.engine.ports().get(p) else {
                 continue;
             };
-            let n = port.frinvct + self.invalid_on_port.get(&p).copied().unwrap_or(0);
-            if n > 0 {
-                t.port_invalid.insert(port.cfg.name.clone(), n);
+            if port.frinvct > 0 {
+                t.port_invalid.insert(port.cfg.name.clone(), port.frinvct);
             }
         }
         for s in &self.subjects {
@@ -1325,12 +1328,7 @@ impl Run<'_> {
                     .unwrap_or_else(QueueAcc::new);
                 retunes += rq.q.counters.retunes;
                 let timers = self.engine.timers(s.id, k);
-                let mut vtam = rq.q.counters.clone();
-                if k == QueueKind::Primary {
-                    // The engine never saw these: no frame is counted twice.
-                    vtam.frinvct += s.invalid;
-                    t.invalid_charged += s.invalid;
-                }
+                let vtam = rq.q.counters.clone();
                 queues.push(QueueResult {
                     interface: s.name.clone(),
                     queue: k.label().to_string(),

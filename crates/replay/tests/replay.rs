@@ -875,6 +875,48 @@ mod built {
     }
 
     #[test]
+    fn an_invalid_frame_to_a_shared_mac_is_counted_on_the_port_as_the_engine_does() {
+        use super::{data, load_config, replay_mode, Hooks, ReplayOptions};
+        // host.prof without its VMACs: OSAV4 and OSAV6 share the port's MAC.
+        let mut cfg = load_config(&data("host.prof")).expect("profile");
+        for i in cfg.interfaces.iter_mut() {
+            i.vmac = None;
+        }
+        let port_mac = cfg.ports[0].physical_mac;
+        // To OSAV6's address, cut inside its TCP header; to the port's MAC,
+        // cut before its IP addresses.
+        let v6 = tcp_in(true, 8, 100);
+        let mut by_mac = tcp_in(false, 5, 100);
+        by_mac[..6].copy_from_slice(&port_mac.0);
+        let mut frames = whole(&[tcp_in(false, 5, 10)]);
+        frames.push((v6[..80].to_vec(), v6.len() as u32));
+        frames.push((by_mac[..20].to_vec(), by_mac.len() as u32));
+        let capture = pcap(65535, &frames);
+        // DYN+IWQ assumes a VMAC for each: the frame to OSAV6's address is
+        // then addressed to OSAV6's own MAC, and counted there, and the
+        // port's MAC is no analysed interface's, so the frame to it is not
+        // counted (a readable one would be foreign).
+        for (mode, on_v6, on_port) in [
+            (Mode::Balanced, 0, Some(&2)),
+            (Mode::DynamicWorkloadq, 1, None),
+        ] {
+            let reader = CaptureReader::new(&capture[..]).expect("capture");
+            let opts = ReplayOptions::default();
+            let r = replay_mode(reader, &cfg, mode, &opts, Hooks::default()).expect("replay");
+            let frinvct = |iface: &str| {
+                r.queue(iface, QueueKind::Primary)
+                    .map_or(0, |q| q.vtam.frinvct)
+            };
+            let t = &r.totals;
+            // Never the first interface sharing the MAC.
+            assert_eq!(frinvct("OSAV4"), 0, "{mode:?}");
+            assert_eq!(frinvct("OSAV6"), on_v6, "{mode:?}");
+            assert_eq!(t.invalid_charged, on_v6, "{mode:?}");
+            assert_eq!(t.port_invalid.get("OSAPRT1"), on_port, "{mode:?}");
+        }
+    }
+
+    #[test]
     fn a_frame_dropped_as_larger_than_an_sbal_is_not_counted_in_its_flow() {
         // Two IPv6 frames of one flow (a 64 KiB payload length makes the
         // second larger than an SBAL even without its Ethernet header),
