@@ -309,6 +309,14 @@ fn each_skip_reason_names_its_first_record() {
         (header["count"].as_u64(), header["first_record"].as_u64()),
         (Some(1), Some(3))
     );
+    // The shape docs/replay.md gives script authors: an object of exactly
+    // these two fields per reason (until this release, a bare count).
+    for reason in [stamp, header] {
+        let fields: Option<Vec<&str>> = reason
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect());
+        assert_eq!(fields, Some(vec!["count", "first_record"]), "{reason}");
+    }
 }
 
 #[test]
