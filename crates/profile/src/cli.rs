@@ -75,6 +75,9 @@ IPv4 default route, DEFAULT6 the IPv6 one).
 
 Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.
+z/OS statements softosa does not model (TCPCONFIG, PORT, AUTOLOG ...
+ENDAUTOLOG, INCLUDE, VIPARANGE, ...) are a warning at their line and are
+skipped; an unknown statement is an error.
 
 Example:
   softosa profile check examples/profiles/two-stacks-a.prof \\

@@ -348,6 +348,13 @@ pub enum WarningKind {
     /// What kind of file, and what it has instead.
     #[error("the {0} defines nothing: {1}")]
     NothingDefined(&'static str, &'static str),
+    /// A z/OS statement (or VIPADYNAMIC sub-statement) softosa does not
+    /// model: reported where it is, then skipped.
+    #[error("statement {0} is not modelled by softosa and is skipped (z/OS would apply it)")]
+    NotModelled(String),
+    /// INCLUDE names a data set softosa cannot read.
+    #[error("INCLUDE {0}: softosa does not read included data sets; the statements in it are not checked (give that member to profile check as a file of its own)")]
+    IncludeNotRead(String),
 }
 
 /// Error or warning.

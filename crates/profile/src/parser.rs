@@ -45,10 +45,15 @@ const STATEMENTS: &[(Keyword, Stmt)] = &[
     (kw("START"), Stmt::Start),
 ];
 
-/// z/OS profile statements that softosa recognises but does not implement.
-/// They are reported as unsupported (an error) rather than unknown.
+/// z/OS profile statements that softosa recognises but does not model
+/// (IP Configuration Reference, "TCP/IP profile (PROFILE.TCPIP) and
+/// configuration statements"). A real profile carries many of them, so each
+/// is reported as a warning at its line and skipped, never refused.
 const UNSUPPORTED: &[&str] = &[
     "ARPAGE",
+    "ATMARPSV",
+    "ATMLIS",
+    "ATMPVC",
     "AUTOLOG",
     "ENDAUTOLOG",
     "BSDROUTINGPARMS",
@@ -60,6 +65,8 @@ const UNSUPPORTED: &[&str] = &[
     "UDPCONFIG",
     "SACONFIG",
     "SMFCONFIG",
+    "SMFPARMS",
+    "TCPIPSTATISTICS",
     "ITRACE",
     "PKTTRACE",
     "PRIMARYINTERFACE",
@@ -68,11 +75,16 @@ const UNSUPPORTED: &[&str] = &[
     "STOP",
     "IPSEC",
     "ENDIPSEC",
+    "NETACCESS",
+    "ENDNETACCESS",
+    "SRCIP",
+    "ENDSRCIP",
     "NETMONITOR",
     "DATASETPREFIX",
     "SOMAXCONN",
     "TRANSLATE",
     "KEEPALIVEOPTIONS",
+    "PORT",
     "PORTRANGE",
     "ROUTETABLE",
     "DEFADDRTABLE",
@@ -81,6 +93,19 @@ const UNSUPPORTED: &[&str] = &[
     "VIPARANGE",
     "VIPAROUTE",
     "SETSUBNETPRIOTOSMASK",
+];
+
+/// Unmodelled statements that open a block closed by an END statement
+/// ("An END statement terminates a number of statements, such as AUTOLOG";
+/// IP Configuration Reference, statement syntax): everything up to the END
+/// belongs to the block.
+const UNSUPPORTED_BLOCKS: &[(&str, &str)] = &[
+    ("AUTOLOG", "ENDAUTOLOG"),
+    ("BSDROUTINGPARMS", "ENDBSDROUTINGPARMS"),
+    ("GATEWAY", "ENDGATEWAY"),
+    ("IPSEC", "ENDIPSEC"),
+    ("NETACCESS", "ENDNETACCESS"),
+    ("SRCIP", "ENDSRCIP"),
 ];
 
 fn stmt_of(tok: &str) -> Option<Stmt> {
@@ -436,6 +461,46 @@ impl Parser<'_> {
         }
     }
 
+    /// A z/OS statement softosa does not model: a warning, then skipped
+    /// with its parameters (a block up to its END statement). An END with
+    /// no block open, or a block whose END is missing, is still an error.
+    fn unmodelled(&mut self, t: &Token) {
+        let word = t.upper();
+        if let Some((_, end)) = UNSUPPORTED_BLOCKS.iter().find(|(_, e)| *e == word) {
+            self.err(t.span, ErrorKind::UnmatchedEnd(end));
+            self.skip_unknown(t.span.line);
+            return;
+        }
+        if word == "INCLUDE" {
+            let dsn = self
+                .peek()
+                .filter(|n| !starts_statement(&n.text))
+                .map(|n| n.text.clone())
+                .unwrap_or_default();
+            self.warn(t.span, WarningKind::IncludeNotRead(dsn));
+            self.skip_unknown(t.span.line);
+            return;
+        }
+        self.warn(t.span, WarningKind::NotModelled(word.clone()));
+        let Some((begin, end)) = UNSUPPORTED_BLOCKS.iter().find(|(b, _)| *b == word) else {
+            self.skip_unknown(t.span.line);
+            return;
+        };
+        // Up to the END statement; another statement first means the END
+        // is missing (z/OS would read the rest of the file as the block's).
+        while let Some(n) = self.peek() {
+            if n.text.eq_ignore_ascii_case(end) {
+                self.pos += 1;
+                return;
+            }
+            if starts_statement(&n.text) {
+                break;
+            }
+            self.pos += 1;
+        }
+        self.err(t.span, ErrorKind::UnclosedBlock { begin, end });
+    }
+
     fn skip_statement(&mut self) {
         while !self.at_end() {
             self.pos += 1;
@@ -626,11 +691,11 @@ impl Parser<'_> {
                 }
                 Err(None) => {
                     if is_unsupported(&t.text) {
-                        self.err(t.span, ErrorKind::UnsupportedStatement(t.upper()));
+                        self.unmodelled(&t);
                     } else {
                         self.err(t.span, ErrorKind::UnknownStatement(t.text.clone()));
+                        self.skip_unknown(t.span.line);
                     }
-                    self.skip_unknown(t.span.line);
                 }
             }
         }
@@ -1517,7 +1582,7 @@ impl Parser<'_> {
                 "VIPADISTRIBUTE" => self.vipadistribute(&t),
                 "VIPABACKUP" | "VIPARANGE" | "VIPADELETE" | "VIPAROUTE" | "VIPASMPARMS"
                 | "VIPASOURCE" => {
-                    self.err(t.span, ErrorKind::UnsupportedStatement(t.upper()));
+                    self.warn(t.span, WarningKind::NotModelled(t.upper()));
                     self.skip_vipa_sub();
                 }
                 _ => {
@@ -1531,10 +1596,12 @@ impl Parser<'_> {
         }
     }
 
+    /// Where a VIPADYNAMIC sub-statement ends. PORT is a statement of its
+    /// own outside the block, but inside it is VIPADISTRIBUTE's parameter.
     fn is_vipa_sub(tok: &str) -> bool {
         tok.to_ascii_uppercase().starts_with("VIPA")
             || stmt_of(tok).is_some()
-            || is_unsupported(tok)
+            || (is_unsupported(tok) && !tok.eq_ignore_ascii_case("PORT"))
     }
 
     fn skip_vipa_sub(&mut self) {

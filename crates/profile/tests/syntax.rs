@@ -100,12 +100,15 @@ fn comments_and_continuation() {
 }
 
 #[test]
-fn unknown_and_unsupported_statements_are_errors_and_parsing_resumes() {
+fn unknown_statements_are_errors_unmodelled_ones_warnings_and_parsing_resumes() {
     let src = "FOO BAR BAZ\nTCPCONFIG TCPSENDBFRSIZE 64K\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 FROB\nHOME 1.2.3 L\n";
     let (p, v) = diags(src);
     assert_eq!(v.len(), 4, "{v:?}");
     assert_eq!(v[0], "s.prof:1:1: error: unknown statement FOO");
-    assert!(v[1].starts_with("s.prof:2:1: error: statement TCPCONFIG is a valid z/OS statement but softosa does not support it"), "{v:?}");
+    assert_eq!(
+        v[1],
+        "s.prof:2:1: warning: statement TCPCONFIG is not modelled by softosa and is skipped (z/OS would apply it)"
+    );
     assert_eq!(
         v[2],
         "s.prof:3:61: error: unknown parameter FROB on the INTERFACE statement"
@@ -116,6 +119,69 @@ fn unknown_and_unsupported_statements_are_errors_and_parsing_resumes() {
     );
     // The good statement in between was still read.
     assert_eq!(p.interfaces.len(), 1);
+}
+
+/// A profile as SEZAINST(SAMPPROF) lays one out: statements softosa does not
+/// model (AUTOLOG block, PORT reservations, TCPCONFIG, INCLUDE, VIPARANGE)
+/// are warnings at their line and skipped, so the profile has no error and
+/// what softosa does model is still read.
+#[test]
+fn statements_of_a_real_profile_that_softosa_does_not_model_are_skipped_with_a_warning() {
+    let src = "\
+ARPAGE 20
+TCPCONFIG TCPSENDBFRSIZE 256K TCPRCVBUFRSIZE 256K
+          RESTRICTLOWPORTS
+AutoLog 5
+  FTPD JOBNAME FTPD1   ; FTP server
+  OMPROUTE
+EndAutoLog
+PORT
+   20 TCP * NOAUTOLOG  ; FTP data
+   21 TCP FTPD1
+INCLUDE SYS1.TCPPARMS(OSAINTF)
+VIPADYNAMIC
+  VIPARANGE DEFINE MOVEABLE NONDISRUPTIVE 255.255.255.0 10.1.8.0
+  VIPADEFINE 255.255.255.0 10.1.9.1
+  VIPADISTRIBUTE DEFINE 10.1.9.1 PORT 21 23 DESTIP ALL
+ENDVIPADYNAMIC
+interface osa1 define ipaqenet portname OSAPRT1 ipaddr 10.1.1.10/24
+";
+    let (p, v) = diags(src);
+    let errors: Vec<_> = v.iter().filter(|x| x.contains(": error: ")).collect();
+    assert!(errors.is_empty(), "{v:?}");
+    let warned: Vec<&str> = v
+        .iter()
+        .filter_map(|x| x.strip_prefix("s.prof:"))
+        .filter_map(|x| x.split_once(": warning: ").map(|(at, _)| at))
+        .collect();
+    assert_eq!(
+        warned,
+        ["1:1", "2:1", "4:1", "8:1", "11:1", "13:3"],
+        "{v:?}"
+    );
+    assert!(
+        v[4].contains("INCLUDE SYS1.TCPPARMS(OSAINTF): softosa does not read included data sets"),
+        "{v:?}"
+    );
+    assert_eq!(p.interfaces.len(), 1);
+    assert_eq!(p.vipa.defines.len(), 1);
+    assert_eq!(p.vipa.distributes.len(), 1);
+    assert_eq!(p.vipa.distributes[0].ports, [21, 23]);
+}
+
+/// An END with no block open is an error; so is a block whose END is
+/// missing (z/OS would read the rest of the file as its parameters).
+#[test]
+fn unmodelled_blocks_still_need_their_end() {
+    let (_, v) = diags("ENDAUTOLOG\nAUTOLOG 5\n FTPD\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n");
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:1: error: ENDAUTOLOG without a matching begin statement",
+            "s.prof:2:1: warning: statement AUTOLOG is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:2:1: error: AUTOLOG block is not closed: ENDAUTOLOG is missing",
+        ]
+    );
 }
 
 #[test]
