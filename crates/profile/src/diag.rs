@@ -85,6 +85,8 @@ pub enum ErrorKind {
     },
     #[error("unexpected {0}")]
     Unexpected(String),
+    #[error("{lines} line(s) carry a sequence number in columns 73-80 (this one first): sequence numbers are not allowed in a TCP/IP profile, z/OS reads them as parameters; remove them (ISPF: UNNUM, then NUMBER OFF)")]
+    SequenceNumbers { lines: usize },
 
     // ---- rules (spec 5.1 / 1.4 / 2.3 / 2.4 / 3.3) ----------------------
     #[error("interface {0}: WORKLOADQ requires INBPERF DYNAMIC")]

@@ -126,7 +126,8 @@ fn starts_statement(tok: &str) -> bool {
 /// wrong or truncated file would otherwise pass as a stack with nothing
 /// defined). Never panics.
 pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
-    let toks = tokenize(crate::load::strip_bom(src), &[';'], false);
+    let mut toks = tokenize(crate::load::strip_bom(src), &[';'], false);
+    let seq = take_sequence_numbers(&mut toks);
     let mut p = Parser {
         toks: &toks,
         pos: 0,
@@ -143,8 +144,48 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
             WarningKind::NothingDefined("profile", "it is empty or has only comments"),
         );
     }
+    if let Some((first, lines)) = seq {
+        p.err(first, ErrorKind::SequenceNumbers { lines });
+    }
     p.run();
     (p.prof, p.diags)
+}
+
+/// Columns 73-80 of a numbered member (ISPF NUMBER ON) hold eight digits.
+/// "Sequence numbers are not allowed" in a profile (IP Configuration
+/// Reference, statement syntax): they are reported once, where the first
+/// one is, and left out so that each is not also an unknown parameter.
+/// Returns the first one's place and how many lines carry one.
+fn take_sequence_numbers(toks: &mut Vec<Token>) -> Option<(Span, usize)> {
+    let is_seq = |i: usize, t: &Token| {
+        t.span.col == 73
+            && t.text.len() == 8
+            && t.text.bytes().all(|b| b.is_ascii_digit())
+            && toks.get(i + 1).is_none_or(|n| n.span.line != t.span.line)
+    };
+    let at: Vec<usize> = toks
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| is_seq(*i, t))
+        .map(|(i, _)| i)
+        .collect();
+    let first = toks.get(*at.first()?)?.span;
+    let lines = at.len();
+    // z/OS reads columns 73-80 like any other: a lone eight-digit value
+    // that happens to start there in a profile of several lines is a value
+    // (MTU 00001492). A numbered member has the numbers on every line.
+    let token_lines = toks
+        .windows(2)
+        .filter(|w| w.first().map(|t| t.span.line) != w.get(1).map(|t| t.span.line))
+        .count()
+        + 1;
+    if lines < 2 && token_lines > 1 {
+        return None;
+    }
+    for i in at.into_iter().rev() {
+        toks.remove(i);
+    }
+    Some((first, lines))
 }
 
 struct Parser<'a> {

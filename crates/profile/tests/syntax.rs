@@ -498,3 +498,37 @@ fn a_non_contiguous_subnet_mask_is_reported_as_such() {
         ]
     );
 }
+
+/// A member edited with ISPF NUMBER ON has eight-digit sequence numbers in
+/// columns 73-80; z/OS does not allow them in a profile. One error says so,
+/// at the first, instead of an unknown parameter on every line, and the
+/// statements are still read.
+#[test]
+fn sequence_numbers_are_one_error_that_says_what_they_are() {
+    let pad = |s: &str, n: &str| format!("{s:<72}{n}\n");
+    let src = [
+        pad(
+            "INTERFACE OSA1 DEFINE IPAQENET PORTNAME OSAPRT1",
+            "00010000",
+        ),
+        pad("   IPADDR 10.1.1.10/24 MTU 1492", "00020000"),
+        pad("START OSA1", "00030000"),
+    ]
+    .concat();
+    let (p, v) = diags(&src);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].starts_with("s.prof:1:73: error: 3 line(s) carry a sequence number in columns 73-80"),
+        "{v:?}"
+    );
+    assert!(v[0].contains("sequence numbers are not allowed in a TCP/IP profile"));
+    assert_eq!(p.interfaces.len(), 1);
+    assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1492));
+    assert_eq!(p.starts.len(), 1);
+    // One eight-digit value that happens to start in column 73 of a
+    // profile of several lines is a value, as z/OS reads it.
+    let src = "INTERFACE OSA1 DEFINE IPAQENET PORTNAME OSAPRT1 IPADDR 10.1.1.10/24 MTU 00001492\nSTART OSA1\n";
+    let (p, v) = diags(src);
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1492));
+}
