@@ -87,6 +87,8 @@ pub enum ErrorKind {
     Unexpected(String),
     #[error("{lines} line(s) carry a sequence number in columns 73-80 (this one first): sequence numbers are not allowed in a TCP/IP profile, z/OS reads them as parameters; remove them (ISPF: UNNUM, then NUMBER OFF)")]
     SequenceNumbers { lines: usize },
+    #[error("/* does not begin a comment in a TCP/IP profile: ';' does, and the comment runs to the end of the line")]
+    SlashStarComment,
 
     // ---- rules (spec 5.1 / 1.4 / 2.3 / 2.4 / 3.3) ----------------------
     #[error("interface {0}: WORKLOADQ requires INBPERF DYNAMIC")]

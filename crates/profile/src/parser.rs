@@ -657,8 +657,43 @@ impl Parser<'_> {
         Some(t)
     }
 
+    /// `/* ... */` written as a comment: one error, and its words up to the
+    /// `*/` (or the next statement) are skipped rather than each reported.
+    fn slash_star(&mut self, t: &Token) {
+        self.err(t.span, ErrorKind::SlashStarComment);
+        if t.text.len() > 2 && t.text.ends_with("*/") {
+            return;
+        }
+        // A */ on the same line closes it, whatever words come between
+        // (a statement name among them is still the comment's).
+        let line = t.span.line;
+        let close = self.toks.get(self.pos..).and_then(|rest| {
+            rest.iter()
+                .take_while(|n| n.span.line == line)
+                .position(|n| n.text.ends_with("*/"))
+        });
+        if let Some(i) = close {
+            self.pos += i + 1;
+            return;
+        }
+        while let Some(n) = self.peek() {
+            if starts_statement(&n.text) {
+                return;
+            }
+            let closes = n.text.ends_with("*/");
+            self.pos += 1;
+            if closes {
+                return;
+            }
+        }
+    }
+
     /// Report an unknown / too-short parameter.
     fn bad_param<T: Copy>(&mut self, t: &Token, stmt: &'static str, table: &[(Keyword, T)]) {
+        if t.text.starts_with("/*") {
+            self.slash_star(t);
+            return;
+        }
         match find(table, &t.text) {
             Err(Some(k)) => {
                 self.err(
@@ -730,6 +765,7 @@ impl Parser<'_> {
                     );
                     self.skip_unknown(t.span.line);
                 }
+                Err(None) if t.text.starts_with("/*") => self.slash_star(&t),
                 Err(None) => {
                     if is_unsupported(&t.text) {
                         self.unmodelled(&t);

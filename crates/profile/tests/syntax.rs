@@ -532,3 +532,21 @@ fn sequence_numbers_are_one_error_that_says_what_they_are() {
     assert!(v.is_empty(), "{v:?}");
     assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1492));
 }
+
+/// The IP Configuration Reference documents ';' as the profile's comment
+/// ('A semicolon begins a comment'); /* */ is not one. It stays an error,
+/// one that says so, once per comment, whether it opens a line or follows
+/// a parameter, and the statements around it are still read.
+#[test]
+fn slash_star_comments_are_one_error_that_names_the_semicolon() {
+    let src = "/* OSA interfaces */\nINTERFACE OSA1 DEFINE IPAQENET PORTNAME OSAPRT1\n  IPADDR 10.1.1.10/24 /* the home address */ MTU 1492\nSTART OSA1\n";
+    let (p, v) = diags(src);
+    let msg = "error: /* does not begin a comment in a TCP/IP profile: ';' does, and the comment runs to the end of the line";
+    assert_eq!(
+        v,
+        [format!("s.prof:1:1: {msg}"), format!("s.prof:3:23: {msg}")]
+    );
+    assert_eq!(p.interfaces.len(), 1);
+    assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1492));
+    assert_eq!(p.starts.len(), 1);
+}
