@@ -179,6 +179,32 @@ pub struct Record<'a> {
     pub direction_hint: Option<DirectionHint>,
 }
 
+/// A record the reader left out (see [`SkipReason`]), with what the
+/// annotated capture needs to write it back in its place.
+#[derive(Debug)]
+pub struct SkippedRecord<'a> {
+    /// 1-based packet number (Wireshark's frame number).
+    pub number: u64,
+    /// Timestamp in nanoseconds since the Unix epoch. For a record whose
+    /// own stamp is malformed: the previous record's (its whole second for
+    /// the first record), so that a capture written back stays in order.
+    pub ts_ns: i64,
+    /// The bytes exactly as captured, and their link type and original length.
+    pub raw: &'a [u8],
+    pub link_type: i32,
+    pub orig_len: u32,
+    /// pcapng interface id (0 for pcap).
+    pub interface: u32,
+    pub reason: SkipReason,
+}
+
+/// One packet record: replayable, or left out with its reason.
+#[derive(Debug)]
+pub enum Entry<'a> {
+    Record(Record<'a>),
+    Skipped(SkippedRecord<'a>),
+}
+
 /// Records left out for one reason: how many, and the first of them, so
 /// that it can be found in Wireshark (`frame.number == first_record`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -413,7 +439,55 @@ impl<R: Read> CaptureReader<R> {
     }
 
     /// The next replayable record, `Ok(None)` at the end of the capture.
+    /// Records left out are counted in [`Self::stats`] and passed over.
     pub fn next_record(&mut self) -> Result<Option<Record<'_>>, CaptureError> {
+        loop {
+            match self.next_step()? {
+                None => return Ok(None),
+                Some(Step::Packet(meta)) => return Ok(Some(self.record(meta))),
+                Some(Step::Skipped { .. }) => continue,
+            }
+        }
+    }
+
+    /// The next packet record, replayable or left out (counted in
+    /// [`Self::stats`] either way), `Ok(None)` at the end of the capture:
+    /// for a caller that writes every record back, as the annotated
+    /// capture does.
+    pub fn next_entry(&mut self) -> Result<Option<Entry<'_>>, CaptureError> {
+        Ok(match self.next_step()? {
+            None => None,
+            Some(Step::Packet(meta)) => Some(Entry::Record(self.record(meta))),
+            Some(Step::Skipped { meta, reason }) => Some(Entry::Skipped(SkippedRecord {
+                number: self.state.stats.records,
+                ts_ns: meta.ts_ns,
+                raw: &self.raw_buf,
+                link_type: meta.link_type,
+                orig_len: meta.orig_len,
+                interface: meta.interface,
+                reason,
+            })),
+        })
+    }
+
+    fn record(&mut self, meta: Meta) -> Record<'_> {
+        let stats = &mut self.state.stats;
+        stats.returned += 1;
+        Record {
+            number: stats.records,
+            ts_ns: meta.ts_ns,
+            frame: &self.frame_buf,
+            wire_len: meta.wire_len,
+            raw: &self.raw_buf,
+            link_type: meta.link_type,
+            orig_len: meta.orig_len,
+            interface: meta.interface,
+            direction_hint: meta.hint,
+        }
+    }
+
+    /// Read blocks up to the next packet record.
+    fn next_step(&mut self) -> Result<Option<Step>, CaptureError> {
         if self.finished {
             return Ok(None);
         }
@@ -519,20 +593,8 @@ impl<R: Read> CaptureReader<R> {
                     return Err(self.read_error(record_no, e));
                 }
             };
-            if let Some(meta) = step {
-                let stats = &mut self.state.stats;
-                stats.returned += 1;
-                return Ok(Some(Record {
-                    number: stats.records,
-                    ts_ns: meta.ts_ns,
-                    frame: &self.frame_buf,
-                    wire_len: meta.wire_len,
-                    raw: &self.raw_buf,
-                    link_type: meta.link_type,
-                    orig_len: meta.orig_len,
-                    interface: meta.interface,
-                    direction_hint: meta.hint,
-                }));
+            if step.is_some() {
+                return Ok(step);
             }
         }
     }
@@ -729,8 +791,16 @@ struct Meta {
     hint: Option<DirectionHint>,
 }
 
+/// What one packet block gave: a frame to replay, or a record left out
+/// (its bytes in `raw_buf` either way).
+enum Step {
+    Packet(Meta),
+    Skipped { meta: Meta, reason: SkipReason },
+}
+
 /// Process one block: header blocks update the state; a packet block is
-/// copied out and normalised (`Some`) or skipped and counted (`None`).
+/// copied out and normalised ([`Step::Packet`]) or skipped and counted
+/// ([`Step::Skipped`]), its bytes in `raw_buf` either way.
 fn handle_block(
     block: PcapBlockOwned<'_>,
     st: &mut State,
@@ -739,7 +809,7 @@ fn handle_block(
     record: u64,
     offset: u64,
     bytes_read: u64,
-) -> Result<Option<Meta>, CaptureError> {
+) -> Result<Option<Step>, CaptureError> {
     let corrupt = |detail: String| CaptureError::Corrupt {
         record,
         offset,
@@ -762,12 +832,28 @@ fn handle_block(
                 1_000_000
             };
             if b.ts_usec >= second {
+                // Written back (annotated) at the previous record's time.
+                let ts_ns = if st.stats.records > 0 {
+                    st.last_ts
+                } else {
+                    i64::from(b.ts_sec) * 1_000_000_000
+                };
                 st.stats.records += 1;
-                let why = SkipReason::StampFraction {
+                let reason = SkipReason::StampFraction {
                     nanos: st.pcap_nanos,
                 };
-                Skipped::count_in(&mut st.stats.skipped, why.to_string(), st.stats.records);
-                return Ok(None);
+                Skipped::count_in(&mut st.stats.skipped, reason.to_string(), st.stats.records);
+                raw_buf.clear();
+                raw_buf.extend_from_slice(b.data);
+                let meta = Meta {
+                    ts_ns,
+                    wire_len: 0,
+                    link_type: st.pcap_link,
+                    orig_len: b.origlen,
+                    interface: 0,
+                    hint: None,
+                };
+                return Ok(Some(Step::Skipped { meta, reason }));
             }
             let frac = i64::from(b.ts_usec) * if st.pcap_nanos { 1 } else { 1000 };
             let ts = i64::from(b.ts_sec) * 1_000_000_000 + frac;
@@ -846,18 +932,22 @@ fn handle_block(
     st.last_ts = ts_ns;
     raw_buf.clear();
     raw_buf.extend_from_slice(data);
+    let meta = |wire_len, hint| Meta {
+        ts_ns,
+        wire_len,
+        link_type,
+        orig_len,
+        interface,
+        hint,
+    };
     match normalise(link_type, data, orig_len, frame_buf) {
-        Ok((wire_len, hint)) => Ok(Some(Meta {
-            ts_ns,
-            wire_len,
-            link_type,
-            orig_len,
-            interface,
-            hint,
-        })),
+        Ok((wire_len, hint)) => Ok(Some(Step::Packet(meta(wire_len, hint)))),
         Err(reason) => {
             Skipped::count_in(&mut st.stats.skipped, reason.to_string(), st.stats.records);
-            Ok(None)
+            Ok(Some(Step::Skipped {
+                meta: meta(0, None),
+                reason,
+            }))
         }
     }
 }

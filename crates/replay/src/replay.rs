@@ -27,7 +27,7 @@
 //! capped flow table, a reorder window for annotation bounded by the frames
 //! the engine holds).
 
-use crate::capture::{CaptureError, CaptureReader, DirectionHint, Skipped};
+use crate::capture::{CaptureError, CaptureReader, DirectionHint, Entry, Skipped};
 use crate::stats::{DelaySummary, Histogram, TimeSeries};
 use crate::unusable;
 use core::time::Duration;
@@ -530,8 +530,27 @@ pub fn replay_mode<R: Read>(
     let mut clock = 0u64;
     let mut last_progress = 0u64;
     loop {
-        let rec = match reader.next_record() {
-            Ok(Some(rec)) => rec,
+        let rec = match reader.next_entry() {
+            Ok(Some(Entry::Record(rec))) => rec,
+            // A record the reader left out is written back in its place
+            // with its reason, so the annotated capture numbers its frames
+            // as the original and the report do.
+            Ok(Some(Entry::Skipped(rec))) => {
+                if run.sink.is_some() {
+                    run.pending.push_back(PendingRecord {
+                        number: rec.number,
+                        ts_ns: rec.ts_ns,
+                        raw: rec.raw.to_vec(),
+                        link_type: rec.link_type,
+                        orig_len: rec.orig_len,
+                        interface: rec.interface,
+                        fates: vec![Fate::Other(format!("not replayed: {}", rec.reason))],
+                        awaiting: 0,
+                    });
+                    run.flush_pending();
+                }
+                continue;
+            }
             Ok(None) => break,
             // A capture cut short (tcpdump killed, disk full) still has
             // everything before the cut: replay that and say so. Cut in its

@@ -1074,3 +1074,114 @@ mod built {
         assert!(t.balanced);
     }
 }
+
+/// Annotate `capture` in `mode` against the test host; the pcapng bytes
+/// and the mode's result.
+fn annotate(capture: &[u8], mode: Mode) -> (Vec<u8>, ModeResult) {
+    let cfg = load_config(&data("host.prof")).unwrap();
+    let mut w = PcapNgWriter::new(Vec::new()).unwrap();
+    let hooks = Hooks {
+        sink: Some(&mut w),
+        ..Hooks::default()
+    };
+    let r = replay_mode(
+        CaptureReader::new(capture).unwrap(),
+        &cfg,
+        mode,
+        &ReplayOptions::default(),
+        hooks,
+    )
+    .unwrap();
+    (w.finish().unwrap(), r)
+}
+
+/// Every record of `bytes` as (number, raw bytes, left out by the reader).
+fn entries(bytes: &[u8]) -> Vec<(u64, Vec<u8>, bool)> {
+    use softosa_replay::capture::Entry;
+    let mut r = CaptureReader::new(bytes).unwrap();
+    let mut v = Vec::new();
+    while let Some(e) = r.next_entry().unwrap() {
+        v.push(match e {
+            Entry::Record(x) => (x.number, x.raw.to_vec(), false),
+            Entry::Skipped(x) => (x.number, x.raw.to_vec(), true),
+        });
+    }
+    v
+}
+
+#[test]
+fn annotated_capture_writes_back_the_records_the_reader_left_out() {
+    // A pcapng with an Ethernet interface and an 802.11 one (link type
+    // 105, not replayed): records 2 and 4 are on the 802.11 interface.
+    let mut shb = 0x1A2B_3C4Du32.to_le_bytes().to_vec();
+    shb.extend_from_slice(&[1, 0, 0, 0]);
+    shb.extend_from_slice(&(-1i64).to_le_bytes());
+    let mut ng = common::ng_block(0x0A0D_0D0A, &shb);
+    ng.extend(common::ng_block(1, &[1, 0, 0, 0, 0, 0, 0, 0]));
+    ng.extend(common::ng_block(1, &[105, 0, 0, 0, 0, 0, 0, 0]));
+    let frame = common::tcp_in(false, 5, 10);
+    let epb = |ifid: u32, ts: u32| {
+        let mut b = ifid.to_le_bytes().to_vec();
+        b.extend_from_slice(&0u32.to_le_bytes());
+        b.extend_from_slice(&ts.to_le_bytes());
+        b.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        b.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        b.extend_from_slice(&frame);
+        common::ng_block(6, &b)
+    };
+    for (n, ifid) in [0, 1, 0, 1, 0].into_iter().enumerate() {
+        ng.extend(epb(ifid, 1000 * n as u32));
+    }
+    // A pcap whose record 2 has a malformed timestamp (a whole second of
+    // microseconds): written back at record 1's time.
+    let pcap = common::pcap_stamped(
+        false,
+        &[
+            ((10, 5), frame.clone()),
+            ((10, 1_000_000), frame.clone()),
+            ((10, 7), frame.clone()),
+        ],
+    );
+    for (capture, reason, left_out) in [
+        (&ng, "unsupported link type 105", vec![2u64, 4]),
+        (
+            &pcap,
+            "malformed timestamp: 1000000 microseconds or more",
+            vec![2],
+        ),
+    ] {
+        let (out, r) = annotate(capture, Mode::Balanced);
+        let (orig, back) = (entries(capture), entries(&out));
+        // Same records, same bytes, numbered alike (the record with a
+        // malformed stamp reads back with a good one, and its comment).
+        let bytes =
+            |v: &[(u64, Vec<u8>, bool)]| v.iter().map(|e| (e.0, e.1.clone())).collect::<Vec<_>>();
+        assert_eq!(bytes(&back), bytes(&orig));
+        assert_eq!(back.len() as u64, r.totals.records);
+        let skipped: Vec<u64> = orig.iter().filter(|e| e.2).map(|e| e.0).collect();
+        assert_eq!(skipped, left_out);
+        assert_eq!(r.totals.reader_skipped[reason].count, left_out.len() as u64);
+        // Each says why it was not replayed; the others were presented.
+        let text = String::from_utf8_lossy(&out);
+        assert_eq!(
+            text.matches(&format!("softosa: not replayed: {reason}"))
+                .count(),
+            left_out.len()
+        );
+        assert_eq!(
+            text.matches("PRIMARY presented at").count(),
+            back.len() - left_out.len()
+        );
+    }
+    // The malformed stamp is written back in order, at its predecessor's time.
+    let (out, _) = annotate(&pcap, Mode::Balanced);
+    let mut a = CaptureReader::new(&out[..]).unwrap();
+    let stamps: Vec<i64> = std::iter::from_fn(|| {
+        a.next_entry().unwrap().map(|e| match e {
+            softosa_replay::capture::Entry::Record(x) => x.ts_ns,
+            softosa_replay::capture::Entry::Skipped(x) => x.ts_ns,
+        })
+    })
+    .collect();
+    assert_eq!(stamps, vec![10_000_005_000, 10_000_005_000, 10_000_007_000]);
+}
