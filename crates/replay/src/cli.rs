@@ -83,7 +83,8 @@ pub struct ReplayArgs {
     #[arg(long = "address", value_name = "IP")]
     pub addresses: Vec<IpAddr>,
     /// Mode to run (repeatable): BALANCED, MINCPU, MINLATENCY, DYNAMIC,
-    /// WORKLOADQ (= DYNAMIC WORKLOADQ), OLM. Default: all six.
+    /// WORKLOADQ (= DYNAMIC WORKLOADQ, the report's DYN+IWQ), OLM. Default:
+    /// all six.
     #[arg(long = "mode", value_name = "MODE", value_parser = parse_mode)]
     pub modes: Vec<Mode>,
     /// Time the host spends on each presented batch, in microseconds.
@@ -120,7 +121,10 @@ pub struct ReplayArgs {
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
     Mode::parse(s).ok_or_else(|| {
-        format!("unknown mode {s:?}: use BALANCED, MINCPU, MINLATENCY, DYNAMIC, WORKLOADQ or OLM")
+        format!(
+            "unknown mode {s:?}: use BALANCED, MINCPU, MINLATENCY, DYNAMIC, WORKLOADQ \
+             (DYN+IWQ) or OLM"
+        )
     })
 }
 

@@ -78,7 +78,8 @@ impl Mode {
         }
     }
 
-    /// Parse a label (case-insensitive; `WORKLOADQ`, `IWQ`, `-`/`_` accepted).
+    /// Parse a label (case-insensitive; `WORKLOADQ`, `IWQ`, `-`/`_`
+    /// accepted), or a column heading of the text report (`DYN+IWQ`).
     pub fn parse(s: &str) -> Option<Mode> {
         let t: String = s
             .trim()
@@ -86,6 +87,9 @@ impl Mode {
             .chars()
             .map(|c| if c == '_' || c == '-' { ' ' } else { c })
             .collect();
+        if t.split_whitespace().collect::<String>() == "DYN+IWQ" {
+            return Some(Mode::DynamicWorkloadq);
+        }
         match t.split_whitespace().collect::<Vec<_>>().join(" ").as_str() {
             "BALANCED" => Some(Mode::Balanced),
             "MINCPU" => Some(Mode::MinCpu),

@@ -338,3 +338,49 @@ fn stacked_vlan_tags_do_not_ask_for_an_address() {
         "{e}"
     );
 }
+
+#[test]
+fn every_mode_column_of_the_report_is_a_mode_the_options_take() {
+    use clap::Parser;
+    use softosa_replay::replay::Mode;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        replay: ReplayArgs,
+    }
+    // The report's headings, in its order, are the six modes.
+    let report = build_report(&args(&data("sockperf-rr.pcap"), &data("host.prof"))).unwrap();
+    let text = softosa_replay::report::render_text(&report);
+    let head = text
+        .lines()
+        .find(|l| l.starts_with("INBPERF"))
+        .expect("heading");
+    let columns: Vec<&str> = head.split_whitespace().skip(1).collect();
+    assert!(columns.contains(&"DYN+IWQ"), "{head}");
+    let modes: Vec<Option<Mode>> = columns.iter().map(|c| Mode::parse(c)).collect();
+    assert_eq!(modes, Mode::ALL.map(Some).to_vec(), "{head}");
+    // And on the command line, as --mode and --annotate-mode.
+    for spelling in ["DYN+IWQ", "dyn+iwq", "DYN + IWQ"] {
+        let cli = Cli::try_parse_from([
+            "replay",
+            "t.pcap",
+            "-p",
+            "h.prof",
+            "--mode",
+            spelling,
+            "--annotate",
+            "out.pcapng",
+            "--annotate-mode",
+            spelling,
+        ])
+        .unwrap_or_else(|e| panic!("{spelling}: {e}"));
+        assert_eq!(cli.replay.modes, vec![Mode::DynamicWorkloadq]);
+        assert_eq!(cli.replay.annotate_mode, Some(Mode::DynamicWorkloadq));
+    }
+    // An unknown one still names the heading among the choices.
+    let e = Cli::try_parse_from(["replay", "t.pcap", "-p", "h.prof", "--mode", "IWQ+DYN"])
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("WORKLOADQ (DYN+IWQ)"), "{e}");
+}
