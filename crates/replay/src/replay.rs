@@ -256,6 +256,10 @@ pub struct Totals {
     pub inbound: u64,
     pub outbound: u64,
     pub foreign: u64,
+    /// The addresses foreign frames carried most (source or destination),
+    /// busiest first, at most [`FOREIGN_ADDRESSES_SHOWN`]: the candidates
+    /// for `--address` (or `-i`) when no frame matched.
+    pub foreign_addresses: Vec<ForeignAddress>,
     pub inbound_queued: u64,
     pub inbound_replicated: u64,
     pub inbound_forwarded: u64,
@@ -281,6 +285,23 @@ pub struct Totals {
     pub balanced: bool,
     /// Deadlines that did not move when handled (should stay 0).
     pub stuck_timers: u64,
+}
+
+/// Distinct addresses of foreign frames counted at most (later new ones
+/// are not: the busiest of a capture show early).
+pub const FOREIGN_ADDRESSES_TRACKED: usize = 4096;
+/// Addresses of foreign frames reported.
+pub const FOREIGN_ADDRESSES_SHOWN: usize = 3;
+
+/// An address seen on frames not to or from the analysed interfaces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ForeignAddress {
+    pub address: IpAddr,
+    /// Foreign frames from or to it.
+    pub frames: u64,
+    /// The profile's interface registering it, when that one is not
+    /// analysed (`-i` left it out).
+    pub interface: Option<String>,
 }
 
 /// Everything one mode's replay produced.
@@ -489,6 +510,8 @@ struct Run<'s> {
     sink_error: Option<std::io::Error>,
     notes: Vec<String>,
     observers: Vec<&'s mut dyn FrameObserver>,
+    /// Foreign frames per address (bounded: [`FOREIGN_ADDRESSES_TRACKED`]).
+    foreign_addrs: BTreeMap<IpAddr, u64>,
 }
 
 /// Replay a capture under one mode.
@@ -526,6 +549,7 @@ pub fn replay_mode<R: Read>(
         sink_error: None,
         notes,
         observers,
+        foreign_addrs: BTreeMap::new(),
     };
     run.register_extra()?;
     let mut progress = progress;
@@ -1026,6 +1050,17 @@ impl Run<'_> {
         };
         let Some((way, s)) = decision else {
             self.totals.foreign += 1;
+            let dst = dst_ip.filter(|d| Some(*d) != src_ip);
+            for ip in [src_ip, dst].into_iter().flatten() {
+                let tracked = self.foreign_addrs.len() < FOREIGN_ADDRESSES_TRACKED;
+                match self.foreign_addrs.get_mut(&ip) {
+                    Some(n) => *n += 1,
+                    None if tracked => {
+                        self.foreign_addrs.insert(ip, 1);
+                    }
+                    None => {}
+                }
+            }
             self.settle(number, || {
                 Fate::Other("not to or from the analysed interfaces: not replayed".into())
             });
@@ -1325,6 +1360,23 @@ impl Run<'_> {
         t.engine_handled = acc.handled;
         t.engine_dropped = acc.dropped;
         t.balanced = acc.balanced();
+        let mut busiest: Vec<(IpAddr, u64)> =
+            self.foreign_addrs.iter().map(|(a, n)| (*a, *n)).collect();
+        busiest.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        t.foreign_addresses = busiest
+            .into_iter()
+            .take(FOREIGN_ADDRESSES_SHOWN)
+            .map(|(address, frames)| ForeignAddress {
+                address,
+                frames,
+                interface: self
+                    .engine
+                    .interfaces()
+                    .iter()
+                    .find(|i| i.cfg.addresses.iter().any(|n| n.addr == address))
+                    .map(|i| i.cfg.name.clone()),
+            })
+            .collect();
         let mut queues = Vec::new();
         let mut retunes = 0;
         let mut write_queues = BTreeMap::new();

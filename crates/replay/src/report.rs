@@ -149,7 +149,37 @@ pub fn render_text(r: &Report) -> String {
         if t.foreign > 0 && t.inbound + t.outbound == 0 {
             let _ = writeln!(
                 o,
-                "  No frame matched the analysed interfaces' addresses: name the capture's host with --address IP."
+                "  No frame matched the analysed interfaces' addresses. The capture's busiest addresses:"
+            );
+            let width = t
+                .foreign_addresses
+                .iter()
+                .map(|a| a.address.to_string().len())
+                .max()
+                .unwrap_or(0);
+            for a in &t.foreign_addresses {
+                let whose = match &a.interface {
+                    Some(i) => {
+                        format!("  (the profile's {i}, not analysed: select it with -i {i})")
+                    }
+                    None => String::new(),
+                };
+                let _ = writeln!(
+                    o,
+                    "    {:<width$}  {} frame{}{whose}",
+                    a.address.to_string(),
+                    a.frames,
+                    if a.frames == 1 { "" } else { "s" }
+                );
+            }
+            let _ = writeln!(
+                o,
+                "  Name the capture's host with --address IP (one of these, if it is the host's){}.",
+                if t.foreign_addresses.iter().any(|a| a.interface.is_some()) {
+                    ", or analyse the interface that owns it with -i NAME"
+                } else {
+                    ""
+                }
             );
         }
     }

@@ -384,3 +384,89 @@ fn every_mode_column_of_the_report_is_a_mode_the_options_take() {
         .to_string();
     assert!(e.contains("WORKLOADQ (DYN+IWQ)"), "{e}");
 }
+
+#[test]
+fn the_address_hint_names_the_capture_s_busiest_addresses() {
+    let dir = scratch("address-hint");
+    let cap = dir.join("other.pcap");
+    // A capture taken at 10.9.9.1, which the profile does not list:
+    // 3 frames to it, 2 from it, 1 between two other hosts.
+    let mut frames = vec![common::tcp_between("10.9.9.2", "10.9.9.1"); 3];
+    frames.extend(vec![common::tcp_between("10.9.9.1", "10.9.9.3"); 2]);
+    frames.push(common::tcp_between("10.7.7.7", "10.7.7.8"));
+    std::fs::write(&cap, common::pcap(65535, &common::whole(&frames))).unwrap();
+    let report = build_report(&args(&cap, &data("host.prof"))).unwrap();
+    let text = softosa_replay::report::render_text(&report);
+    assert!(
+        text.contains("No frame matched the analysed interfaces' addresses.")
+            && text.contains(
+                "    10.9.9.1  5 frames\n    10.9.9.2  3 frames\n    10.9.9.3  2 frames\n"
+            )
+            && text.contains("--address IP")
+            && !text.contains("-i NAME"),
+        "{text}"
+    );
+    let shown: Vec<(String, u64)> = report.modes[0]
+        .totals
+        .foreign_addresses
+        .iter()
+        .map(|a| (a.address.to_string(), a.frames))
+        .collect();
+    assert_eq!(
+        shown,
+        [("10.9.9.1", 5), ("10.9.9.2", 3), ("10.9.9.3", 2)].map(|(a, n)| (a.to_string(), n))
+    );
+    // Following it replays the capture, and the hint goes.
+    let mut a = args(&cap, &data("host.prof"));
+    a.addresses = vec!["10.9.9.1".parse().unwrap()];
+    let text = softosa_replay::report::render_text(&build_report(&a).unwrap());
+    assert!(
+        text.contains("3 inbound, 2 outbound, 1 not to or from")
+            && !text.contains("No frame matched"),
+        "{text}"
+    );
+    // The host's address belongs to an interface -i left out: --address
+    // cannot take it (no analysed IPv4 interface); the hint says to select it.
+    let cap = dir.join("v4.pcap");
+    let f = common::tcp_in(false, 5, 10);
+    std::fs::write(&cap, common::pcap(65535, &common::whole(&[f.clone(), f]))).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.interfaces = vec!["OSAV6".into()];
+    let text = softosa_replay::report::render_text(&build_report(&a).unwrap());
+    assert!(
+        text.contains(
+            "    192.0.2.1  2 frames  (the profile's OSAV4, not analysed: select it with -i OSAV4)\n    192.0.2.2  2 frames\n"
+        ) && text.contains("or analyse the interface that owns it with -i NAME"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_addresses_of_foreign_frames_are_counted_in_bounded_memory() {
+    use softosa_replay::replay::FOREIGN_ADDRESSES_TRACKED;
+    let dir = scratch("address-bound");
+    let cap = dir.join("many.pcap");
+    // The busiest address first, then more distinct peers than are tracked;
+    // the busiest is still named first, with all its frames.
+    let mut frames = vec![common::tcp_between("10.9.9.2", "10.9.9.1"); 2];
+    for n in 0..FOREIGN_ADDRESSES_TRACKED + 100 {
+        let peer = format!("10.{}.{}.{}", (n >> 16) & 255, (n >> 8) & 255, n & 255);
+        frames.push(common::tcp_between(&peer, "10.9.9.1"));
+    }
+    // 10 µs apart (common::pcap's 1 ms would pass a second of µs).
+    let stamped: Vec<((u32, u32), Vec<u8>)> = frames
+        .iter()
+        .enumerate()
+        .map(|(n, f)| ((1_700_000_000, n as u32 * 10), f.clone()))
+        .collect();
+    std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    let report = build_report(&a).unwrap();
+    let t = &report.modes[0].totals;
+    assert_eq!(t.foreign, frames.len() as u64);
+    assert_eq!(t.foreign_addresses.len(), 3);
+    assert_eq!(t.foreign_addresses[0].address.to_string(), "10.9.9.1");
+    assert_eq!(t.foreign_addresses[0].frames, frames.len() as u64);
+    assert_eq!(t.foreign_addresses[1].frames, 2);
+}

@@ -50,6 +50,32 @@ pub fn tcp_in(v6: bool, tcp_words: u8, payload: usize) -> Vec<u8> {
     f
 }
 
+/// A TCP frame with 10 bytes of payload from `src` to `dst` (addresses
+/// of one IP version), port 40001 to 5001.
+pub fn tcp_between(src: &str, dst: &str) -> Vec<u8> {
+    let mut f = Vec::new();
+    let eth = EthSpec {
+        dst: ROUTER,
+        src: PEER,
+        vlan: None,
+    };
+    let tcp = TcpSpec {
+        src_port: 40001,
+        dst_port: 5001,
+        flags: 0x18,
+        window: 1000,
+        ..TcpSpec::default()
+    };
+    build::eth_tcp(
+        &mut f,
+        &eth,
+        &IpSpec::new(ip(src), ip(dst)),
+        &tcp,
+        Payload::Bytes(&[0x61; 10]),
+    );
+    f
+}
+
 /// A classic pcap (Ethernet, µs stamps, snap length `snaplen`) holding
 /// `frames` as (bytes, length on the wire), each cut at the snap length,
 /// one millisecond apart.
