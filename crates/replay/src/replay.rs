@@ -46,8 +46,10 @@ use std::collections::{BTreeMap, VecDeque};
 use std::io::Read;
 use std::net::IpAddr;
 
-/// The INBPERF settings compared side by side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+/// The INBPERF settings compared side by side. In JSON a mode is its
+/// [`Mode::label`] (`"DYNAMIC WORKLOADQ"`), as the text and the profile
+/// spell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mode {
     Balanced,
     MinCpu,
@@ -55,6 +57,12 @@ pub enum Mode {
     Dynamic,
     DynamicWorkloadq,
     Olm,
+}
+
+impl Serialize for Mode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
 }
 
 impl Mode {

@@ -383,6 +383,9 @@ mod cli {
         // Two requested plus the profile's own DYNAMIC WORKLOADQ for --annotate.
         let labels: Vec<&str> = modes.iter().map(|m| m["label"].as_str().unwrap()).collect();
         assert_eq!(labels, ["BALANCED", "MINCPU", "DYNAMIC WORKLOADQ"]);
+        // `mode` is spelled as the label is, not as the Rust variant.
+        let names: Vec<&str> = modes.iter().map(|m| m["mode"].as_str().unwrap()).collect();
+        assert_eq!(names, labels);
         assert_eq!(v["annotated_mode"], "DYNAMIC WORKLOADQ");
         assert_eq!(v["smcat"]["potential"]["total_connections"], 3);
         assert_eq!(v["smcat"]["potential"]["eligible_connections"], 3);
