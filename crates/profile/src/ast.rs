@@ -569,6 +569,42 @@ impl TosPolicy {
     }
 }
 
+/// What defines a static VIPA: `DEVICE name VIRTUAL 0`, `LINK name
+/// VIRTUAL 0 device`, `INTERFACE name DEFINE VIRTUAL` or `DEFINE VIRTUAL6`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum VipaKind {
+    Device,
+    Link,
+    Interface,
+    Interface6,
+}
+
+impl VipaKind {
+    pub fn what(self) -> &'static str {
+        match self {
+            VipaKind::Device => "DEVICE VIRTUAL",
+            VipaKind::Link => "LINK VIRTUAL",
+            VipaKind::Interface => "INTERFACE VIRTUAL",
+            VipaKind::Interface6 => "INTERFACE VIRTUAL6",
+        }
+    }
+}
+
+/// A static VIPA definition (IP Configuration Reference, INTERFACE -
+/// VIRTUAL interfaces statement; DEVICE and LINK VIRTUAL). It is not an
+/// adapter: activation and the displays leave it out; it owns its
+/// addresses (IPADDR, or HOME for a LINK) and names it for HOME and START.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct StaticVipa {
+    pub name: String,
+    pub span: Span,
+    pub kind: VipaKind,
+    /// The DEVICE of a LINK VIRTUAL.
+    pub device: Option<Spanned<String>>,
+    /// IPADDR of an INTERFACE VIRTUAL (one) or VIRTUAL6.
+    pub ipaddr: Vec<Spanned<IpAddr>>,
+}
+
 /// A parsed TCP/IP profile.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Profile {
@@ -582,6 +618,8 @@ pub struct Profile {
     pub vipa: VipaDynamic,
     pub routes: Vec<Route>,
     pub starts: Vec<Start>,
+    /// Static VIPAs (DEVICE/LINK VIRTUAL, INTERFACE VIRTUAL/VIRTUAL6).
+    pub static_vipas: Vec<StaticVipa>,
     /// SetSubnetPrioTosMask coded in the profile itself or merged in from a
     /// policy file.
     pub policy: Option<TosPolicy>,
@@ -597,6 +635,12 @@ impl Profile {
         self.links
             .iter()
             .find(|l| l.name.eq_ignore_ascii_case(name))
+    }
+    /// The static VIPA of that kind and name.
+    pub fn static_vipa(&self, kind: VipaKind, name: &str) -> Option<&StaticVipa> {
+        self.static_vipas
+            .iter()
+            .find(|v| v.kind == kind && v.name.eq_ignore_ascii_case(name))
     }
     pub fn device(&self, name: &str) -> Option<&Device> {
         self.devices

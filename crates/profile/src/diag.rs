@@ -193,6 +193,14 @@ pub enum ErrorKind {
     },
     #[error("ROUTE {dest}: {link} is not the name of any LINK or INTERFACE of this profile, so the route has no interface to use")]
     RouteUnknownLink { dest: String, link: String },
+    /// A static route over a static VIPA (IP Configuration Reference: "A
+    /// VIRTUAL interface name cannot be coded in the BEGINROUTES block").
+    #[error("ROUTE {dest}: {link} is a static VIPA ({what}); a VIPA link or interface cannot be coded on a static route in BEGINROUTES: name the LINK or INTERFACE of an adapter")]
+    RouteOnStaticVipa {
+        dest: String,
+        link: String,
+        what: &'static str,
+    },
     /// A ROUTE whose first hop is of the other IP version than its
     /// destination (`default`: the destination is DEFAULT or DEFAULT6).
     #[error("ROUTE {dest}: the first hop {hop} is an {} address, but this is an {} route; {}", ip_version(!*dest_v6), ip_version(*dest_v6), route_hop_advice(*dest_v6, *default))]

@@ -790,6 +790,16 @@ impl Parser<'_> {
         if let Some(t) = self.peek() {
             if find(INTF_PARAMS, &t.text) == Ok(IP::Define) {
                 self.pos += 1;
+                let vipa = match self.peek().map(|t| t.upper()).as_deref() {
+                    Some("VIRTUAL") => Some(VipaKind::Interface),
+                    Some("VIRTUAL6") => Some(VipaKind::Interface6),
+                    _ => None,
+                };
+                if let Some(vk) = vipa {
+                    self.pos += 1;
+                    self.virtual_interface(&name, vk);
+                    return;
+                }
                 if let Some(k) = self.choice(KINDS, "INTERFACE", "DEFINE") {
                     kind = k.value;
                     have_define = true;
@@ -1137,6 +1147,141 @@ impl Parser<'_> {
 
     // ---- DEVICE / LINK / HOME / START -------------------------------------
 
+    /// `INTERFACE name DEFINE VIRTUAL IPADDR ipv4_address` (one address in
+    /// dotted decimal, no prefix length: IP Configuration Reference,
+    /// INTERFACE - VIRTUAL interfaces statement) or `DEFINE VIRTUAL6
+    /// [IPADDR ipv6_address ...]`. IPADDR is the only parameter.
+    fn virtual_interface(&mut self, name: &Token, kind: VipaKind) {
+        const S: &str = "INTERFACE";
+        let v6 = kind == VipaKind::Interface6;
+        let mut vipa = StaticVipa {
+            name: name.text.clone(),
+            span: name.span,
+            kind,
+            device: None,
+            ipaddr: Vec::new(),
+        };
+        let mut have_ipaddr = false;
+        while !self.at_end() {
+            let Some(t) = self.bump() else { break };
+            if find(INTF_PARAMS, &t.text) != Ok(IP::IpAddr) {
+                if t.text.starts_with("/*") {
+                    self.slash_star(&t);
+                    continue;
+                }
+                self.err(
+                    t.span,
+                    ErrorKind::ParameterNotValidHere {
+                        param: t.upper(),
+                        context: format!("{} (its only parameter is IPADDR)", kind.what()),
+                    },
+                );
+                // Its values are not reported again.
+                while !self.at_end()
+                    && self
+                        .peek()
+                        .is_some_and(|n| find(INTF_PARAMS, &n.text) != Ok(IP::IpAddr))
+                {
+                    self.pos += 1;
+                }
+                continue;
+            }
+            have_ipaddr = true;
+            let mut first = true;
+            loop {
+                if !first {
+                    let more = v6
+                        && self.peek().is_some_and(|n| {
+                            !starts_statement(&n.text)
+                                && find(INTF_PARAMS, &n.text).is_err()
+                                && n.text.contains(':')
+                        });
+                    if !more {
+                        break;
+                    }
+                }
+                first = false;
+                let expected = if v6 {
+                    "an IPv6 address"
+                } else {
+                    "one IPv4 address in dotted decimal, e.g. 10.1.1.1"
+                };
+                let Some(v) = self.value(S, "IPADDR", expected) else {
+                    break;
+                };
+                let addr = if v6 {
+                    parse_ip(&v.text).filter(|a| a.is_ipv6())
+                } else {
+                    parse_ipv4(&v.text).map(IpAddr::V4)
+                };
+                match addr {
+                    Some(a) => {
+                        if !v6 && !vipa.ipaddr.is_empty() {
+                            self.warn(
+                                v.span,
+                                WarningKind::Repeated {
+                                    stmt: S,
+                                    param: "IPADDR",
+                                },
+                            );
+                            vipa.ipaddr.clear();
+                        }
+                        vipa.ipaddr.push(Spanned::new(a, v.span));
+                    }
+                    None => self.invalid(&v, S, "IPADDR", expected),
+                }
+            }
+        }
+        if !have_ipaddr && !v6 {
+            self.err(
+                name.span,
+                ErrorKind::MissingRequired {
+                    stmt: S,
+                    what: "IPADDR (INTERFACE VIRTUAL requires one IPv4 address)".into(),
+                },
+            );
+        }
+        self.prof.static_vipas.push(vipa);
+    }
+
+    /// `DEVICE name VIRTUAL 0` / `LINK name VIRTUAL 0 device`: the number
+    /// after VIRTUAL, then (LINK) the device name.
+    fn virtual_device_or_link(&mut self, stmt: &'static str, name: &Token) {
+        match self.value(stmt, "VIRTUAL", "0") {
+            Some(n) if parse_dec(&n.text).is_some() => {}
+            Some(n) => {
+                self.invalid(&n, stmt, "VIRTUAL", "a number (VIRTUAL 0)");
+                self.skip_statement();
+                return;
+            }
+            None => return,
+        }
+        let device = if stmt == "LINK" {
+            let Some(dev) = self.name(stmt, "device name") else {
+                self.skip_statement();
+                return;
+            };
+            Some(Spanned::new(dev.upper(), dev.span))
+        } else {
+            None
+        };
+        self.prof.static_vipas.push(StaticVipa {
+            name: if stmt == "LINK" {
+                name.text.clone()
+            } else {
+                name.upper()
+            },
+            span: name.span,
+            kind: if stmt == "LINK" {
+                VipaKind::Link
+            } else {
+                VipaKind::Device
+            },
+            device,
+            ipaddr: Vec::new(),
+        });
+    }
+
     fn device(&mut self, _kwt: &Token) {
         const S: &str = "DEVICE";
         let Some(name) = self.name(S, "device name") else {
@@ -1146,6 +1291,10 @@ impl Parser<'_> {
         let Some(ty) = self.value(S, "device type", "MPCIPA") else {
             return;
         };
+        if ty.upper() == "VIRTUAL" {
+            self.virtual_device_or_link(S, &name);
+            return;
+        }
         if ty.upper() != "MPCIPA" {
             self.invalid(
                 &ty,
@@ -1199,6 +1348,10 @@ impl Parser<'_> {
             return;
         };
         let kind = match kt.upper().as_str() {
+            "VIRTUAL" => {
+                self.virtual_device_or_link(S, &name);
+                return;
+            }
             "IPAQENET" => InterfaceKind::IpaqEnet,
             "IPAQIDIO" => InterfaceKind::IpaqIdio,
             _ => {

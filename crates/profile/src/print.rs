@@ -288,6 +288,36 @@ pub fn print_profile(p: &Profile) -> String {
     for l in &p.links {
         let _ = writeln!(s, "{}", link_line(l));
     }
+    // Static VIPAs, as coded (the VIRTUAL number is always 0 here).
+    for v in &p.static_vipas {
+        let t = match v.kind {
+            VipaKind::Device => format!("DEVICE {} VIRTUAL 0", v.name),
+            VipaKind::Link => format!(
+                "LINK {} VIRTUAL 0 {}",
+                v.name,
+                v.device.as_ref().map(|d| d.value.as_str()).unwrap_or("")
+            ),
+            VipaKind::Interface | VipaKind::Interface6 => {
+                let mut t = format!(
+                    "INTERFACE {} DEFINE {}",
+                    v.name,
+                    if v.kind == VipaKind::Interface {
+                        "VIRTUAL"
+                    } else {
+                        "VIRTUAL6"
+                    }
+                );
+                if !v.ipaddr.is_empty() {
+                    t.push_str(" IPADDR");
+                    for a in &v.ipaddr {
+                        let _ = write!(t, " {}", a.value);
+                    }
+                }
+                t
+            }
+        };
+        let _ = writeln!(s, "{t}");
+    }
     if !p.home.is_empty() {
         let _ = writeln!(s, "HOME");
         for h in &p.home {

@@ -39,43 +39,76 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     for l in &p.links {
         note_name(d, "link", &l.name, l.span);
     }
+    for v in &p.static_vipas {
+        match v.kind {
+            VipaKind::Link => note_name(d, "link", &v.name, v.span),
+            VipaKind::Interface | VipaKind::Interface6 => {
+                note_name(d, "interface", &v.name, v.span)
+            }
+            VipaKind::Device => {}
+        }
+    }
     let mut devs: BTreeMap<String, u32> = BTreeMap::new();
-    for dv in &p.devices {
-        if let Some(first) = devs.get(&dv.name) {
+    let vipa_devices = p
+        .static_vipas
+        .iter()
+        .filter(|v| v.kind == VipaKind::Device)
+        .map(|v| (v.name.to_ascii_uppercase(), v.span));
+    let all_devices = p
+        .devices
+        .iter()
+        .map(|dv| (dv.name.clone(), dv.span))
+        .chain(vipa_devices);
+    for (name, span) in all_devices {
+        if let Some(first) = devs.get(&name) {
             d.error(
                 f,
-                dv.span,
+                span,
                 ErrorKind::Duplicate {
                     what: "device",
-                    name: dv.name.clone(),
+                    name: name.clone(),
                     first_line: *first,
                 },
             );
         } else {
-            devs.insert(dv.name.clone(), dv.span.line);
+            devs.insert(name, span.line);
         }
     }
-
     for i in &p.interfaces {
         check_interface(p, i, d);
     }
     // Duplicate addresses across interfaces.
     let mut addrs: BTreeMap<std::net::IpAddr, (String, u32)> = BTreeMap::new();
-    for i in &p.interfaces {
-        for a in &i.ipaddr {
-            if let Some((other, line)) = addrs.get(&a.value.addr) {
-                d.error(
-                    f,
-                    a.span,
-                    ErrorKind::DuplicateAddress {
-                        addr: a.value.addr.to_string(),
-                        other: other.clone(),
-                        first_line: *line,
-                    },
-                );
-            } else {
-                addrs.insert(a.value.addr, (i.name.clone(), a.span.line));
-            }
+    // A static VIPA owns its address like an adapter interface does.
+    let owned = p
+        .interfaces
+        .iter()
+        .flat_map(|i| {
+            i.ipaddr
+                .iter()
+                .map(move |a| (&i.name, a.value.addr, a.span))
+        })
+        .chain(
+            p.static_vipas
+                .iter()
+                .flat_map(|v| v.ipaddr.iter().map(move |a| (&v.name, a.value, a.span))),
+        );
+    // In file order, so the first definition is the one named.
+    let mut owned: Vec<_> = owned.collect();
+    owned.sort_by_key(|(_, _, span)| (span.line, span.col));
+    for (name, addr, span) in owned {
+        if let Some((other, line)) = addrs.get(&addr) {
+            d.error(
+                f,
+                span,
+                ErrorKind::DuplicateAddress {
+                    addr: addr.to_string(),
+                    other: other.clone(),
+                    first_line: *line,
+                },
+            );
+        } else {
+            addrs.insert(addr, (name.clone(), span.line));
         }
     }
 
@@ -152,9 +185,28 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
         }
     }
 
+    // A LINK VIRTUAL names a DEVICE VIRTUAL.
+    for v in p.static_vipas.iter().filter(|v| v.kind == VipaKind::Link) {
+        if let Some(dev) = &v.device {
+            if p.static_vipa(VipaKind::Device, &dev.value).is_none() {
+                d.error(
+                    f,
+                    dev.span,
+                    ErrorKind::LinkUnknownDevice {
+                        link: v.name.clone(),
+                        device: dev.value.clone(),
+                    },
+                );
+            }
+        }
+    }
+
     for h in &p.home {
-        if p.link(&h.link.value).is_none() {
-            if p.interface(&h.link.value).is_some() {
+        let vipa_link = p.static_vipa(VipaKind::Link, &h.link.value).is_some();
+        if p.link(&h.link.value).is_none() && !vipa_link {
+            let vipa_intf = p.static_vipa(VipaKind::Interface, &h.link.value).is_some()
+                || p.static_vipa(VipaKind::Interface6, &h.link.value).is_some();
+            if p.interface(&h.link.value).is_some() || vipa_intf {
                 d.error(
                     f,
                     h.link.span,
@@ -198,7 +250,10 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     }
     for s in &p.starts {
         let n = &s.name.value;
-        if p.device(n).is_none() && p.interface(n).is_none() {
+        let vipa = [VipaKind::Device, VipaKind::Interface, VipaKind::Interface6]
+            .iter()
+            .any(|k| p.static_vipa(*k, n).is_some());
+        if p.device(n).is_none() && p.interface(n).is_none() && !vipa {
             d.error(f, s.name.span, ErrorKind::StartUnknown(n.clone()));
         }
     }
@@ -224,7 +279,20 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
                 },
             );
         }
-        if p.link(name).is_none()
+        let vipa = [VipaKind::Link, VipaKind::Interface, VipaKind::Interface6]
+            .iter()
+            .find_map(|k| p.static_vipa(*k, name));
+        if let Some(v) = vipa.filter(|_| p.link(name).is_none() && p.interface(name).is_none()) {
+            d.error(
+                f,
+                r.link.span,
+                ErrorKind::RouteOnStaticVipa {
+                    dest: r.dest.to_string(),
+                    link: name.clone(),
+                    what: v.kind.what(),
+                },
+            );
+        } else if p.link(name).is_none()
             && p.interface(name).is_none()
             && !(p.ip.dynamicxcf.is_some() && is_dynamic_xcf_name(name))
         {

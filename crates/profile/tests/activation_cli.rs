@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use softosa_engine::config as ec;
 use softosa_profile::activate::{activate, ActivateOptions, StackInput};
 use softosa_profile::cli::{run_check, run_convert, CheckArgs, ConvertArgs};
+use softosa_profile::print::print_profile;
 use softosa_profile::trle::parse_trl;
 use softosa_profile::*;
 
@@ -495,4 +496,53 @@ fn activation_refuses_two_stacks_of_one_name() {
         &ActivateOptions::default()
     )
     .is_ok());
+}
+
+/// Static VIPAs are not adapters: activation leaves them out without an
+/// error, and `profile convert` keeps them (and the HOME entry of a VIPA
+/// link) as coded.
+#[test]
+fn static_vipas_are_not_activated_and_convert_keeps_them() {
+    let p = prof(
+        "v.prof",
+        "DEVICE VIPA1 VIRTUAL 0\nLINK VIPA1L VIRTUAL 0 VIPA1\nINTERFACE VIPA2 DEFINE VIRTUAL IPADDR 10.5.5.2\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nHOME 10.5.5.1 VIPA1L\n",
+    );
+    let a = activate(
+        &[StackInput {
+            name: "S".into(),
+            profile: &p,
+            policy: None,
+        }],
+        &[],
+        &ActivateOptions::default(),
+    )
+    .expect("activates");
+    assert_eq!(a.config.interfaces.len(), 1);
+    assert_eq!(a.config.ports.len(), 1);
+    let text = print_profile(&p);
+    for line in [
+        "DEVICE VIPA1 VIRTUAL 0",
+        "LINK VIPA1L VIRTUAL 0 VIPA1",
+        "INTERFACE VIPA2 DEFINE VIRTUAL IPADDR 10.5.5.2",
+        "  10.5.5.1 VIPA1L",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line}: {text}");
+    }
+    let (again, d) = parse_profile("again.prof", &text);
+    assert!(!d.has_errors(), "{:?}", d.items());
+    let summary = |p: &Profile| -> Vec<(String, VipaKind, Option<String>, Vec<String>)> {
+        p.static_vipas
+            .iter()
+            .map(|v| {
+                (
+                    v.name.clone(),
+                    v.kind,
+                    v.device.as_ref().map(|d| d.value.clone()),
+                    v.ipaddr.iter().map(|a| a.value.to_string()).collect(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(summary(&again), summary(&p));
+    assert_eq!(summary(&p).len(), 3);
 }

@@ -856,3 +856,83 @@ fn a_route_may_name_the_links_dynamicxcf_creates() {
     assert_eq!(d.error_count(), 2, "{v:?}");
     assert!(has(&v, "2:", "EZAXCF02 is not the name"), "{v:?}");
 }
+
+/// Static VIPAs (IP Configuration Reference, "INTERFACE - VIRTUAL
+/// interfaces statement"; DEVICE/LINK VIRTUAL as in "Steps for configuring
+/// static VIPAs"): they are defined, own their address, are named by HOME
+/// and START, and may not be a static route's interface.
+#[test]
+fn static_vipas_are_defined_and_not_routes() {
+    let src = "DEVICE VIPA1 VIRTUAL 0\n\
+               LINK VIPA1L VIRTUAL 0 VIPA1\n\
+               INTERFACE VIPA2 DEFINE VIRTUAL IPADDR 10.5.5.2\n\
+               INTERFACE VIPA6 DEFINE VIRTUAL6 IPADDR 2001:db8::5\n\
+               INTERFACE OSA1 DEFINE IPAQENET PORTNAME OSAPRT1 IPADDR 10.1.1.10/24 SOURCEVIPAINT VIPA2\n\
+               HOME 10.5.5.1 VIPA1L\n\
+               START OSA1\n";
+    let (p, v, _) = check(src);
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(p.interfaces.len(), 1);
+    assert!(p.devices.is_empty() && p.links.is_empty());
+    let kinds: Vec<VipaKind> = p.static_vipas.iter().map(|v| v.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            VipaKind::Device,
+            VipaKind::Link,
+            VipaKind::Interface,
+            VipaKind::Interface6
+        ]
+    );
+    let link = p.static_vipa(VipaKind::Link, "vipa1l").expect("link");
+    assert_eq!(
+        link.device.as_ref().map(|d| d.value.as_str()),
+        Some("VIPA1")
+    );
+    let intf = p.static_vipa(VipaKind::Interface, "VIPA2").expect("intf");
+    assert_eq!(intf.ipaddr[0].value.to_string(), "10.5.5.2");
+
+    // The VIPA owns its address; no prefix length; IPADDR is its only
+    // parameter; its LINK names a DEVICE VIRTUAL; routes may not use it.
+    let src = "DEVICE VIPA1 VIRTUAL 0\n\
+               LINK VIPA1L VIRTUAL 0 VIPAX\n\
+               INTERFACE VIPA2 DEFINE VIRTUAL IPADDR 10.5.5.5/24\n\
+               INTERFACE VIPA3 DEFINE VIRTUAL IPADDR 10.1.1.10 MTU 1500\n\
+               INTERFACE OSA1 DEFINE IPAQENET PORTNAME OSAPRT1 IPADDR 10.1.1.10/24\n\
+               BEGINROUTES\n  ROUTE 10.9.0.0/16 = VIPA3 MTU 1492\n  ROUTE 10.8.0.0/16 = VIPA1L MTU 1492\nENDROUTES\n";
+    let (_, v, _) = check(src);
+    assert_eq!(v.len(), 6, "{v:?}");
+    assert!(
+        has(&v, "2:23: error", "LINK VIPA1L refers to device VIPAX"),
+        "{v:?}"
+    );
+    assert!(
+        has(
+            &v,
+            "3:39: error",
+            "10.5.5.5/24 is not valid (one IPv4 address in dotted decimal"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        has(
+            &v,
+            "4:49: error",
+            "parameter MTU is not valid on INTERFACE VIRTUAL"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        has(
+            &v,
+            "5:56: error",
+            "IPADDR 10.1.1.10 is the address of interface VIPA3 too (first defined at line 4)"
+        ),
+        "{v:?}"
+    );
+    assert!(has(&v, "7:23: error", "VIPA3 is a static VIPA (INTERFACE VIRTUAL); a VIPA link or interface cannot be coded on a static route"), "{v:?}");
+    assert!(
+        has(&v, "8:23: error", "VIPA1L is a static VIPA (LINK VIRTUAL)"),
+        "{v:?}"
+    );
+}
