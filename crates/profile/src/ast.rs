@@ -503,6 +503,8 @@ pub struct Route {
     pub gateway: Option<IpAddr>,
     pub link: Spanned<String>,
     pub mtu: Option<u32>,
+    /// REPLACEABLE (`Some(true)`) or NOREPLACEABLE (`Some(false)`) as coded.
+    pub replaceable: Option<bool>,
     pub span: Span,
 }
 

@@ -2165,6 +2165,7 @@ impl Parser<'_> {
             return;
         };
         let mut mtu = None;
+        let mut replaceable = None;
         while let Some(n) = self.peek().cloned() {
             if Self::route_end(&n.text) {
                 break;
@@ -2181,7 +2182,8 @@ impl Parser<'_> {
                         }
                     }
                 }
-                "REPLACEABLE" | "NOREPLACEABLE" => {}
+                "REPLACEABLE" => replaceable = Some(true),
+                "NOREPLACEABLE" => replaceable = Some(false),
                 _ => self.err(
                     n.span,
                     ErrorKind::UnknownParameter {
@@ -2196,6 +2198,7 @@ impl Parser<'_> {
             gateway,
             link: Spanned::new(l.text.clone(), l.span),
             mtu,
+            replaceable,
             span: t.span,
         });
     }

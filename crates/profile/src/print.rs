@@ -339,7 +339,12 @@ pub fn print_profile(p: &Profile) -> String {
                 .mtu
                 .map(|m| m.to_string())
                 .unwrap_or_else(|| "DEFAULTSIZE".into());
-            let _ = writeln!(s, "  ROUTE {dest} {gw} {} MTU {mtu}", r.link.value);
+            let rep = match r.replaceable {
+                Some(true) => " REPLACEABLE",
+                Some(false) => " NOREPLACEABLE",
+                None => "",
+            };
+            let _ = writeln!(s, "  ROUTE {dest} {gw} {} MTU {mtu}{rep}", r.link.value);
         }
         let _ = writeln!(s, "ENDROUTES");
     }

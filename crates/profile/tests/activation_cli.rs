@@ -546,3 +546,29 @@ fn static_vipas_are_not_activated_and_convert_keeps_them() {
     assert_eq!(summary(&again), summary(&p));
     assert_eq!(summary(&p).len(), 3);
 }
+
+/// REPLACEABLE (OMPROUTE may replace the static route) is part of the
+/// route: `profile convert` keeps it, and NOREPLACEABLE, as coded.
+#[test]
+fn convert_keeps_replaceable_on_a_route() {
+    let p = prof(
+        "r.prof",
+        "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nHOME 10.1.2.10 L1\nBEGINROUTES\n  ROUTE 10.1.2.0/24 = L1 MTU 1492 NOREPLACEABLE\n  ROUTE DEFAULT 10.1.2.1 L1 MTU 1492 REPLACEABLE\n  ROUTE 10.9.0.0/16 10.1.2.1 L1 MTU 1492\nENDROUTES\nSTART D1\n",
+    );
+    assert_eq!(
+        p.routes.iter().map(|r| r.replaceable).collect::<Vec<_>>(),
+        [Some(false), Some(true), None]
+    );
+    let (converted, d) =
+        softosa_profile::convert::convert(&p, &softosa_profile::convert::ConvertOptions::default());
+    assert!(!d.has_errors(), "{:?}", d.items());
+    assert_eq!(converted.interfaces.len(), 1);
+    let text = print_profile(&converted);
+    for line in [
+        "  ROUTE 10.1.2.0/24 = L1 MTU 1492 NOREPLACEABLE",
+        "  ROUTE DEFAULT 10.1.2.1 L1 MTU 1492 REPLACEABLE",
+        "  ROUTE 10.9.0.0/16 10.1.2.1 L1 MTU 1492",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line}: {text}");
+    }
+}
