@@ -401,6 +401,28 @@ pub struct PendingRecord {
     awaiting: u32,
 }
 
+impl PendingRecord {
+    /// A record as the capture holds it, `(number, stamp, bytes)` and
+    /// `(link type, original length, interface)`, waiting for the fates of
+    /// its copies (a skipped record comes with its one fate).
+    fn as_captured(
+        (number, ts_ns, raw): (u64, i64, &[u8]),
+        (link_type, orig_len, interface): (i32, u32, u32),
+        fates: Vec<Fate>,
+    ) -> PendingRecord {
+        PendingRecord {
+            number,
+            ts_ns,
+            raw: raw.to_vec(),
+            link_type,
+            orig_len,
+            interface,
+            fates,
+            awaiting: 0,
+        }
+    }
+}
+
 /// Receives records in capture order once their fate is known.
 pub trait AnnotationSink {
     fn record(&mut self, rec: &PendingRecord) -> std::io::Result<()>;
@@ -573,16 +595,11 @@ pub fn replay_mode<R: Read>(
             // as the original and the report do.
             Ok(Some(Entry::Skipped(rec))) => {
                 if run.sink.is_some() {
-                    run.pending.push_back(PendingRecord {
-                        number: rec.number,
-                        ts_ns: rec.ts_ns,
-                        raw: rec.raw.to_vec(),
-                        link_type: rec.link_type,
-                        orig_len: rec.orig_len,
-                        interface: rec.interface,
-                        fates: vec![Fate::Other(format!("not replayed: {}", rec.reason))],
-                        awaiting: 0,
-                    });
+                    run.pending.push_back(PendingRecord::as_captured(
+                        (rec.number, rec.ts_ns, rec.raw),
+                        (rec.link_type, rec.orig_len, rec.interface),
+                        vec![Fate::Other(format!("not replayed: {}", rec.reason))],
+                    ));
                     run.flush_pending();
                 }
                 continue;
@@ -612,16 +629,11 @@ pub fn replay_mode<R: Read>(
         let now = Instant::from_nanos(clock);
         run.advance(now);
         if run.sink.is_some() {
-            run.pending.push_back(PendingRecord {
-                number: rec.number,
-                ts_ns: rec.ts_ns,
-                raw: rec.raw.to_vec(),
-                link_type: rec.link_type,
-                orig_len: rec.orig_len,
-                interface: rec.interface,
-                fates: Vec::new(),
-                awaiting: 0,
-            });
+            run.pending.push_back(PendingRecord::as_captured(
+                (rec.number, rec.ts_ns, rec.raw),
+                (rec.link_type, rec.orig_len, rec.interface),
+                Vec::new(),
+            ));
         }
         run.scratch.clear();
         run.scratch.extend_from_slice(rec.frame);
