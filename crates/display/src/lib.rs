@@ -256,7 +256,7 @@ pub fn render(
         DisplayKind::Vcrt => emit(&netstat::build_vcrt(engine, ctx, target)?, format),
         DisplayKind::RouteQdioAccel => emit(&netstat::build_route(engine, ctx, target)?, format),
         DisplayKind::Drops => {
-            if let Some(t) = target.map(str::trim).filter(|t| !t.is_empty() && *t != "*") {
+            if let Some(t) = narrowing(target) {
                 return Err(DisplayError::WholeAdapter {
                     kind: "DROPS",
                     target: t.to_string(),
@@ -301,6 +301,13 @@ fn interface_names(engine: &Engine, ctx: &DisplayContext) -> String {
     }
 }
 
+/// The part of a `--intf` target that narrows a display: `None` when it
+/// is absent, blank or `*`, each of which shows everything. Every display
+/// and a running lab's own views read a target through this.
+pub fn narrowing(target: Option<&str>) -> Option<&str> {
+    target.map(str::trim).filter(|t| !t.is_empty() && *t != "*")
+}
+
 /// Interfaces a target selects: all, one by name, or one by `STACK/NAME`
 /// (names match case-insensitively). The rule of `--intf` for devlinks,
 /// osainfo and tuning; a running lab applies it to its own per-interface
@@ -311,7 +318,7 @@ pub fn select_interfaces<'a>(
     target: Option<&str>,
 ) -> Result<Vec<&'a Interface>, DisplayError> {
     let all = engine.interfaces();
-    let Some(t) = target.map(str::trim).filter(|t| !t.is_empty() && *t != "*") else {
+    let Some(t) = narrowing(target) else {
         if all.is_empty() {
             return Err(DisplayError::NoInterfaces);
         }
@@ -353,7 +360,7 @@ pub(crate) fn select_stacks(
     target: Option<&str>,
 ) -> Result<Vec<usize>, DisplayError> {
     let n = engine.stacks().len();
-    let Some(t) = target.map(str::trim).filter(|t| !t.is_empty() && *t != "*") else {
+    let Some(t) = narrowing(target) else {
         return Ok((0..n).collect());
     };
     if let Some(s) = (0..n).find(|s| ctx.stack_name(engine, *s).eq_ignore_ascii_case(t)) {

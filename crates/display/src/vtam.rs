@@ -116,7 +116,7 @@ pub fn build_trl(
             .iter()
             .any(|i| ctx.stack_name(engine, i.cfg.stack).eq_ignore_ascii_case(s))
     };
-    let wanted: Vec<usize> = match target.map(str::trim).filter(|t| !t.is_empty() && *t != "*") {
+    let wanted: Vec<usize> = match crate::narrowing(target) {
         None => (0..groups.len()).collect(),
         Some(t) => {
             let (stack, name) = match t.split_once('/') {

@@ -702,8 +702,8 @@ pub fn ask_display(a: &DisplayArgs) -> Result<String, Box<dyn std::error::Error>
         lab::check_instance_name(&a.instance)?;
     }
     one_word("display", &a.kind)?;
-    // Blank or absent is everything, as for a profile's displays.
-    let target = a.target.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    // Blank, `*` or absent is everything, as for a profile's displays.
+    let target = softosa_display::narrowing(a.target.as_deref());
     if let Some(t) = target {
         one_word("--intf", t)?;
     }

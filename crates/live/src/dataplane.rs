@@ -229,7 +229,8 @@ impl DriverDrop {
     /// The reason as both cores' accounting names it.
     pub fn label(self) -> &'static str {
         match self {
-            DriverDrop::Crc => "injected frame error",
+            // The engine core counts the same drop under this reason.
+            DriverDrop::Crc => softosa_engine::counters::DropReason::InjectedError.label(),
             DriverDrop::BadOffload => "bad virtio-net header (driver)",
             DriverDrop::HostWrite => "host write failed (driver)",
             DriverDrop::WireSend => "wire send failed (driver)",
@@ -1287,7 +1288,7 @@ struct PlaneStatus<C: Core> {
 impl<C: Core> StatusSource for PlaneStatus<C> {
     fn display(&self, req: &DisplayRequest) -> Result<String, Refusal> {
         if req.kind.eq_ignore_ascii_case("DRIVER") {
-            if req.target.is_some() {
+            if softosa_display::narrowing(req.target.as_deref()).is_some() {
                 return Err(crate::displays::whole_adapter(&req.kind));
             }
             return Ok(driver_text(&self.shared.stats, req.json));

@@ -50,7 +50,8 @@ pub fn whole_adapter(kind: &str) -> Refusal {
 /// its displays and for QUEUES.
 pub fn render(c: &EngineCore, req: &DisplayRequest) -> Result<String, Refusal> {
     let e = c.engine();
-    let target = req.target.as_deref();
+    // Blank or `*` is everything, as for a profile's displays.
+    let target = softosa_display::narrowing(req.target.as_deref());
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
@@ -527,6 +528,9 @@ mod tests {
                 }
                 other => panic!("{kind}: {other:?}"),
             }
+            // `*` is everything here too, as for a profile's displays.
+            assert!(ask(&c, kind, false, Some("*")).is_ok(), "{kind}");
         }
+        assert!(ask(&c, "drops", false, Some(" * ")).is_ok());
     }
 }
