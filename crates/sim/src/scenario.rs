@@ -1678,13 +1678,15 @@ pub fn parse_speed(s: &str) -> Option<u64> {
     Some(bps as u64)
 }
 
+/// One gigabit per second.
+const GBE: u64 = 1_000_000_000;
+
 /// The adapter feature a host's port is on. A generation's ports of 1 Gb/s
 /// and below sit on a different feature (card) than its 10 GbE ports; where
 /// the models have one (`<generation>-1g`, e.g. `osa-express3-1g`), naming
 /// the generation with such a speed selects it. A `-1g` feature cannot run a
 /// faster port.
 fn adapter_feature(named: &str, rate: u64, models: &Models) -> Result<String, String> {
-    const GBE: u64 = 1_000_000_000;
     if named.ends_with("-1g") {
         if rate > GBE {
             return Err(format!(
@@ -1716,22 +1718,29 @@ fn adapter_feature(named: &str, rate: u64, models: &Models) -> Result<String, St
 /// 10 GbE up to OSA-Express6S, 25 GbE on OSA-Express7S. None for a name
 /// the scenario's own `[models.adapter]` defines, whose ports it decides.
 fn fastest_port(named: &str) -> Option<u64> {
-    const GBE: u64 = 1_000_000_000;
-    match named {
-        "osa-express2" | "osa-express3" | "osa-express5s" | "osa-express6s" => Some(10 * GBE),
-        "osa-express7s" => Some(25 * GBE),
-        _ => None,
+    match known_generation(named)? {
+        ec::OsaGeneration::Express7S => Some(25 * GBE),
+        _ => Some(10 * GBE),
     }
 }
 
-fn generation(name: &str) -> ec::OsaGeneration {
-    match name.trim_end_matches("-1g") {
+/// The generation a built-in adapter name (or its `-1g` feature) stands
+/// for; None for a name of the scenario's own.
+fn known_generation(name: &str) -> Option<ec::OsaGeneration> {
+    Some(match name.trim_end_matches("-1g") {
         "osa-express2" => ec::OsaGeneration::Express2,
+        "osa-express3" => ec::OsaGeneration::Express3,
         "osa-express5s" => ec::OsaGeneration::Express5S,
         "osa-express6s" => ec::OsaGeneration::Express6S,
         "osa-express7s" => ec::OsaGeneration::Express7S,
-        _ => ec::OsaGeneration::Express3,
-    }
+        _ => return None,
+    })
+}
+
+/// The engine's generation for an adapter: a scenario's own adapter
+/// behaves as an OSA-Express3.
+fn generation(name: &str) -> ec::OsaGeneration {
+    known_generation(name).unwrap_or(ec::OsaGeneration::Express3)
 }
 
 /// Build the engine configuration of a z/OS host's one OSA interface from
