@@ -680,25 +680,18 @@ pub fn run_convert(
     })
 }
 
-/// What `profile check` says of a converted profile on its own (the rules
-/// of one profile and of a system of one stack, then activation, which
-/// check runs for its summary).
+/// What `profile check` says of a converted profile on its own: activation
+/// as a system of one stack, which runs the rules of one profile and of a
+/// system (stopping there on an error) and then lowers, as check does for
+/// its summary.
 fn check_converted(stack: &str, c: &Profile) -> Diagnostics {
-    let mut d = Diagnostics::new();
-    validate_profile(c, &mut d);
-    validate_system(&[(stack.to_string(), c)], &[], &mut d);
-    if d.has_errors() {
-        return d;
-    }
     let input = StackInput {
         name: stack.to_string(),
         profile: c,
         policy: None,
     };
-    // Activation checks again, then lowers: keep only what it adds.
     match activate(&[input], &[], &ActivateOptions::default()) {
-        Ok(act) => d.extend_new(act.warnings),
-        Err(ad) => d.extend_new(ad),
+        Ok(act) => act.warnings,
+        Err(d) => d,
     }
-    d
 }
