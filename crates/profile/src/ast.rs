@@ -644,6 +644,10 @@ impl Profile {
             .iter()
             .find(|v| v.kind == kind && v.name.eq_ignore_ascii_case(name))
     }
+    /// The static VIPA of that name of the first of `kinds` that has one.
+    pub fn static_vipa_of(&self, kinds: &[VipaKind], name: &str) -> Option<&StaticVipa> {
+        kinds.iter().find_map(|k| self.static_vipa(*k, name))
+    }
     pub fn device(&self, name: &str) -> Option<&Device> {
         self.devices
             .iter()

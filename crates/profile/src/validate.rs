@@ -202,24 +202,19 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     }
 
     for h in &p.home {
-        let vipa_link = p.static_vipa(VipaKind::Link, &h.link.value).is_some();
-        if p.link(&h.link.value).is_none() && !vipa_link {
-            let vipa_intf = p.static_vipa(VipaKind::Interface, &h.link.value).is_some()
-                || p.static_vipa(VipaKind::Interface6, &h.link.value).is_some();
-            if p.interface(&h.link.value).is_some() || vipa_intf {
-                d.error(
-                    f,
-                    h.link.span,
-                    ErrorKind::HomeOnInterface(h.link.value.clone()),
-                );
-            } else {
-                d.error(
-                    f,
-                    h.link.span,
-                    ErrorKind::HomeUnknownLink(h.link.value.clone()),
-                );
-            }
+        let name = &h.link.value;
+        if p.link(name).is_some() || p.static_vipa(VipaKind::Link, name).is_some() {
+            continue;
         }
+        let on_interface = p.interface(name).is_some()
+            || p.static_vipa_of(&[VipaKind::Interface, VipaKind::Interface6], name)
+                .is_some();
+        let e = if on_interface {
+            ErrorKind::HomeOnInterface(name.clone())
+        } else {
+            ErrorKind::HomeUnknownLink(name.clone())
+        };
+        d.error(f, h.link.span, e);
     }
     // When the profile uses START at all, an interface without one is
     // probably an oversight (z/OS would not start it).
@@ -250,10 +245,9 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     }
     for s in &p.starts {
         let n = &s.name.value;
-        let vipa = [VipaKind::Device, VipaKind::Interface, VipaKind::Interface6]
-            .iter()
-            .any(|k| p.static_vipa(*k, n).is_some());
-        if p.device(n).is_none() && p.interface(n).is_none() && !vipa {
+        let vipa = [VipaKind::Device, VipaKind::Interface, VipaKind::Interface6];
+        if p.device(n).is_none() && p.interface(n).is_none() && p.static_vipa_of(&vipa, n).is_none()
+        {
             d.error(f, s.name.span, ErrorKind::StartUnknown(n.clone()));
         }
     }
@@ -279,10 +273,12 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
                 },
             );
         }
-        let vipa = [VipaKind::Link, VipaKind::Interface, VipaKind::Interface6]
-            .iter()
-            .find_map(|k| p.static_vipa(*k, name));
-        if let Some(v) = vipa.filter(|_| p.link(name).is_none() && p.interface(name).is_none()) {
+        // Neither: a static VIPA, DYNAMICXCF's interface, or unknown.
+        if version.is_some() {
+            continue;
+        }
+        let vipa = [VipaKind::Link, VipaKind::Interface, VipaKind::Interface6];
+        if let Some(v) = p.static_vipa_of(&vipa, name) {
             d.error(
                 f,
                 r.link.span,
@@ -292,10 +288,7 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
                     what: v.kind.what(),
                 },
             );
-        } else if p.link(name).is_none()
-            && p.interface(name).is_none()
-            && !(p.ip.dynamicxcf.is_some() && is_dynamic_xcf_name(name))
-        {
+        } else if !(p.ip.dynamicxcf.is_some() && is_dynamic_xcf_name(name)) {
             let mut dest = r.dest.to_string();
             // The link name may be on a continuation line: say where the
             // ROUTE itself is.

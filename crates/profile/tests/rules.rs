@@ -857,6 +857,25 @@ fn a_route_may_name_the_links_dynamicxcf_creates() {
     assert!(has(&v, "2:", "EZAXCF02 is not the name"), "{v:?}");
 }
 
+/// Profile::static_vipa_of finds a static VIPA of the name (in any case)
+/// among the given kinds only.
+#[test]
+fn static_vipa_of_looks_among_the_given_kinds() {
+    let src = "DEVICE VIPA1 VIRTUAL 0\n\
+               LINK VIPA1L VIRTUAL 0 VIPA1\n\
+               INTERFACE VIPA6 DEFINE VIRTUAL6 IPADDR 2001:db8::5\n";
+    let (p, _, _) = check(src);
+    let of = |kinds: &[VipaKind], name| p.static_vipa_of(kinds, name).map(|v| v.kind);
+    let ifs = [VipaKind::Interface, VipaKind::Interface6];
+    assert_eq!(of(&ifs, "vipa6"), Some(VipaKind::Interface6));
+    assert_eq!(of(&ifs, "VIPA1L"), None);
+    assert_eq!(
+        of(&[VipaKind::Device, VipaKind::Link], "VIPA1"),
+        Some(VipaKind::Device)
+    );
+    assert_eq!(of(&[], "VIPA1"), None);
+}
+
 /// Static VIPAs (IP Configuration Reference, "INTERFACE - VIRTUAL
 /// interfaces statement"; DEVICE/LINK VIRTUAL as in "Steps for configuring
 /// static VIPAs"): they are defined, own their address, are named by HOME
