@@ -570,6 +570,35 @@ impl Parser<'_> {
         self.bump()
     }
 
+    /// The prefix length of the dotted subnet mask `m`; None after an error
+    /// at it (a mask with a hole is not contiguous in statement `mask_stmt`,
+    /// anything else is not a valid `stmt` `param`, which expects
+    /// `expected`). The caller recovers as its statement does.
+    fn mask(
+        &mut self,
+        m: &Token,
+        mask_stmt: &'static str,
+        (stmt, param): (&'static str, &'static str),
+        expected: &'static str,
+    ) -> Option<u8> {
+        match parse_ipv4(&m.text).map(mask_to_prefix) {
+            Some(Some(p)) => Some(p),
+            Some(None) => {
+                self.err(
+                    m.span,
+                    ErrorKind::MaskNotContiguous {
+                        stmt: mask_stmt,
+                        mask: m.text.clone(),
+                    },
+                );
+                None
+            }
+            None => {
+                self.invalid(m, stmt, param, expected);
+                None
+            }
+        }
+    }
     fn invalid(
         &mut self,
         t: &Token,
@@ -1705,30 +1734,16 @@ impl Parser<'_> {
                 let Some(m) = self.value(S, "DYNAMICXCF", "subnet mask, e.g. 255.255.255.0") else {
                     return;
                 };
-                match parse_ipv4(&m.text).map(mask_to_prefix) {
-                    Some(Some(p)) => (v4, p),
-                    Some(None) => {
-                        self.err(
-                            m.span,
-                            ErrorKind::MaskNotContiguous {
-                                stmt: "IPCONFIG DYNAMICXCF",
-                                mask: m.text.clone(),
-                            },
-                        );
-                        self.skip_cost();
-                        return;
-                    }
-                    None => {
-                        self.invalid(
-                            &m,
-                            S,
-                            "DYNAMICXCF",
-                            "a contiguous subnet mask, e.g. 255.255.255.0",
-                        );
-                        self.skip_cost();
-                        return;
-                    }
-                }
+                let Some(p) = self.mask(
+                    &m,
+                    "IPCONFIG DYNAMICXCF",
+                    (S, "DYNAMICXCF"),
+                    "a contiguous subnet mask, e.g. 255.255.255.0",
+                ) else {
+                    self.skip_cost();
+                    return;
+                };
+                (v4, p)
             }
         };
         let Some(c) = self.number(S, "DYNAMICXCF", "cost metric 1-16") else {
@@ -1874,30 +1889,16 @@ impl Parser<'_> {
             def.prefix = p;
             def.addrs.push(Spanned::new(a, first.span));
         } else {
-            match parse_ipv4(&first.text).map(mask_to_prefix) {
-                Some(Some(p)) => def.prefix = p,
-                Some(None) => {
-                    self.err(
-                        first.span,
-                        ErrorKind::MaskNotContiguous {
-                            stmt: S,
-                            mask: first.text.clone(),
-                        },
-                    );
-                    self.skip_vipa_sub();
-                    return;
-                }
-                None => {
-                    self.invalid(
-                        &first,
-                        S,
-                        "subnet mask",
-                        "a contiguous subnet mask, e.g. 255.255.255.0",
-                    );
-                    self.skip_vipa_sub();
-                    return;
-                }
-            }
+            let Some(p) = self.mask(
+                &first,
+                S,
+                (S, "subnet mask"),
+                "a contiguous subnet mask, e.g. 255.255.255.0",
+            ) else {
+                self.skip_vipa_sub();
+                return;
+            };
+            def.prefix = p;
         }
         while let Some(n) = self.peek().cloned() {
             if Self::is_vipa_sub(&n.text) {
@@ -2097,30 +2098,16 @@ impl Parser<'_> {
                         }
                         Some(m) if addr.is_ipv4() && hop_after && m.text != "=" => {
                             self.pos += 1;
-                            match parse_ipv4(&m.text).map(mask_to_prefix) {
-                                Some(Some(p)) => RouteDest::Net(addr, p),
-                                Some(None) => {
-                                    self.err(
-                                        m.span,
-                                        ErrorKind::MaskNotContiguous {
-                                            stmt: S,
-                                            mask: m.text.clone(),
-                                        },
-                                    );
-                                    self.skip_route();
-                                    return;
-                                }
-                                None => {
-                                    self.invalid(
-                                        &m,
-                                        S,
-                                        "subnet mask",
-                                        "a dotted subnet mask, e.g. 255.255.255.0, or HOST",
-                                    );
-                                    self.skip_route();
-                                    return;
-                                }
-                            }
+                            let Some(p) = self.mask(
+                                &m,
+                                S,
+                                (S, "subnet mask"),
+                                "a dotted subnet mask, e.g. 255.255.255.0, or HOST",
+                            ) else {
+                                self.skip_route();
+                                return;
+                            };
+                            RouteDest::Net(addr, p)
                         }
                         _ => RouteDest::Net(addr, host),
                     }

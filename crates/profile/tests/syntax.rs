@@ -550,3 +550,44 @@ fn slash_star_comments_are_one_error_that_names_the_semicolon() {
     assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1492));
     assert_eq!(p.starts.len(), 1);
 }
+
+/// A dotted subnet mask is read alike in IPCONFIG DYNAMICXCF, VIPADEFINE
+/// and ROUTE: a mask with a hole is not contiguous, a word that is no
+/// address is not a valid mask, each one error at the mask, and the
+/// statement is left.
+#[test]
+fn dotted_subnet_masks_are_read_alike_in_each_statement() {
+    let intf = "INTERFACE A DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n";
+    let hole = "is not valid: it is not contiguous (the one bits of a mask come first, with no zero bit between them, e.g. 255.255.0.0)";
+    let cases = [
+        (
+            "255.0.255.0",
+            [
+                format!("s.prof:1:30: error: IPCONFIG DYNAMICXCF: subnet mask 255.0.255.0 {hole}"),
+                format!("s.prof:2:13: error: VIPADEFINE: subnet mask 255.0.255.0 {hole}"),
+                format!("s.prof:3:17: error: ROUTE: subnet mask 255.0.255.0 {hole}"),
+            ],
+        ),
+        (
+            "255.255.X.0",
+            [
+                "s.prof:1:30: error: IPCONFIG DYNAMICXCF: 255.255.X.0 is not valid (a contiguous subnet mask, e.g. 255.255.255.0)".to_string(),
+                "s.prof:2:13: error: VIPADEFINE subnet mask: 255.255.X.0 is not valid (a contiguous subnet mask, e.g. 255.255.255.0)".to_string(),
+                "s.prof:3:17: error: ROUTE subnet mask: 255.255.X.0 is not valid (a dotted subnet mask, e.g. 255.255.255.0, or HOST)".to_string(),
+            ],
+        ),
+    ];
+    for (mask, want) in cases {
+        let srcs = [
+            format!("IPCONFIG DYNAMICXCF 10.7.7.1 {mask} 1\n"),
+            format!("VIPADYNAMIC\n VIPADEFINE {mask} 10.5.5.5\nENDVIPADYNAMIC\n"),
+            format!("{intf}BEGINROUTES\n ROUTE 10.2.0.0 {mask} = A\nENDROUTES\n"),
+        ];
+        for (src, want) in srcs.iter().zip(want) {
+            let (p, d) = parse_profile("s.prof", src);
+            let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+            assert_eq!(v, [want], "{src:?}");
+            assert!(p.ip.dynamicxcf.is_none() && p.routes.is_empty(), "{p:?}");
+        }
+    }
+}
