@@ -8,7 +8,7 @@
 
 use softosa_engine::config::SystemConfig;
 use softosa_profile::activate::{activate, ActivateOptions, StackInput};
-use softosa_profile::load::{load_path, Loaded};
+use softosa_profile::load::{load_path, stack_name_of, Loaded};
 use std::path::Path;
 
 /// Why the configuration could not be built.
@@ -74,12 +74,9 @@ pub fn load_config(path: &Path) -> Result<SystemConfig, ConfigLoadError> {
         }
         None => return Err(ConfigLoadError::Profile(render(&diags))),
     };
-    let stack = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_ascii_uppercase())
-        .unwrap_or_else(|| "TCPIP".into());
+    // A profile was read from `path`, so it names a file and has a stem.
     let input = StackInput {
-        name: stack,
+        name: stack_name_of(path),
         profile: &profile,
         policy: None,
     };
