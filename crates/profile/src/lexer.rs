@@ -24,8 +24,10 @@ impl Token {
 
 /// Split `src` into tokens. `comment` lists the characters that start a
 /// comment. Braces `{` and `}` are returned as tokens of their own when
-/// `braces` is set (Policy Agent syntax).
+/// `braces` is set (Policy Agent syntax). A leading byte order mark is
+/// skipped.
 pub fn tokenize(src: &str, comment: &[char], braces: bool) -> Vec<Token> {
+    let src = crate::load::strip_bom(src);
     let mut out = Vec::new();
     for (li, line) in src.lines().enumerate() {
         let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);

@@ -126,7 +126,7 @@ fn starts_statement(tok: &str) -> bool {
 /// wrong or truncated file would otherwise pass as a stack with nothing
 /// defined). Never panics.
 pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
-    let mut toks = tokenize(crate::load::strip_bom(src), &[';'], false);
+    let mut toks = tokenize(src, &[';'], false);
     let seq = take_sequence_numbers(&mut toks);
     let mut p = Parser {
         toks: &toks,

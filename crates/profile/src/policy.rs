@@ -18,7 +18,7 @@ use crate::lexer::{tokenize, Token};
 
 /// Is the first significant token of `src` a Policy Agent statement?
 pub fn looks_like_policy(src: &str) -> bool {
-    tokenize(crate::load::strip_bom(src), &['#', ';'], true)
+    tokenize(src, &['#', ';'], true)
         .first()
         .is_some_and(|t| t.text.eq_ignore_ascii_case("SetSubnetPrioTosMask"))
 }
@@ -32,7 +32,7 @@ fn bits8(s: &str) -> Option<u8> {
 
 /// Parse a policy file. Returns the block if one was coded. Never panics.
 pub fn parse_policy(file: &str, src: &str) -> (Option<TosPolicy>, Diagnostics) {
-    let toks = tokenize(crate::load::strip_bom(src), &['#', ';'], true);
+    let toks = tokenize(src, &['#', ';'], true);
     let mut d = Diagnostics::new();
     let mut out: Option<TosPolicy> = None;
     let mut i = 0;

@@ -33,8 +33,10 @@ fn col(i: usize) -> u32 {
     u32::try_from(i + 1).unwrap_or(u32::MAX)
 }
 
-/// Split the file into logical statements (continuations joined).
+/// Split the file into logical statements (continuations joined). A
+/// leading byte order mark is skipped.
 fn statements(src: &str, file: &str, d: &mut Diagnostics) -> Vec<Stmt> {
+    let src = crate::load::strip_bom(src);
     let mut out: Vec<Stmt> = Vec::new();
     let mut cont = false;
     let mut last_line = 0u32;
@@ -214,7 +216,7 @@ pub fn parse_trl(file: &str, src: &str) -> (TrlFile, Diagnostics) {
         file: file.to_string(),
         ..TrlFile::default()
     };
-    let stmts = statements(crate::load::strip_bom(src), file, &mut d);
+    let stmts = statements(src, file, &mut d);
     if stmts.iter().all(|st| {
         st.op
             .as_ref()
