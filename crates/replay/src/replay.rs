@@ -542,6 +542,13 @@ struct Run<'s> {
     observers: Vec<&'s mut dyn FrameObserver>,
     /// Foreign frames per address (bounded: [`FOREIGN_ADDRESSES_TRACKED`]).
     foreign_addrs: BTreeMap<IpAddr, u64>,
+    /// Counted here without a `String` per frame; put into the totals'
+    /// maps (`inbound_dropped`, `outbound_dropped`, `outbound_queued`)
+    /// when the result is built.
+    inbound_dropped: DropCounts,
+    outbound_dropped: DropCounts,
+    /// Packets queued, by write queue number.
+    outbound_queued: [u64; 1 << u8::BITS],
 }
 
 /// Replay a capture under one mode.
@@ -580,6 +587,9 @@ pub fn replay_mode<R: Read>(
         notes,
         observers,
         foreign_addrs: BTreeMap::new(),
+        inbound_dropped: DropCounts::default(),
+        outbound_dropped: DropCounts::default(),
+        outbound_queued: [0; 1 << u8::BITS],
     };
     run.register_extra()?;
     let mut progress = progress;
@@ -1235,11 +1245,7 @@ impl Run<'_> {
                 self.totals.inbound_replicated += 1;
                 let dropped = copies_dropped(&drops_before, &self.engine.counters().dropped_in);
                 for (r, n) in &dropped {
-                    *self
-                        .totals
-                        .inbound_dropped
-                        .entry(r.label().to_string())
-                        .or_default() += n;
+                    self.inbound_dropped.0[r.index()] += n;
                 }
                 let why = || {
                     dropped
@@ -1278,11 +1284,7 @@ impl Run<'_> {
                 });
             }
             Disposition::Dropped(r) => {
-                *self
-                    .totals
-                    .inbound_dropped
-                    .entry(r.label().to_string())
-                    .or_default() += 1;
+                self.inbound_dropped.add(r);
                 self.settle(number, || {
                     Fate::Other(format!("dropped inbound: {}", r.label()))
                 });
@@ -1331,36 +1333,27 @@ impl Run<'_> {
             },
             meta,
         );
-        let fate = match r {
+        match r {
             Ok(SendOutcome::Queued { queue, .. }) => {
-                *self
-                    .totals
-                    .outbound_queued
-                    .entry(format!("WR/{queue}"))
-                    .or_default() += 1;
-                format!("outbound on write queue {queue}")
+                self.outbound_queued[usize::from(queue)] += 1;
             }
-            Ok(SendOutcome::DeliveredInternally { to }) => {
-                self.totals.outbound_internal += 1;
-                format!(
+            Ok(SendOutcome::DeliveredInternally { .. }) => self.totals.outbound_internal += 1,
+            Ok(SendOutcome::AwaitingArp) => self.totals.outbound_awaiting_arp += 1,
+            Err(r) => self.outbound_dropped.add(r),
+        }
+        self.settle(number, || {
+            Fate::Outbound(match r {
+                Ok(SendOutcome::Queued { queue, .. }) => {
+                    format!("outbound on write queue {queue}")
+                }
+                Ok(SendOutcome::DeliveredInternally { to }) => format!(
                     "outbound, delivered inside the adapter to interface {}",
                     to.0
-                )
-            }
-            Ok(SendOutcome::AwaitingArp) => {
-                self.totals.outbound_awaiting_arp += 1;
-                "outbound, waiting for ARP".to_string()
-            }
-            Err(r) => {
-                *self
-                    .totals
-                    .outbound_dropped
-                    .entry(r.label().to_string())
-                    .or_default() += 1;
-                format!("outbound dropped: {}", r.label())
-            }
-        };
-        self.settle(number, || Fate::Outbound(fate));
+                ),
+                Ok(SendOutcome::AwaitingArp) => "outbound, waiting for ARP".to_string(),
+                Err(r) => format!("outbound dropped: {}", r.label()),
+            })
+        });
         while self
             .engine
             .poll_transmit(now, port, &mut self.tx_buf)
@@ -1380,6 +1373,18 @@ impl Run<'_> {
         t.engine_handled = acc.handled;
         t.engine_dropped = acc.dropped;
         t.balanced = acc.balanced();
+        let by_label = |c: &DropCounts| {
+            c.nonzero()
+                .map(|(r, n)| (r.label().to_string(), n))
+                .collect()
+        };
+        t.inbound_dropped = by_label(&self.inbound_dropped);
+        t.outbound_dropped = by_label(&self.outbound_dropped);
+        t.outbound_queued = (0u8..=u8::MAX)
+            .zip(self.outbound_queued)
+            .filter(|(_, n)| *n > 0)
+            .map(|(q, n)| (format!("WR/{q}"), n))
+            .collect();
         let mut busiest: Vec<(IpAddr, u64)> =
             self.foreign_addrs.iter().map(|(a, n)| (*a, *n)).collect();
         busiest.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));

@@ -1188,3 +1188,25 @@ fn annotated_capture_writes_back_the_records_the_reader_left_out() {
     .collect();
     assert_eq!(stamps, vec![10_000_005_000, 10_000_005_000, 10_000_007_000]);
 }
+
+#[test]
+fn outbound_packets_are_counted_by_write_queue_name() {
+    for capture in CAPTURES {
+        let t = run(capture, Mode::Balanced).totals;
+        assert!(
+            t.outbound_queued
+                .keys()
+                .all(|k| ["WR/1", "WR/2", "WR/3", "WR/4"].contains(&k.as_str())),
+            "{capture}: {:?}",
+            t.outbound_queued
+        );
+        assert!(t.outbound_queued.values().all(|n| *n > 0), "{capture}");
+        let queued: u64 = t.outbound_queued.values().sum();
+        let dropped: u64 = t.outbound_dropped.values().sum();
+        assert_eq!(
+            queued + t.outbound_internal + t.outbound_awaiting_arp + dropped,
+            t.outbound,
+            "{capture}"
+        );
+    }
+}
