@@ -771,12 +771,7 @@ impl Engine {
         let info = match wire::parse_ethernet_frame(frame) {
             Ok(i) => i,
             Err(_) => {
-                let dst = frame
-                    .data
-                    .get(..6)
-                    .and_then(|m| <[u8; 6]>::try_from(m).ok())
-                    .map(Mac);
-                self.count_unreadable(port, dst);
+                self.count_unreadable(port, wire::dst_mac(frame.data));
                 return self.drop_in(DropReason::InvalidFrame);
             }
         };

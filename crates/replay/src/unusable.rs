@@ -138,10 +138,7 @@ const MAX_TAGS: usize = 4;
 /// The addresses an unusable frame still shows (see [`Addresses`]).
 pub fn addresses(d: &[u8]) -> Addresses {
     let mut a = Addresses {
-        dst_mac: d
-            .get(..6)
-            .and_then(|m| <[u8; 6]>::try_from(m).ok())
-            .map(Mac),
+        dst_mac: wire::dst_mac(d),
         ..Addresses::default()
     };
     let mut at = 12;

@@ -371,6 +371,13 @@ fn room_after(room: u32, offset: usize) -> u32 {
     room.saturating_sub(u32::try_from(offset).unwrap_or(u32::MAX))
 }
 
+/// The destination MAC of a frame that starts with an Ethernet II header:
+/// its first six bytes, read even when the rest cannot be parsed (None
+/// when fewer are held).
+pub fn dst_mac(data: &[u8]) -> Option<Mac> {
+    data.first_chunk::<6>().copied().map(Mac)
+}
+
 /// Parse a frame that starts with an Ethernet II header (all of it held:
 /// its length is `data.len()`).
 pub fn parse_ethernet(data: &[u8]) -> Result<FrameInfo, ParseError> {

@@ -480,3 +480,13 @@ proptest::proptest! {
         proptest::prop_assert_eq!(wire, 54 + len);
     }
 }
+
+#[test]
+fn dst_mac_is_the_first_six_bytes_even_of_an_unparsable_frame() {
+    let d = [0x01, 0, 0x5e, 0, 0, 1, 0xaa];
+    assert_eq!(dst_mac(&d), Some(Mac([0x01, 0, 0x5e, 0, 0, 1])));
+    assert!(parse_ethernet(&d).is_err());
+    assert_eq!(dst_mac(&d[..6]), Some(Mac([0x01, 0, 0x5e, 0, 0, 1])));
+    assert_eq!(dst_mac(&d[..5]), None);
+    assert_eq!(dst_mac(&[]), None);
+}
