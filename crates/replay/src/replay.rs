@@ -86,6 +86,15 @@ impl Mode {
         }
     }
 
+    /// The mode's column heading in the text report: its label, but
+    /// `DYN+IWQ` for DYNAMIC WORKLOADQ, too wide for a column.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Mode::DynamicWorkloadq => "DYN+IWQ",
+            m => m.label(),
+        }
+    }
+
     /// Parse a label (case-insensitive; `WORKLOADQ`, `IWQ`, `-`/`_`
     /// accepted), or a column heading of the text report (`DYN+IWQ`).
     pub fn parse(s: &str) -> Option<Mode> {
@@ -95,8 +104,13 @@ impl Mode {
             .chars()
             .map(|c| if c == '_' || c == '-' { ' ' } else { c })
             .collect();
-        if t.split_whitespace().collect::<String>() == "DYN+IWQ" {
-            return Some(Mode::DynamicWorkloadq);
+        // A heading that is not the label (DYN+IWQ), spaces ignored.
+        let compact: String = t.split_whitespace().collect();
+        if let Some(m) = Mode::ALL
+            .into_iter()
+            .find(|m| m.heading() != m.label() && compact == m.heading())
+        {
+            return Some(m);
         }
         match t.split_whitespace().collect::<Vec<_>>().join(" ").as_str() {
             "BALANCED" => Some(Mode::Balanced),

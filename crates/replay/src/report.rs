@@ -61,14 +61,6 @@ const LABEL_W: usize = 30;
 const TEXT_FLOWS: usize = 40;
 const COL_W: usize = 14;
 
-fn short(label: &str) -> &str {
-    match label {
-        "DYNAMIC WORKLOADQ" => "DYN+IWQ",
-        "MINLATENCY" => "MINLATENCY",
-        other => other,
-    }
-}
-
 fn row(out: &mut String, label: &str, cells: &[String]) {
     let _ = write!(out, "{label:<LABEL_W$}");
     for c in cells {
@@ -192,7 +184,7 @@ pub fn render_text(r: &Report) -> String {
         }
     }
     o.push('\n');
-    let head: Vec<String> = modes.iter().map(|m| short(m.label).to_string()).collect();
+    let head: Vec<String> = modes.iter().map(|m| m.mode.heading().to_string()).collect();
     row(&mut o, "INBPERF", &head);
     row(
         &mut o,

@@ -1210,3 +1210,16 @@ fn outbound_packets_are_counted_by_write_queue_name() {
         );
     }
 }
+
+#[test]
+fn every_mode_parses_from_its_label_and_its_heading() {
+    for m in Mode::ALL {
+        assert_eq!(Mode::parse(m.label()), Some(m));
+        assert_eq!(Mode::parse(m.heading()), Some(m));
+    }
+    assert_eq!(Mode::DynamicWorkloadq.heading(), "DYN+IWQ");
+    assert_eq!(Mode::parse("DYN + IWQ"), Some(Mode::DynamicWorkloadq));
+    // Spaces are ignored in a heading only, not inside a label.
+    assert_eq!(Mode::parse("MIN CPU"), None);
+    assert_eq!(Mode::parse("DYNAMICWORKLOADQ"), None);
+}
