@@ -15,7 +15,7 @@ use crate::zert::ZertAnalyzer;
 use clap::{Args, ValueEnum};
 use core::time::Duration;
 use softosa_engine::config::{PortKind, SystemConfig};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -311,17 +311,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, ReplayCliError> {
     };
     match &args.output {
         Some(p) => std::fs::write(p, text).map_err(io_err(p))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                // A closed pipe (| head) is not an error worth reporting;
-                // anything else (a full disk) loses the report, so it is.
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    return Err(ReplayCliError::Stdout(e))
-                }
-                _ => {}
-            }
-        }
+        // A closed pipe (| head) is not an error worth reporting; anything
+        // else (a full disk) loses the report, so it is.
+        None => softosa_display::cli::write_stdout(&text).map_err(ReplayCliError::Stdout)?,
     }
     if let Some(p) = &args.html {
         std::fs::write(p, crate::html::render_html(&report)).map_err(io_err(p))?;
