@@ -57,6 +57,11 @@ pub enum ErrorKind {
     },
     #[error("unknown parameter {param} on the {stmt} statement")]
     UnknownParameter { stmt: &'static str, param: String },
+    /// A real z/OS parameter of a statement softosa reads, whose values
+    /// softosa cannot check (IP Configuration Reference lists it, but the
+    /// form of its values is not one softosa knows).
+    #[error("{param} is a z/OS parameter of the {stmt} statement, but softosa does not support it: its values cannot be checked, so they are skipped up to the next parameter softosa knows; check them on z/OS (VARY TCPIP,,SYNTAXCHECK)")]
+    UnsupportedParameter { stmt: &'static str, param: String },
     #[error("parameter {param} is not valid on {context}")]
     ParameterNotValidHere { param: String, context: String },
     #[error("{stmt} {param}: a value is missing ({expected})")]
@@ -364,6 +369,10 @@ pub enum WarningKind {
     /// model: reported where it is, then skipped.
     #[error("statement {0} is not modelled by softosa and is skipped (z/OS would apply it)")]
     NotModelled(String),
+    /// A real parameter of a statement softosa reads, which softosa does
+    /// not model: its values were checked, then it is ignored.
+    #[error("{stmt} {param} is not modelled by softosa and is ignored (z/OS would apply it)")]
+    ParameterNotModelled { stmt: &'static str, param: String },
     /// INCLUDE names a data set softosa cannot read.
     #[error("INCLUDE {0}: softosa does not read included data sets; the statements in it are not checked (give that member to profile check as a file of its own)")]
     IncludeNotRead(String),

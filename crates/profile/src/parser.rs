@@ -3,10 +3,13 @@
 //! Layer: configuration front end. Hand-written recursive descent over the
 //! token stream of [`crate::lexer`]. A statement starts with a statement
 //! keyword and runs until the next token that is a statement keyword, so
-//! statements may span lines and several may share a line. Unknown or
-//! unsupported statements and parameters are errors; after an error the
-//! parser skips to the next statement keyword and carries on, so one run
-//! reports every problem. Cross-statement rules live in [`crate::validate`].
+//! statements may span lines and several may share a line. Unknown
+//! statements and parameters are errors; real z/OS statements and
+//! parameters softosa does not model are warnings (a parameter's values are
+//! still checked), or errors that say so where softosa cannot check their
+//! values. After an error the parser skips to the next statement keyword
+//! and carries on, so one run reports every problem. Cross-statement rules
+//! live in [`crate::validate`].
 
 use std::net::{IpAddr, Ipv4Addr};
 
@@ -257,6 +260,9 @@ const INTF_PARAMS: &[(Keyword, IP)] = &[
     (kw("NODYNVLANREG"), IP::NoDynVlanReg),
 ];
 
+/// The IPv6 interface identifier parameter (INTERFACE IPAQENET6).
+const INTFID: Keyword = kw("INTFID");
+
 const KINDS: &[(Keyword, InterfaceKind)] = &[
     (kw("IPAQENET"), InterfaceKind::IpaqEnet),
     (kw("IPAQENET6"), InterfaceKind::IpaqEnet6),
@@ -353,6 +359,20 @@ const IPCONFIG_PARAMS: &[(Keyword, CP)] = &[
     (kw("NOSEGMENTATIONOFFLoad"), CP::NoSeg),
 ];
 
+/// Parameters of a ROUTE in BEGINROUTES that softosa models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RP {
+    Mtu,
+    Repl,
+    NoRepl,
+}
+
+const ROUTE_PARAMS: &[(Keyword, RP)] = &[
+    (kw("MTU"), RP::Mtu),
+    (kw("REPLACEABLE"), RP::Repl),
+    (kw("NOREPLACEABLE"), RP::NoRepl),
+];
+
 fn find<T: Copy>(table: &[(Keyword, T)], tok: &str) -> Result<T, Option<Keyword>> {
     let mut short = None;
     for (k, v) in table {
@@ -371,6 +391,374 @@ fn keyword_list<T>(table: &[(Keyword, T)]) -> String {
         .map(|(k, _)| k.full_upper())
         .collect::<Vec<_>>()
         .join(" | ")
+}
+
+// ---- real parameters softosa does not model ---------------------------
+//
+// z/OS statements softosa reads carry many parameters that softosa does not
+// model (IP Configuration Reference, the statement's syntax diagram). Those
+// whose values softosa can check are read (their values checked for count,
+// form and, where documented, range), reported as a warning and ignored.
+// Those whose values softosa cannot check are an error that says so, not an
+// "unknown parameter".
+
+/// The form of one value of a parameter softosa does not model.
+#[derive(Debug, Clone, Copy)]
+enum Val {
+    /// A decimal number in `min..=max` (the documented range; the whole
+    /// `u32` range where none is documented).
+    Num {
+        min: u32,
+        max: u32,
+        expected: &'static str,
+    },
+    /// A decimal number with up to three decimal places (`120`, `0.125`),
+    /// as the TCP retransmission settings are coded.
+    Decimal(&'static str),
+    /// An IPv4 address in dotted decimal.
+    Ipv4(&'static str),
+    /// One of these keywords.
+    Kw(&'static [Keyword], &'static str),
+    /// Optionally one of these keywords.
+    OptKw(&'static [Keyword]),
+    /// A 64-bit interface identifier: four groups of 1-4 hexadecimal digits
+    /// separated by colons (`0:16:207:3`).
+    IntfId,
+    /// A device number: 1-4 hexadecimal digits.
+    DevNum,
+    /// A storage size: a decimal number followed by K or M (`2048K`, `200M`).
+    SizeKm(&'static str),
+    /// A decimal number, or `*` for no limit.
+    NumOrStar(&'static str),
+    /// A name of 1-16 characters (an interface name).
+    Name(&'static str),
+}
+
+const ANY: u32 = u32::MAX;
+
+const fn num(expected: &'static str) -> Val {
+    Val::Num {
+        min: 0,
+        max: ANY,
+        expected,
+    }
+}
+
+impl Val {
+    fn expected(self) -> &'static str {
+        match self {
+            Val::Num { expected, .. }
+            | Val::Decimal(expected)
+            | Val::Ipv4(expected)
+            | Val::Kw(_, expected)
+            | Val::SizeKm(expected)
+            | Val::NumOrStar(expected)
+            | Val::Name(expected) => expected,
+            Val::OptKw(_) => "an optional keyword",
+            Val::IntfId => {
+                "an interface identifier: four groups of 1-4 hexadecimal digits separated by colons, e.g. 0:16:207:3"
+            }
+            Val::DevNum => "a device number of 1-4 hexadecimal digits, e.g. 2B70",
+        }
+    }
+
+    /// Is `s` a value of this form? (Keyword values are matched apart.)
+    fn accepts(self, s: &str) -> bool {
+        let hex =
+            |g: &str| !g.is_empty() && g.len() <= 4 && g.bytes().all(|b| b.is_ascii_hexdigit());
+        match self {
+            Val::Num { min, max, .. } => parse_dec(s).is_some_and(|n| (min..=max).contains(&n)),
+            Val::Decimal(_) => {
+                let (int, frac) = s.split_once('.').unwrap_or((s, "0"));
+                parse_dec(int).is_some()
+                    && !frac.is_empty()
+                    && frac.len() <= 3
+                    && frac.bytes().all(|b| b.is_ascii_digit())
+            }
+            Val::Ipv4(_) => parse_ipv4(s).is_some(),
+            Val::Kw(..) | Val::OptKw(_) => false,
+            Val::IntfId => {
+                let groups: Vec<&str> = s.split(':').collect();
+                groups.len() == 4 && groups.iter().all(|g| hex(g))
+            }
+            Val::DevNum => hex(s),
+            Val::SizeKm(_) => {
+                let n = s.len();
+                n > 1
+                    && s.get(n - 1..)
+                        .is_some_and(|u| u.eq_ignore_ascii_case("K") || u.eq_ignore_ascii_case("M"))
+                    && s.get(..n - 1).and_then(parse_dec).is_some()
+            }
+            Val::NumOrStar(_) => s == "*" || parse_dec(s).is_some(),
+            Val::Name(_) => (1..=16).contains(&s.chars().count()),
+        }
+    }
+}
+
+/// A real parameter softosa does not model: its keyword as documented, its
+/// name for messages, and the values that follow it.
+#[derive(Debug)]
+struct Other {
+    kw: Keyword,
+    name: &'static str,
+    values: &'static [Val],
+}
+
+const fn other(doc: &'static str, name: &'static str, values: &'static [Val]) -> Other {
+    Other {
+        kw: kw(doc),
+        name,
+        values,
+    }
+}
+
+/// The real parameters of one statement that softosa does not model:
+/// `other` ones it reads and ignores, `unsupported` ones it cannot check.
+struct OtherParams {
+    other: &'static [Other],
+    unsupported: &'static [Keyword],
+}
+
+const PER: &[Keyword] = &[kw("PERConnection"), kw("PERPacket")];
+const IQD_TRAFFIC: &[Keyword] = &[kw("ALLTRAFFIC"), kw("NOLARGEDATA")];
+
+/// IPCONFIG (IP Configuration Reference, IPCONFIG statement). The
+/// sub-parameters of DATAGRAMFWD and DYNAMICXCF are read with them.
+const IPCONFIG_OTHER: OtherParams = OtherParams {
+    other: &[
+        other(
+            "ARPTO",
+            "ARPTO",
+            &[Val::Num {
+                min: 60,
+                max: 86400,
+                expected: "seconds, 60-86400",
+            }],
+        ),
+        other("CHECKSUMOFFLoad", "CHECKSUMOFFLOAD", &[]),
+        other("NOCHECKSUMOFFLoad", "NOCHECKSUMOFFLOAD", &[]),
+        other(
+            "DEVRETRYDURation",
+            "DEVRETRYDURATION",
+            &[num("a number of seconds")],
+        ),
+        other(
+            "FORMat",
+            "FORMAT",
+            &[Val::Kw(&[kw("LONG"), kw("SHORT")], "LONG or SHORT")],
+        ),
+        other("IGNORERedirect", "IGNOREREDIRECT", &[]),
+        other("MULTIPATH", "MULTIPATH", &[Val::OptKw(PER)]),
+        other("NOMULTIPATH", "NOMULTIPATH", &[]),
+        other("PATHMTUDISCovery", "PATHMTUDISCOVERY", &[]),
+        other("NOPATHMTUDISCovery", "NOPATHMTUDISCOVERY", &[]),
+        other(
+            "REASSEMBLytimeout",
+            "REASSEMBLYTIMEOUT",
+            &[num("a number of seconds")],
+        ),
+        other("SOURCEVIPA", "SOURCEVIPA", &[]),
+        other("NOSOURCEVIPA", "NOSOURCEVIPA", &[]),
+        other("SYSPLEXRouting", "SYSPLEXROUTING", &[]),
+        other("NOSYSPLEXRouting", "NOSYSPLEXROUTING", &[]),
+        other(
+            "TCPSTACKSOURCEVipa",
+            "TCPSTACKSOURCEVIPA",
+            &[Val::Ipv4("the IPv4 address of a VIPA, e.g. 10.1.9.1")],
+        ),
+        other("NOTCPSTACKSOURCEVipa", "NOTCPSTACKSOURCEVIPA", &[]),
+        other("TTL", "TTL", &[num("a time to live (hop count)")]),
+    ],
+    unsupported: &[],
+};
+
+/// The parameters that may follow DYNAMICXCF's cost metric (IPCONFIG
+/// statement, DYNAMICXCF).
+const DYNAMICXCF_OTHER: &[Other] = &[
+    other(
+        "SECCLASS",
+        "DYNAMICXCF SECCLASS",
+        &[Val::Num {
+            min: 1,
+            max: 255,
+            expected: "a security class 1-255",
+        }],
+    ),
+    other("SMCD", "DYNAMICXCF SMCD", &[]),
+    other("NOSMCD", "DYNAMICXCF NOSMCD", &[]),
+    other(
+        "SOURCEVIPAINTerface",
+        "DYNAMICXCF SOURCEVIPAINTERFACE",
+        &[Val::Name(
+            "the name of a static VIPA interface, 1-16 characters",
+        )],
+    ),
+];
+
+/// The parameters that may follow DATAGRAMFWD (IPCONFIG statement):
+/// NOFWDMULTIPATH, or FWDMULTIPATH PERPACKET.
+const DATAGRAMFWD_OTHER: &[Other] = &[
+    other("NOFWDMULTipath", "DATAGRAMFWD NOFWDMULTIPATH", &[]),
+    other(
+        "FWDMULTipath",
+        "DATAGRAMFWD FWDMULTIPATH",
+        &[Val::Kw(&[kw("PERPacket")], "PERPACKET")],
+    ),
+];
+
+/// GLOBALCONFIG (IP Configuration Reference, GLOBALCONFIG statement).
+const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
+    other: &[
+        other(
+            "ADJUSTDVipamss",
+            "ADJUSTDVIPAMSS",
+            &[Val::Kw(
+                &[kw("AUTO"), kw("ALL"), kw("NONE")],
+                "AUTO, ALL or NONE",
+            )],
+        ),
+        other("AUTOIQDC", "AUTOIQDC", &[Val::OptKw(IQD_TRAFFIC)]),
+        other("NOAUTOIQDC", "NOAUTOIQDC", &[]),
+        other("AUTOIQDX", "AUTOIQDX", &[Val::OptKw(IQD_TRAFFIC)]),
+        other("NOAUTOIQDX", "NOAUTOIQDX", &[]),
+        other(
+            "ECSALimit",
+            "ECSALIMIT",
+            &[Val::SizeKm("a size in K or M, e.g. 2048M")],
+        ),
+        other(
+            "EXPLICITBINDPORTRANGE",
+            "EXPLICITBINDPORTRANGE",
+            &[
+                num("the first port of the range"),
+                num("the number of ports"),
+            ],
+        ),
+        other("NOEXPLICITBINDPORTRANGE", "NOEXPLICITBINDPORTRANGE", &[]),
+        other("IQDVLANid", "IQDVLANID", &[num("a VLAN id")]),
+        other(
+            "MAXRECS",
+            "MAXRECS",
+            &[Val::NumOrStar("a number of records, or * for no limit")],
+        ),
+        other("MLSCHKTERMinate", "MLSCHKTERMINATE", &[]),
+        other("NOMLSCHKTERMinate", "NOMLSCHKTERMINATE", &[]),
+        other(
+            "POOLLimit",
+            "POOLLIMIT",
+            &[Val::SizeKm("a size in K or M, e.g. 512M")],
+        ),
+        other("NOSMCD", "NOSMCD", &[]),
+        other("NOSMCR", "NOSMCR", &[]),
+        other(
+            "SYSPLEXWLMPoll",
+            "SYSPLEXWLMPOLL",
+            &[num("a number of seconds")],
+        ),
+        other("TCPIPStatistics", "TCPIPSTATISTICS", &[]),
+        other("NOTCPIPStatistics", "NOTCPIPSTATISTICS", &[]),
+        other("XCFGRPid", "XCFGRPID", &[num("a sysplex group id suffix")]),
+        other("NOZERT", "NOZERT", &[]),
+    ],
+    unsupported: &[
+        kw("AIASSIST"),
+        kw("IKEDREQuired"),
+        kw("POLICYREQuired"),
+        kw("SMCD"),
+        kw("SMCR"),
+        kw("SMCGlobal"),
+        kw("SYSPLEXMONitor"),
+        kw("ZERT"),
+    ],
+};
+
+/// INTERFACE (IP Configuration Reference, INTERFACE - IPAQENET6 statement;
+/// DEVNUM, SMCR, SMCD and TEMPIP from IBM's z/OS Communications Server
+/// Network Express presentation, support page 7231685).
+const INTERFACE_OTHER: OtherParams = OtherParams {
+    other: &[
+        other("INTFID", "INTFID", &[Val::IntfId]),
+        other("DEVNUM", "DEVNUM", &[Val::DevNum]),
+    ],
+    unsupported: &[kw("SMCR"), kw("SMCD"), kw("TEMPIP")],
+};
+
+/// ROUTE of a BEGINROUTES block: the per-route TCP settings (their names
+/// and their one value each as the TCP/IP profile SMF record's routing
+/// section carries them; DELAYACKS on BEGINROUTES from the TCPCONFIG
+/// statement). Abbreviations not confirmed: coded in full.
+const ROUTE_OTHER: OtherParams = OtherParams {
+    other: &[
+        other("DELAYACKS", "DELAYACKS", &[]),
+        other("NODELAYACKS", "NODELAYACKS", &[]),
+        other(
+            "MAXIMUMRETRANSMITTIME",
+            "MAXIMUMRETRANSMITTIME",
+            &[Val::Decimal("seconds, e.g. 120 or 0.5")],
+        ),
+        other(
+            "MINIMUMRETRANSMITTIME",
+            "MINIMUMRETRANSMITTIME",
+            &[Val::Decimal("seconds, e.g. 0.5")],
+        ),
+        other(
+            "ROUNDTRIPGAIN",
+            "ROUNDTRIPGAIN",
+            &[Val::Decimal("a decimal gain, e.g. 0.125")],
+        ),
+        other(
+            "VARIANCEGAIN",
+            "VARIANCEGAIN",
+            &[Val::Decimal("a decimal gain, e.g. 0.25")],
+        ),
+        other(
+            "VARIANCEMULTIPLIER",
+            "VARIANCEMULTIPLIER",
+            &[Val::Decimal("a decimal multiplier, e.g. 2.0")],
+        ),
+    ],
+    unsupported: &[],
+};
+
+/// What a token is among a statement's parameters.
+enum ParamKind<T> {
+    Modelled(T),
+    Other(&'static Other),
+    Unsupported(Keyword),
+    TooShort(Keyword),
+    Unknown,
+}
+
+fn param_kind<T: Copy>(table: &[(Keyword, T)], others: &OtherParams, tok: &str) -> ParamKind<T> {
+    let mut short = None;
+    let mut note = |k: Keyword| {
+        if short.is_none() {
+            short = Some(k);
+        }
+    };
+    match find(table, tok) {
+        Ok(v) => return ParamKind::Modelled(v),
+        Err(Some(k)) => note(k),
+        Err(None) => {}
+    }
+    for o in others.other {
+        match o.kw.matches(tok) {
+            Match::Yes => return ParamKind::Other(o),
+            Match::TooShort => note(o.kw),
+            Match::No => {}
+        }
+    }
+    for k in others.unsupported {
+        match k.matches(tok) {
+            Match::Yes => return ParamKind::Unsupported(*k),
+            Match::TooShort => note(*k),
+            Match::No => {}
+        }
+    }
+    match short {
+        Some(k) => ParamKind::TooShort(k),
+        None => ParamKind::Unknown,
+    }
 }
 
 // ---- value helpers (also used by the TRLE and policy readers) ----------
@@ -752,6 +1140,151 @@ impl Parser<'_> {
         }
     }
 
+    /// `t` is not a parameter softosa models on `stmt` (`table`): a real
+    /// one of `others` is read (its values checked) and reported as not
+    /// modelled; one softosa cannot check is an error that says so; else
+    /// it is too short an abbreviation, or unknown. `end` tells where the
+    /// statement ends.
+    fn other_param<T: Copy>(
+        &mut self,
+        t: &Token,
+        stmt: &'static str,
+        table: &[(Keyword, T)],
+        others: &OtherParams,
+        end: fn(&str) -> bool,
+    ) {
+        if t.text.starts_with("/*") {
+            self.slash_star(t);
+            return;
+        }
+        match param_kind(table, others, &t.text) {
+            ParamKind::Other(o) => {
+                let is_param =
+                    |n: &str| !matches!(param_kind(table, others, n), ParamKind::Unknown);
+                self.other_values(t, stmt, o, end, &is_param);
+            }
+            ParamKind::Unsupported(k) => {
+                self.err(
+                    t.span,
+                    ErrorKind::UnsupportedParameter {
+                        stmt,
+                        param: k.full_upper(),
+                    },
+                );
+                self.skip_values(table, others, end);
+            }
+            ParamKind::TooShort(k) => {
+                self.err(
+                    t.span,
+                    ErrorKind::AbbreviationTooShort {
+                        got: t.text.clone(),
+                        keyword: k.doc,
+                        min: k.min_upper(),
+                    },
+                );
+                // Its values are not reported again as unknown parameters.
+                self.skip_values(table, others, end);
+            }
+            ParamKind::Modelled(_) | ParamKind::Unknown => self.err(
+                t.span,
+                ErrorKind::UnknownParameter {
+                    stmt,
+                    param: t.text.clone(),
+                },
+            ),
+        }
+    }
+
+    /// Skip the values of a parameter that could not be read: up to the
+    /// next parameter of the statement, or its end.
+    fn skip_values<T: Copy>(
+        &mut self,
+        table: &[(Keyword, T)],
+        others: &OtherParams,
+        end: fn(&str) -> bool,
+    ) {
+        while self.peek().is_some_and(|n| {
+            !end(&n.text)
+                && matches!(
+                    param_kind(table, others, &n.text),
+                    ParamKind::Unknown | ParamKind::TooShort(_)
+                )
+        }) {
+            self.pos += 1;
+        }
+    }
+
+    /// The values of the not-modelled parameter `o` (keyword `t`), checked
+    /// for count and form; a warning when they are right. A parameter of
+    /// the statement (`is_param`) where a value belongs means the value is
+    /// missing.
+    fn other_values(
+        &mut self,
+        t: &Token,
+        stmt: &'static str,
+        o: &'static Other,
+        end: fn(&str) -> bool,
+        is_param: &dyn Fn(&str) -> bool,
+    ) {
+        let is_kw = |kws: &[Keyword], n: &str| kws.iter().any(|k| k.matches(n) == Match::Yes);
+        let mut ok = true;
+        for &v in o.values {
+            let next = self.peek().filter(|n| !end(&n.text)).cloned();
+            match (v, next) {
+                (Val::OptKw(kws), Some(n)) if is_kw(kws, &n.text) => self.pos += 1,
+                (Val::OptKw(_), _) => {}
+                (Val::Kw(kws, _), Some(n)) if is_kw(kws, &n.text) => self.pos += 1,
+                (_, Some(n)) if !matches!(v, Val::Kw(..)) && !is_param(&n.text) => {
+                    self.pos += 1;
+                    if !v.accepts(&n.text) {
+                        self.invalid(&n, stmt, o.name, v.expected());
+                        ok = false;
+                    }
+                }
+                (Val::Kw(..), Some(n)) if !is_param(&n.text) => {
+                    self.pos += 1;
+                    self.invalid(&n, stmt, o.name, format!("expected {}", v.expected()));
+                    ok = false;
+                }
+                _ => {
+                    let sp = self.last_span();
+                    self.err(
+                        sp,
+                        ErrorKind::MissingValue {
+                            stmt,
+                            param: o.name,
+                            expected: v.expected(),
+                        },
+                    );
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            self.warn(
+                t.span,
+                WarningKind::ParameterNotModelled {
+                    stmt,
+                    param: o.name.to_string(),
+                },
+            );
+        }
+    }
+
+    /// After a parameter that takes sub-parameters (DATAGRAMFWD,
+    /// DYNAMICXCF), read those of `subs` that follow it.
+    fn sub_params(&mut self, stmt: &'static str, subs: &'static [Other]) {
+        while let Some(n) = self.peek().cloned() {
+            let Some(o) = subs.iter().find(|o| o.kw.matches(&n.text) == Match::Yes) else {
+                break;
+            };
+            self.pos += 1;
+            let is_sub = |x: &str| subs.iter().any(|o| o.kw.matches(x) == Match::Yes);
+            self.other_values(&n, stmt, o, starts_statement, &is_sub);
+        }
+    }
+
     // ---- driver -----------------------------------------------------------
 
     fn run(&mut self) {
@@ -856,7 +1389,20 @@ impl Parser<'_> {
             let p = match find(INTF_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
-                    self.bad_param(&t, S, INTF_PARAMS);
+                    if kind != InterfaceKind::IpaqEnet6 && INTFID.matches(&t.text) == Match::Yes {
+                        // An IPv6 interface identifier: IPAQENET6 only.
+                        self.err(
+                            t.span,
+                            ErrorKind::NotValidForKind {
+                                intf: intf.name.clone(),
+                                param: "INTFID",
+                                kind: kind.keyword(),
+                            },
+                        );
+                        self.skip_values(INTF_PARAMS, &INTERFACE_OTHER, starts_statement);
+                        continue;
+                    }
+                    self.other_param(&t, S, INTF_PARAMS, &INTERFACE_OTHER, starts_statement);
                     continue;
                 }
             };
@@ -1520,7 +2066,7 @@ impl Parser<'_> {
             let p = match find(GLOBAL_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
-                    self.bad_param(&t, S, GLOBAL_PARAMS);
+                    self.other_param(&t, S, GLOBAL_PARAMS, &GLOBALCONFIG_OTHER, starts_statement);
                     continue;
                 }
             };
@@ -1647,13 +2193,29 @@ impl Parser<'_> {
             let p = match find(IPCONFIG_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
-                    self.bad_param(&t, S, IPCONFIG_PARAMS);
+                    if DATAGRAMFWD_OTHER
+                        .iter()
+                        .any(|o| o.kw.matches(&t.text) == Match::Yes)
+                    {
+                        self.err(
+                            t.span,
+                            ErrorKind::ParameterNotValidHere {
+                                param: t.upper(),
+                                context: "IPCONFIG except right after DATAGRAMFWD".into(),
+                            },
+                        );
+                        continue;
+                    }
+                    self.other_param(&t, S, IPCONFIG_PARAMS, &IPCONFIG_OTHER, starts_statement);
                     continue;
                 }
             };
             match p {
                 CP::Fwd | CP::NoFwd => {
-                    self.prof.ip.datagramfwd = Some(Spanned::new(p == CP::Fwd, t.span))
+                    self.prof.ip.datagramfwd = Some(Spanned::new(p == CP::Fwd, t.span));
+                    if p == CP::Fwd {
+                        self.sub_params(S, DATAGRAMFWD_OTHER);
+                    }
                 }
                 CP::Accel | CP::NoAccel | CP::Iqdr | CP::NoIqdr => {
                     let on = matches!(p, CP::Accel | CP::Iqdr);
@@ -1768,6 +2330,7 @@ impl Parser<'_> {
             span: t.span,
         });
         self.prof.ip.nodynamicxcf = None;
+        self.sub_params(S, DYNAMICXCF_OTHER);
     }
 
     /// After a refused DYNAMICXCF mask, its cost metric is not another
@@ -2158,8 +2721,8 @@ impl Parser<'_> {
                 break;
             }
             self.pos += 1;
-            match n.upper().as_str() {
-                "MTU" => {
+            match find(ROUTE_PARAMS, &n.text) {
+                Ok(RP::Mtu) => {
                     if let Some(v) = self.value(S, "MTU", "a number or DEFAULTSIZE") {
                         if v.upper() != "DEFAULTSIZE" {
                             match parse_dec(&v.text) {
@@ -2169,15 +2732,9 @@ impl Parser<'_> {
                         }
                     }
                 }
-                "REPLACEABLE" => replaceable = Some(true),
-                "NOREPLACEABLE" => replaceable = Some(false),
-                _ => self.err(
-                    n.span,
-                    ErrorKind::UnknownParameter {
-                        stmt: S,
-                        param: n.text.clone(),
-                    },
-                ),
+                Ok(RP::Repl) => replaceable = Some(true),
+                Ok(RP::NoRepl) => replaceable = Some(false),
+                Err(_) => self.other_param(&n, S, ROUTE_PARAMS, &ROUTE_OTHER, Self::route_end),
             }
         }
         self.prof.routes.push(Route {

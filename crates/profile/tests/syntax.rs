@@ -591,3 +591,237 @@ fn dotted_subnet_masks_are_read_alike_in_each_statement() {
         }
     }
 }
+
+/// The warnings of a run, as `line:col param`, for the not-modelled
+/// parameters only.
+fn not_modelled(v: &[String]) -> Vec<String> {
+    v.iter()
+        .filter_map(|x| {
+            let (at, msg) = x.strip_prefix("s.prof:")?.split_once(": warning: ")?;
+            let param = msg
+                .strip_suffix(" is not modelled by softosa and is ignored (z/OS would apply it)")?;
+            Some(format!("{at} {param}"))
+        })
+        .collect()
+}
+
+/// Real IPCONFIG parameters softosa does not model (IP Configuration
+/// Reference, IPCONFIG statement) are read, their values checked, and
+/// reported as not modelled: the IBM sysplex distributor example's
+/// `IPCONFIG SYSPLEXROUTING SOURCEVIPA TCPSTACKSOURCEVIPA 201.2.10.11`
+/// checks clean. What IPCONFIG models is still read around them.
+#[test]
+fn real_ipconfig_parameters_softosa_does_not_model_are_warnings() {
+    let src = "IPCONFIG SYSPLEXROUTING SOURCEVIPA TCPSTACKSOURCEVIPA 201.2.10.11\n\
+               \x20  DYNAMICXCF 193.9.200.1 255.255.255.240 1 SECCLASS 9 SMCD SOURCEVIPAINT SVIPA1\n\
+               IPCONFIG DATAGRAMFWD FWDMULTIPATH PERPACKET ARPTO 1200 TTL 64\n\
+               \x20  NOSYSPLEXR NOSOURCEVIPA NOTCPSTACKSOURCEV PATHMTUDISC MULTIPATH PERC\n\
+               \x20  IGNOREREDIRECT REASSEMBLYTIMEOUT 60 CHECKSUMOFFL FORMAT LONG DEVRETRYDUR 90\n";
+    let (p, v) = diags(src);
+    assert_eq!(
+        not_modelled(&v),
+        [
+            "1:10 IPCONFIG SYSPLEXROUTING",
+            "1:25 IPCONFIG SOURCEVIPA",
+            "1:36 IPCONFIG TCPSTACKSOURCEVIPA",
+            "2:45 IPCONFIG DYNAMICXCF SECCLASS",
+            "2:56 IPCONFIG DYNAMICXCF SMCD",
+            "2:61 IPCONFIG DYNAMICXCF SOURCEVIPAINTERFACE",
+            "3:22 IPCONFIG DATAGRAMFWD FWDMULTIPATH",
+            "3:45 IPCONFIG ARPTO",
+            "3:56 IPCONFIG TTL",
+            "4:4 IPCONFIG NOSYSPLEXROUTING",
+            "4:15 IPCONFIG NOSOURCEVIPA",
+            "4:28 IPCONFIG NOTCPSTACKSOURCEVIPA",
+            "4:46 IPCONFIG PATHMTUDISCOVERY",
+            "4:58 IPCONFIG MULTIPATH",
+            "5:4 IPCONFIG IGNOREREDIRECT",
+            "5:19 IPCONFIG REASSEMBLYTIMEOUT",
+            "5:40 IPCONFIG CHECKSUMOFFLOAD",
+            "5:53 IPCONFIG FORMAT",
+            "5:65 IPCONFIG DEVRETRYDURATION",
+        ],
+        "{v:?}"
+    );
+    assert_eq!(v.len(), 19, "{v:?}");
+    assert!(p.ip.forwarding());
+    let xcf = p.ip.dynamicxcf.as_ref().expect("DYNAMICXCF read");
+    assert_eq!((xcf.prefix, xcf.cost), (28, 1));
+}
+
+/// Their values are checked for count, form and the documented range: a
+/// wrong one is an error at the value, a missing one at the keyword, and
+/// the parameter after it is still read.
+#[test]
+fn values_of_real_parameters_softosa_does_not_model_are_checked() {
+    for (src, want) in [
+        (
+            "IPCONFIG ARPTO 30\n",
+            "s.prof:1:16: error: IPCONFIG ARPTO: 30 is not valid (seconds, 60-86400)",
+        ),
+        (
+            "IPCONFIG TCPSTACKSOURCEVIPA VIPA1\n",
+            "s.prof:1:29: error: IPCONFIG TCPSTACKSOURCEVIPA: VIPA1 is not valid (the IPv4 address of a VIPA, e.g. 10.1.9.1)",
+        ),
+        (
+            "IPCONFIG TCPSTACKSOURCEVIPA SOURCEVIPA\n",
+            "s.prof:1:10: error: IPCONFIG TCPSTACKSOURCEVIPA: a value is missing (the IPv4 address of a VIPA, e.g. 10.1.9.1)",
+        ),
+        (
+            "IPCONFIG FORMAT MEDIUM\n",
+            "s.prof:1:17: error: IPCONFIG FORMAT: MEDIUM is not valid (expected LONG or SHORT)",
+        ),
+        (
+            "IPCONFIG DATAGRAMFWD FWDMULTIPATH\n",
+            "s.prof:1:22: error: IPCONFIG DATAGRAMFWD FWDMULTIPATH: a value is missing (PERPACKET)",
+        ),
+        (
+            "IPCONFIG NOFWDMULTIPATH\n",
+            "s.prof:1:10: error: parameter NOFWDMULTIPATH is not valid on IPCONFIG except right after DATAGRAMFWD",
+        ),
+        (
+            "IPCONFIG DYNAMICXCF 10.7.7.1/24 1 SECCLASS 0\n",
+            "s.prof:1:44: error: IPCONFIG DYNAMICXCF SECCLASS: 0 is not valid (a security class 1-255)",
+        ),
+        (
+            "GLOBALCONFIG ECSALIMIT 2048\n",
+            "s.prof:1:24: error: GLOBALCONFIG ECSALIMIT: 2048 is not valid (a size in K or M, e.g. 2048M)",
+        ),
+        (
+            "GLOBALCONFIG EXPLICITBINDPORTRANGE 5000\n",
+            "s.prof:1:36: error: GLOBALCONFIG EXPLICITBINDPORTRANGE: a value is missing (the number of ports)",
+        ),
+        (
+            "GLOBALCONFIG NOTCPIP\n",
+            "s.prof:1:14: error: NOTCPIP is too short an abbreviation of NOTCPIPStatistics: code at least NOTCPIPS",
+        ),
+    ] {
+        let (_, v) = diags(src);
+        assert_eq!(v.first().map(String::as_str), Some(want), "{src:?}");
+        assert!(v.iter().skip(1).all(|x| x.contains(": warning: ")), "{src:?}: {v:?}");
+    }
+    // After a refused value, the next parameter is still read.
+    let (_, v) = diags("IPCONFIG ARPTO 30 SYSPLEXROUTING\n");
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert_eq!(not_modelled(&v), ["1:19 IPCONFIG SYSPLEXROUTING"]);
+}
+
+/// GLOBALCONFIG: real parameters with values softosa can check are
+/// warnings (NOTCPIPSTATISTICS is in SEZAINST(SAMPPROF)); those whose
+/// values it cannot check (SYSPLEXMONITOR and its options) are one error
+/// that says the parameter is real, not an unknown parameter per word.
+#[test]
+fn real_globalconfig_parameters_are_warnings_or_said_to_be_unsupported() {
+    let (p, v) = diags(
+        "GLOBALCONFIG NOTCPIPSTATISTICS SEGMENTATIONOFFLOAD ECSALIMIT 2048M POOLLIMIT 512K\n\
+         \x20 EXPLICITBINDPORTRANGE 5000 1000 MAXRECS * TCPIPS XCFGRPID 11 AUTOIQDX NOLARGEDATA\n",
+    );
+    assert_eq!(
+        not_modelled(&v),
+        [
+            "1:14 GLOBALCONFIG NOTCPIPSTATISTICS",
+            "1:52 GLOBALCONFIG ECSALIMIT",
+            "1:68 GLOBALCONFIG POOLLIMIT",
+            "2:3 GLOBALCONFIG EXPLICITBINDPORTRANGE",
+            "2:35 GLOBALCONFIG MAXRECS",
+            "2:45 GLOBALCONFIG TCPIPSTATISTICS",
+            "2:52 GLOBALCONFIG XCFGRPID",
+            "2:64 GLOBALCONFIG AUTOIQDX",
+        ],
+    );
+    assert_eq!(v.len(), 8, "{v:?}");
+    assert!(p.global.segmentation_offload.is_some());
+
+    let (p, v) = diags("GLOBALCONFIG SYSPLEXMONITOR DELAYJOIN TIMERSECS 60 IQDMULTIWRITE\n");
+    assert_eq!(
+        v,
+        ["s.prof:1:14: error: SYSPLEXMONITOR is a z/OS parameter of the GLOBALCONFIG statement, but softosa does not support it: its values cannot be checked, so they are skipped up to the next parameter softosa knows; check them on z/OS (VARY TCPIP,,SYNTAXCHECK)"]
+    );
+    assert!(p.global.iqdmultiwrite.is_some());
+}
+
+/// INTFID (the 64-bit interface identifier, x:x:x:x) is a parameter of
+/// IPAQENET6 (IBM's examples: `INTFID 0:16:207:3`); softosa does not model
+/// it. It is no parameter of an IPv4 interface.
+#[test]
+fn intfid_is_read_on_ipaqenet6_only() {
+    let (p, v) =
+        diags("INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 INTFID 0:16:207:3 IPADDR 2001:db8::13\n");
+    assert_eq!(not_modelled(&v), ["1:43 INTERFACE INTFID"], "{v:?}");
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(p.interfaces[0].ipaddr.len(), 1);
+
+    let (_, v) = diags("INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 INTFID 6:7:8 MTU 1500\n");
+    assert_eq!(
+        v,
+        ["s.prof:1:50: error: INTERFACE INTFID: 6:7:8 is not valid (an interface identifier: four groups of 1-4 hexadecimal digits separated by colons, e.g. 0:16:207:3)"]
+    );
+    let (p, v) = diags(
+        "INTERFACE O4 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.1/24 INTFID 6:7:8:9 MTU 1500\n",
+    );
+    assert_eq!(
+        v,
+        ["s.prof:1:61: error: interface O4: INTFID is not valid for DEFINE IPAQENET"]
+    );
+    assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1500));
+
+    // DEVNUM (Network Express migration, IBM z/OS Communications Server
+    // presentation) is read; SMCR is real but its options are not checked:
+    // one error that says so, and MTU after it is still read.
+    let (p, v) = diags(
+        "INTERFACE O4 DEFINE IPAQENET DEVNUM 2B70 PORTNAME P1 IPADDR 10.1.1.1/24\n\
+         \x20 SMCR PFID 3140 SMCRIPADDR 10.1.1.5 MTU 1500\n",
+    );
+    assert_eq!(not_modelled(&v), ["1:30 INTERFACE DEVNUM"], "{v:?}");
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert!(
+        v[1].starts_with("s.prof:2:3: error: SMCR is a z/OS parameter of the INTERFACE statement, but softosa does not support it"),
+        "{v:?}"
+    );
+    assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1500));
+}
+
+/// The TCP settings of a static route (DELAYACKS, NODELAYACKS and the
+/// retransmission values) are read and reported as not modelled; each
+/// retransmission value is one decimal number.
+#[test]
+fn route_tcp_settings_are_warnings() {
+    let intf = "INTERFACE A DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n";
+    let src = format!(
+        "{intf}BEGINROUTES\n\
+         \x20ROUTE 10.2.0.0/16 10.1.1.254 A MTU 1492 NODELAYACKS MAXIMUMRETRANSMITTIME 120\n\
+         \x20  MINIMUMRETRANSMITTIME 0.5 ROUNDTRIPGAIN 0.125 VARIANCEGAIN 0.25 VARIANCEMULTIPLIER 2.0\n\
+         \x20ROUTE DEFAULT 10.1.1.254 A MTU DEFAULTSIZE DELAYACKS\n\
+         ENDROUTES\n"
+    );
+    let (p, v) = diags(&src);
+    assert_eq!(
+        not_modelled(&v),
+        [
+            "3:42 ROUTE NODELAYACKS",
+            "3:54 ROUTE MAXIMUMRETRANSMITTIME",
+            "4:4 ROUTE MINIMUMRETRANSMITTIME",
+            "4:30 ROUTE ROUNDTRIPGAIN",
+            "4:50 ROUTE VARIANCEGAIN",
+            "4:68 ROUTE VARIANCEMULTIPLIER",
+            "5:45 ROUTE DELAYACKS",
+        ],
+        "{v:?}"
+    );
+    assert_eq!(v.len(), 7, "{v:?}");
+    assert_eq!(p.routes.len(), 2);
+    // The value is one number; the next ROUTE is not taken as it.
+    let src = format!(
+        "{intf}BEGINROUTES\n ROUTE 10.2.0.0/16 = A MTU 1492 ROUNDTRIPGAIN 1/8\n\
+         \x20ROUTE 10.3.0.0/16 = A MTU 1492 VARIANCEGAIN\n ROUTE DEFAULT 10.1.1.254 A MTU 1492\nENDROUTES\n"
+    );
+    let (p, v) = diags(&src);
+    assert_eq!(
+        v,
+        [
+            "s.prof:3:47: error: ROUTE ROUNDTRIPGAIN: 1/8 is not valid (a decimal gain, e.g. 0.125)",
+            "s.prof:4:33: error: ROUTE VARIANCEGAIN: a value is missing (a decimal gain, e.g. 0.25)",
+        ]
+    );
+    assert_eq!(p.routes.len(), 3);
+}
