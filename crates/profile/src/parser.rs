@@ -367,10 +367,14 @@ enum RP {
     NoRepl,
 }
 
+/// REPL is how IBM's own static route examples code REPLACEABLE (IP
+/// Configuration Guide, static route configuration examples: `MTU 5000
+/// REPL`); NOREPLaceable takes the same minimum after NO, as every z/OS NO
+/// form does (NOSEGMENTATIONOFFLoad, NODATAGRamfwd, NOTCPIPStatistics, ...).
 const ROUTE_PARAMS: &[(Keyword, RP)] = &[
     (kw("MTU"), RP::Mtu),
-    (kw("REPLACEABLE"), RP::Repl),
-    (kw("NOREPLACEABLE"), RP::NoRepl),
+    (kw("REPLaceable"), RP::Repl),
+    (kw("NOREPLaceable"), RP::NoRepl),
 ];
 
 fn find<T: Copy>(table: &[(Keyword, T)], tok: &str) -> Result<T, Option<Keyword>> {

@@ -825,3 +825,31 @@ fn route_tcp_settings_are_warnings() {
     );
     assert_eq!(p.routes.len(), 3);
 }
+
+/// IBM's static route examples code REPLACEABLE as REPL (IP Configuration
+/// Guide: `Route DEFAULT6 FE80::1:2:3:4 OSAQDIO46 MTU 5000 REPL`); NOREPL
+/// likewise. A shorter prefix is too short.
+#[test]
+fn repl_and_norepl_abbreviate_replaceable() {
+    let intf = "INTERFACE Q6 DEFINE IPAQENET6 PORTNAME P2\n\
+                INTERFACE Q4 DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n";
+    let src = format!(
+        "{intf}BEGINROUTES\n\
+         \x20Route DEFAULT6 FE80::1:2:3:4 Q6 MTU 5000 REPL\n\
+         \x20Route 10.2.0.0/16 10.1.1.254 Q4 MTU 1500 norepl\n\
+         \x20Route 10.3.0.0/16 10.1.1.254 Q4 MTU 1500 Replaceable\n\
+         EndRoutes\n"
+    );
+    let (p, v) = diags(&src);
+    assert!(v.is_empty(), "{v:?}");
+    let repl: Vec<Option<bool>> = p.routes.iter().map(|r| r.replaceable).collect();
+    assert_eq!(repl, [Some(true), Some(false), Some(true)]);
+
+    let (_, v) = diags(&format!(
+        "{intf}BEGINROUTES\n Route 10.2.0.0/16 10.1.1.254 Q4 MTU 1500 REP\nENDROUTES\n"
+    ));
+    assert_eq!(
+        v,
+        ["s.prof:4:43: error: REP is too short an abbreviation of REPLaceable: code at least REPL"]
+    );
+}
