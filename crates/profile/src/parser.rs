@@ -894,6 +894,26 @@ impl Parser<'_> {
         }
     }
 
+    /// The entries of a PORT or PORTRANGE statement, skipped with it: as
+    /// [`Self::skip_unknown`], but a line that starts in column 1 with a
+    /// port number (or UNRSV, PORT's entry for unreserved ports) is one
+    /// more entry, not the start of something else (IP Configuration
+    /// Reference, PORT statement: each entry begins with num, 1-65535, or
+    /// UNRSV; PORTRANGE statement: with 1st_port).
+    fn skip_port_entries(&mut self, line: u32) {
+        let mut prev_line = line;
+        while let Some(t) = self.peek() {
+            let entry = t.text.starts_with(|c: char| c.is_ascii_digit())
+                || t.text.eq_ignore_ascii_case("UNRSV");
+            if starts_statement(&t.text) || (t.span.line != prev_line && t.span.col == 1 && !entry)
+            {
+                break;
+            }
+            prev_line = t.span.line;
+            self.pos += 1;
+        }
+    }
+
     /// A z/OS statement softosa does not model: a warning, then skipped
     /// with its parameters (a block up to its END statement). An END with
     /// no block open, or a block whose END is missing, is still an error.
@@ -915,6 +935,10 @@ impl Parser<'_> {
             return;
         }
         self.warn(t.span, WarningKind::NotModelled(word.clone()));
+        if word == "PORT" || word == "PORTRANGE" {
+            self.skip_port_entries(t.span.line);
+            return;
+        }
         let Some((begin, end)) = UNSUPPORTED_BLOCKS.iter().find(|(b, _)| *b == word) else {
             self.skip_unknown(t.span.line);
             return;

@@ -853,3 +853,32 @@ fn repl_and_norepl_abbreviate_replaceable() {
         ["s.prof:4:43: error: REP is too short an abbreviation of REPLaceable: code at least REPL"]
     );
 }
+
+/// PORT's entries belong to it in whatever column they start: an entry is
+/// a port number (or UNRSV) with its protocol and job name, so a line that
+/// starts with one in column 1 is not an unknown statement. A word that is
+/// no entry in column 1 still ends the statement.
+#[test]
+fn port_entries_in_column_1_are_skipped_with_port() {
+    let src = "PORT\n\
+               20 TCP * NOAUTOLOG ; FTP data\n\
+               21 TCP FTPD1\n\
+               \x20  23 TCP TN3270\n\
+               UNRSV TCP * DENY\n\
+               PORTRANGE 10000 2000 TCP OMVS\n\
+               12000 100 UDP OMVS\n\
+               INTERFACE A DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n\
+               PORT 7 UDP MISCSERV\n\
+               FOO BAR\n";
+    let (p, v) = diags(src);
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:1: warning: statement PORT is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:6:1: warning: statement PORTRANGE is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:9:1: warning: statement PORT is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:10:1: error: unknown statement FOO",
+        ]
+    );
+    assert_eq!(p.interfaces.len(), 1);
+}
