@@ -77,7 +77,14 @@ Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.
 z/OS statements softosa does not model (TCPCONFIG, PORT, AUTOLOG ...
 ENDAUTOLOG, INCLUDE, VIPARANGE, ...) are a warning at their line and are
-skipped; an unknown statement is an error.
+skipped (PORT and PORTRANGE entries may start in column 1); an unknown
+statement is an error. Likewise a z/OS parameter softosa does not model on
+a statement it reads (IPCONFIG SYSPLEXROUTING, SOURCEVIPA,
+TCPSTACKSOURCEVIPA addr; GLOBALCONFIG NOTCPIPSTATISTICS; IPAQENET6 INTFID;
+ROUTE DELAYACKS and the retransmission settings; ...) is a warning once its
+values are checked; one whose values softosa cannot check (GLOBALCONFIG
+SYSPLEXMONITOR, SMCR, ...) is an error that says so; an unknown parameter is
+an error.
 
 Example:
   softosa profile check examples/profiles/two-stacks-a.prof \\

@@ -11,7 +11,11 @@
 //! Abbreviable keywords (minimum in upper case): `INTERFace`,
 //! `GLOBALCONFig`, `IPCONFig`, `SEGMENTATIONOFFLoad`/`NOSEGMENTATIONOFFLoad`,
 //! `DATAGRamfwd`/`NODATAGRamfwd`, `QDIOACCELerator`/`NOQDIOACCELerator`,
-//! `IQDIORouting`/`NOIQDIORouting`, `QDIOPriority`, `SOURCEVIPAINTerface`.
+//! `IQDIORouting`/`NOIQDIORouting`, `QDIOPriority`, `SOURCEVIPAINTerface`,
+//! `REPLaceable`/`NOREPLaceable` (ROUTE), and the parameters softosa reads
+//! but does not model, as their syntax diagrams spell them
+//! (`SYSPLEXRouting`, `TCPSTACKSOURCEVipa`, `NOTCPIPStatistics`, ...; see
+//! the tables in [`crate::parser`]).
 //! Every other keyword (DEVICE, LINK, HOME, START, VIPADYNAMIC, BEGINROUTES,
 //! DEFINE, IPADDR, PORTNAME, INBPERF, WORKLOADQ, OLM, READSTORAGE, VMAC,
 //! VLANID, MTU, WLMPRIORITYQ, IQDMULTIWRITE, ZIIP, DYNAMICXCF, ...) must be

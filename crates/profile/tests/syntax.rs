@@ -2,6 +2,7 @@
 //! continuation across lines, unknown/unsupported statements, error
 //! positions, and that every problem in a file is reported.
 
+use softosa_profile::validate::validate_profile;
 use softosa_profile::*;
 
 fn diags(src: &str) -> (Profile, Vec<String>) {
@@ -881,4 +882,75 @@ fn port_entries_in_column_1_are_skipped_with_port() {
         ]
     );
     assert_eq!(p.interfaces.len(), 1);
+}
+
+/// A whole profile laid out as SEZAINST(SAMPPROF) and IBM's configuration
+/// examples lay one out, with the real parameters softosa does not model
+/// on the statements it does (IPCONFIG SYSPLEXROUTING SOURCEVIPA
+/// TCPSTACKSOURCEVIPA, GLOBALCONFIG NOTCPIPSTATISTICS, IPAQENET6 INTFID,
+/// REPL and DELAYACKS on routes, PORT entries in column 1): it checks
+/// without an error, parse and cross-statement rules alike, and what
+/// softosa models is read.
+#[test]
+fn a_sampprof_style_profile_checks_clean() {
+    let src = "\
+; PROFILE.TCPIP for TCPIPA
+ARPAGE 20
+GLOBALCONFIG NOTCPIPSTATISTICS SEGMENTATIONOFFLOAD
+   EXPLICITBINDPORTRANGE 5000 1000 SYSPLEXWLMPOLL 60
+IPCONFIG DATAGRAMFWD SYSPLEXROUTING SOURCEVIPA TCPSTACKSOURCEVIPA 10.1.9.1
+   DYNAMICXCF 10.1.7.1 255.255.255.0 1
+   PATHMTUDISCOVERY TTL 64 ARPTO 1200
+IPCONFIG6 DATAGRAMFWD SOURCEVIPA
+   DYNAMICXCF 2001:db8:7::1 INTFID 6:7:8:9
+SOMAXCONN 1024
+TCPCONFIG TCPSENDBFRSIZE 256K TCPRCVBUFRSIZE 256K
+   RESTRICTLOWPORTS
+UDPCONFIG RESTRICTLOWPORTS
+INTERFACE VIPA1 DEFINE VIRTUAL IPADDR 10.1.9.1
+INTERFACE OSA1 DEFINE IPAQENET PORTNAME OSAPRT1 IPADDR 10.1.1.10/24
+   SOURCEVIPAINT VIPA1 MTU 1492 INBPERF DYNAMIC
+INTERFACE OSA16 DEFINE IPAQENET6 PORTNAME OSAPRT1
+   INTFID 0:16:207:3 IPADDR 2001:db8:1::10
+VIPADYNAMIC
+   VIPADEFINE 255.255.255.0 10.1.8.1
+   VIPADISTRIBUTE DEFINE 10.1.8.1 PORT 21 23 DESTIP ALL
+ENDVIPADYNAMIC
+BEGINRoutes
+;      Destination    First hop   Link   Packet size
+   ROUTE 10.1.1.0/24   =           OSA1   MTU 1492
+   ROUTE 10.2.0.0 255.255.0.0 10.1.1.254 OSA1 MTU 1492 NODELAYACKS
+   ROUTE DEFAULT       10.1.1.254  OSA1   MTU DEFAULTSIZE REPL
+   ROUTE 2001:db8:1::/64 =         OSA16  MTU 1500
+   ROUTE DEFAULT6      fe80::1     OSA16  MTU 1500 REPL
+ENDRoutes
+AUTOLOG 5
+   FTPD JOBNAME FTPD1   ; FTP server
+   OMPROUTE
+ENDAUTOLOG
+PORT
+20 TCP * NOAUTOLOG      ; FTP data
+21 TCP FTPD1            ; FTP control
+23 TCP TN3270
+START OSA1
+START OSA16
+";
+    let (p, mut d) = parse_profile("s.prof", src);
+    validate_profile(&p, &mut d);
+    let errors: Vec<String> = d.errors().map(|x| x.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(p.interfaces.len(), 2);
+    assert_eq!(p.static_vipas.len(), 1);
+    assert_eq!(p.routes.len(), 5);
+    assert_eq!(
+        p.routes
+            .iter()
+            .filter(|r| r.replaceable == Some(true))
+            .count(),
+        2
+    );
+    assert!(p.ip.forwarding() && p.ip.dynamicxcf.is_some());
+    assert!(p.global.segmentation_offload.is_some());
+    assert_eq!((p.vipa.defines.len(), p.vipa.distributes.len()), (1, 1));
+    assert_eq!(p.starts.len(), 2);
 }
