@@ -260,6 +260,9 @@ const INTF_PARAMS: &[(Keyword, IP)] = &[
     (kw("NODYNVLANREG"), IP::NoDynVlanReg),
 ];
 
+/// `INTERFACE name DELEte` (in place of DEFINE).
+const INTERFACE_DELETE: Keyword = kw("DELEte");
+
 /// The IPv6 interface identifier parameter (INTERFACE IPAQENET6).
 const INTFID: Keyword = kw("INTFID");
 
@@ -1375,6 +1378,23 @@ impl Parser<'_> {
             self.skip_statement();
             return;
         };
+        // `INTERFACE name DELETE` removes a defined interface (IP
+        // Configuration Reference, INTERFACE statements: DELEte in place of
+        // DEFINE); softosa reads each profile from scratch and does not
+        // model it.
+        if let Some(t) = self.peek().cloned() {
+            if INTERFACE_DELETE.matches(&t.text) == Match::Yes {
+                self.pos += 1;
+                self.warn(
+                    t.span,
+                    WarningKind::ParameterNotModelled {
+                        stmt: "INTERFACE",
+                        param: "DELETE".into(),
+                    },
+                );
+                return;
+            }
+        }
         let mut kind = InterfaceKind::IpaqEnet;
         let mut have_define = false;
         if let Some(t) = self.peek() {

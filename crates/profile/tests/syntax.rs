@@ -954,3 +954,21 @@ START OSA16
     assert_eq!((p.vipa.defines.len(), p.vipa.distributes.len()), (1, 1));
     assert_eq!(p.starts.len(), 2);
 }
+
+/// `INTERFACE name DELETE` (DELEte in the syntax diagram, in place of
+/// DEFINE) is real z/OS syntax: not modelled, so a warning, not a missing
+/// DEFINE and an unknown parameter.
+#[test]
+fn interface_delete_is_a_warning() {
+    let (p, v) = diags("INTERFACE VIPAV4 DELETE\nINTERFACE OSA1 DELE\n");
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:18: warning: INTERFACE DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:2:16: warning: INTERFACE DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
+        ]
+    );
+    assert!(p.interfaces.is_empty() && p.static_vipas.is_empty());
+    let (_, v) = diags("INTERFACE OSA1 DEL\n");
+    assert!(v[0].contains("DEFINE IPAQENET"), "{v:?}");
+}
