@@ -50,6 +50,11 @@ fn a_full_disk_is_reported_not_a_panic() {
             profile.into(),
         ],
         vec![
+            "profile".into(),
+            "check".into(),
+            repo("examples/profiles/basic-osa.prof").into(),
+        ],
+        vec![
             "reproduce".into(),
             "--only".into(),
             "olm-rr1".into(),
@@ -69,19 +74,49 @@ fn a_full_disk_is_reported_not_a_panic() {
     let _ = std::fs::remove_file(html);
 }
 
+/// Every example profile, for a `profile check` whose summary is longer
+/// than one line.
+fn example_profiles() -> Vec<OsString> {
+    let mut files: Vec<OsString> = std::fs::read_dir(repo("examples/profiles"))
+        .expect("examples/profiles is readable")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "prof"))
+        .map(PathBuf::into_os_string)
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn a_reader_that_went_away_ends_the_output_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_softosa"))
-        .args(["sim", "-q"])
-        .arg(scenario())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the softosa binary runs");
-    // Close the read end before the run has printed anything.
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("softosa finishes");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "stderr: {err}");
-    assert!(err.is_empty(), "stderr: {err}");
+    let mut check: Vec<OsString> = vec!["profile".into(), "check".into()];
+    check.extend(example_profiles());
+    let commands: Vec<Vec<OsString>> = vec![
+        vec!["sim".into(), "-q".into(), scenario().into()],
+        check,
+        vec![
+            "profile".into(),
+            "convert".into(),
+            repo("examples/profiles/legacy-device-link.prof").into(),
+        ],
+    ];
+    for c in &commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_softosa"))
+            .args(c)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the softosa binary runs");
+        // Close the read end before the command has printed anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("softosa finishes");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{c:?}: stderr: {err}");
+        // Warnings about the inputs may be there; no error of softosa's own.
+        assert!(
+            !err.lines().any(|l| l.starts_with("softosa:")),
+            "{c:?}: stderr: {err}"
+        );
+        assert!(!err.contains("panicked"), "{c:?}: stderr: {err}");
+    }
 }
