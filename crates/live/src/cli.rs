@@ -203,7 +203,7 @@ Examples:
   softosa lab --sharing vmac --rr-stack 2       two stacks on one port, RR to stack 2
   softosa lab --reverse --udp --stream-mbps 400 --wire-mbps 200 --tos-priority
   softosa lab --fault-rate 0.001                drop 0.1% of wire frames as CRC errors
-  softosa lab --profile crates/live/examples/profiles/lab-share-a.prof \
+  softosa lab --profile crates/live/examples/profiles/lab-share-a.prof \\
               crates/live/examples/profiles/lab-share-b.prof --rr-stack 2
   softosa lab --instance lab1 --metrics-port 9464 --secs 60
       then: softosa display tuning --instance lab1 [--intf OSAQDIO1] [--format json]
@@ -742,6 +742,18 @@ mod tests {
 
     fn modes_of(a: &[&str]) -> Result<Vec<Inb>, String> {
         modes(&args(a).map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_help_examples_are_whole_command_lines() {
+        // A line clap would wrap, or a `\` the string literal swallowed,
+        // splits a command in two on the screen.
+        for l in LAB_EXAMPLES.lines() {
+            assert!(l.chars().count() <= 100, "wrapped by clap: {l:?}");
+        }
+        let two =
+            "lab-share-a.prof \\\n              crates/live/examples/profiles/lab-share-b.prof";
+        assert!(LAB_EXAMPLES.contains(two), "{LAB_EXAMPLES}");
     }
 
     #[test]
