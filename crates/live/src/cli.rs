@@ -135,7 +135,9 @@ pub struct LabArgs {
     /// data-plane thread on the CPU of the stack it hands a frame to.
     #[arg(long, value_parser = clap::value_parser!(i32).range(0..=99))]
     pub realtime: Option<i32>,
-    /// Nice value (-20..19) of softosa's threads with --realtime 0.
+    /// Nice value (-20..19) of softosa's threads. Needs --realtime 0 (the
+    /// default with --bench): SCHED_FIFO threads have no nice value, so it
+    /// is refused with a real-time priority.
     #[arg(long, default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-20..=19))]
     pub nice: i32,

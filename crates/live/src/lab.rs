@@ -203,6 +203,15 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
             o.fault_rate
         ));
     }
+    // A SCHED_FIFO thread has no nice value: the data plane sets it only
+    // with normal scheduling, so it would be dropped without a word.
+    if o.nice != 0 && o.realtime_prio > 0 {
+        return bad(format!(
+            "--nice {}: softosa's threads run SCHED_FIFO (--realtime {}), which has no nice \
+             value; give --realtime 0 (the default with --bench) or drop --nice",
+            o.nice, o.realtime_prio
+        ));
+    }
     for (opt, cpus) in [("--cpus", &o.cpus), ("--rr-cpus", &o.rr_cpus)] {
         if cpus.is_empty() {
             continue;
@@ -1668,6 +1677,25 @@ mod validate_tests {
                 ..Default::default()
             };
             assert!(validate(&o).is_ok(), "{secs}");
+        }
+    }
+
+    #[test]
+    fn a_nice_value_needs_normal_scheduling() {
+        refused(
+            LabOptions {
+                nice: -5,
+                ..LabOptions::default()
+            },
+            "--nice -5: softosa's threads run SCHED_FIFO (--realtime 10)",
+        );
+        for realtime_prio in [0, 10] {
+            let o = LabOptions {
+                realtime_prio,
+                nice: if realtime_prio == 0 { -5 } else { 0 },
+                ..LabOptions::default()
+            };
+            assert!(validate(&o).is_ok(), "{o:?}");
         }
     }
 
