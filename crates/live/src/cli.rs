@@ -385,17 +385,28 @@ fn check_core(a: &LabArgs) -> Result<(), LabError> {
     )))
 }
 
-/// `--per-cpu` with `--profile`: whether the per-CPU layout fits the
-/// stacks the files define, under every setting to run, is known once they
-/// are read; ask before anything is built (and before a comparison's first
-/// run), not when the network of a later setting is being made.
-fn check_profiles_per_cpu(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
-    if !a.per_cpu || a.profile.is_empty() || a.core != CoreKind::Engine {
+/// `--rr-stack` and `--per-cpu` with `--profile`: whether the stacks the
+/// files define have the stack asked for, and fit the per-CPU layout under
+/// every setting to run, is known once they are read; ask before anything
+/// is built (and before a comparison's first run), not when the network of
+/// a later setting is being made. Both are usage errors, as they are
+/// without profiles.
+fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
+    if a.profile.is_empty() || a.core != CoreKind::Engine {
+        return Ok(());
+    }
+    if !a.per_cpu && a.rr_stack == 1 {
         return Ok(());
     }
     for m in modes {
         let o = options(a, *m);
         let plan = engine_core::profile_plan(&o)?;
+        if let Some(why) = lab::rr_stack_conflict(&o, plan.addrs.len()) {
+            return Err(LabError::Usage(why));
+        }
+        if !a.per_cpu {
+            continue;
+        }
         if let Some(why) = lab::per_cpu_conflict(&o, plan.addrs.len(), plan.queues) {
             return Err(LabError::Usage(why));
         }
@@ -486,7 +497,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         lab::validate(&options(&a, *m))?;
     }
     lab::preflight(a.streams > 0 || a.bench, a.rr != Some(0))?;
-    check_profiles_per_cpu(&a, &modes)?;
+    check_profiles(&a, &modes)?;
     for n in crate::topo::clean_leftovers(false) {
         eprintln!("removed leftover namespace {n} of a crashed run");
     }
@@ -744,6 +755,26 @@ mod tests {
 
     fn modes_of(a: &[&str]) -> Result<Vec<Inb>, String> {
         modes(&args(a).map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_stack_the_profiles_do_not_define_is_a_usage_error() {
+        let iwq = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/profiles/lab-iwq.prof"
+        );
+        let a = args(&["--profile", iwq, "--rr-stack", "2"]).expect("args");
+        match check_profiles(&a, &[Inb::Dynamic]) {
+            Err(LabError::Usage(m)) => {
+                assert_eq!(m, "--rr-stack 2: the profiles define 1 stack");
+            }
+            other => panic!("expected a usage error, got {other:?}"),
+        }
+        // With no RR connection there is nothing for it to choose.
+        let a = args(&["--profile", iwq, "--rr", "0", "--rr-stack", "1"]).expect("args");
+        assert!(check_profiles(&a, &[Inb::Dynamic]).is_ok());
+        let a = args(&["--profile", iwq]).expect("args");
+        assert!(check_profiles(&a, &[Inb::Dynamic]).is_ok());
     }
 
     #[test]

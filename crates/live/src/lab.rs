@@ -260,6 +260,20 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Why `--rr-stack` names a stack the lab of `nst` stacks does not have,
+/// if it does. Without profiles [`validate`] refuses it; with profiles the
+/// count is known once they are read. Either way it is a usage error: the
+/// option asks for what the configuration does not have.
+pub(crate) fn rr_stack_conflict(o: &LabOptions, nst: usize) -> Option<String> {
+    (o.rr > 0 && o.rr_stack > nst).then(|| {
+        format!(
+            "--rr-stack {}: the profiles define {nst} stack{}",
+            o.rr_stack,
+            if nst == 1 { "" } else { "s" }
+        )
+    })
+}
+
 /// The options a refusal names: those of a list of `(given, name)` that
 /// were given, in the list's order, and the words that agree with how many
 /// there are. The lab's checks of options that would change nothing (a
@@ -842,12 +856,8 @@ pub fn run_once<C: Core + Default>(
     // them, nothing is built.
     let sock = o.instance.as_ref().map(|i| crate::control::socket_path(i));
     let listeners = crate::control::Listeners::bind(sock.as_deref(), o.metrics_port)?;
-    if o.rr > 0 && o.rr_stack > nst {
-        return Err(LabError::Config(format!(
-            "--rr-stack {}: the profiles define {nst} stack{}",
-            o.rr_stack,
-            if nst == 1 { "" } else { "s" }
-        )));
+    if let Some(m) = rr_stack_conflict(o, nst) {
+        return Err(LabError::Usage(m));
     }
     let mut topo = Topology::build(names, &spec)?;
     if o.sharing == Sharing::Prirouter && o.plan.is_none() {
