@@ -177,8 +177,9 @@ pub struct LabArgs {
     /// unless told otherwise.
     #[arg(long)]
     pub bench: bool,
-    /// Only remove leftovers of runs whose process is gone (namespaces
-    /// named sosa-PID-..., and anything still running in them).
+    /// Only remove leftovers of runs whose process is gone: namespaces
+    /// named sosa-<pid in base 36>_..., anything still running in them, and
+    /// control sockets under /run/softosa nobody answers on.
     #[arg(long)]
     pub clean: bool,
     /// Print results as JSON.

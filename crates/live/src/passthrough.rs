@@ -1,7 +1,7 @@
 //! A minimal layer-2 bridge [`Core`] with no adapter logic: wire frames go
 //! to the host whose MAC they name (group frames to all), each wire receive
 //! batch presented at once; host frames go straight to the wire. It exists
-//! to measure the live plumbing alone (`softosa lab bench --core
+//! to measure the live plumbing alone (`softosa lab --bench --core
 //! passthrough`), so the engine's own cost can be told apart.
 
 use std::collections::VecDeque;
