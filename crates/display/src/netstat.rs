@@ -153,7 +153,8 @@ pub struct StatsStack {
     pub bulk_deregistrations: u64,
     pub bulk_registrations_refused: u64,
     pub connections_streaming: u64,
-    pub tracking_evictions: u64,
+    /// New connections the bulk detector did not track because its table
+    /// was full (it evicts none).
     pub connections_not_tracked: u64,
     pub offload_sends: u64,
     pub offload_segments: u64,
@@ -195,7 +196,6 @@ pub fn build_stats(
             bulk_deregistrations: st.counters.bulk_deregistrations,
             bulk_registrations_refused: st.counters.registrations_refused,
             connections_streaming: engine.streaming_connections(StackId(s)).len() as u64,
-            tracking_evictions: st.counters.tracking_evictions,
             connections_not_tracked: st.detector.untracked,
             offload_sends: sum(&|i| i.counters.offload.sends),
             offload_segments: sum(&|i| i.counters.offload.segments),
@@ -222,7 +222,7 @@ impl Report for StatsReport {
         for s in &self.stacks {
             header(&mut l, &s.stack, &self.time);
             l.line("TCP STATISTICS");
-            let tcp: [(&str, u64); 7] = [
+            let tcp: [(&str, u64); 6] = [
                 (
                     "SEGMENTS RECEIVED ON OSA BULK QUEUES",
                     s.segments_received_on_osa_bulk_queues,
@@ -234,7 +234,6 @@ impl Report for StatsReport {
                     "BULKDATA REGISTRATIONS REFUSED",
                     s.bulk_registrations_refused,
                 ),
-                ("TRACKED CONNECTIONS EVICTED", s.tracking_evictions),
                 (
                     "CONNECTIONS NOT TRACKED (TABLE FULL)",
                     s.connections_not_tracked,

@@ -272,6 +272,30 @@ fn netstat_all_and_stats_show_the_bulk_connection() {
 }
 
 #[test]
+fn stats_counts_connections_the_full_detector_table_left_out_once() {
+    let mut i = InterfaceConfig::new("QDIO4101L", 0, 0);
+    i.addresses = vec![net("172.16.1.1", 24)];
+    let mut cfg = system(vec![i]);
+    cfg.tuning.bulk.max_tracked = 1;
+    let mut e = engine(cfg);
+    // Three connections send data: the first is tracked, the table is
+    // then full, and the other two are not tracked (none is evicted).
+    for (k, sport) in [40000u16, 40001, 40002].into_iter().enumerate() {
+        let f = tcp_frame(PHYS, "172.16.1.2", sport, "172.16.1.1", 5001, 1000);
+        wire(&mut e, us(k as u64), 0, &f);
+    }
+    let stats = text(DisplayKind::Stats, &e, None);
+    assert!(
+        stats.contains("  CONNECTIONS NOT TRACKED (TABLE FULL)= 2\n"),
+        "{stats}"
+    );
+    assert!(!stats.contains("EVICTED"), "{stats}");
+    let v = json(DisplayKind::Stats, &e, None);
+    assert_eq!(v["stacks"][0]["connections_not_tracked"], 2);
+    assert!(v["stacks"][0].get("tracking_evictions").is_none(), "{v}");
+}
+
+#[test]
 fn vmac_origin_osa_versus_cfg() {
     let generated = iwq_iface("GENL", 0, 0, "172.16.1.1");
     let mut coded = InterfaceConfig::new("CFGL", 0, 0);

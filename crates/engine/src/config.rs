@@ -563,7 +563,8 @@ pub struct BulkConfig {
     /// A registered connection whose data changes direction this many times
     /// without a new streaming run behaves as request/response: deregistered.
     pub turns_to_deregister: u32,
-    /// How many connections the stack side tracks at most (oldest evicted, counted).
+    /// How many connections the stack side tracks at most (a new one beyond
+    /// is not tracked, and counted; none is evicted).
     pub max_tracked: usize,
 }
 
