@@ -1074,7 +1074,7 @@ impl Scenario {
                 Some("resume") => Some(crate::workload::Tls::Resume),
                 Some(o) => {
                     return Err(self.invalid(format!(
-                        "workload #{}: tls {o:?} is not full or resume",
+                        "workload #{}: tls {o:?}: use none (the default), full or resume",
                         i + 1
                     )))
                 }
@@ -2067,6 +2067,28 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         let v = Scenario::parse("t.toml", &ok).unwrap().variants().unwrap();
         let w = &v[0].setup.workloads[0];
         assert_eq!((w.sndbuf, w.rcvbuf), (4 * 1024, 16384 * 1024));
+    }
+
+    #[test]
+    fn an_unknown_tls_names_every_value_it_takes() {
+        let (e, line) = error_at(
+            |t| t.replace("server = \"zos\"", "server = \"zos\"\ntls = \"tls13\""),
+            "tls =",
+        );
+        assert_eq!(
+            e,
+            format!(
+                "t.toml:{line}: workload #1: tls \"tls13\": use none (the default), full or resume"
+            )
+        );
+        for ok in ["none", "full", "resume"] {
+            let t = BASIC.replace(
+                "server = \"zos\"",
+                &format!("server = \"zos\"\ntls = \"{ok}\""),
+            );
+            let sc = Scenario::parse("t.toml", &t).unwrap();
+            assert!(sc.variants().is_ok(), "{ok}");
+        }
     }
 
     #[test]
