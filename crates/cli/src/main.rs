@@ -74,7 +74,7 @@ struct DisplayCmd {
     #[arg(long, value_name = "UNIX_SECONDS",
           value_parser = clap::value_parser!(u64).range(..=softosa_display::context::MAX_UNIX_SECONDS))]
     clock: Option<u64>,
-    /// OSA code level to show (four hex digits).
+    /// OSA code level to show (four hex digits; default 0001).
     #[arg(long, value_name = "HEX")]
     code_level: Option<String>,
     /// Profile, policy and TRL files to activate (each profile is one stack,
