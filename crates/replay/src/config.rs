@@ -3,8 +3,9 @@
 //!
 //! The profile crate parses the TCP/IP profile and lowers it into the
 //! engine's `SystemConfig`; this module only adapts its diagnostics to a
-//! replay error. A JSON `SystemConfig` (what `--format json` tools and the
-//! simulator write) is accepted too.
+//! replay error. A JSON `SystemConfig` (a `.json` file: the engine's
+//! configuration serialized, as a program that builds one writes it; no
+//! softosa command does) is accepted too.
 
 use softosa_engine::config::SystemConfig;
 use softosa_profile::activate::{activate, ActivateOptions, StackInput};
