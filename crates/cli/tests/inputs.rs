@@ -137,6 +137,32 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
             ],
             "also given to --output",
         ),
+        (
+            vec!["replay", CAPTURE, "--profile", PROFILE, "-i", "NOPE"],
+            "no interface named NOPE",
+        ),
+        (
+            vec![
+                "replay",
+                CAPTURE,
+                "--profile",
+                PROFILE,
+                "--annotate",
+                CAPTURE,
+            ],
+            "writing it would destroy it",
+        ),
+        (
+            vec![
+                "replay",
+                CAPTURE,
+                "--profile",
+                PROFILE,
+                "-o",
+                "no-such-directory/out.txt",
+            ],
+            "does not exist",
+        ),
     ] {
         let o = softosa(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

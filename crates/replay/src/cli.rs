@@ -172,11 +172,22 @@ pub enum ReplayCliError {
 }
 
 impl ReplayCliError {
-    /// A mistake on the command line (exit status 2), not in an input.
+    /// A mistake on the command line (exit status 2), not in an input: an
+    /// option value out of range, an output that cannot be written where
+    /// it is named (or would overwrite an input), an `--interface` the
+    /// profile does not have, or an `--address` no analysed interface can
+    /// take. `softosa display` and `softosa lab` treat the same mistakes
+    /// alike.
     pub fn is_usage(&self) -> bool {
         matches!(
             self,
-            ReplayCliError::HostService(_) | ReplayCliError::OutputTwice { .. }
+            ReplayCliError::HostService(_)
+                | ReplayCliError::OutputTwice { .. }
+                | ReplayCliError::Output { .. }
+                | ReplayCliError::Replay {
+                    source: ReplayError::NoSuchInterface(..) | ReplayError::AddressVersion(_),
+                    ..
+                }
         )
     }
 }
