@@ -6,7 +6,9 @@
 //! collected so that one run reports every mistake in a file, as the z/OS
 //! profile check does.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// A position in a source file: 1-based line and column (columns count
 /// characters, not bytes).
@@ -42,7 +44,7 @@ impl<T> Spanned<T> {
 }
 
 /// Errors: the statement (or the whole configuration) cannot be used as coded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum ErrorKind {
     // ---- syntax -------------------------------------------------------
     #[error("unknown statement {0}")]
@@ -325,7 +327,7 @@ fn second_link_advice(first: &str, this: &str) -> String {
 }
 
 /// Warnings: the statement is accepted, but something is ignored or overridden.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum WarningKind {
     #[error("interface {0}: OLM forces INBPERF DYNAMIC; the INBPERF {1} coded here is ignored")]
     OlmOverridesInbperf(String, &'static str),
@@ -379,7 +381,7 @@ pub enum WarningKind {
 }
 
 /// Error or warning.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum DiagKind {
     Error(ErrorKind),
     Warning(WarningKind),
@@ -402,7 +404,7 @@ impl fmt::Display for Severity {
 }
 
 /// One diagnostic: `FILE:LINE:COL: error|warning: message`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     pub file: String,
     pub span: Span,
@@ -462,30 +464,76 @@ impl fmt::Display for Diagnostic {
 
 /// A collector of diagnostics for one or more files. Bounded: after
 /// [`Diagnostics::LIMIT`] entries further ones are only counted.
+///
+/// A diagnostic that is counted but not kept leaves a key behind (a 64-bit
+/// hash of it), so that [`Diagnostics::extend_new`] tells a problem found
+/// again past the cap as it does below it. The keys are bounded too: at
+/// most [`Diagnostics::DROPPED_KEYS`] (about 1 MB). Past that, dropped
+/// diagnostics are only counted, and `extend_new` adds the other side's
+/// unkeyed ones without telling whether they are here already (they may be
+/// counted twice; it takes more than LIMIT + DROPPED_KEYS problems in one
+/// run). Two different problems with one key would be counted once (a
+/// chance of about n²/2⁶⁵ among n keys).
 #[derive(Debug, Clone, Default)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
     dropped_errors: usize,
     dropped_warnings: usize,
+    /// Keys of the distinct diagnostics dropped here, with their severity
+    /// (ordered, so that which ones are kept when the keys are full does
+    /// not depend on a hash map's order).
+    dropped_keys: BTreeMap<u64, Severity>,
+    /// Drops of diagnostics whose key could not be kept (the keys were full).
+    unkeyed_errors: usize,
+    unkeyed_warnings: usize,
+}
+
+/// The key of a dropped diagnostic: a hash of all of it. `DefaultHasher::new`
+/// has fixed keys, so a diagnostic has one key throughout a run.
+fn key(d: &Diagnostic) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    d.hash(&mut h);
+    h.finish()
 }
 
 impl Diagnostics {
     /// At most this many diagnostics are kept (a garbage file must not make
     /// memory grow without bound).
     pub const LIMIT: usize = 1000;
+    /// At most this many keys of dropped diagnostics are kept (see the type).
+    pub const DROPPED_KEYS: usize = 65_536;
 
     pub fn new() -> Self {
         Self::default()
     }
     fn push(&mut self, d: Diagnostic) {
         if self.items.len() >= Self::LIMIT {
-            if d.is_error() {
-                self.dropped_errors += 1;
-            } else {
-                self.dropped_warnings += 1;
-            }
+            self.count_dropped(key(&d), d.severity());
         } else {
             self.items.push(d);
+        }
+    }
+    /// Count one dropped diagnostic of key `k`.
+    fn count_dropped(&mut self, k: u64, s: Severity) {
+        match s {
+            Severity::Error => self.dropped_errors += 1,
+            Severity::Warning => self.dropped_warnings += 1,
+        }
+        self.note_key(k, s);
+    }
+    /// Remember that the diagnostic of key `k` was dropped, when there is
+    /// room; else count it as one without a key.
+    fn note_key(&mut self, k: u64, s: Severity) {
+        if self.dropped_keys.contains_key(&k) {
+            return;
+        }
+        if self.dropped_keys.len() < Self::DROPPED_KEYS {
+            self.dropped_keys.insert(k, s);
+        } else {
+            match s {
+                Severity::Error => self.unkeyed_errors += 1,
+                Severity::Warning => self.unkeyed_warnings += 1,
+            }
         }
     }
     pub fn error(&mut self, file: &str, span: Span, e: ErrorKind) {
@@ -505,20 +553,38 @@ impl Diagnostics {
     pub fn extend(&mut self, other: Diagnostics) {
         self.dropped_errors += other.dropped_errors;
         self.dropped_warnings += other.dropped_warnings;
+        self.unkeyed_errors += other.unkeyed_errors;
+        self.unkeyed_warnings += other.unkeyed_warnings;
+        for (k, s) in other.dropped_keys {
+            self.note_key(k, s);
+        }
         for d in other.items {
             self.push(d);
         }
     }
     /// Add those diagnostics of `other` that are not here already (the
     /// same problem found twice, by two checks that overlap, is shown once).
+    /// Past the cap too: a problem `other` dropped, or that is dropped here,
+    /// is counted only if it is neither kept nor dropped here already (by
+    /// its key; see the type for the bound on keys).
     pub fn extend_new(&mut self, other: Diagnostics) {
-        self.dropped_errors += other.dropped_errors;
-        self.dropped_warnings += other.dropped_warnings;
         for d in other.items {
-            if !self.items.contains(&d) {
-                self.push(d);
+            if self.items.contains(&d) || self.dropped_keys.contains_key(&key(&d)) {
+                continue;
+            }
+            self.push(d);
+        }
+        let kept: BTreeSet<u64> = self.items.iter().map(key).collect();
+        for (k, s) in other.dropped_keys {
+            if !kept.contains(&k) && !self.dropped_keys.contains_key(&k) {
+                self.count_dropped(k, s);
             }
         }
+        // Without their keys, these cannot be told from what is here.
+        self.dropped_errors += other.unkeyed_errors;
+        self.dropped_warnings += other.unkeyed_warnings;
+        self.unkeyed_errors += other.unkeyed_errors;
+        self.unkeyed_warnings += other.unkeyed_warnings;
     }
     pub fn items(&self) -> &[Diagnostic] {
         &self.items
@@ -546,5 +612,102 @@ impl Diagnostics {
     /// How many diagnostics were counted but not kept.
     pub fn dropped(&self) -> usize {
         self.dropped_errors + self.dropped_warnings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A distinct warning per `n`.
+    fn warn(d: &mut Diagnostics, n: usize) {
+        d.warning(
+            "p.prof",
+            Span::new(1, 1),
+            WarningKind::NotModelled(format!("S{n}")),
+        );
+    }
+
+    fn err(d: &mut Diagnostics, n: usize) {
+        d.error(
+            "p.prof",
+            Span::new(2, 1),
+            ErrorKind::UnknownStatement(format!("X{n}")),
+        );
+    }
+
+    /// Two checks that find the same problems, more than the cap: each
+    /// problem is counted once, past the cap as below it.
+    #[test]
+    fn extend_new_counts_a_problem_past_the_cap_once() {
+        let n = Diagnostics::LIMIT + 5;
+        let both = |d: &mut Diagnostics| {
+            for k in 0..n {
+                warn(d, k);
+            }
+            err(d, 0);
+        };
+        let mut a = Diagnostics::new();
+        both(&mut a);
+        let mut b = Diagnostics::new();
+        both(&mut b);
+        assert_eq!((a.warning_count(), a.error_count()), (n, 1));
+        a.extend_new(b);
+        assert_eq!(a.items().len(), Diagnostics::LIMIT);
+        assert_eq!((a.warning_count(), a.error_count()), (n, 1));
+        assert_eq!(a.dropped(), 6);
+        // A problem only the second check found, past the cap, is counted.
+        let mut c = Diagnostics::new();
+        both(&mut c);
+        err(&mut c, 1);
+        warn(&mut c, n);
+        a.extend_new(c);
+        assert_eq!((a.warning_count(), a.error_count()), (n + 1, 2));
+        // Kept by one and dropped by the other: found once.
+        let mut d = Diagnostics::new();
+        warn(&mut d, 3);
+        let mut e = Diagnostics::new();
+        for k in 0..Diagnostics::LIMIT {
+            warn(&mut e, n + 10 + k);
+        }
+        warn(&mut e, 3);
+        d.extend_new(e);
+        assert_eq!(d.warning_count(), Diagnostics::LIMIT + 1);
+    }
+
+    /// One check that reports a problem twice counts it twice, past the
+    /// cap as below it (only `extend_new` drops what is already here).
+    #[test]
+    fn push_past_the_cap_counts_every_report() {
+        let mut a = Diagnostics::new();
+        for k in 0..Diagnostics::LIMIT {
+            warn(&mut a, k);
+        }
+        err(&mut a, 0);
+        err(&mut a, 0);
+        assert_eq!(a.error_count(), 2);
+        assert_eq!(a.dropped(), 2);
+    }
+
+    /// The keys of dropped diagnostics are bounded; past the bound they are
+    /// only counted, and `extend_new` counts the other side's unkeyed ones
+    /// as they are (as the type says).
+    #[test]
+    fn dropped_keys_are_bounded() {
+        let n = Diagnostics::LIMIT + Diagnostics::DROPPED_KEYS + 3;
+        let fill = || {
+            let mut d = Diagnostics::new();
+            for k in 0..n {
+                warn(&mut d, k);
+            }
+            d
+        };
+        let mut a = fill();
+        assert_eq!(a.warning_count(), n);
+        assert_eq!(a.dropped_keys.len(), Diagnostics::DROPPED_KEYS);
+        assert_eq!(a.unkeyed_warnings, 3);
+        a.extend_new(fill());
+        assert_eq!(a.dropped_keys.len(), Diagnostics::DROPPED_KEYS);
+        assert_eq!(a.warning_count(), n + 3);
     }
 }
