@@ -328,6 +328,23 @@ fn print_diags(d: &Diagnostics, err: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Print the diagnostics of `more` that `shown` (printed already) does not
+/// have; how many.
+fn print_new(
+    shown: &Diagnostics,
+    more: &Diagnostics,
+    err: &mut dyn Write,
+) -> std::io::Result<usize> {
+    let mut n = 0;
+    for x in more.items() {
+        if !shown.items().contains(x) {
+            writeln!(err, "{x}")?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
 /// `softosa profile check`.
 pub fn run_check(
     a: &CheckArgs,
@@ -434,19 +451,19 @@ pub fn run_check(
         .collect();
     let act = match activate(&inputs, &trl_refs, &ActivateOptions::default()) {
         Ok(a) => a,
-        Err(ad) => {
-            print_diags(&ad, err)?;
+        Err(mut ad) => {
+            // Activation re-runs the checks, whose warnings are printed
+            // already: show only what is new (the error it stopped on).
+            ad.sort();
+            print_new(&d, &ad, err)?;
+            if ad.dropped() > 0 {
+                writeln!(err, "... and {} more diagnostics not shown", ad.dropped())?;
+            }
             return Ok(ExitCode::from(1));
         }
     };
     // Activation re-runs the checks; show only what is new.
-    let mut extra = 0;
-    for w in act.warnings.items() {
-        if !d.items().contains(w) {
-            writeln!(err, "{w}")?;
-            extra += 1;
-        }
-    }
+    let extra = print_new(&d, &act.warnings, err)?;
     summary(
         &act.config,
         &profiles,

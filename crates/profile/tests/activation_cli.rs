@@ -197,6 +197,30 @@ fn check_prints_diagnostics_and_fails() {
     );
 }
 
+/// A profile whose error only activation finds, beside a warning the
+/// check found first: the warning is printed once.
+#[test]
+fn check_prints_a_warning_once_when_activation_fails() {
+    let f = tmp(
+        "iqd-link.prof",
+        "DEVICE FOO MPCIPA\nLINK L1 IPAQIDIO FOO\nHOME 10.1.1.1 L1\nGLOBALCONFIG ZIIP IQDIOMULTIWRITE\nSTART FOO\n",
+    );
+    let (code, out, err) = check(vec![f.clone()]);
+    assert_eq!(code, ExitCode::from(1));
+    assert!(out.is_empty(), "{out}");
+    let shown = f.display().to_string();
+    let warning = format!("{shown}:4:19: warning: GLOBALCONFIG ZIIP IQDIOMULTIWRITE is ignored");
+    assert_eq!(err.matches(&warning).count(), 1, "{err}");
+    assert_eq!(
+        err.matches(&format!(
+            "{shown}:2:18: error: activation: LINK L1 IPAQIDIO: device FOO is not named IUTIQDxx"
+        ))
+        .count(),
+        1,
+        "{err}"
+    );
+}
+
 #[test]
 fn check_summarises_shared_ports() {
     let a = tmp(
