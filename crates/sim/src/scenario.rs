@@ -369,23 +369,33 @@ impl Scenario {
     }
 
     /// The line (1-based) an error message is about. Messages name their
-    /// place the same way throughout: `host "NAME": ...`, `host #N: ...`,
+    /// place the same way throughout: `host "NAME": ...` (or `host #N: ...`
+    /// for a host without a name of its own, see [`host_refs`]),
     /// `workload #N: ...`, `[TABLE] ...`, or a top-level key; within that
-    /// table the line of the message's first quoted value, else of the key
-    /// the message starts with, else the table's header. The file is read
+    /// table the line of the message's first quoted value (other than a
+    /// host the message names, `host "NAME"`), else of the key the message
+    /// starts with, else the table's header. The file is read
     /// by a TOML parser that keeps positions (toml_edit, which the `toml`
     /// crate is built on), so comments, quoting and spacing are TOML's.
     fn line_of(&self, what: &str) -> Option<usize> {
         let doc = toml_edit::ImDocument::parse(self.text.as_str()).ok()?;
         let root = doc.as_table();
+        // The first quoted value of `t` that is not a host's name.
         let quoted = |t: &str| -> Option<String> {
-            let a = t.find('"')?;
-            let b = t[a + 1..].find('"')?;
-            Some(t[a + 1..a + 1 + b].to_string())
+            let mut from = 0;
+            loop {
+                let a = from + t[from..].find('"')?;
+                let b = a + 1 + t[a + 1..].find('"')?;
+                if !t[..a].ends_with("host ") {
+                    return Some(t[a + 1..b].to_string());
+                }
+                from = b + 1;
+            }
         };
         let (table, rest): (TablePlace<'_>, &str) = if let Some(t) = what.strip_prefix("host \"") {
-            let name = t.split('"').next()?;
-            let rest = t.split_once(": ").map_or("", |x| x.1);
+            // A host's name has no quote in it (see host_refs).
+            let (name, rest) = t.split_once('"')?;
+            let rest = rest.strip_prefix(": ").unwrap_or("");
             let host = array_tables(root, "host").into_iter().find(|h| {
                 h.table
                     .get("name")
@@ -648,8 +658,9 @@ impl Scenario {
     /// z/OS host, the distributor's targets too, and its variants are told
     /// apart by what they run).
     fn check_unused_host_fields(&self) -> Result<(), ScenarioError> {
-        for (i, hv) in self.file.hosts.iter().enumerate() {
-            let h: HostCfg = self.typed(hv, "host", i)?;
+        let refs = host_refs(&self.file.hosts);
+        for (hv, at) in self.file.hosts.iter().zip(&refs) {
+            let h: HostCfg = self.typed(hv, at)?;
             // The map is used only with WLMPRIORITYQ on: in the file, or in
             // the runs of a [vary] over wlm_priorityq that includes the host
             // (scenarios/wlm-priority.toml).
@@ -660,10 +671,9 @@ impl Scenario {
                 .is_some_and(|v| v.field == "wlm_priorityq" && vary_selects_host(v, hv));
             if h.wlm_priorityq_map.is_some() && !h.wlm_priorityq && !varied_on {
                 return Err(self.invalid(format!(
-                    "host #{}: wlm_priorityq_map is used only with wlm_priorityq = true, \
+                    "{at}: wlm_priorityq_map is used only with wlm_priorityq = true, \
                      which this host does not have, so no run would use it (give \
-                     wlm_priorityq = true, or drop the map)",
-                    i + 1
+                     wlm_priorityq = true, or drop the map)"
                 )));
             }
             if h.distribute_to.is_empty() {
@@ -674,10 +684,9 @@ impl Scenario {
                     .find(|k| hv.get(k).is_some())
                 {
                     return Err(self.invalid(format!(
-                        "host #{}: {k} is the XCF link of a sysplex distributor to its \
+                        "{at}: {k} is the XCF link of a sysplex distributor to its \
                          targets, and this host distributes to none (give distribute_to, or \
-                         drop {k})",
-                        i + 1
+                         drop {k})"
                     )));
                 }
             }
@@ -721,15 +730,15 @@ impl Scenario {
             )));
         }
         if let Some((_, stmt)) = PROFILE_SET.iter().find(|(k, _)| *k == v.field) {
-            let profiled = self.file.hosts.iter().find(|h| {
+            let profiled = self.file.hosts.iter().position(|h| {
                 vary_selects_host(v, h)
                     && (h.get("profile").is_some() || h.get("profile_text").is_some())
             });
-            if let Some(h) = profiled {
-                let name = h.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+            if let Some(i) = profiled {
                 return Err(self.invalid(format!(
-                    "[vary] field: host {name:?} takes {} from its profile ({stmt}), so \
+                    "[vary] field: {} takes {} from its profile ({stmt}), so \
                      changing the field would change nothing there; {}",
+                    host_refs(&self.file.hosts)[i],
                     v.field,
                     if v.hosts.is_empty() {
                         "name the hosts to vary (hosts = [...]; without it every z/OS host is)"
@@ -799,20 +808,15 @@ impl Scenario {
         Ok(())
     }
 
-    /// Table `i` of `[[host]]` or `[[workload]]` (`table`) in its typed
-    /// form; an error names the table by number.
+    /// A `[[host]]` or `[[workload]]` table in its typed form; an error
+    /// names it `at` (`host "NAME"`, `workload #N`).
     fn typed<T: serde::de::DeserializeOwned>(
         &self,
         v: &toml::Value,
-        table: &str,
-        i: usize,
+        at: &str,
     ) -> Result<T, ScenarioError> {
         v.clone().try_into().map_err(|e: toml::de::Error| {
-            self.invalid(format!(
-                "{table} #{}: {}",
-                i + 1,
-                plain_types_line(&e.to_string())
-            ))
+            self.invalid(format!("{at}: {}", plain_types_line(&e.to_string())))
         })
     }
 
@@ -829,16 +833,16 @@ impl Scenario {
                 hosts.len()
             )));
         }
+        let refs = host_refs(hosts);
         let mut cfgs = Vec::new();
-        for (i, hv) in hosts.iter().enumerate() {
-            let h: HostCfg = self.typed(hv, "host", i)?;
+        for (hv, at) in hosts.iter().zip(&refs) {
+            let h: HostCfg = self.typed(hv, at)?;
             if !h.kind.eq_ignore_ascii_case("zos") {
                 // Silently ignoring them would run a different setup than the
                 // one the user wrote (a peer's "profile" does nothing).
                 if let Some(k) = ZOS_ONLY.iter().find(|k| hv.get(**k).is_some()) {
                     return Err(self.invalid(format!(
-                        "host #{}: {k} applies to z/OS hosts only (this host is of type {})",
-                        i + 1,
+                        "{at}: {k} applies to z/OS hosts only (this host is of type {})",
                         h.kind
                     )));
                 }
@@ -848,9 +852,8 @@ impl Scenario {
                 // scenario but not run.
                 if let Some((k, stmt)) = PROFILE_SET.iter().find(|(k, _)| hv.get(*k).is_some()) {
                     return Err(self.invalid(format!(
-                        "host #{}: {k} is decided by this host's profile ({stmt}); set it \
-                         there or drop the profile",
-                        i + 1
+                        "{at}: {k} is decided by this host's profile ({stmt}); set it \
+                         there or drop the profile"
                     )));
                 }
             }
@@ -861,8 +864,7 @@ impl Scenario {
                 if let Some(v) = v {
                     if !(0.0..=MAX_LATENCY_US).contains(&v) {
                         return Err(self.invalid(format!(
-                            "host #{}: {key} {v} must be in [0, {MAX_LATENCY_US}] microseconds",
-                            i + 1
+                            "{at}: {key} {v} must be in [0, {MAX_LATENCY_US}] microseconds"
                         )));
                     }
                 }
@@ -870,6 +872,7 @@ impl Scenario {
             cfgs.push(h);
         }
         for (i, h) in cfgs.iter().enumerate() {
+            let at = &refs[i];
             // No interface owns these; the simulator delivered to them as
             // if they were any host's unicast address.
             for (key, addr) in [("ip", Some(h.ip)), ("dvipa", h.dvipa)] {
@@ -886,33 +889,27 @@ impl Scenario {
                     continue;
                 };
                 return Err(self.invalid(format!(
-                    "host #{}: {key} \"{a}\" is {what}; a host's address is a unicast one \
-                     (e.g. 192.0.2.1, a documentation range)",
-                    i + 1
+                    "{at}: {key} \"{a}\" is {what}; a host's address is a unicast one \
+                     (e.g. 192.0.2.1, a documentation range)"
                 )));
             }
             // Workloads name their hosts, and the report heads each
             // host's counters with the name: "host  (z10, ...)".
             if h.name.trim().is_empty() {
                 return Err(self.invalid(format!(
-                    "host #{}: name is empty; give the host a name workloads can use",
-                    i + 1
+                    "{at}: name is empty; give the host a name workloads can use"
                 )));
             }
             if let Some(j) = cfgs[..i].iter().position(|o| o.name == h.name) {
                 return Err(self.invalid(format!(
-                    "host #{}: name {:?} is already used by host #{}",
-                    i + 1,
-                    h.name,
-                    j + 1
+                    "{at}: name {:?} is already used by {}",
+                    h.name, refs[j]
                 )));
             }
             if let Some(j) = cfgs[..i].iter().position(|o| o.ip == h.ip) {
                 return Err(self.invalid(format!(
-                    "host #{}: ip \"{}\" is already host #{}'s address",
-                    i + 1,
-                    h.ip,
-                    j + 1
+                    "{at}: ip \"{}\" is already {}'s address",
+                    h.ip, refs[j]
                 )));
             }
         }
@@ -920,20 +917,16 @@ impl Scenario {
             let Some(d) = h.dvipa else { continue };
             // Frames for the DVIPA would reach the other host, not the
             // distributor.
+            let at = &refs[i];
             if let Some(j) = cfgs.iter().position(|o| o.ip == d) {
                 return Err(self.invalid(format!(
-                    "host #{}: dvipa {d} is host #{}'s own ip; a distributed DVIPA needs an \
+                    "{at}: dvipa {d} is {}'s own ip; a distributed DVIPA needs an \
                      address of its own",
-                    i + 1,
-                    j + 1
+                    refs[j]
                 )));
             }
             if let Some(j) = cfgs[..i].iter().position(|o| o.dvipa == Some(d)) {
-                return Err(self.invalid(format!(
-                    "host #{}: dvipa {d} is already host #{}'s dvipa",
-                    i + 1,
-                    j + 1
-                )));
+                return Err(self.invalid(format!("{at}: dvipa {d} is already {}'s dvipa", refs[j])));
             }
         }
         let mut specs = Vec::new();
@@ -944,14 +937,15 @@ impl Scenario {
                 .filter(|d| d.distribute_to.contains(&h.name))
                 .filter_map(|d| d.dvipa)
                 .collect();
-            specs.push(self.resolve_host(i, h, models, &extra)?);
+            specs.push(self.resolve_host(i, &refs[i], h, models, &extra)?);
         }
         for (i, h) in cfgs.iter().enumerate() {
             if h.distribute_to.is_empty() {
                 continue;
             }
+            let at = &refs[i];
             if h.dvipa.is_none() {
-                return Err(self.invalid(format!("host {:?}: distribute_to needs a dvipa", h.name)));
+                return Err(self.invalid(format!("{at}: distribute_to needs a dvipa")));
             }
             let mut t = Vec::new();
             for n in &h.distribute_to {
@@ -960,21 +954,17 @@ impl Scenario {
                     .position(|x| x.name == *n && x.kind.eq_ignore_ascii_case("zos"))
                     .ok_or_else(|| {
                         self.invalid(format!(
-                            "host {:?}: distribute_to names {n:?}, which is not a z/OS host",
-                            h.name
+                            "{at}: distribute_to names {n:?}, which is not a z/OS host"
                         ))
                     })?;
                 if j == i {
-                    return Err(self.invalid(format!(
-                        "host {:?}: a distributor cannot target itself",
-                        h.name
-                    )));
+                    return Err(self.invalid(format!("{at}: a distributor cannot target itself")));
                 }
                 t.push(j);
             }
             let xs = h.xcf_speed.clone().unwrap_or_else(|| "10g".into());
-            let rate = parse_speed(&xs)
-                .ok_or_else(|| self.invalid(format!("host {:?}: xcf_speed {xs:?}", h.name)))?;
+            let rate =
+                parse_speed(&xs).ok_or_else(|| self.invalid(format!("{at}: xcf_speed {xs:?}")))?;
             specs[i].distributor = Some(crate::world::Distributor {
                 dvipa: u32::from(h.dvipa.unwrap_or(Ipv4Addr::UNSPECIFIED)),
                 targets: t,
@@ -990,7 +980,7 @@ impl Scenario {
         let find = |n: &str| specs.iter().position(|h| h.name == n);
         let mut workloads = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
-            let w: WorkloadCfg = self.typed(wv, "workload", i)?;
+            let w: WorkloadCfg = self.typed(wv, &format!("workload #{}", i + 1))?;
             let kind = match w.kind.to_ascii_uppercase().as_str() {
                 "RR" => Kind::Rr,
                 "CRR" => Kind::Crr,
@@ -1165,14 +1155,16 @@ impl Scenario {
         })
     }
 
+    /// Host `idx`, named `at` in messages ([`host_refs`]).
     fn resolve_host(
         &self,
         idx: usize,
+        at: &str,
         h: &HostCfg,
         models: &Models,
         extra_addrs: &[Ipv4Addr],
     ) -> Result<HostSpec, ScenarioError> {
-        let bad = |w: String| self.invalid(format!("host {:?}: {w}", h.name));
+        let bad = |w: String| self.invalid(format!("{at}: {w}"));
         let rate = parse_speed(&h.speed).ok_or_else(|| {
             bad(format!(
                 "speed {:?} (use 100m, 1g, 10g, 25g or a number of Mb/s, at least 1)",
@@ -1494,6 +1486,35 @@ fn plain_types_line(msg: &str) -> String {
             .collect::<Vec<_>>()
             .join(" "),
     )
+}
+
+/// How messages name each host table of `hosts`: `host "NAME"` by its
+/// name, or `host #N` (1-based) when it has none that tells it from the
+/// others (no name, an empty one, one another host has too) or one that
+/// needs escaping in quotes (the line of a message is found by the name
+/// between its quotes, see `Scenario::line_of`).
+fn host_refs(hosts: &[toml::Value]) -> Vec<String> {
+    fn name_of(h: &toml::Value) -> Option<&str> {
+        h.get("name").and_then(|n| n.as_str())
+    }
+    let mut uses: std::collections::BTreeMap<&str, usize> = Default::default();
+    for n in hosts.iter().filter_map(name_of) {
+        *uses.entry(n).or_default() += 1;
+    }
+    hosts
+        .iter()
+        .enumerate()
+        .map(|(i, h)| match name_of(h) {
+            Some(n)
+                if !n.trim().is_empty()
+                    && uses.get(n) == Some(&1)
+                    && format!("{n:?}") == format!("\"{n}\"") =>
+            {
+                format!("host \"{n}\"")
+            }
+            _ => format!("host #{}", i + 1),
+        })
+        .collect()
 }
 
 /// Whether a `[vary]` of a host field changes host table `h`: the hosts it
@@ -2097,17 +2118,62 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             |t| t.replace("name = \"aix\"", "name = \"zos\""),
             "type = \"aix\"",
         );
+        // Two hosts of one name are told apart by their numbers.
         assert!(
-            e.starts_with(&format!("t.toml:{}: host #2", line - 1)),
+            e.starts_with(&format!(
+                "t.toml:{}: host #2: name \"zos\" is already used by host #1",
+                line - 1
+            )),
             "{e}"
         );
-        assert!(e.contains("\"zos\"") && e.contains("host #1"), "{e}");
         let (e, line) = error_at(
             |t| t.replace("192.0.2.2\"", "192.0.2.1\""),
             "type = \"aix\"",
         );
         assert!(
-            e.starts_with(&format!("t.toml:{}: host #2: ip", line + 1)),
+            e.starts_with(&format!(
+                "t.toml:{}: host \"aix\": ip \"192.0.2.1\" is already host \"zos\"'s address",
+                line + 1
+            )),
+            "{e}"
+        );
+    }
+
+    /// Errors name a host by its name; by its number only when its name
+    /// cannot tell it (none, a shared one, one with a quote in it). The
+    /// line is the one the message is about, whatever the name.
+    #[test]
+    fn hosts_are_named_by_name_else_by_number() {
+        fn peer_field(name: &str) -> impl Fn(&str) -> String + '_ {
+            move |b: &str| {
+                b.replace(
+                    "name = \"aix\"\ntype = \"aix\"",
+                    &format!("name = {name}\ntype = \"aix\"\ninbperf = \"DYNAMIC\""),
+                )
+            }
+        }
+        for (name, says) in [
+            ("\"aix\"", "host \"aix\""),
+            ("\"my: aix\"", "host \"my: aix\""),
+            ("'a\"b'", "host #2"),
+            ("\"zos\"", "host #2"),
+        ] {
+            let (e, line) = error_at(peer_field(name), "inbperf = \"DYNAMIC\"");
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: {says}: inbperf applies to z/OS")),
+                "{name}: {e}"
+            );
+        }
+        // The other host a message names is not the value it is about:
+        // the line is the dvipa's, not distribute_to's, which names "aix".
+        let (e, line) = error_with_host_lines(
+            "distribute_to = [\"aix\"]\ndvipa = \"192.0.2.2\"",
+            "dvipa =",
+        );
+        assert!(
+            e.starts_with(&format!(
+                "t.toml:{line}: host \"zos\": dvipa 192.0.2.2 is host \"aix\"'s own ip"
+            )),
             "{e}"
         );
     }
@@ -2125,7 +2191,9 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             );
             let key = field.split(' ').next().unwrap();
             assert!(
-                e.starts_with(&format!("t.toml:{line}: host #2: {key} applies to z/OS")),
+                e.starts_with(&format!(
+                    "t.toml:{line}: host \"aix\": {key} applies to z/OS"
+                )),
                 "{e}"
             );
         }
@@ -2297,7 +2365,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     #[test]
     fn a_bad_vary_value_is_reported_at_the_vary_table() {
         for (values, says) in [
-            ("[2, \"four\"]", "processors = \"four\": host #1: invalid type: string \"four\", expected a whole number"),
+            ("[2, \"four\"]", "processors = \"four\": host \"zos\": invalid type: string \"four\", expected a whole number"),
             ("[2, 0]", "processors = 0: host \"zos\": processors must be 1..256"),
         ] {
             let (e, line) = error_at(
@@ -2323,7 +2391,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             let key = field.split(' ').next().unwrap();
             assert!(
                 e.starts_with(&format!(
-                    "t.toml:{line}: host #1: {key} is decided by this host's profile"
+                    "t.toml:{line}: host \"zos\": {key} is decided by this host's profile"
                 )),
                 "{e}"
             );
@@ -2388,13 +2456,13 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     #[test]
     fn a_dvipa_needs_an_address_of_its_own() {
         for (dvipa, says) in [
-            ("192.0.2.2", "host #2's own ip"),
-            ("192.0.2.1", "host #1's own ip"),
+            ("192.0.2.2", "host \"aix\"'s own ip"),
+            ("192.0.2.1", "host \"zos\"'s own ip"),
         ] {
             let field = format!("dvipa = \"{dvipa}\"");
             let (e, line) = error_with_host_lines(&field, &field);
             assert!(
-                e.starts_with(&format!("t.toml:{line}: host #1: dvipa")),
+                e.starts_with(&format!("t.toml:{line}: host \"zos\": dvipa")),
                 "{e}"
             );
             assert!(e.contains(says), "{e}");
@@ -2853,7 +2921,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             let key = field.split(' ').next().unwrap();
             assert!(
                 e.starts_with(&format!(
-                    "t.toml:{line}: host #1: {key} is the XCF link of a sysplex distributor"
+                    "t.toml:{line}: host \"zos\": {key} is the XCF link of a sysplex distributor"
                 )),
                 "{e}"
             );
@@ -2887,7 +2955,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         );
         assert!(
             e.starts_with(&format!(
-                "t.toml:{line}: host #1: wlm_priorityq_map is used only with wlm_priorityq = true"
+                "t.toml:{line}: host \"zos\": wlm_priorityq_map is used only with wlm_priorityq = true"
             )),
             "{e}"
         );
@@ -2978,13 +3046,15 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 &format!("\"{addr}\""),
             );
             assert!(
-                e.starts_with(&format!("t.toml:{line}: host #2: ip \"{addr}\" is {what}")),
+                e.starts_with(&format!(
+                    "t.toml:{line}: host \"aix\": ip \"{addr}\" is {what}"
+                )),
                 "{e}"
             );
             let (e, line) = error_with_host_lines(&format!("dvipa = \"{addr}\""), "dvipa");
             assert!(
                 e.starts_with(&format!(
-                    "t.toml:{line}: host #1: dvipa \"{addr}\" is {what}"
+                    "t.toml:{line}: host \"zos\": dvipa \"{addr}\" is {what}"
                 )),
                 "{e}"
             );
