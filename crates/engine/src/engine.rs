@@ -1773,33 +1773,23 @@ impl Engine {
         self.counters.delivered_internally += 1;
         let src_if = &self.ifaces[from.0];
         let to_if = &self.ifaces[to.0];
-        // Build the frame the receiving interface expects.
+        // Build the frame the receiving interface expects. What it carries
+        // is known without parsing it: `info` is the parse of `pkt` (ip_len
+        // long on the wire) that routed it here, and the header is ours.
         let mut buf = core::mem::take(&mut self.scratch);
-        buf.clear();
-        let l2 = build::eth_header(
-            &mut buf,
-            &build::EthSpec {
-                dst: to_if.mac,
-                src: src_if.mac,
-                vlan: to_if.cfg.vlan,
-            },
-            ethertype_for(pkt),
-        );
-        buf.extend_from_slice(pkt);
+        let eth = build::EthSpec {
+            dst: to_if.mac,
+            src: src_if.mac,
+            vlan: to_if.cfg.vlan,
+        };
+        let (l2, info2) = internal_frame(&mut buf, &eth, pkt, info.net);
         let src_counters = &mut self.ifaces[from.0].counters;
         src_counters.packets_out += 1;
         src_counters.bytes_out += u64::from(ip_len);
         self.counters.frames_in += 1;
         let f = Frame {
             data: &buf,
-            wire_len: ip_len + l2 as u32,
-        };
-        let info2 = match wire::parse_ethernet_frame(f) {
-            Ok(i) => i,
-            Err(_) => FrameInfo {
-                l2: None,
-                net: info.net,
-            },
+            wire_len: ip_len + l2,
         };
         let _ = self.accept(now, to, &info2, f, true);
         self.scratch = buf;
@@ -2206,10 +2196,210 @@ fn eth_frame(out: &mut Vec<u8>, eth: &build::EthSpec, ethertype: u16, pkt: &[u8]
     l2
 }
 
+/// `pkt` behind the Ethernet header `eth` in `out`, as the adapter hands a
+/// packet from one stack to another; returns the header's length and what
+/// [`wire::parse_ethernet_frame`] reads from the frame. `net` is the parse
+/// of `pkt` (as an IP packet, or behind its own Ethernet header on a
+/// layer-2 interface) with the length on the wire the frame gives it: an
+/// IPv4 or IPv6 packet, whose version decides the ethertype here as its
+/// ethertype or version did there, so parsing the frame again would read
+/// the same bytes the same way (see [`build::eth_info`]).
+fn internal_frame(
+    out: &mut Vec<u8>,
+    eth: &build::EthSpec,
+    pkt: &[u8],
+    net: NetInfo,
+) -> (u32, FrameInfo) {
+    let ethertype = ethertype_for(pkt);
+    let l2 = eth_frame(out, eth, ethertype, pkt);
+    (l2, build::eth_info(eth, ethertype, net))
+}
+
 fn ethertype_for(pkt: &[u8]) -> u16 {
     if pkt.first().map(|b| b >> 4) == Some(6) {
         ETHERTYPE_IPV6
     } else {
         ETHERTYPE_IPV4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::build::{EthSpec, IpSpec, Payload, TcpSpec};
+    use crate::wire::{L2Info, PROTO_AH, PROTO_ESP};
+
+    /// Packets of every kind the parser reads: IPv4 and IPv6, TCP, UDP,
+    /// ESP, AH, extension headers, fragments, headers only.
+    fn packets() -> Vec<Vec<u8>> {
+        let v4 = IpSpec::new([192, 0, 2, 1].into(), [192, 0, 2, 2].into());
+        let v6 = IpSpec::new(
+            "2001:db8::1".parse().expect("an address"),
+            "2001:db8::2".parse().expect("an address"),
+        );
+        let tcp = TcpSpec {
+            src_port: 1068,
+            dst_port: 2141,
+            seq: 7,
+            ack: 9,
+            flags: 0x18,
+            window: 65535,
+        };
+        let mut out = Vec::new();
+        for ip in [v4, v6] {
+            let mut p = Vec::new();
+            build::ip_tcp(&mut p, &ip, &tcp, Payload::Bytes(b"hello"));
+            out.push(p);
+            let mut p = Vec::new();
+            build::ip_tcp(&mut p, &ip, &tcp, Payload::Len(1400));
+            out.push(p);
+            let mut p = Vec::new();
+            build::ip_udp(&mut p, &ip, 5, 6, Payload::Bytes(&[1, 2, 3]));
+            out.push(p);
+            let mut p = Vec::new();
+            build::ip_raw(&mut p, &ip, PROTO_ESP, &[0; 16]);
+            out.push(p);
+            let mut ah = vec![PROTO_TCP, 4];
+            ah.resize(24, 0);
+            let mut t = Vec::new();
+            build::ip_tcp(&mut t, &ip, &tcp, Payload::Len(0));
+            ah.extend_from_slice(&t[if ip.src.is_ipv6() { 40 } else { 20 }..]);
+            let mut p = Vec::new();
+            build::ip_raw(&mut p, &ip, PROTO_AH, &ah);
+            out.push(p);
+        }
+        // A later IPv4 fragment, and an IPv6 packet behind a
+        // destination-options header.
+        let mut p = out[1].clone();
+        p[6] = 0x00;
+        p[7] = 0x10;
+        out.push(p);
+        let mut p = out[7].clone();
+        let tail = p.split_off(40);
+        p[6] = 60;
+        p[4..6].copy_from_slice(&((tail.len() + 8) as u16).to_be_bytes());
+        p.extend_from_slice(&[PROTO_UDP, 0, 0, 0, 0, 0, 0, 0]);
+        p.extend_from_slice(&tail);
+        out.push(p);
+        out
+    }
+
+    const VLANS: [Option<u16>; 4] = [None, Some(1), Some(4094), Some(0x1234)];
+
+    fn eth(vlan: Option<u16>) -> EthSpec {
+        EthSpec {
+            dst: Mac([0x02, 0, 0, 0, 0, 1]),
+            src: Mac([0x02, 0, 0, 0, 0, 2]),
+            vlan,
+        }
+    }
+
+    /// What internal delivery hands over for `pkt` (`ip_len` long on the
+    /// wire), and what parsing the frame it built reads (None: the frame
+    /// does not parse), when `pkt` parses as an IP packet.
+    fn both(pkt: &[u8], ip_len: u32, vlan: Option<u16>) -> Option<(FrameInfo, Option<FrameInfo>)> {
+        let net = wire::parse_ip_frame(Frame {
+            data: pkt,
+            wire_len: ip_len,
+        })
+        .ok()?
+        .net;
+        let mut buf = Vec::new();
+        let (l2, given) = internal_frame(&mut buf, &eth(vlan), pkt, net);
+        let parsed = wire::parse_ethernet_frame(Frame {
+            data: &buf,
+            wire_len: ip_len + l2,
+        })
+        .ok();
+        Some((given, parsed))
+    }
+
+    /// deliver_internal hands the receiving interface what parsing the
+    /// frame it built would read, without parsing it: for every kind of
+    /// packet, whole or headers only, with and without a VLAN tag.
+    #[test]
+    fn an_internal_frame_reads_as_its_parse_would() {
+        for pkt in packets() {
+            let whole = pkt.len() as u32;
+            for ip_len in [whole, whole + 1400, 70_000] {
+                for vlan in VLANS {
+                    if let Some((given, parsed)) = both(&pkt, ip_len, vlan) {
+                        assert_eq!(Some(given), parsed, "{pkt:02x?} {ip_len} {vlan:?}");
+                    } else {
+                        // Only a length the headers do not allow fails.
+                        assert_ne!(ip_len, whole, "{pkt:02x?}");
+                    }
+                }
+            }
+        }
+        // BIG TCP: a length field left 0, the length from the wire.
+        for k in [1, 6] {
+            let mut pkt = packets()[k].clone();
+            let at = if k == 1 { 2 } else { 4 };
+            pkt[at..at + 2].copy_from_slice(&[0, 0]);
+            for vlan in VLANS {
+                let (given, parsed) = both(&pkt, 70_000, vlan).expect("BIG TCP parses");
+                assert_eq!(given.tcp_payload(), Some(70_000 - pkt.len() as u32));
+                assert_eq!(Some(given), parsed);
+            }
+        }
+        // A layer-2 stack's frame: the packet behind its own header
+        // (another VLAN, other MACs) is the one delivered.
+        let mut f = Vec::new();
+        build::eth_header(
+            &mut f,
+            &EthSpec {
+                dst: Mac([0x02, 0, 0, 0, 0, 9]),
+                src: Mac([0x02, 0, 0, 0, 0, 8]),
+                vlan: Some(7),
+            },
+            ETHERTYPE_IPV4,
+        );
+        f.extend_from_slice(&packets()[0]);
+        let sent = wire::parse_ethernet(&f).expect("a built frame parses").net;
+        let mut buf = Vec::new();
+        let pkt = &f[18..];
+        let (l2, given) = internal_frame(&mut buf, &eth(None), pkt, sent);
+        assert_eq!(
+            given.l2,
+            Some(L2Info {
+                dst: Mac([0x02, 0, 0, 0, 0, 1]),
+                src: Mac([0x02, 0, 0, 0, 0, 2]),
+                vlan: None,
+                vlan_pcp: 0,
+                ethertype: ETHERTYPE_IPV4,
+                header_len: 14,
+            })
+        );
+        let parsed = wire::parse_ethernet_frame(Frame {
+            data: &buf,
+            wire_len: pkt.len() as u32 + l2,
+        });
+        assert_eq!(parsed.ok(), Some(given));
+    }
+
+    proptest::proptest! {
+        /// As above, for packets with bytes changed anywhere and any
+        /// length on the wire, whenever they still parse.
+        #[test]
+        fn a_changed_packet_reads_as_its_parse_would(
+            k in 0usize..12,
+            changes in proptest::collection::vec((0usize..200, proptest::num::u8::ANY), 0..4),
+            extra in 0u32..100_000,
+            v in 0usize..4,
+        ) {
+            let all = packets();
+            let mut pkt = all[k % all.len()].clone();
+            for (at, b) in changes {
+                let n = pkt.len();
+                if let Some(x) = pkt.get_mut(at % n) {
+                    *x = b;
+                }
+            }
+            let ip_len = pkt.len() as u32 + extra;
+            if let Some((given, parsed)) = both(&pkt, ip_len, VLANS[v]) {
+                proptest::prop_assert_eq!(Some(given), parsed);
+            }
+        }
     }
 }

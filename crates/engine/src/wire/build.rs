@@ -81,6 +81,27 @@ pub fn eth_header(out: &mut Vec<u8>, eth: &EthSpec, ethertype: u16) -> usize {
     }
 }
 
+/// What [`super::parse_ethernet_frame`] reads from a frame [`eth_header`]
+/// began with `eth` and `ethertype`, around a packet whose network facts
+/// are `net`: the header as written (VLAN ID masked to 12 bits, priority
+/// 0) and `net` as it is. `net` must be what the packet's own parse gave
+/// under that ethertype, with the same bytes and the same length on the
+/// wire (the frame's less the header); the frame then parses to exactly
+/// this, without being parsed again.
+pub fn eth_info(eth: &EthSpec, ethertype: u16, net: super::NetInfo) -> super::FrameInfo {
+    super::FrameInfo {
+        l2: Some(super::L2Info {
+            dst: eth.dst,
+            src: eth.src,
+            vlan: eth.vlan.map(|v| v & 0x0fff),
+            vlan_pcp: 0,
+            ethertype,
+            header_len: if eth.vlan.is_some() { 18 } else { 14 },
+        }),
+        net,
+    }
+}
+
 fn ip_header(out: &mut Vec<u8>, ip: &IpSpec, proto: u8, l4_len: u32) -> usize {
     match (ip.src, ip.dst) {
         (IpAddr::V4(s), IpAddr::V4(d)) => {
