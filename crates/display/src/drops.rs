@@ -15,8 +15,8 @@ use softosa_engine::{Engine, PortId};
 
 #[derive(Debug, Serialize)]
 pub struct ReasonCount {
-    /// Stable identifier (the engine's enum name).
-    pub reason: String,
+    /// Stable snake_case identifier ([`DropReason::id`], `invalid_frame`).
+    pub reason: &'static str,
     pub label: String,
     pub inbound: u64,
     pub outbound: u64,
@@ -68,7 +68,7 @@ pub fn build(engine: &Engine, ctx: &DisplayContext) -> DropsReport {
     let reasons = DropReason::ALL
         .iter()
         .map(|r| ReasonCount {
-            reason: format!("{r:?}"),
+            reason: r.id(),
             label: r.label().to_string(),
             inbound: c.dropped_in.get(*r),
             outbound: c.dropped_out.get(*r),

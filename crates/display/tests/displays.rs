@@ -632,12 +632,26 @@ fn drops_count_every_reason_and_balance() {
             .find(|r| r["reason"] == name)
             .map(|r| r["inbound"].clone())
     };
-    assert_eq!(get("UnknownMac"), Some(serde_json::json!(1)));
-    assert_eq!(get("InvalidFrame"), Some(serde_json::json!(1)));
+    assert_eq!(get("unknown_mac"), Some(serde_json::json!(1)));
+    assert_eq!(get("invalid_frame"), Some(serde_json::json!(1)));
     assert_eq!(
         reasons.len(),
         softosa_engine::counters::DropReason::ALL.len()
     );
+}
+
+/// docs/displays.md lists every drop reason's identifier with its label.
+#[test]
+fn the_drop_reason_ids_are_documented() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/displays.md"
+    ))
+    .expect("docs/displays.md");
+    for r in softosa_engine::counters::DropReason::ALL {
+        let row = format!("| `{}` | {} |", r.id(), r.label());
+        assert!(doc.contains(&row), "missing: {row}");
+    }
 }
 
 #[test]

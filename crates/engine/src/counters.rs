@@ -7,8 +7,10 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Why a frame (inbound) or packet (outbound) was not delivered.
+/// Why a frame (inbound) or packet (outbound) was not delivered. Serialized
+/// as its [`DropReason::id`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DropReason {
     /// Headers could not be read (FRINVCT).
     InvalidFrame,
@@ -63,6 +65,29 @@ impl DropReason {
     pub fn index(self) -> usize {
         self as usize
     }
+    /// The reason's stable identifier in JSON output (`invalid_frame`):
+    /// snake_case, kept when the Rust name or the label changes.
+    pub fn id(self) -> &'static str {
+        match self {
+            DropReason::InvalidFrame => "invalid_frame",
+            DropReason::NoReadBuffer => "no_read_buffer",
+            DropReason::FrameTooLarge => "frame_too_large",
+            DropReason::UnknownMac => "unknown_mac",
+            DropReason::VlanMismatch => "vlan_mismatch",
+            DropReason::NoRoute => "no_route",
+            DropReason::NotLocal => "not_local",
+            DropReason::UnsupportedProtocol => "unsupported_protocol",
+            DropReason::ArpNotForUs => "arp_not_for_us",
+            DropReason::InjectedError => "injected_error",
+            DropReason::WriteQueueFull => "write_queue_full",
+            DropReason::ArpUnresolved => "arp_unresolved",
+            DropReason::Isolated => "isolated",
+            DropReason::InterfaceInactive => "interface_inactive",
+            DropReason::InvalidSend => "invalid_send",
+        }
+    }
+    /// The reason in words, for reports (and the key the replay's and the
+    /// lab's JSON use).
     pub fn label(self) -> &'static str {
         match self {
             DropReason::InvalidFrame => "invalid frame",
@@ -243,4 +268,40 @@ pub struct EngineCounters {
     pub dropped_out: DropCounts,
     /// Engine events the driver did not collect in time (oldest dropped).
     pub events_lost: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ids are snake_case, one per reason, and what serde writes for it.
+    #[test]
+    fn drop_reason_ids_are_snake_case_unique_and_serialized() {
+        let mut seen = Vec::new();
+        for (i, r) in DropReason::ALL.iter().enumerate() {
+            assert_eq!(r.index(), i);
+            let id = r.id();
+            assert!(
+                !id.is_empty()
+                    && id
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                    && !id.starts_with('_')
+                    && !id.ends_with('_')
+                    && !id.contains("__"),
+                "{id}"
+            );
+            assert!(!seen.contains(&id), "{id} twice");
+            seen.push(id);
+            assert_eq!(
+                serde_json::to_value(r).ok(),
+                Some(serde_json::Value::from(id))
+            );
+            assert_eq!(
+                serde_json::from_value::<DropReason>(serde_json::Value::from(id)).ok(),
+                Some(*r)
+            );
+        }
+        assert_eq!(DropReason::InvalidFrame.id(), "invalid_frame");
+    }
 }
