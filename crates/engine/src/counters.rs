@@ -109,9 +109,34 @@ impl DropReason {
     }
 }
 
-/// Counts by [`DropReason`].
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Counts by [`DropReason`]. Serialized as an object of every reason's
+/// [`DropReason::id`] to its count, zeros included, in the order of
+/// [`DropReason::ALL`] (`{"invalid_frame": 0, "no_read_buffer": 2, ...}`);
+/// read back from one, a reason it leaves out counting 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DropCounts(pub [u64; DropReason::ALL.len()]);
+
+impl Serialize for DropCounts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(DropReason::ALL.len()))?;
+        for r in DropReason::ALL {
+            m.serialize_entry(r.id(), &self.get(r))?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for DropCounts {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let m = std::collections::BTreeMap::<DropReason, u64>::deserialize(d)?;
+        let mut c = DropCounts::default();
+        for (r, n) in m {
+            c.0[r.index()] = n;
+        }
+        Ok(c)
+    }
+}
 
 impl DropCounts {
     pub fn add(&mut self, r: DropReason) {
@@ -303,5 +328,32 @@ mod tests {
             );
         }
         assert_eq!(DropReason::InvalidFrame.id(), "invalid_frame");
+    }
+
+    /// Drop counts are an object of every reason's id, zeros included, in
+    /// the order of ALL, and read back as they were.
+    #[test]
+    fn drop_counts_serialize_by_id() {
+        let mut c = DropCounts::default();
+        c.add(DropReason::NoReadBuffer);
+        c.add(DropReason::NoReadBuffer);
+        c.add(DropReason::InvalidSend);
+        let text = serde_json::to_string(&c).unwrap_or_default();
+        let expected: Vec<String> = DropReason::ALL
+            .iter()
+            .map(|r| format!("\"{}\":{}", r.id(), c.get(*r)))
+            .collect();
+        assert_eq!(text, format!("{{{}}}", expected.join(",")));
+        assert!(text.contains("\"no_read_buffer\":2"), "{text}");
+        assert_eq!(
+            serde_json::from_str::<DropCounts>(&text).ok(),
+            Some(c.clone())
+        );
+        let few = serde_json::from_str::<DropCounts>(r#"{"invalid_send": 1}"#).ok();
+        let mut one = DropCounts::default();
+        one.add(DropReason::InvalidSend);
+        assert_eq!(few, Some(one));
+        assert!(serde_json::from_str::<DropCounts>(r#"{"InvalidSend": 1}"#).is_err());
+        assert!(serde_json::from_str::<DropCounts>("[0, 1]").is_err());
     }
 }

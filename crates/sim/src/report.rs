@@ -468,10 +468,11 @@ mod tests {
 /// displays of the same counters are `softosa sim --display KIND`.
 fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
     use serde_json::Value;
-    fn nonzero_fields(v: &Value) -> String {
+    /// The non-zero counts of `v`, but those of the keys in `skip`.
+    fn nonzero_fields_but(v: &Value, skip: &[&str]) -> String {
         let mut parts = Vec::new();
         if let Value::Object(m) = v {
-            for (k, x) in m {
+            for (k, x) in m.iter().filter(|(k, _)| !skip.contains(&k.as_str())) {
                 match x {
                     Value::Number(n) if n.as_f64().unwrap_or(0.0) != 0.0 => {
                         parts.push(format!("{k} {n}"))
@@ -488,16 +489,18 @@ fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
         }
         parts.join(", ")
     }
+    fn nonzero_fields(v: &Value) -> String {
+        nonzero_fields_but(v, &[])
+    }
+    /// Drops by reason, from an object of reason ids to counts, in the
+    /// engine's order of reasons.
     fn drops(v: Option<&Value>) -> String {
         let mut parts = Vec::new();
-        if let Some(Value::Array(a)) = v {
-            for (i, x) in a.iter().enumerate() {
-                let n = x.as_u64().unwrap_or(0);
+        if let Some(Value::Object(m)) = v {
+            for r in softosa_engine::counters::DropReason::ALL {
+                let n = m.get(r.id()).and_then(Value::as_u64).unwrap_or(0);
                 if n > 0 {
-                    let label = softosa_engine::counters::DropReason::ALL
-                        .get(i)
-                        .map_or("unknown reason", |r| r.label());
-                    parts.push(format!("{label} {n}"));
+                    parts.push(format!("{} {n}", r.label()));
                 }
             }
         }
@@ -509,7 +512,11 @@ fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
     }
     let _ = writeln!(s, "  engine:");
     if let Some(e) = v.get("engine") {
-        let _ = writeln!(s, "    frames: {}", nonzero_fields(e));
+        let _ = writeln!(
+            s,
+            "    frames: {}",
+            nonzero_fields_but(e, &["dropped_in", "dropped_out"])
+        );
         let _ = writeln!(s, "    dropped in: {}", drops(e.get("dropped_in")));
         let _ = writeln!(s, "    dropped out: {}", drops(e.get("dropped_out")));
     }
@@ -556,7 +563,8 @@ mod text_tests {
             "bulk_registrations": 2,
             "timer_retunes": 0,
             "engine": {"frames_in": 10, "presented": 8, "forwarded": 0,
-                        "dropped_in": [0, 2, 0], "dropped_out": [0, 0]},
+                        "dropped_in": {"invalid_frame": 0, "no_read_buffer": 2},
+                        "dropped_out": {"invalid_send": 0}},
             "interface": {"packets_in": 10, "offload": {"sends": 0, "segments": 3}},
             "read_queues": {"RD/1 PRIMARY": {"sbalcnt": 4, "noreads": 0}},
             "write_queues": [{"packcnt": 5}, {"packcnt": 0}]

@@ -53,6 +53,35 @@ fn same_seed_gives_identical_results() {
     assert!(a[0].1.workloads[0].transactions > 0);
 }
 
+/// The engine's drops in the JSON are named by reason id (as `display
+/// drops` names them), every reason, not an array indexed by reason.
+#[test]
+fn engine_drops_are_named_by_reason_id() {
+    let text = std::fs::read_to_string(repo().join("scenarios/quick-rr.toml")).unwrap();
+    let r = run_text(&text);
+    let v = serde_json::to_value(&r[0].1).unwrap();
+    let hosts = v["hosts"].as_array().unwrap();
+    let with_adapter: Vec<_> = hosts.iter().filter(|h| !h["adapter"].is_null()).collect();
+    assert!(!with_adapter.is_empty());
+    let ids: Vec<&str> = softosa_engine::counters::DropReason::ALL
+        .iter()
+        .map(|r| r.id())
+        .collect();
+    for h in with_adapter {
+        for dir in ["dropped_in", "dropped_out"] {
+            let d = h["adapter"]["engine"]["engine"][dir]
+                .as_object()
+                .unwrap_or_else(|| panic!("{dir} is an object: {h}"));
+            let mut keys: Vec<&str> = d.keys().map(String::as_str).collect();
+            let mut want = ids.clone();
+            keys.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(keys, want);
+            assert!(d.values().all(|n| n.as_u64().is_some()), "{d:?}");
+        }
+    }
+}
+
 #[test]
 fn a_different_seed_changes_details_not_the_picture() {
     let text = std::fs::read_to_string(repo().join("scenarios/quick-rr.toml")).unwrap();
@@ -434,9 +463,9 @@ write_queue_sbals = 4
         assert!(depth <= 4 * 16, "{wq}");
         assert_eq!(wq["discards"].as_u64(), Some(0));
         let lost: u64 = eng["engine"]["dropped_out"]
-            .as_array()
+            .as_object()
             .unwrap()
-            .iter()
+            .values()
             .filter_map(|x| x.as_u64())
             .sum();
         assert_eq!(lost, 0);
