@@ -196,7 +196,7 @@ pub fn build_stats(
             bulk_deregistrations: st.counters.bulk_deregistrations,
             bulk_registrations_refused: st.counters.registrations_refused,
             connections_streaming: engine.streaming_connections(StackId(s)).len() as u64,
-            connections_not_tracked: st.detector.untracked,
+            connections_not_tracked: st.counters.connections_not_tracked,
             offload_sends: sum(&|i| i.counters.offload.sends),
             offload_segments: sum(&|i| i.counters.offload.segments),
             offload_bytes: sum(&|i| i.counters.offload.bytes),

@@ -262,7 +262,7 @@ pub struct StackCounters {
     /// Registrations the adapter refused (table full).
     pub registrations_refused: u64,
     /// Connections not tracked because the tracking table was full.
-    pub tracking_evictions: u64,
+    pub connections_not_tracked: u64,
     pub accel_routes_learned: u64,
     pub accel_routes_refused: u64,
 }

@@ -1067,7 +1067,7 @@ impl Engine {
             self.act_on_verdict(now, stack, key, v, Some(id));
         }
         let s = &mut self.stacks[stack];
-        s.counters.tracking_evictions = s.detector.untracked;
+        s.counters.connections_not_tracked = s.detector.untracked;
         if self.stacks[stack].next_idle_scan.is_none() {
             self.schedule_idle_scan(now, stack);
         }
