@@ -519,11 +519,31 @@ const fn other(doc: &'static str, name: &'static str, values: &'static [Val]) ->
     }
 }
 
+/// Parameters that are valid only right after `after` (DATAGRAMFWD's and
+/// DYNAMICXCF's on IPCONFIG).
+struct SubParams {
+    after: &'static str,
+    params: &'static [Other],
+}
+
 /// The real parameters of one statement that softosa does not model:
-/// `other` ones it reads and ignores, `unsupported` ones it cannot check.
+/// `other` ones it reads and ignores (`subs` only in their place),
+/// `unsupported` ones it cannot check.
 struct OtherParams {
     other: &'static [Other],
+    subs: &'static [SubParams],
     unsupported: &'static [Keyword],
+}
+
+/// Every parameter of one statement: those softosa models, and the real
+/// ones it does not. A word that is one of them is never taken as the value
+/// of another parameter.
+struct Params<T: 'static> {
+    stmt: &'static str,
+    modelled: &'static [(Keyword, T)],
+    others: &'static OtherParams,
+    /// Where the statement ends.
+    end: fn(&str) -> bool,
 }
 
 const PER: &[Keyword] = &[kw("PERConnection"), kw("PERPacket")];
@@ -575,6 +595,16 @@ const IPCONFIG_OTHER: OtherParams = OtherParams {
         ),
         other("NOTCPSTACKSOURCEVipa", "NOTCPSTACKSOURCEVIPA", &[]),
         other("TTL", "TTL", &[num("a time to live (hop count)")]),
+    ],
+    subs: &[
+        SubParams {
+            after: "DATAGRAMFWD",
+            params: DATAGRAMFWD_OTHER,
+        },
+        SubParams {
+            after: "DYNAMICXCF",
+            params: DYNAMICXCF_OTHER,
+        },
     ],
     unsupported: &[],
 };
@@ -667,6 +697,7 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
         other("XCFGRPid", "XCFGRPID", &[num("a sysplex group id suffix")]),
         other("NOZERT", "NOZERT", &[]),
     ],
+    subs: &[],
     unsupported: &[
         kw("AIASSIST"),
         kw("IKEDREQuired"),
@@ -687,6 +718,7 @@ const INTERFACE_OTHER: OtherParams = OtherParams {
         other("INTFID", "INTFID", &[Val::IntfId]),
         other("DEVNUM", "DEVNUM", &[Val::DevNum]),
     ],
+    subs: &[],
     unsupported: &[kw("SMCR"), kw("SMCD"), kw("TEMPIP")],
 };
 
@@ -724,6 +756,7 @@ const ROUTE_OTHER: OtherParams = OtherParams {
             &[Val::Decimal("a decimal multiplier, e.g. 2.0")],
         ),
     ],
+    subs: &[],
     unsupported: &[],
 };
 
@@ -731,42 +764,95 @@ const ROUTE_OTHER: OtherParams = OtherParams {
 enum ParamKind<T> {
     Modelled(T),
     Other(&'static Other),
+    /// A parameter valid only right after another one.
+    Sub(&'static SubParams, &'static Other),
     Unsupported(Keyword),
     TooShort(Keyword),
     Unknown,
 }
 
-fn param_kind<T: Copy>(table: &[(Keyword, T)], others: &OtherParams, tok: &str) -> ParamKind<T> {
-    let mut short = None;
-    let mut note = |k: Keyword| {
-        if short.is_none() {
-            short = Some(k);
+impl<T: Copy> Params<T> {
+    fn kind(&self, tok: &str) -> ParamKind<T> {
+        let mut short = None;
+        let mut note = |k: Keyword| {
+            if short.is_none() {
+                short = Some(k);
+            }
+        };
+        match find(self.modelled, tok) {
+            Ok(v) => return ParamKind::Modelled(v),
+            Err(Some(k)) => note(k),
+            Err(None) => {}
         }
-    };
-    match find(table, tok) {
-        Ok(v) => return ParamKind::Modelled(v),
-        Err(Some(k)) => note(k),
-        Err(None) => {}
-    }
-    for o in others.other {
-        match o.kw.matches(tok) {
-            Match::Yes => return ParamKind::Other(o),
-            Match::TooShort => note(o.kw),
-            Match::No => {}
+        for o in self.others.other {
+            match o.kw.matches(tok) {
+                Match::Yes => return ParamKind::Other(o),
+                Match::TooShort => note(o.kw),
+                Match::No => {}
+            }
+        }
+        for sp in self.others.subs {
+            for o in sp.params {
+                match o.kw.matches(tok) {
+                    Match::Yes => return ParamKind::Sub(sp, o),
+                    Match::TooShort => note(o.kw),
+                    Match::No => {}
+                }
+            }
+        }
+        for k in self.others.unsupported {
+            match k.matches(tok) {
+                Match::Yes => return ParamKind::Unsupported(*k),
+                Match::TooShort => note(*k),
+                Match::No => {}
+            }
+        }
+        match short {
+            Some(k) => ParamKind::TooShort(k),
+            None => ParamKind::Unknown,
         }
     }
-    for k in others.unsupported {
-        match k.matches(tok) {
-            Match::Yes => return ParamKind::Unsupported(*k),
-            Match::TooShort => note(*k),
-            Match::No => {}
-        }
-    }
-    match short {
-        Some(k) => ParamKind::TooShort(k),
-        None => ParamKind::Unknown,
+
+    /// Can `tok` not be a value of the form `v` here: it is the next
+    /// statement, a parameter of this one, or too short an abbreviation
+    /// of one that is no value of that form either?
+    fn not_a_value(&self, tok: &str, v: Val) -> bool {
+        (self.end)(tok)
+            || match self.kind(tok) {
+                ParamKind::Unknown => false,
+                ParamKind::TooShort(_) => !v.accepts(tok),
+                _ => true,
+            }
     }
 }
+
+const INTERFACE_P: Params<IP> = Params {
+    stmt: "INTERFACE",
+    modelled: INTF_PARAMS,
+    others: &INTERFACE_OTHER,
+    end: starts_statement,
+};
+
+const GLOBALCONFIG_P: Params<GP> = Params {
+    stmt: "GLOBALCONFIG",
+    modelled: GLOBAL_PARAMS,
+    others: &GLOBALCONFIG_OTHER,
+    end: starts_statement,
+};
+
+const IPCONFIG_P: Params<CP> = Params {
+    stmt: "IPCONFIG",
+    modelled: IPCONFIG_PARAMS,
+    others: &IPCONFIG_OTHER,
+    end: starts_statement,
+};
+
+const ROUTE_P: Params<RP> = Params {
+    stmt: "ROUTE",
+    modelled: ROUTE_PARAMS,
+    others: &ROUTE_OTHER,
+    end: Parser::route_end,
+};
 
 // ---- value helpers (also used by the TRLE and policy readers) ----------
 
@@ -1171,28 +1257,26 @@ impl Parser<'_> {
         }
     }
 
-    /// `t` is not a parameter softosa models on `stmt` (`table`): a real
-    /// one of `others` is read (its values checked) and reported as not
-    /// modelled; one softosa cannot check is an error that says so; else
-    /// it is too short an abbreviation, or unknown. `end` tells where the
-    /// statement ends.
-    fn other_param<T: Copy>(
-        &mut self,
-        t: &Token,
-        stmt: &'static str,
-        table: &[(Keyword, T)],
-        others: &OtherParams,
-        end: fn(&str) -> bool,
-    ) {
+    /// `t` is not a parameter softosa models on the statement of `ps`: a
+    /// real one is read (its values checked) and reported as not modelled;
+    /// one softosa cannot check is an error that says so; else it is too
+    /// short an abbreviation, or unknown.
+    fn other_param<T: Copy>(&mut self, t: &Token, ps: &Params<T>) {
         if t.text.starts_with("/*") {
             self.slash_star(t);
             return;
         }
-        match param_kind(table, others, &t.text) {
-            ParamKind::Other(o) => {
-                let is_param =
-                    |n: &str| !matches!(param_kind(table, others, n), ParamKind::Unknown);
-                self.other_values(t, stmt, o, end, &is_param);
+        let stmt = ps.stmt;
+        match ps.kind(&t.text) {
+            ParamKind::Other(o) => self.other_values(t, ps, o),
+            ParamKind::Sub(sp, _) => {
+                self.err(
+                    t.span,
+                    ErrorKind::ParameterNotValidHere {
+                        param: t.upper(),
+                        context: format!("{stmt} except right after {}", sp.after),
+                    },
+                );
             }
             ParamKind::Unsupported(k) => {
                 self.err(
@@ -1202,7 +1286,7 @@ impl Parser<'_> {
                         param: k.full_upper(),
                     },
                 );
-                self.skip_values(table, others, end);
+                self.skip_values(ps);
             }
             ParamKind::TooShort(k) => {
                 self.err(
@@ -1214,7 +1298,7 @@ impl Parser<'_> {
                     },
                 );
                 // Its values are not reported again as unknown parameters.
-                self.skip_values(table, others, end);
+                self.skip_values(ps);
             }
             ParamKind::Modelled(_) | ParamKind::Unknown => self.err(
                 t.span,
@@ -1228,16 +1312,11 @@ impl Parser<'_> {
 
     /// Skip the values of a parameter that could not be read: up to the
     /// next parameter of the statement, or its end.
-    fn skip_values<T: Copy>(
-        &mut self,
-        table: &[(Keyword, T)],
-        others: &OtherParams,
-        end: fn(&str) -> bool,
-    ) {
+    fn skip_values<T: Copy>(&mut self, ps: &Params<T>) {
         while self.peek().is_some_and(|n| {
-            !end(&n.text)
+            !(ps.end)(&n.text)
                 && matches!(
-                    param_kind(table, others, &n.text),
+                    ps.kind(&n.text),
                     ParamKind::Unknown | ParamKind::TooShort(_)
                 )
         }) {
@@ -1245,37 +1324,30 @@ impl Parser<'_> {
         }
     }
 
-    /// The values of the not-modelled parameter `o` (keyword `t`), checked
-    /// for count and form; a warning when they are right. A parameter of
-    /// the statement (`is_param`) where a value belongs means the value is
-    /// missing.
-    fn other_values(
-        &mut self,
-        t: &Token,
-        stmt: &'static str,
-        o: &'static Other,
-        end: fn(&str) -> bool,
-        is_param: &dyn Fn(&str) -> bool,
-    ) {
+    /// The values of the not-modelled parameter `o` (keyword `t`) of the
+    /// statement of `ps`, checked for count and form; a warning when they
+    /// are right. A word that cannot be the value (the next statement, or
+    /// any parameter of this one) means the value is missing: it is left
+    /// to be read as what it is.
+    fn other_values<T: Copy>(&mut self, t: &Token, ps: &Params<T>, o: &'static Other) {
+        let stmt = ps.stmt;
         let is_kw = |kws: &[Keyword], n: &str| kws.iter().any(|k| k.matches(n) == Match::Yes);
         let mut ok = true;
         for &v in o.values {
-            let next = self.peek().filter(|n| !end(&n.text)).cloned();
+            let next = self.peek().cloned();
             match (v, next) {
                 (Val::OptKw(kws), Some(n)) if is_kw(kws, &n.text) => self.pos += 1,
                 (Val::OptKw(_), _) => {}
                 (Val::Kw(kws, _), Some(n)) if is_kw(kws, &n.text) => self.pos += 1,
-                (_, Some(n)) if !matches!(v, Val::Kw(..)) && !is_param(&n.text) => {
+                (_, Some(n)) if !ps.not_a_value(&n.text, v) => {
                     self.pos += 1;
-                    if !v.accepts(&n.text) {
+                    if matches!(v, Val::Kw(..)) {
+                        self.invalid(&n, stmt, o.name, format!("expected {}", v.expected()));
+                        ok = false;
+                    } else if !v.accepts(&n.text) {
                         self.invalid(&n, stmt, o.name, v.expected());
                         ok = false;
                     }
-                }
-                (Val::Kw(..), Some(n)) if !is_param(&n.text) => {
-                    self.pos += 1;
-                    self.invalid(&n, stmt, o.name, format!("expected {}", v.expected()));
-                    ok = false;
                 }
                 _ => {
                     let sp = self.last_span();
@@ -1303,16 +1375,21 @@ impl Parser<'_> {
         }
     }
 
-    /// After a parameter that takes sub-parameters (DATAGRAMFWD,
-    /// DYNAMICXCF), read those of `subs` that follow it.
-    fn sub_params(&mut self, stmt: &'static str, subs: &'static [Other]) {
+    /// After the parameter `after` (DATAGRAMFWD, DYNAMICXCF), read the
+    /// sub-parameters of `ps` that belong to it and follow it.
+    fn sub_params<T: Copy>(&mut self, ps: &Params<T>, after: &str) {
         while let Some(n) = self.peek().cloned() {
-            let Some(o) = subs.iter().find(|o| o.kw.matches(&n.text) == Match::Yes) else {
+            if (ps.end)(&n.text) {
+                break;
+            }
+            let ParamKind::Sub(sp, o) = ps.kind(&n.text) else {
                 break;
             };
+            if sp.after != after {
+                break;
+            }
             self.pos += 1;
-            let is_sub = |x: &str| subs.iter().any(|o| o.kw.matches(x) == Match::Yes);
-            self.other_values(&n, stmt, o, starts_statement, &is_sub);
+            self.other_values(&n, ps, o);
         }
     }
 
@@ -1447,10 +1524,10 @@ impl Parser<'_> {
                                 kind: kind.keyword(),
                             },
                         );
-                        self.skip_values(INTF_PARAMS, &INTERFACE_OTHER, starts_statement);
+                        self.skip_values(&INTERFACE_P);
                         continue;
                     }
-                    self.other_param(&t, S, INTF_PARAMS, &INTERFACE_OTHER, starts_statement);
+                    self.other_param(&t, &INTERFACE_P);
                     continue;
                 }
             };
@@ -2114,7 +2191,7 @@ impl Parser<'_> {
             let p = match find(GLOBAL_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
-                    self.other_param(&t, S, GLOBAL_PARAMS, &GLOBALCONFIG_OTHER, starts_statement);
+                    self.other_param(&t, &GLOBALCONFIG_P);
                     continue;
                 }
             };
@@ -2235,26 +2312,12 @@ impl Parser<'_> {
     // ---- IPCONFIG ---------------------------------------------------------
 
     fn ipconfig(&mut self) {
-        const S: &str = "IPCONFIG";
         while !self.at_end() {
             let Some(t) = self.bump() else { break };
             let p = match find(IPCONFIG_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
-                    if DATAGRAMFWD_OTHER
-                        .iter()
-                        .any(|o| o.kw.matches(&t.text) == Match::Yes)
-                    {
-                        self.err(
-                            t.span,
-                            ErrorKind::ParameterNotValidHere {
-                                param: t.upper(),
-                                context: "IPCONFIG except right after DATAGRAMFWD".into(),
-                            },
-                        );
-                        continue;
-                    }
-                    self.other_param(&t, S, IPCONFIG_PARAMS, &IPCONFIG_OTHER, starts_statement);
+                    self.other_param(&t, &IPCONFIG_P);
                     continue;
                 }
             };
@@ -2262,7 +2325,7 @@ impl Parser<'_> {
                 CP::Fwd | CP::NoFwd => {
                     self.prof.ip.datagramfwd = Some(Spanned::new(p == CP::Fwd, t.span));
                     if p == CP::Fwd {
-                        self.sub_params(S, DATAGRAMFWD_OTHER);
+                        self.sub_params(&IPCONFIG_P, "DATAGRAMFWD");
                     }
                 }
                 CP::Accel | CP::NoAccel | CP::Iqdr | CP::NoIqdr => {
@@ -2378,7 +2441,7 @@ impl Parser<'_> {
             span: t.span,
         });
         self.prof.ip.nodynamicxcf = None;
-        self.sub_params(S, DYNAMICXCF_OTHER);
+        self.sub_params(&IPCONFIG_P, "DYNAMICXCF");
     }
 
     /// After a refused DYNAMICXCF mask, its cost metric is not another
@@ -2782,7 +2845,7 @@ impl Parser<'_> {
                 }
                 Ok(RP::Repl) => replaceable = Some(true),
                 Ok(RP::NoRepl) => replaceable = Some(false),
-                Err(_) => self.other_param(&n, S, ROUTE_PARAMS, &ROUTE_OTHER, Self::route_end),
+                Err(_) => self.other_param(&n, &ROUTE_P),
             }
         }
         self.prof.routes.push(Route {

@@ -972,3 +972,53 @@ fn interface_delete_is_a_warning() {
     let (_, v) = diags("INTERFACE OSA1 DEL\n");
     assert!(v[0].contains("DEFINE IPAQENET"), "{v:?}");
 }
+
+/// A value-taking parameter softosa does not model, with its value left
+/// out, never takes the statement's next parameter as its value: any
+/// parameter of the statement (modelled or not) is the next parameter, and
+/// the value is missing. DYNAMICXCF's and DATAGRAMFWD's sub-parameters
+/// took the next IPCONFIG parameter as their value, so NODATAGRAMFWD or
+/// QDIOACCELERATOR was silently lost.
+#[test]
+fn a_missing_value_never_takes_the_next_parameter() {
+    let xcf = "IPCONFIG DYNAMICXCF 10.1.7.1 255.255.255.0 1 SOURCEVIPAINTERFACE";
+    let missing = "s.prof:1:46: error: IPCONFIG DYNAMICXCF SOURCEVIPAINTERFACE: a value is missing (the name of a static VIPA interface, 1-16 characters)";
+    let (p, v) = diags(&format!("{xcf}\n   NODATAGRAMFWD\n"));
+    assert_eq!(v, [missing]);
+    assert_eq!(
+        p.ip.datagramfwd.as_ref().map(|f| f.value),
+        Some(false),
+        "NODATAGRAMFWD is read"
+    );
+    let (p, v) = diags(&format!("{xcf} QDIOACCELERATOR\n"));
+    assert_eq!(v, [missing]);
+    assert!(p.ip.qdioaccelerator.is_some());
+    let (_, v) = diags(&format!("{xcf}\n   SYSPLEXROUTING\n"));
+    assert_eq!(
+        v,
+        [
+            missing,
+            "s.prof:2:4: warning: IPCONFIG SYSPLEXROUTING is not modelled by softosa and is ignored (z/OS would apply it)",
+        ]
+    );
+    // A keyword value: the same.
+    let (p, v) = diags("IPCONFIG DATAGRAMFWD FWDMULTIPATH QDIOACCELERATOR\n");
+    assert_eq!(
+        v,
+        ["s.prof:1:22: error: IPCONFIG DATAGRAMFWD FWDMULTIPATH: a value is missing (PERPACKET)"]
+    );
+    assert!(p.ip.qdioaccelerator.is_some());
+    // A sub-parameter abbreviated too short is one error, as any
+    // parameter is: not an unknown parameter, and its value with it.
+    let (_, v) = diags("IPCONFIG DYNAMICXCF 10.1.7.1/24 1 SOURCEVIPAIN VIPA1\n");
+    assert_eq!(
+        v,
+        ["s.prof:1:35: error: SOURCEVIPAIN is too short an abbreviation of SOURCEVIPAINTerface: code at least SOURCEVIPAINT"]
+    );
+    // A name that is no parameter is still the name.
+    let (_, v) = diags(&format!("{xcf} VIPA1 QDIOACCELERATOR\n"));
+    assert_eq!(
+        v,
+        ["s.prof:1:46: warning: IPCONFIG DYNAMICXCF SOURCEVIPAINTERFACE is not modelled by softosa and is ignored (z/OS would apply it)"]
+    );
+}
