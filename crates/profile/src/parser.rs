@@ -813,11 +813,24 @@ impl<T: Copy> Params<T> {
         }
     }
 
+    /// Is `tok` a parameter of the statement (of any kind, spelled in
+    /// full or abbreviated far enough)?
+    fn is_param(&self, tok: &str) -> bool {
+        !matches!(self.kind(tok), ParamKind::TooShort(_) | ParamKind::Unknown)
+    }
+
+    /// Does the statement end before `tok`? At the next statement, unless
+    /// `tok` is a parameter of this one: GLOBALCONFIG TCPIPSTATISTICS is
+    /// GLOBALCONFIG's parameter, not the TCPIPSTATISTICS statement.
+    fn ends(&self, tok: &str) -> bool {
+        (self.end)(tok) && !self.is_param(tok)
+    }
+
     /// Can `tok` not be a value of the form `v` here: it is the next
     /// statement, a parameter of this one, or too short an abbreviation
     /// of one that is no value of that form either?
     fn not_a_value(&self, tok: &str, v: Val) -> bool {
-        (self.end)(tok)
+        self.ends(tok)
             || match self.kind(tok) {
                 ParamKind::Unknown => false,
                 ParamKind::TooShort(_) => !v.accepts(tok),
@@ -951,6 +964,13 @@ impl Parser<'_> {
             self.pos += 1;
         }
         t
+    }
+    /// The next token, taken, unless the statement of `ps` ends before it.
+    fn next_param<T: Copy>(&mut self, ps: &Params<T>) -> Option<Token> {
+        if self.peek().is_none_or(|t| ps.ends(&t.text)) {
+            return None;
+        }
+        self.bump()
     }
     /// The next token is absent or begins a new statement.
     fn at_end(&self) -> bool {
@@ -1314,7 +1334,7 @@ impl Parser<'_> {
     /// next parameter of the statement, or its end.
     fn skip_values<T: Copy>(&mut self, ps: &Params<T>) {
         while self.peek().is_some_and(|n| {
-            !(ps.end)(&n.text)
+            !ps.ends(&n.text)
                 && matches!(
                     ps.kind(&n.text),
                     ParamKind::Unknown | ParamKind::TooShort(_)
@@ -1379,7 +1399,7 @@ impl Parser<'_> {
     /// sub-parameters of `ps` that belong to it and follow it.
     fn sub_params<T: Copy>(&mut self, ps: &Params<T>, after: &str) {
         while let Some(n) = self.peek().cloned() {
-            if (ps.end)(&n.text) {
+            if ps.ends(&n.text) {
                 break;
             }
             let ParamKind::Sub(sp, o) = ps.kind(&n.text) else {
@@ -1509,8 +1529,7 @@ impl Parser<'_> {
         let _ = kwt;
         let mut intf = Interface::new(name.text.clone(), name.span, kind);
         const S: &str = "INTERFACE";
-        while !self.at_end() {
-            let Some(t) = self.bump() else { break };
+        while let Some(t) = self.next_param(&INTERFACE_P) {
             let p = match find(INTF_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
@@ -2186,8 +2205,7 @@ impl Parser<'_> {
 
     fn globalconfig(&mut self) {
         const S: &str = "GLOBALCONFIG";
-        while !self.at_end() {
-            let Some(t) = self.bump() else { break };
+        while let Some(t) = self.next_param(&GLOBALCONFIG_P) {
             let p = match find(GLOBAL_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
@@ -2312,8 +2330,7 @@ impl Parser<'_> {
     // ---- IPCONFIG ---------------------------------------------------------
 
     fn ipconfig(&mut self) {
-        while !self.at_end() {
-            let Some(t) = self.bump() else { break };
+        while let Some(t) = self.next_param(&IPCONFIG_P) {
             let p = match find(IPCONFIG_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
@@ -2827,11 +2844,7 @@ impl Parser<'_> {
         };
         let mut mtu = None;
         let mut replaceable = None;
-        while let Some(n) = self.peek().cloned() {
-            if Self::route_end(&n.text) {
-                break;
-            }
-            self.pos += 1;
+        while let Some(n) = self.next_param(&ROUTE_P) {
             match find(ROUTE_PARAMS, &n.text) {
                 Ok(RP::Mtu) => {
                     if let Some(v) = self.value(S, "MTU", "a number or DEFAULTSIZE") {
@@ -2869,6 +2882,48 @@ mod tests {
         assert_eq!(mask_to_prefix(Ipv4Addr::new(255, 255, 255, 255)), Some(32));
         assert_eq!(mask_to_prefix(Ipv4Addr::new(0, 0, 0, 0)), Some(0));
         assert_eq!(mask_to_prefix(Ipv4Addr::new(255, 0, 255, 0)), None);
+    }
+
+    /// Every keyword of the statements softosa reads, as the full word and
+    /// as its shortest abbreviation.
+    fn spellings<T: Copy>(ps: &Params<T>) -> Vec<String> {
+        let o = ps.others;
+        let kws = ps
+            .modelled
+            .iter()
+            .map(|(k, _)| *k)
+            .chain(o.other.iter().map(|x| x.kw))
+            .chain(o.subs.iter().flat_map(|s| s.params.iter().map(|x| x.kw)))
+            .chain(o.unsupported.iter().copied());
+        kws.flat_map(|k| [k.full_upper(), k.min_upper().to_string()])
+            .collect()
+    }
+
+    /// Which parameters of IPCONFIG, GLOBALCONFIG, INTERFACE and ROUTE
+    /// are also statement keywords. Inside its statement each is read as
+    /// the parameter (the statement does not end there); today that is
+    /// GLOBALCONFIG TCPIPSTATISTICS only. A new one is found here.
+    #[test]
+    fn statement_keywords_that_are_parameters_do_not_end_their_statement() {
+        let mut both = Vec::new();
+        let mut check = |stmt: &str, words: Vec<String>, ends: &dyn Fn(&str) -> bool| {
+            for w in words {
+                if starts_statement(&w) || w == "ROUTE" {
+                    assert!(!ends(&w), "{stmt} {w}");
+                    both.push(format!("{stmt} {w}"));
+                }
+            }
+        };
+        check("INTERFACE", spellings(&INTERFACE_P), &|w| {
+            INTERFACE_P.ends(w)
+        });
+        check("GLOBALCONFIG", spellings(&GLOBALCONFIG_P), &|w| {
+            GLOBALCONFIG_P.ends(w)
+        });
+        check("IPCONFIG", spellings(&IPCONFIG_P), &|w| IPCONFIG_P.ends(w));
+        check("ROUTE", spellings(&ROUTE_P), &|w| ROUTE_P.ends(w));
+        both.dedup();
+        assert_eq!(both, ["GLOBALCONFIG TCPIPSTATISTICS"]);
     }
 
     #[test]

@@ -1022,3 +1022,37 @@ fn a_missing_value_never_takes_the_next_parameter() {
         ["s.prof:1:46: warning: IPCONFIG DYNAMICXCF SOURCEVIPAINTERFACE is not modelled by softosa and is ignored (z/OS would apply it)"]
     );
 }
+
+/// TCPIPSTATISTICS is both a statement and a parameter of GLOBALCONFIG.
+/// Inside GLOBALCONFIG it is the parameter: spelled in full it ended the
+/// statement, and the parameters after it (SEGMENTATIONOFFLOAD here) were
+/// skipped with a "statement TCPIPSTATISTICS" warning. Outside, it is
+/// still the statement.
+#[test]
+fn globalconfig_tcpipstatistics_in_full_is_the_parameter() {
+    let not_modelled_stat = "warning: GLOBALCONFIG TCPIPSTATISTICS is not modelled by softosa and is ignored (z/OS would apply it)";
+    for src in [
+        "GLOBALCONFIG TCPIPSTATISTICS SEGMENTATIONOFFLOAD\n",
+        "GLOBALCONFIG TCPIPSTATISTICS\n   SEGMENTATIONOFFLOAD\n",
+        "GLOBALCONFIG NOTCPIPSTATISTICS TCPIPSTATISTICS SEGMENTATIONOFFLOAD\n",
+    ] {
+        let (p, v) = diags(src);
+        assert!(
+            v.iter().any(|x| x.ends_with(not_modelled_stat)),
+            "{src:?}: {v:?}"
+        );
+        assert!(
+            v.iter().all(|x| x.contains(": warning: ")),
+            "{src:?}: {v:?}"
+        );
+        assert!(
+            p.global.segmentation_offload.is_some(),
+            "{src:?}: SEGMENTATIONOFFLOAD is read"
+        );
+    }
+    let (_, v) = diags("TCPIPSTATISTICS\n");
+    assert_eq!(
+        v,
+        ["s.prof:1:1: warning: statement TCPIPSTATISTICS is not modelled by softosa and is skipped (z/OS would apply it)"]
+    );
+}
