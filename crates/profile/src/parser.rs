@@ -947,6 +947,13 @@ pub fn parse_mac(s: &str) -> Option<[u8; 6]> {
     Some(m)
 }
 
+/// A port number, 1-65535: what begins an entry of PORT (or UNRSV, PORT's
+/// entry for the unreserved ports) and of PORTRANGE (its 1st_port) (IP
+/// Configuration Reference, PORT and PORTRANGE statements).
+fn is_port_number(s: &str) -> bool {
+    parse_dec(s).is_some_and(|n| (1..=65535).contains(&n))
+}
+
 fn parse_dec(s: &str) -> Option<u32> {
     if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -991,31 +998,13 @@ impl Parser<'_> {
     }
     /// After an unknown statement its parameters are unknown too: skip to
     /// the next statement keyword, or to a later line whose first token is
-    /// in column 1 (continuation lines are normally indented).
-    fn skip_unknown(&mut self, line: u32) {
+    /// in column 1 (continuation lines are normally indented), unless that
+    /// token is one that `continues` the statement.
+    fn skip_unknown(&mut self, line: u32, continues: fn(&str) -> bool) {
         let mut prev_line = line;
         while let Some(t) = self.peek() {
-            if starts_statement(&t.text) || (t.span.line != prev_line && t.span.col == 1) {
-                break;
-            }
-            prev_line = t.span.line;
-            self.pos += 1;
-        }
-    }
-
-    /// The entries of a PORT or PORTRANGE statement, skipped with it: as
-    /// [`Self::skip_unknown`], but a line that starts in column 1 with a
-    /// port number (or UNRSV, PORT's entry for unreserved ports) is one
-    /// more entry, not the start of something else (IP Configuration
-    /// Reference, PORT statement: each entry begins with num, 1-65535, or
-    /// UNRSV; PORTRANGE statement: with 1st_port).
-    fn skip_port_entries(&mut self, line: u32) {
-        let mut prev_line = line;
-        while let Some(t) = self.peek() {
-            let entry = t.text.starts_with(|c: char| c.is_ascii_digit())
-                || t.text.eq_ignore_ascii_case("UNRSV");
-            if starts_statement(&t.text) || (t.span.line != prev_line && t.span.col == 1 && !entry)
-            {
+            let new_line = t.span.line != prev_line && t.span.col == 1;
+            if starts_statement(&t.text) || (new_line && !continues(&t.text)) {
                 break;
             }
             prev_line = t.span.line;
@@ -1030,7 +1019,7 @@ impl Parser<'_> {
         let word = t.upper();
         if let Some((_, end)) = UNSUPPORTED_BLOCKS.iter().find(|(_, e)| *e == word) {
             self.err(t.span, ErrorKind::UnmatchedEnd(end));
-            self.skip_unknown(t.span.line);
+            self.skip_unknown(t.span.line, |_| false);
             return;
         }
         if word == "INCLUDE" {
@@ -1040,16 +1029,23 @@ impl Parser<'_> {
                 .map(|n| n.text.clone())
                 .unwrap_or_default();
             self.warn(t.span, WarningKind::IncludeNotRead(dsn));
-            self.skip_unknown(t.span.line);
+            self.skip_unknown(t.span.line, |_| false);
             return;
         }
         self.warn(t.span, WarningKind::NotModelled(word.clone()));
-        if word == "PORT" || word == "PORTRANGE" {
-            self.skip_port_entries(t.span.line);
+        // PORT and PORTRANGE entries may start in column 1.
+        if word == "PORT" {
+            self.skip_unknown(t.span.line, |w| {
+                is_port_number(w) || w.eq_ignore_ascii_case("UNRSV")
+            });
+            return;
+        }
+        if word == "PORTRANGE" {
+            self.skip_unknown(t.span.line, is_port_number);
             return;
         }
         let Some((begin, end)) = UNSUPPORTED_BLOCKS.iter().find(|(b, _)| *b == word) else {
-            self.skip_unknown(t.span.line);
+            self.skip_unknown(t.span.line, |_| false);
             return;
         };
         // Up to the END statement; another statement first means the END
@@ -1453,7 +1449,7 @@ impl Parser<'_> {
                             min: k.min_upper(),
                         },
                     );
-                    self.skip_unknown(t.span.line);
+                    self.skip_unknown(t.span.line, |_| false);
                 }
                 Err(None) if t.text.starts_with("/*") => self.slash_star(&t),
                 Err(None) => {
@@ -1461,7 +1457,7 @@ impl Parser<'_> {
                         self.unmodelled(&t);
                     } else {
                         self.err(t.span, ErrorKind::UnknownStatement(t.text.clone()));
-                        self.skip_unknown(t.span.line);
+                        self.skip_unknown(t.span.line, |_| false);
                     }
                 }
             }

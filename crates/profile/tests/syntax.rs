@@ -1056,3 +1056,38 @@ fn globalconfig_tcpipstatistics_in_full_is_the_parameter() {
         ["s.prof:1:1: warning: statement TCPIPSTATISTICS is not modelled by softosa and is skipped (z/OS would apply it)"]
     );
 }
+
+/// Only a port number 1-65535 (or UNRSV, for PORT only) in column 1
+/// continues a PORT or PORTRANGE statement. Anything that merely began
+/// with a digit did, so a HOME list that lost its HOME line (`10.1.1.10
+/// OSA1`) was skipped as a PORT entry without a word.
+#[test]
+fn only_a_port_number_in_column_1_continues_port() {
+    let (_, v) = diags("PORT\n21 TCP FTPD1\n10.1.1.10 OSA1\n");
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:1: warning: statement PORT is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:3:1: error: unknown statement 10.1.1.10",
+        ]
+    );
+    for (entry, continues) in [
+        ("65535 TCP X", true),
+        ("1 TCP X", true),
+        ("99999 TCP X", false),
+        ("0 TCP X", false),
+        ("21A TCP X", false),
+    ] {
+        let (_, v) = diags(&format!("PORT\n21 TCP FTPD1\n{entry}\n"));
+        assert_eq!(v.len() == 1, continues, "{entry}: {v:?}");
+    }
+    // UNRSV is PORT's; a PORTRANGE entry begins with its first port.
+    let (_, v) = diags("PORTRANGE 10000 2000 TCP OMVS\n12000 100 UDP OMVS\nUNRSV TCP * DENY\n");
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:1: warning: statement PORTRANGE is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:3:1: error: unknown statement UNRSV",
+        ]
+    );
+}
