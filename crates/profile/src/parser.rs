@@ -1293,6 +1293,8 @@ impl Parser<'_> {
                         context: format!("{stmt} except right after {}", sp.after),
                     },
                 );
+                // Its values are not reported again as unknown parameters.
+                self.skip_values(ps);
             }
             ParamKind::Unsupported(k) => {
                 self.err(
@@ -1347,14 +1349,50 @@ impl Parser<'_> {
     /// to be read as what it is.
     fn other_values<T: Copy>(&mut self, t: &Token, ps: &Params<T>, o: &'static Other) {
         let stmt = ps.stmt;
-        let is_kw = |kws: &[Keyword], n: &str| kws.iter().any(|k| k.matches(n) == Match::Yes);
         let mut ok = true;
         for &v in o.values {
             let next = self.peek().cloned();
+            // Which keyword of a keyword value `next` spells.
+            let kw = match (v, &next) {
+                (Val::OptKw(kws) | Val::Kw(kws, _), Some(n)) => {
+                    let mut short = None;
+                    let mut found = false;
+                    for k in kws {
+                        match k.matches(&n.text) {
+                            Match::Yes => found = true,
+                            Match::TooShort if short.is_none() => short = Some(*k),
+                            _ => {}
+                        }
+                    }
+                    if found {
+                        Ok(())
+                    } else {
+                        Err(short)
+                    }
+                }
+                _ => Err(None),
+            };
             match (v, next) {
-                (Val::OptKw(kws), Some(n)) if is_kw(kws, &n.text) => self.pos += 1,
+                (Val::OptKw(_) | Val::Kw(..), Some(_)) if kw.is_ok() => self.pos += 1,
+                // Too short an abbreviation of the keyword value, and no
+                // parameter: the value, miscoded.
+                (Val::OptKw(_) | Val::Kw(..), Some(n))
+                    if matches!(kw, Err(Some(_))) && !ps.ends(&n.text) && !ps.is_param(&n.text) =>
+                {
+                    self.pos += 1;
+                    if let Err(Some(k)) = kw {
+                        self.err(
+                            n.span,
+                            ErrorKind::AbbreviationTooShort {
+                                got: n.text.clone(),
+                                keyword: k.doc,
+                                min: k.min_upper(),
+                            },
+                        );
+                    }
+                    ok = false;
+                }
                 (Val::OptKw(_), _) => {}
-                (Val::Kw(kws, _), Some(n)) if is_kw(kws, &n.text) => self.pos += 1,
                 (_, Some(n)) if !ps.not_a_value(&n.text, v) => {
                     self.pos += 1;
                     if matches!(v, Val::Kw(..)) {
@@ -1513,12 +1551,28 @@ impl Parser<'_> {
                 }
             }
         }
+        // Without DEFINE, the kind is known only when it is coded without
+        // it (`INTERFACE O6 IPAQENET6 ...`); else the default IPAQENET is
+        // a guess, and no parameter is refused as not valid for it.
+        let mut kind_known = have_define;
         if !have_define {
+            let coded = self
+                .peek()
+                .and_then(|t| find(KINDS, &t.text).ok().map(|k| (k, t.upper())));
+            let what = match coded {
+                Some((k, word)) => {
+                    self.pos += 1;
+                    kind = k;
+                    kind_known = true;
+                    format!("DEFINE before {word}")
+                }
+                None => "DEFINE IPAQENET | IPAQENET6 | IPAQIDIO after the interface name".into(),
+            };
             self.err(
                 name.span,
                 ErrorKind::MissingRequired {
                     stmt: "INTERFACE",
-                    what: "DEFINE IPAQENET | IPAQENET6 | IPAQIDIO after the interface name".into(),
+                    what,
                 },
             );
         }
@@ -1529,7 +1583,10 @@ impl Parser<'_> {
             let p = match find(INTF_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
-                    if kind != InterfaceKind::IpaqEnet6 && INTFID.matches(&t.text) == Match::Yes {
+                    if kind_known
+                        && kind != InterfaceKind::IpaqEnet6
+                        && INTFID.matches(&t.text) == Match::Yes
+                    {
                         // An IPv6 interface identifier: IPAQENET6 only.
                         self.err(
                             t.span,
@@ -2396,11 +2453,24 @@ impl Parser<'_> {
         }
     }
 
+    /// `DYNAMICXCF address mask cost` and then its sub-parameters. After a
+    /// refused value, the rest of its values are skipped and its
+    /// sub-parameters still read, so that one mistake is one error.
     fn dynamicxcf(&mut self, t: &Token) {
+        match self.dynamicxcf_values(t.span) {
+            Some(xcf) => {
+                self.prof.ip.dynamicxcf = Some(xcf);
+                self.prof.ip.nodynamicxcf = None;
+            }
+            None => self.skip_values(&IPCONFIG_P),
+        }
+        self.sub_params(&IPCONFIG_P, "DYNAMICXCF");
+    }
+
+    /// DYNAMICXCF's address, mask and cost metric; None after an error.
+    fn dynamicxcf_values(&mut self, span: Span) -> Option<DynamicXcf> {
         const S: &str = "IPCONFIG";
-        let Some(a) = self.value(S, "DYNAMICXCF", "ipv4_address subnet_mask cost_metric") else {
-            return;
-        };
+        let a = self.value(S, "DYNAMICXCF", "ipv4_address subnet_mask cost_metric")?;
         let (addr, prefix) = match a.text.split_once('/') {
             Some(_) => match parse_prefix(&a.text) {
                 Ok(IpPrefix {
@@ -2409,33 +2479,26 @@ impl Parser<'_> {
                 }) => (v4, p),
                 _ => {
                     self.invalid(&a, S, "DYNAMICXCF", "ipv4_address/num_mask_bits");
-                    return;
+                    return None;
                 }
             },
             None => {
                 let Some(v4) = parse_ipv4(&a.text) else {
                     self.invalid(&a, S, "DYNAMICXCF", "an IPv4 address");
-                    return;
+                    return None;
                 };
-                let Some(m) = self.value(S, "DYNAMICXCF", "subnet mask, e.g. 255.255.255.0") else {
-                    return;
-                };
-                let Some(p) = self.mask(
+                let m = self.value(S, "DYNAMICXCF", "subnet mask, e.g. 255.255.255.0")?;
+                let p = self.mask(
                     &m,
                     "IPCONFIG DYNAMICXCF",
                     (S, "DYNAMICXCF"),
                     "a contiguous subnet mask, e.g. 255.255.255.0",
-                ) else {
-                    self.skip_cost();
-                    return;
-                };
+                )?;
                 (v4, p)
             }
         };
-        let Some(c) = self.number(S, "DYNAMICXCF", "cost metric 1-16") else {
-            return;
-        };
-        if !(1..=16).contains(&c.value) {
+        let c = self.number(S, "DYNAMICXCF", "cost metric 1-16")?;
+        let Some(cost) = u8::try_from(c.value).ok().filter(|c| (1..=16).contains(c)) else {
             self.err(
                 c.span,
                 ErrorKind::InvalidValue {
@@ -2445,24 +2508,14 @@ impl Parser<'_> {
                     expected: "cost metric 1-16".into(),
                 },
             );
-            return;
-        }
-        self.prof.ip.dynamicxcf = Some(DynamicXcf {
+            return None;
+        };
+        Some(DynamicXcf {
             addr,
             prefix,
-            cost: c.value as u8,
-            span: t.span,
-        });
-        self.prof.ip.nodynamicxcf = None;
-        self.sub_params(&IPCONFIG_P, "DYNAMICXCF");
-    }
-
-    /// After a refused DYNAMICXCF mask, its cost metric is not another
-    /// IPCONFIG parameter: skip it so it is not reported as unknown.
-    fn skip_cost(&mut self) {
-        if self.peek().is_some_and(|c| parse_dec(&c.text).is_some()) {
-            self.pos += 1;
-        }
+            cost,
+            span,
+        })
     }
 
     // ---- blocks (VIPADYNAMIC, BEGINROUTES) ------------------------------

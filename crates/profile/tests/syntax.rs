@@ -1091,3 +1091,72 @@ fn only_a_port_number_in_column_1_continues_port() {
         ]
     );
 }
+
+/// One mistake is one error. A refused DYNAMICXCF value skipped the
+/// reading of its sub-parameters, so each became an unknown parameter
+/// (six errors for one bad cost metric); a sub-parameter out of place had
+/// its value reported as an unknown parameter too; a keyword value
+/// abbreviated too short was an unknown parameter; and INTERFACE without
+/// DEFINE refused INTFID as not valid for an IPAQENET nobody coded.
+#[test]
+fn one_mistake_is_one_error() {
+    let first_error = |src: &str| {
+        let (_, v) = diags(src);
+        let errors: Vec<String> = v.into_iter().filter(|x| x.contains(": error: ")).collect();
+        assert_eq!(errors.len(), 1, "{src:?}: {errors:?}");
+        errors.into_iter().next().unwrap_or_default()
+    };
+    // A refused DYNAMICXCF value: its sub-parameters are still read.
+    let (_, v) = diags("IPCONFIG DYNAMICXCF 10.7.7.1/24 20 SECCLASS 9 SMCD SOURCEVIPAINT VIPA1\n");
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:33: error: IPCONFIG DYNAMICXCF: 20 is not valid (cost metric 1-16)",
+            "s.prof:1:36: warning: IPCONFIG DYNAMICXCF SECCLASS is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:1:47: warning: IPCONFIG DYNAMICXCF SMCD is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:1:52: warning: IPCONFIG DYNAMICXCF SOURCEVIPAINTERFACE is not modelled by softosa and is ignored (z/OS would apply it)",
+        ]
+    );
+    for src in [
+        "IPCONFIG DYNAMICXCF 10.7.7.1 255.0.255.0 1 SECCLASS 9\n",
+        "IPCONFIG DYNAMICXCF 10.7.7 255.255.255.0 1 SECCLASS 9\n",
+        "IPCONFIG DYNAMICXCF 10.7.7.1/40 1 SECCLASS 9\n",
+        "IPCONFIG DYNAMICXCF 10.7.7.1/24 X SECCLASS 9\n",
+    ] {
+        first_error(src);
+    }
+    // A sub-parameter out of place: said so, once, whichever parent.
+    assert_eq!(
+        first_error("IPCONFIG SYSPLEXROUTING FWDMULTIPATH PERPACKET\n"),
+        "s.prof:1:25: error: parameter FWDMULTIPATH is not valid on IPCONFIG except right after DATAGRAMFWD"
+    );
+    assert_eq!(
+        first_error("IPCONFIG DYNAMICXCF 10.1.7.1/24 1 SYSPLEXROUTING SECCLASS 5\n"),
+        "s.prof:1:50: error: parameter SECCLASS is not valid on IPCONFIG except right after DYNAMICXCF"
+    );
+    // A keyword value abbreviated too short.
+    assert_eq!(
+        first_error("IPCONFIG MULTIPATH PER\n"),
+        "s.prof:1:20: error: PER is too short an abbreviation of PERConnection: code at least PERC"
+    );
+    assert_eq!(
+        first_error("GLOBALCONFIG ADJUSTDVIPAMSS NON SEGMENTATIONOFFLOAD\n"),
+        "s.prof:1:29: error: NON is too short an abbreviation of NONE: code at least NONE"
+    );
+    // DEFINE missing: the kind coded without it is read, and no kind is
+    // made up.
+    let (p, v) = diags("INTERFACE O6 IPAQENET6 PORTNAME P1 INTFID 0:1:2:3 IPADDR 2001:db8::1\n");
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:11: error: INTERFACE: the required DEFINE before IPAQENET6 is missing",
+            "s.prof:1:36: warning: INTERFACE INTFID is not modelled by softosa and is ignored (z/OS would apply it)",
+        ]
+    );
+    assert_eq!(p.interfaces[0].kind, InterfaceKind::IpaqEnet6);
+    let (_, v) = diags("INTERFACE O6 PORTNAME P1 INTFID 0:1:2:3\n");
+    assert!(
+        v.iter().all(|x| !x.contains("not valid for DEFINE")),
+        "{v:?}"
+    );
+}
