@@ -1329,15 +1329,13 @@ impl Parser<'_> {
     }
 
     /// Skip the values of a parameter that could not be read: up to the
-    /// next parameter of the statement, or its end.
+    /// next parameter of the statement, a word too short an abbreviation
+    /// of one (reported as such by the caller's loop), or the end.
     fn skip_values<T: Copy>(&mut self, ps: &Params<T>) {
-        while self.peek().is_some_and(|n| {
-            !ps.ends(&n.text)
-                && matches!(
-                    ps.kind(&n.text),
-                    ParamKind::Unknown | ParamKind::TooShort(_)
-                )
-        }) {
+        while self
+            .peek()
+            .is_some_and(|n| !ps.ends(&n.text) && matches!(ps.kind(&n.text), ParamKind::Unknown))
+        {
             self.pos += 1;
         }
     }

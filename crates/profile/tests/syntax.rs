@@ -1160,3 +1160,18 @@ fn one_mistake_is_one_error() {
         "{v:?}"
     );
 }
+
+/// After a parameter whose values are skipped (one softosa cannot check,
+/// or one abbreviated too short), a later parameter abbreviated too short
+/// is reported, not skipped with those values.
+#[test]
+fn skipped_values_end_at_a_too_short_parameter() {
+    let (_, v) = diags("GLOBALCONFIG SYSPLEXMONITOR RECOVERY SEGMENTATIONOFF\n");
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert_eq!(
+        v[1],
+        "s.prof:1:38: error: SEGMENTATIONOFF is too short an abbreviation of SEGMENTATIONOFFLoad: code at least SEGMENTATIONOFFL"
+    );
+    let (_, v) = diags("IPCONFIG SYSPLEXR REASSEMB 60 SOURCEV\n");
+    assert_eq!(v.len(), 3, "{v:?}");
+}
