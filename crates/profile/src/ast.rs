@@ -219,6 +219,11 @@ pub struct Interface {
     pub ipbcast: Option<Span>,
     /// DYNVLANREG / NODYNVLANREG (dynamic VLAN registration).
     pub dynvlanreg: Option<Spanned<bool>>,
+    /// TEMPIP (IPv4 OSA, in place of IPADDR): the interface starts with
+    /// the address 0.0.0.0, for a DHCP client to get one (IP Configuration
+    /// Guide, "Using TEMPIP interfaces"). softosa does not model DHCP: the
+    /// interface is simulated without an address.
+    pub tempip: Option<Span>,
 }
 
 impl Interface {
@@ -246,6 +251,7 @@ impl Interface {
             monsysplex: None,
             ipbcast: None,
             dynvlanreg: None,
+            tempip: None,
         }
     }
     pub fn olm_on(&self) -> bool {

@@ -563,7 +563,11 @@ fn summary(
                 .get(i.port)
                 .map(|p| p.name.as_str())
                 .unwrap_or("?");
-            let addrs: Vec<String> = i.addresses.iter().map(|a| a.to_string()).collect();
+            let mut addrs: Vec<String> = i.addresses.iter().map(|a| a.to_string()).collect();
+            if addrs.is_empty() {
+                // TEMPIP, or IPv6 with no IPADDR coded.
+                addrs.push("(no address)".into());
+            }
             let mut f = vec![format!("INBPERF {}", i.inbperf.label())];
             if i.workloadq {
                 f.push("WORKLOADQ".into());

@@ -263,9 +263,6 @@ const INTF_PARAMS: &[(Keyword, IP)] = &[
 /// `INTERFACE name DELEte` (in place of DEFINE).
 const INTERFACE_DELETE: Keyword = kw("DELEte");
 
-/// The IPv6 interface identifier parameter (INTERFACE IPAQENET6).
-const INTFID: Keyword = kw("INTFID");
-
 const KINDS: &[(Keyword, InterfaceKind)] = &[
     (kw("IPAQENET"), InterfaceKind::IpaqEnet),
     (kw("IPAQENET6"), InterfaceKind::IpaqEnet6),
@@ -435,8 +432,10 @@ enum Val {
     DevNum,
     /// A storage size: a decimal number followed by K or M (`2048K`, `200M`).
     SizeKm(&'static str),
-    /// A decimal number, or `*` for no limit.
-    NumOrStar(&'static str),
+    /// A decimal number, or the word given (`*` for no limit, `SMF`).
+    NumOr(&'static str, &'static str),
+    /// A time of day `hh:mm` (two digits each).
+    Time(&'static str),
     /// A name of 1-16 characters (an interface name).
     Name(&'static str),
 }
@@ -459,7 +458,8 @@ impl Val {
             | Val::Ipv4(expected)
             | Val::Kw(_, expected)
             | Val::SizeKm(expected)
-            | Val::NumOrStar(expected)
+            | Val::NumOr(_, expected)
+            | Val::Time(expected)
             | Val::Name(expected) => expected,
             Val::OptKw(_) => "an optional keyword",
             Val::IntfId => {
@@ -496,7 +496,11 @@ impl Val {
                         .is_some_and(|u| u.eq_ignore_ascii_case("K") || u.eq_ignore_ascii_case("M"))
                     && s.get(..n - 1).and_then(parse_dec).is_some()
             }
-            Val::NumOrStar(_) => s == "*" || parse_dec(s).is_some(),
+            Val::NumOr(word, _) => s.eq_ignore_ascii_case(word) || parse_dec(s).is_some(),
+            Val::Time(_) => {
+                let two = |d: &str| d.len() == 2 && d.bytes().all(|b| b.is_ascii_digit());
+                s.split_once(':').is_some_and(|(h, m)| two(h) && two(m))
+            }
             Val::Name(_) => (1..=16).contains(&s.chars().count()),
         }
     }
@@ -643,7 +647,10 @@ const DATAGRAMFWD_OTHER: &[Other] = &[
     ),
 ];
 
-/// GLOBALCONFIG (IP Configuration Reference, GLOBALCONFIG statement).
+/// GLOBALCONFIG (IP Configuration Reference, GLOBALCONFIG statement). ZERT
+/// as its syntax diagram has it (z/OS 3.2): `ZERT [NOAGGregation |
+/// AGGregation [INTVAL SMF | INTVAL intval] [SYNCVAL hh:mm]]`; SAMPPROF's
+/// example is `GLOBALCONFIG ZERT AGGREGATION`.
 const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
     other: &[
         other(
@@ -676,7 +683,7 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
         other(
             "MAXRECS",
             "MAXRECS",
-            &[Val::NumOrStar("a number of records, or * for no limit")],
+            &[Val::NumOr("*", "a number of records, or * for no limit")],
         ),
         other("MLSCHKTERMinate", "MLSCHKTERMINATE", &[]),
         other("NOMLSCHKTERMinate", "NOMLSCHKTERMINATE", &[]),
@@ -696,8 +703,27 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
         other("NOTCPIPStatistics", "NOTCPIPSTATISTICS", &[]),
         other("XCFGRPid", "XCFGRPID", &[num("a sysplex group id suffix")]),
         other("NOZERT", "NOZERT", &[]),
+        other(
+            "ZERT",
+            "ZERT",
+            &[Val::OptKw(&[kw("AGGregation"), kw("NOAGGregation")])],
+        ),
     ],
-    subs: &[],
+    subs: &[SubParams {
+        after: "ZERT AGGREGATION",
+        params: &[
+            other(
+                "INTVAL",
+                "ZERT AGGREGATION INTVAL",
+                &[Val::NumOr("SMF", "SMF, or a recording interval (a number)")],
+            ),
+            other(
+                "SYNCVAL",
+                "ZERT AGGREGATION SYNCVAL",
+                &[Val::Time("a time of day hh:mm, e.g. 00:00")],
+            ),
+        ],
+    }],
     unsupported: &[
         kw("AIASSIST"),
         kw("IKEDREQuired"),
@@ -706,20 +732,28 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
         kw("SMCR"),
         kw("SMCGlobal"),
         kw("SYSPLEXMONitor"),
-        kw("ZERT"),
     ],
 };
 
+/// The IPv6 interface identifier (INTERFACE - IPAQENET6 statement):
+/// IPAQENET6 only.
+const INTFID: Other = other("INTFID", "INTFID", &[Val::IntfId]);
+
+/// TEMPIP, coded in place of IPADDR: the interface starts with the address
+/// 0.0.0.0 (IP Configuration Guide, "Using TEMPIP interfaces": "Define an
+/// interface with the TEMPIP parameter instead of the IPADDR parameter";
+/// "can be configured only on the IPv4 IPAQENET OSA-Express QDIO
+/// INTERFACE statement"). It takes no value.
+const TEMPIP: Other = other("TEMPIP", "TEMPIP", &[]);
+
 /// INTERFACE (IP Configuration Reference, INTERFACE - IPAQENET6 statement;
-/// DEVNUM, SMCR, SMCD and TEMPIP from IBM's z/OS Communications Server
-/// Network Express presentation, support page 7231685).
+/// DEVNUM, SMCR and SMCD from IBM's z/OS Communications Server Network
+/// Express presentation, support page 7231685; the form of SMCR's and
+/// SMCD's values on INTERFACE is not confirmed, so they stay unsupported).
 const INTERFACE_OTHER: OtherParams = OtherParams {
-    other: &[
-        other("INTFID", "INTFID", &[Val::IntfId]),
-        other("DEVNUM", "DEVNUM", &[Val::DevNum]),
-    ],
+    other: &[INTFID, other("DEVNUM", "DEVNUM", &[Val::DevNum]), TEMPIP],
     subs: &[],
-    unsupported: &[kw("SMCR"), kw("SMCD"), kw("TEMPIP")],
+    unsupported: &[kw("SMCR"), kw("SMCD")],
 };
 
 /// ROUTE of a BEGINROUTES block: the per-route TCP settings (their names
@@ -1284,7 +1318,14 @@ impl Parser<'_> {
         }
         let stmt = ps.stmt;
         match ps.kind(&t.text) {
-            ParamKind::Other(o) => self.other_values(t, ps, o),
+            ParamKind::Other(o) => {
+                // Sub-parameters may follow it, or the option it took.
+                let after = match self.other_values(t, ps, o) {
+                    Some(k) => format!("{} {}", o.name, k.full_upper()),
+                    None => o.name.to_string(),
+                };
+                self.sub_params(ps, &after);
+            }
             ParamKind::Sub(sp, _) => {
                 self.err(
                     t.span,
@@ -1344,34 +1385,39 @@ impl Parser<'_> {
     /// statement of `ps`, checked for count and form; a warning when they
     /// are right. A word that cannot be the value (the next statement, or
     /// any parameter of this one) means the value is missing: it is left
-    /// to be read as what it is.
-    fn other_values<T: Copy>(&mut self, t: &Token, ps: &Params<T>, o: &'static Other) {
+    /// to be read as what it is. Returns the keyword value taken, if any.
+    fn other_values<T: Copy>(
+        &mut self,
+        t: &Token,
+        ps: &Params<T>,
+        o: &'static Other,
+    ) -> Option<Keyword> {
         let stmt = ps.stmt;
         let mut ok = true;
+        let mut taken = None;
         for &v in o.values {
             let next = self.peek().cloned();
             // Which keyword of a keyword value `next` spells.
             let kw = match (v, &next) {
                 (Val::OptKw(kws) | Val::Kw(kws, _), Some(n)) => {
                     let mut short = None;
-                    let mut found = false;
+                    let mut found = None;
                     for k in kws {
                         match k.matches(&n.text) {
-                            Match::Yes => found = true,
+                            Match::Yes if found.is_none() => found = Some(*k),
                             Match::TooShort if short.is_none() => short = Some(*k),
                             _ => {}
                         }
                     }
-                    if found {
-                        Ok(())
-                    } else {
-                        Err(short)
-                    }
+                    found.ok_or(short)
                 }
                 _ => Err(None),
             };
             match (v, next) {
-                (Val::OptKw(_) | Val::Kw(..), Some(_)) if kw.is_ok() => self.pos += 1,
+                (Val::OptKw(_) | Val::Kw(..), Some(_)) if kw.is_ok() => {
+                    self.pos += 1;
+                    taken = kw.ok();
+                }
                 // Too short an abbreviation of the keyword value, and no
                 // parameter: the value, miscoded.
                 (Val::OptKw(_) | Val::Kw(..), Some(n))
@@ -1425,6 +1471,7 @@ impl Parser<'_> {
                 },
             );
         }
+        taken
     }
 
     /// After the parameter `after` (DATAGRAMFWD, DYNAMICXCF), read the
@@ -1581,21 +1628,32 @@ impl Parser<'_> {
             let p = match find(INTF_PARAMS, &t.text) {
                 Ok(p) => p,
                 Err(_) => {
-                    if kind_known
-                        && kind != InterfaceKind::IpaqEnet6
-                        && INTFID.matches(&t.text) == Match::Yes
-                    {
-                        // An IPv6 interface identifier: IPAQENET6 only.
-                        self.err(
-                            t.span,
-                            ErrorKind::NotValidForKind {
-                                intf: intf.name.clone(),
-                                param: "INTFID",
-                                kind: kind.keyword(),
-                            },
-                        );
-                        self.skip_values(&INTERFACE_P);
-                        continue;
+                    // INTFID is IPAQENET6's only, TEMPIP IPAQENET's.
+                    let only = match INTERFACE_P.kind(&t.text) {
+                        ParamKind::Other(o) if o.kw == INTFID.kw => {
+                            Some((InterfaceKind::IpaqEnet6, o))
+                        }
+                        ParamKind::Other(o) if o.kw == TEMPIP.kw => {
+                            Some((InterfaceKind::IpaqEnet, o))
+                        }
+                        _ => None,
+                    };
+                    if let Some((only, o)) = only {
+                        if kind_known && kind != only {
+                            self.err(
+                                t.span,
+                                ErrorKind::NotValidForKind {
+                                    intf: intf.name.clone(),
+                                    param: o.name,
+                                    kind: kind.keyword(),
+                                },
+                            );
+                            self.skip_values(&INTERFACE_P);
+                            continue;
+                        }
+                        if o.kw == TEMPIP.kw {
+                            intf.tempip = Some(t.span);
+                        }
                     }
                     self.other_param(&t, &INTERFACE_P);
                     continue;

@@ -64,6 +64,9 @@ pub fn interface_line(i: &Interface) -> String {
         let a: Vec<String> = i.ipaddr.iter().map(|a| a.value.to_string()).collect();
         w.push(format!("IPADDR {}", a.join(" ")));
     }
+    if i.tempip.is_some() {
+        w.push("TEMPIP".into());
+    }
     if let Some(p) = &i.portname {
         w.push(format!("PORTNAME {}", p.value));
     }

@@ -459,7 +459,8 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
     // IPADDR
     match i.kind {
         InterfaceKind::IpaqEnet | InterfaceKind::IpaqIdio => {
-            if i.ipaddr.is_empty() && !i.refused.contains(&"IPADDR") {
+            // TEMPIP is coded in place of IPADDR.
+            if i.ipaddr.is_empty() && !i.refused.contains(&"IPADDR") && i.tempip.is_none() {
                 d.error(
                     f,
                     i.span,

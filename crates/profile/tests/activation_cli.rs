@@ -596,3 +596,19 @@ fn convert_keeps_replaceable_on_a_route() {
         assert!(text.lines().any(|l| l == line), "{line}: {text}");
     }
 }
+
+/// A TEMPIP interface is checked clean and activated without an address;
+/// the summary says so.
+#[test]
+fn check_activates_a_tempip_interface_without_an_address() {
+    let f = tmp(
+        "tempip.prof",
+        "INTERFACE T1 DEFINE IPAQENET PORTNAME P1 TEMPIP\nSTART T1\n",
+    );
+    let (code, out, err) = check(vec![f]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert!(
+        out.contains("  INTERFACE T1 on P1: (no address) INBPERF BALANCED"),
+        "{out}"
+    );
+}

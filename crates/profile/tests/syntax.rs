@@ -1175,3 +1175,67 @@ fn skipped_values_end_at_a_too_short_parameter() {
     let (_, v) = diags("IPCONFIG SYSPLEXR REASSEMB 60 SOURCEV\n");
     assert_eq!(v.len(), 3, "{v:?}");
 }
+
+/// Profiles IBM documents that were refused. GLOBALCONFIG ZERT
+/// [AGGREGATION [INTVAL SMF|intval] [SYNCVAL hh:mm] | NOAGGREGATION]
+/// (GLOBALCONFIG syntax diagram; SAMPPROF's `GLOBALCONFIG ZERT
+/// AGGREGATION`), and INTERFACE ... TEMPIP, which takes no value and is
+/// coded in place of IPADDR on an IPv4 IPAQENET interface (IP
+/// Configuration Guide, "Using TEMPIP interfaces").
+#[test]
+fn zert_aggregation_and_tempip_are_accepted() {
+    let (p, v) = diags(
+        "GLOBALCONFIG ZERT AGGREGATION SEGMENTATIONOFFLOAD\n\
+         GLOBALCONFIG ZERT AGG INTVAL SMF SYNCVAL 00:30 NOZERT ZERT NOAGGREGATION\n\
+         GLOBALCONFIG ZERT AGGREGATION INTVAL 4\n",
+    );
+    assert_eq!(
+        not_modelled(&v),
+        [
+            "1:14 GLOBALCONFIG ZERT",
+            "2:14 GLOBALCONFIG ZERT",
+            "2:23 GLOBALCONFIG ZERT AGGREGATION INTVAL",
+            "2:34 GLOBALCONFIG ZERT AGGREGATION SYNCVAL",
+            "2:48 GLOBALCONFIG NOZERT",
+            "2:55 GLOBALCONFIG ZERT",
+            "3:14 GLOBALCONFIG ZERT",
+            "3:31 GLOBALCONFIG ZERT AGGREGATION INTVAL",
+        ],
+        "{v:?}"
+    );
+    assert_eq!(v.len(), 8, "{v:?}");
+    assert!(p.global.segmentation_offload.is_some());
+    // INTVAL and SYNCVAL belong to ZERT AGGREGATION.
+    let (_, v) = diags("GLOBALCONFIG ZERT NOAGGREGATION INTVAL 5 SYNCVAL 9:30\n");
+    assert_eq!(
+        v[1..],
+        [
+            "s.prof:1:33: error: parameter INTVAL is not valid on GLOBALCONFIG except right after ZERT AGGREGATION",
+            "s.prof:1:42: error: parameter SYNCVAL is not valid on GLOBALCONFIG except right after ZERT AGGREGATION",
+        ]
+    );
+    let (_, v) = diags("GLOBALCONFIG ZERT AGGREGATION SYNCVAL 9:30\n");
+    assert_eq!(
+        v[1],
+        "s.prof:1:39: error: GLOBALCONFIG ZERT AGGREGATION SYNCVAL: 9:30 is not valid (a time of day hh:mm, e.g. 00:00)"
+    );
+
+    // TEMPIP: a flag, in place of IPADDR; the interface has no address.
+    let src = "INTERFACE T1 DEFINE IPAQENET PORTNAME P1 TEMPIP VLANID 5\nSTART T1\n";
+    let (p, mut d) = parse_profile("s.prof", src);
+    validate_profile(&p, &mut d);
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(
+        v,
+        ["s.prof:1:42: warning: INTERFACE TEMPIP is not modelled by softosa and is ignored (z/OS would apply it)"]
+    );
+    let t1 = &p.interfaces[0];
+    assert!(t1.tempip.is_some() && t1.ipaddr.is_empty());
+    assert_eq!(t1.vlanid.as_ref().map(|x| x.value), Some(5));
+    // IPv4 IPAQENET only.
+    let (_, v) = diags("INTERFACE T6 DEFINE IPAQENET6 PORTNAME P1 TEMPIP MTU 1500\n");
+    assert_eq!(
+        v,
+        ["s.prof:1:43: error: interface T6: TEMPIP is not valid for DEFINE IPAQENET6"]
+    );
+}
