@@ -226,6 +226,10 @@ pub enum ErrorKind {
         what: &'static str,
         dest_v6: bool,
     },
+    /// `INTERFACE name DELETE` of an interface the same profile defines
+    /// above it: z/OS would delete it, softosa does not apply DELETE.
+    #[error("INTERFACE {name} DELETE: {name} is defined above (line {first_line}); softosa does not apply DELETE, so it would still simulate the interface: remove the DELETE, or the definition")]
+    DeleteNotApplied { name: String, first_line: u32 },
     #[error("START {0}: no DEVICE or INTERFACE of that name is defined")]
     StartUnknown(String),
     #[error("VIPADISTRIBUTE {0}: the address is not defined by a VIPADEFINE")]

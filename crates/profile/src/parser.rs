@@ -1556,18 +1556,47 @@ impl Parser<'_> {
         };
         // `INTERFACE name DELETE` removes a defined interface (IP
         // Configuration Reference, INTERFACE statements: DELEte in place of
-        // DEFINE); softosa reads each profile from scratch and does not
-        // model it.
+        // DEFINE). softosa reads each profile from scratch and does not
+        // apply it: of an interface defined in an earlier profile it is a
+        // warning; of one this profile defines above, an error (it would
+        // be simulated although z/OS deletes it).
         if let Some(t) = self.peek().cloned() {
             if INTERFACE_DELETE.matches(&t.text) == Match::Yes {
                 self.pos += 1;
-                self.warn(
-                    t.span,
-                    WarningKind::ParameterNotModelled {
-                        stmt: "INTERFACE",
-                        param: "DELETE".into(),
-                    },
-                );
+                let same = |n: &str| n.eq_ignore_ascii_case(&name.text);
+                let defined = self
+                    .prof
+                    .interfaces
+                    .iter()
+                    .filter(|i| same(&i.name))
+                    .map(|i| i.span)
+                    .chain(
+                        self.prof
+                            .static_vipas
+                            .iter()
+                            .filter(|v| {
+                                matches!(v.kind, VipaKind::Interface | VipaKind::Interface6)
+                                    && same(&v.name)
+                            })
+                            .map(|v| v.span),
+                    )
+                    .min();
+                match defined {
+                    Some(first) => self.err(
+                        t.span,
+                        ErrorKind::DeleteNotApplied {
+                            name: name.text.clone(),
+                            first_line: first.line,
+                        },
+                    ),
+                    None => self.warn(
+                        t.span,
+                        WarningKind::ParameterNotModelled {
+                            stmt: "INTERFACE",
+                            param: format!("{} DELETE", name.text),
+                        },
+                    ),
+                }
                 return;
             }
         }

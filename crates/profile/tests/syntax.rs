@@ -964,8 +964,8 @@ fn interface_delete_is_a_warning() {
     assert_eq!(
         v,
         [
-            "s.prof:1:18: warning: INTERFACE DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
-            "s.prof:2:16: warning: INTERFACE DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:1:18: warning: INTERFACE VIPAV4 DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:2:16: warning: INTERFACE OSA1 DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
         ]
     );
     assert!(p.interfaces.is_empty() && p.static_vipas.is_empty());
@@ -1237,5 +1237,30 @@ fn zert_aggregation_and_tempip_are_accepted() {
     assert_eq!(
         v,
         ["s.prof:1:43: error: interface T6: TEMPIP is not valid for DEFINE IPAQENET6"]
+    );
+}
+
+/// `INTERFACE name DELETE` of an interface the profile defines above it:
+/// z/OS would delete it, softosa does not apply DELETE and would still
+/// simulate it, so that is an error that says so. Of an interface this
+/// profile does not define above (an earlier profile's, or one it defines
+/// again below), it stays a warning, which names the interface.
+#[test]
+fn interface_delete_of_an_interface_defined_above_is_an_error() {
+    let (_, v) = diags(
+        "INTERFACE VIPA1 DELETE\n\
+         INTERFACE VIPA1 DEFINE VIRTUAL IPADDR 10.1.9.1\n\
+         INTERFACE OSA1 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.10/24\n\
+         START OSA1\n\
+         INTERFACE osa1 DELETE\n\
+         INTERFACE VIPA1 DELETE\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:17: warning: INTERFACE VIPA1 DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:5:16: error: INTERFACE osa1 DELETE: osa1 is defined above (line 3); softosa does not apply DELETE, so it would still simulate the interface: remove the DELETE, or the definition",
+            "s.prof:6:17: error: INTERFACE VIPA1 DELETE: VIPA1 is defined above (line 2); softosa does not apply DELETE, so it would still simulate the interface: remove the DELETE, or the definition",
+        ]
     );
 }
