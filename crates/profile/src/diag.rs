@@ -6,6 +6,7 @@
 //! collected so that one run reports every mistake in a file, as the z/OS
 //! profile check does.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -342,7 +343,7 @@ pub enum WarningKind {
     #[error("{stmt}: {param} is coded more than once; the last value is used")]
     Repeated {
         stmt: &'static str,
-        param: &'static str,
+        param: Cow<'static, str>,
     },
     #[error("QDIOACCELERATOR is ignored: IPSECURITY is in effect (the accelerator cannot forward with IP security)")]
     AcceleratorWithIpsecurity,

@@ -140,6 +140,7 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
             file: file.to_string(),
             ..Profile::default()
         },
+        seen: Vec::new(),
     };
     if toks.is_empty() {
         p.warn(
@@ -197,6 +198,9 @@ struct Parser<'a> {
     file: &'a str,
     diags: Diagnostics,
     prof: Profile,
+    /// The not-modelled parameters read in the current statement (or
+    /// ROUTE), by [`group`]: one coded again is a warning.
+    seen: Vec<String>,
 }
 
 // ---- parameter tables -------------------------------------------------
@@ -873,6 +877,24 @@ impl<T: Copy> Params<T> {
     }
 }
 
+/// What a parameter `o` of `list` is called when it is coded twice: a
+/// parameter and its NO form are one setting (SOURCEVIPA/NOSOURCEVIPA), as
+/// WORKLOADQ and NOWORKLOADQ are.
+fn group(list: &[Other], o: &Other) -> String {
+    let full = o.kw.full_upper();
+    let has = |w: &str| list.iter().any(|x| x.kw.full_upper() == w);
+    let pos = match full.strip_prefix("NO") {
+        Some(p) if has(p) => p.to_string(),
+        _ => full.clone(),
+    };
+    let neg = format!("NO{pos}");
+    if has(&neg) {
+        format!("{pos}/{neg}")
+    } else {
+        pos
+    }
+}
+
 const INTERFACE_P: Params<IP> = Params {
     stmt: "INTERFACE",
     modelled: INTF_PARAMS,
@@ -1225,7 +1247,13 @@ impl Parser<'_> {
         param: &'static str,
     ) {
         if slot.is_some() {
-            self.warn(v.span, WarningKind::Repeated { stmt, param });
+            self.warn(
+                v.span,
+                WarningKind::Repeated {
+                    stmt,
+                    param: param.into(),
+                },
+            );
         }
         *slot = Some(v);
     }
@@ -1319,6 +1347,7 @@ impl Parser<'_> {
         let stmt = ps.stmt;
         match ps.kind(&t.text) {
             ParamKind::Other(o) => {
+                self.note_repeat(t.span, stmt, group(ps.others.other, o));
                 // Sub-parameters may follow it, or the option it took.
                 let after = match self.other_values(t, ps, o) {
                     Some(k) => format!("{} {}", o.name, k.full_upper()),
@@ -1366,6 +1395,22 @@ impl Parser<'_> {
                     param: t.text.clone(),
                 },
             ),
+        }
+    }
+
+    /// A not-modelled parameter of group `g` is coded at `span`: a warning
+    /// when the statement has it already, as for a modelled one.
+    fn note_repeat(&mut self, span: Span, stmt: &'static str, g: String) {
+        if self.seen.contains(&g) {
+            self.warn(
+                span,
+                WarningKind::Repeated {
+                    stmt,
+                    param: g.into(),
+                },
+            );
+        } else {
+            self.seen.push(g);
         }
     }
 
@@ -1488,6 +1533,7 @@ impl Parser<'_> {
                 break;
             }
             self.pos += 1;
+            self.note_repeat(n.span, ps.stmt, format!("{after} {}", group(sp.params, o)));
             self.other_values(&n, ps, o);
         }
     }
@@ -1498,6 +1544,7 @@ impl Parser<'_> {
         while let Some(t) = self.bump() {
             match find(STATEMENTS, &t.text) {
                 Ok(s) => {
+                    self.seen.clear();
                     match s {
                         Stmt::Interface => self.interface(&t),
                         Stmt::Device => self.device(&t),
@@ -1729,7 +1776,7 @@ impl Parser<'_> {
                                             v.span,
                                             WarningKind::Repeated {
                                                 stmt: S,
-                                                param: "IPADDR",
+                                                param: "IPADDR".into(),
                                             },
                                         );
                                         intf.ipaddr.clear();
@@ -1821,7 +1868,7 @@ impl Parser<'_> {
                             t.span,
                             WarningKind::Repeated {
                                 stmt: S,
-                                param: "VMAC",
+                                param: "VMAC".into(),
                             },
                         );
                     }
@@ -2078,7 +2125,7 @@ impl Parser<'_> {
                                 v.span,
                                 WarningKind::Repeated {
                                     stmt: S,
-                                    param: "IPADDR",
+                                    param: "IPADDR".into(),
                                 },
                             );
                             vipa.ipaddr.clear();
@@ -2876,6 +2923,7 @@ impl Parser<'_> {
 
     fn route(&mut self, t: &Token) {
         const S: &str = "ROUTE";
+        self.seen.clear();
         let Some(d) = self.value(
             S,
             "destination",
@@ -2981,6 +3029,7 @@ impl Parser<'_> {
         while let Some(n) = self.next_param(&ROUTE_P) {
             match find(ROUTE_PARAMS, &n.text) {
                 Ok(RP::Mtu) => {
+                    self.note_repeat(n.span, S, "MTU".into());
                     if let Some(v) = self.value(S, "MTU", "a number or DEFAULTSIZE") {
                         if v.upper() != "DEFAULTSIZE" {
                             match parse_dec(&v.text) {
@@ -2990,8 +3039,10 @@ impl Parser<'_> {
                         }
                     }
                 }
-                Ok(RP::Repl) => replaceable = Some(true),
-                Ok(RP::NoRepl) => replaceable = Some(false),
+                Ok(r @ (RP::Repl | RP::NoRepl)) => {
+                    self.note_repeat(n.span, S, "REPLACEABLE/NOREPLACEABLE".into());
+                    replaceable = Some(r == RP::Repl);
+                }
                 Err(_) => self.other_param(&n, &ROUTE_P),
             }
         }

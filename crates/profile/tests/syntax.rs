@@ -730,7 +730,8 @@ fn real_globalconfig_parameters_are_warnings_or_said_to_be_unsupported() {
             "2:64 GLOBALCONFIG AUTOIQDX",
         ],
     );
-    assert_eq!(v.len(), 8, "{v:?}");
+    // And TCPIPS after NOTCPIPSTATISTICS: coded twice.
+    assert_eq!(v.len(), 9, "{v:?}");
     assert!(p.global.segmentation_offload.is_some());
 
     let (p, v) = diags("GLOBALCONFIG SYSPLEXMONITOR DELAYJOIN TIMERSECS 60 IQDMULTIWRITE\n");
@@ -1203,7 +1204,8 @@ fn zert_aggregation_and_tempip_are_accepted() {
         ],
         "{v:?}"
     );
-    assert_eq!(v.len(), 8, "{v:?}");
+    // And ZERT/NOZERT coded more than once on line 2.
+    assert_eq!(v.len(), 10, "{v:?}");
     assert!(p.global.segmentation_offload.is_some());
     // INTVAL and SYNCVAL belong to ZERT AGGREGATION.
     let (_, v) = diags("GLOBALCONFIG ZERT NOAGGREGATION INTVAL 5 SYNCVAL 9:30\n");
@@ -1261,6 +1263,54 @@ fn interface_delete_of_an_interface_defined_above_is_an_error() {
             "s.prof:1:17: warning: INTERFACE VIPA1 DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
             "s.prof:5:16: error: INTERFACE osa1 DELETE: osa1 is defined above (line 3); softosa does not apply DELETE, so it would still simulate the interface: remove the DELETE, or the definition",
             "s.prof:6:17: error: INTERFACE VIPA1 DELETE: VIPA1 is defined above (line 2); softosa does not apply DELETE, so it would still simulate the interface: remove the DELETE, or the definition",
+        ]
+    );
+}
+
+/// A not-modelled parameter coded twice in one statement (or a parameter
+/// and its NO form) is a warning, as a modelled one is; so are REPLACEABLE
+/// and NOREPLACEABLE, or MTU, twice on one ROUTE.
+#[test]
+fn not_modelled_parameters_coded_twice_are_a_warning() {
+    let repeated = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .filter(|x| x.contains("is coded more than once"))
+            .cloned()
+            .collect()
+    };
+    let (_, v) = diags(
+        "IPCONFIG TTL 60 TTL 64 SOURCEVIPA NOSOURCEVIPA\n\
+         IPCONFIG TTL 32 DATAGRAMFWD NOFWDMULTIPATH FWDMULTIPATH PERPACKET\n",
+    );
+    assert_eq!(
+        repeated(&v),
+        [
+            "s.prof:1:17: warning: IPCONFIG: TTL is coded more than once; the last value is used",
+            "s.prof:1:35: warning: IPCONFIG: SOURCEVIPA/NOSOURCEVIPA is coded more than once; the last value is used",
+            "s.prof:2:44: warning: IPCONFIG: DATAGRAMFWD FWDMULTIPATH/NOFWDMULTIPATH is coded more than once; the last value is used",
+        ]
+    );
+    let (_, v) = diags("GLOBALCONFIG ZERT NOZERT XCFGRPID 11 XCFGRPID 12\n");
+    assert_eq!(
+        repeated(&v),
+        [
+            "s.prof:1:19: warning: GLOBALCONFIG: ZERT/NOZERT is coded more than once; the last value is used",
+            "s.prof:1:38: warning: GLOBALCONFIG: XCFGRPID is coded more than once; the last value is used",
+        ]
+    );
+    let (_, v) = diags(
+        "INTERFACE A DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n\
+         BEGINROUTES\n\
+         \x20ROUTE 10.2.0.0/16 10.1.1.254 A MTU 1492 REPL NOREPL MTU 1500 DELAYACKS NODELAYACKS\n\
+         \x20ROUTE 10.3.0.0/16 10.1.1.254 A MTU 1492 REPL DELAYACKS\n\
+         ENDROUTES\n",
+    );
+    assert_eq!(
+        repeated(&v),
+        [
+            "s.prof:3:47: warning: ROUTE: REPLACEABLE/NOREPLACEABLE is coded more than once; the last value is used",
+            "s.prof:3:54: warning: ROUTE: MTU is coded more than once; the last value is used",
+            "s.prof:3:73: warning: ROUTE: DELAYACKS/NODELAYACKS is coded more than once; the last value is used",
         ]
     );
 }
