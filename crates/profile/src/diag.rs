@@ -70,13 +70,13 @@ pub enum ErrorKind {
     #[error("{stmt} {param}: a value is missing ({expected})")]
     MissingValue {
         stmt: &'static str,
-        param: &'static str,
+        param: Cow<'static, str>,
         expected: &'static str,
     },
     #[error("{stmt} {param}: {value} is not valid ({expected})")]
     InvalidValue {
         stmt: &'static str,
-        param: &'static str,
+        param: Cow<'static, str>,
         value: String,
         expected: String,
     },

@@ -73,31 +73,28 @@ pub enum Match {
     No,
 }
 
-/// Find which keyword of `table` a token spells. Returns the index, or the
-/// keyword it is a too-short abbreviation of.
-pub fn lookup(table: &[Keyword], token: &str) -> Lookup {
+/// Which of `items` `token` spells: the value of the first whose keyword
+/// it matches (in full, or abbreviated far enough), else the first keyword
+/// it is too short an abbreviation of. Every keyword lookup of the readers
+/// goes through here.
+pub fn lookup<T>(items: impl IntoIterator<Item = (Keyword, T)>, token: &str) -> Lookup<T> {
     let mut short = None;
-    for (i, k) in table.iter().enumerate() {
+    for (k, v) in items {
         match k.matches(token) {
-            Match::Yes => return Lookup::Found(i),
-            Match::TooShort => {
-                if short.is_none() {
-                    short = Some(i);
-                }
-            }
-            Match::No => {}
+            Match::Yes => return Lookup::Found(v),
+            Match::TooShort if short.is_none() => short = Some(k),
+            Match::TooShort | Match::No => {}
         }
     }
-    match short {
-        Some(i) => Lookup::TooShort(i),
-        None => Lookup::NotFound,
-    }
+    short.map_or(Lookup::NotFound, Lookup::TooShort)
 }
 
+/// The result of [`lookup`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lookup {
-    Found(usize),
-    TooShort(usize),
+pub enum Lookup<T> {
+    Found(T),
+    /// Too short an abbreviation of this keyword (and no match).
+    TooShort(Keyword),
     NotFound,
 }
 
@@ -118,5 +115,21 @@ mod tests {
         let full = kw("DEVICE");
         assert_eq!(full.matches("DEVIC"), Match::TooShort);
         assert_eq!(full.matches("device"), Match::Yes);
+    }
+
+    /// A match anywhere wins over a too-short abbreviation before it; of
+    /// several too-short ones, the first is named.
+    #[test]
+    fn lookup_prefers_a_match_then_the_first_too_short() {
+        let t = [
+            (kw("SOURCEVIPAINTerface"), 1),
+            (kw("SOURCEVIPA"), 2),
+            (kw("PERConnection"), 3),
+            (kw("PERPacket"), 4),
+        ];
+        assert_eq!(lookup(t, "sourcevipa"), Lookup::Found(2));
+        assert_eq!(lookup(t, "SOURCEVIPAINT"), Lookup::Found(1));
+        assert_eq!(lookup(t, "PER"), Lookup::TooShort(kw("PERConnection")));
+        assert_eq!(lookup(t, "X"), Lookup::NotFound);
     }
 }

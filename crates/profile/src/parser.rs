@@ -2,20 +2,24 @@
 //!
 //! Layer: configuration front end. Hand-written recursive descent over the
 //! token stream of [`crate::lexer`]. A statement starts with a statement
-//! keyword and runs until the next token that is a statement keyword, so
-//! statements may span lines and several may share a line. Unknown
-//! statements and parameters are errors; real z/OS statements and
+//! keyword and runs until the next token that is a statement keyword and
+//! not a parameter of the statement (GLOBALCONFIG TCPIPSTATISTICS is the
+//! parameter), so statements may span lines and several may share a line.
+//! Unknown statements and parameters are errors; real z/OS statements and
 //! parameters softosa does not model are warnings (a parameter's values are
-//! still checked), or errors that say so where softosa cannot check their
-//! values. After an error the parser skips to the next statement keyword
-//! and carries on, so one run reports every problem. Cross-statement rules
-//! live in [`crate::validate`].
+//! still checked for count and form, and for range where softosa has the
+//! range IBM documents), or errors that say so where softosa cannot check
+//! their values. A word that is a parameter of the statement is never
+//! taken as another parameter's value. After an error the parser skips to
+//! the next statement keyword and carries on, so one run reports every
+//! problem. Cross-statement rules live in [`crate::validate`].
 
+use std::borrow::Cow;
 use std::net::{IpAddr, Ipv4Addr};
 
 use crate::ast::*;
 use crate::diag::{Diagnostics, ErrorKind, Span, Spanned, WarningKind};
-use crate::keywords::{kw, Keyword, Match};
+use crate::keywords::{kw, lookup, Keyword, Lookup, Match};
 use crate::lexer::{tokenize, Token};
 
 /// Top-level statements softosa understands.
@@ -382,15 +386,11 @@ const ROUTE_PARAMS: &[(Keyword, RP)] = &[
 ];
 
 fn find<T: Copy>(table: &[(Keyword, T)], tok: &str) -> Result<T, Option<Keyword>> {
-    let mut short = None;
-    for (k, v) in table {
-        match k.matches(tok) {
-            Match::Yes => return Ok(*v),
-            Match::TooShort if short.is_none() => short = Some(*k),
-            _ => {}
-        }
+    match lookup(table.iter().copied(), tok) {
+        Lookup::Found(v) => Ok(v),
+        Lookup::TooShort(k) => Err(Some(k)),
+        Lookup::NotFound => Err(None),
     }
-    Err(short)
 }
 
 fn keyword_list<T>(table: &[(Keyword, T)]) -> String {
@@ -405,16 +405,18 @@ fn keyword_list<T>(table: &[(Keyword, T)]) -> String {
 //
 // z/OS statements softosa reads carry many parameters that softosa does not
 // model (IP Configuration Reference, the statement's syntax diagram). Those
-// whose values softosa can check are read (their values checked for count,
-// form and, where documented, range), reported as a warning and ignored.
-// Those whose values softosa cannot check are an error that says so, not an
+// whose values softosa can check are read (their values checked for count
+// and form, and for range only where the range below was confirmed from
+// IBM's pages: ARPTO, SECCLASS), reported as a warning and ignored. Those
+// whose values softosa cannot check are an error that says so, not an
 // "unknown parameter".
 
 /// The form of one value of a parameter softosa does not model.
 #[derive(Debug, Clone, Copy)]
 enum Val {
-    /// A decimal number in `min..=max` (the documented range; the whole
-    /// `u32` range where none is documented).
+    /// A decimal number of up to 9 digits (see [`parse_dec`]) in
+    /// `min..=max`: IBM's documented range, or 0 to [`ANY`] where softosa
+    /// has none confirmed.
     Num {
         min: u32,
         max: u32,
@@ -444,8 +446,10 @@ enum Val {
     Name(&'static str),
 }
 
+/// No upper bound beyond what [`parse_dec`] reads.
 const ANY: u32 = u32::MAX;
 
+/// A number whose range softosa has not confirmed: its form is checked.
 const fn num(expected: &'static str) -> Val {
     Val::Num {
         min: 0,
@@ -510,25 +514,35 @@ impl Val {
     }
 }
 
-/// A real parameter softosa does not model: its keyword as documented, its
-/// name for messages, and the values that follow it.
+/// A real parameter softosa does not model: its keyword as documented, and
+/// the values that follow it. Messages name it by its full keyword, after
+/// the parameter it follows for a sub-parameter (`DYNAMICXCF SECCLASS`).
 #[derive(Debug)]
 struct Other {
     kw: Keyword,
-    name: &'static str,
     values: &'static [Val],
 }
 
-const fn other(doc: &'static str, name: &'static str, values: &'static [Val]) -> Other {
+const fn other(doc: &'static str, values: &'static [Val]) -> Other {
     Other {
         kw: kw(doc),
-        name,
         values,
     }
 }
 
-/// Parameters that are valid only right after `after` (DATAGRAMFWD's and
-/// DYNAMICXCF's on IPCONFIG).
+impl Other {
+    /// Its name in messages; `after`: the parameter a sub-parameter follows.
+    fn name(&self, after: Option<&str>) -> String {
+        match after {
+            Some(a) => format!("{a} {}", self.kw.full_upper()),
+            None => self.kw.full_upper(),
+        }
+    }
+}
+
+/// Parameters that are valid only right after `after`: a parameter, with
+/// the option it took where that option is what allows them (DATAGRAMFWD's
+/// and DYNAMICXCF's on IPCONFIG, ZERT AGGREGATION's on GLOBALCONFIG).
 struct SubParams {
     after: &'static str,
     params: &'static [Other],
@@ -563,46 +577,35 @@ const IPCONFIG_OTHER: OtherParams = OtherParams {
     other: &[
         other(
             "ARPTO",
-            "ARPTO",
             &[Val::Num {
                 min: 60,
                 max: 86400,
                 expected: "seconds, 60-86400",
             }],
         ),
-        other("CHECKSUMOFFLoad", "CHECKSUMOFFLOAD", &[]),
-        other("NOCHECKSUMOFFLoad", "NOCHECKSUMOFFLOAD", &[]),
-        other(
-            "DEVRETRYDURation",
-            "DEVRETRYDURATION",
-            &[num("a number of seconds")],
-        ),
+        other("CHECKSUMOFFLoad", &[]),
+        other("NOCHECKSUMOFFLoad", &[]),
+        other("DEVRETRYDURation", &[num("a number of seconds")]),
         other(
             "FORMat",
-            "FORMAT",
             &[Val::Kw(&[kw("LONG"), kw("SHORT")], "LONG or SHORT")],
         ),
-        other("IGNORERedirect", "IGNOREREDIRECT", &[]),
-        other("MULTIPATH", "MULTIPATH", &[Val::OptKw(PER)]),
-        other("NOMULTIPATH", "NOMULTIPATH", &[]),
-        other("PATHMTUDISCovery", "PATHMTUDISCOVERY", &[]),
-        other("NOPATHMTUDISCovery", "NOPATHMTUDISCOVERY", &[]),
-        other(
-            "REASSEMBLytimeout",
-            "REASSEMBLYTIMEOUT",
-            &[num("a number of seconds")],
-        ),
-        other("SOURCEVIPA", "SOURCEVIPA", &[]),
-        other("NOSOURCEVIPA", "NOSOURCEVIPA", &[]),
-        other("SYSPLEXRouting", "SYSPLEXROUTING", &[]),
-        other("NOSYSPLEXRouting", "NOSYSPLEXROUTING", &[]),
+        other("IGNORERedirect", &[]),
+        other("MULTIPATH", &[Val::OptKw(PER)]),
+        other("NOMULTIPATH", &[]),
+        other("PATHMTUDISCovery", &[]),
+        other("NOPATHMTUDISCovery", &[]),
+        other("REASSEMBLytimeout", &[num("a number of seconds")]),
+        other("SOURCEVIPA", &[]),
+        other("NOSOURCEVIPA", &[]),
+        other("SYSPLEXRouting", &[]),
+        other("NOSYSPLEXRouting", &[]),
         other(
             "TCPSTACKSOURCEVipa",
-            "TCPSTACKSOURCEVIPA",
             &[Val::Ipv4("the IPv4 address of a VIPA, e.g. 10.1.9.1")],
         ),
-        other("NOTCPSTACKSOURCEVipa", "NOTCPSTACKSOURCEVIPA", &[]),
-        other("TTL", "TTL", &[num("a time to live (hop count)")]),
+        other("NOTCPSTACKSOURCEVipa", &[]),
+        other("TTL", &[num("a time to live (hop count)")]),
     ],
     subs: &[
         SubParams {
@@ -622,18 +625,16 @@ const IPCONFIG_OTHER: OtherParams = OtherParams {
 const DYNAMICXCF_OTHER: &[Other] = &[
     other(
         "SECCLASS",
-        "DYNAMICXCF SECCLASS",
         &[Val::Num {
             min: 1,
             max: 255,
             expected: "a security class 1-255",
         }],
     ),
-    other("SMCD", "DYNAMICXCF SMCD", &[]),
-    other("NOSMCD", "DYNAMICXCF NOSMCD", &[]),
+    other("SMCD", &[]),
+    other("NOSMCD", &[]),
     other(
         "SOURCEVIPAINTerface",
-        "DYNAMICXCF SOURCEVIPAINTERFACE",
         &[Val::Name(
             "the name of a static VIPA interface, 1-16 characters",
         )],
@@ -643,12 +644,8 @@ const DYNAMICXCF_OTHER: &[Other] = &[
 /// The parameters that may follow DATAGRAMFWD (IPCONFIG statement):
 /// NOFWDMULTIPATH, or FWDMULTIPATH PERPACKET.
 const DATAGRAMFWD_OTHER: &[Other] = &[
-    other("NOFWDMULTipath", "DATAGRAMFWD NOFWDMULTIPATH", &[]),
-    other(
-        "FWDMULTipath",
-        "DATAGRAMFWD FWDMULTIPATH",
-        &[Val::Kw(&[kw("PERPacket")], "PERPACKET")],
-    ),
+    other("NOFWDMULTipath", &[]),
+    other("FWDMULTipath", &[Val::Kw(&[kw("PERPacket")], "PERPACKET")]),
 ];
 
 /// GLOBALCONFIG (IP Configuration Reference, GLOBALCONFIG statement). ZERT
@@ -659,56 +656,40 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
     other: &[
         other(
             "ADJUSTDVipamss",
-            "ADJUSTDVIPAMSS",
             &[Val::Kw(
                 &[kw("AUTO"), kw("ALL"), kw("NONE")],
                 "AUTO, ALL or NONE",
             )],
         ),
-        other("AUTOIQDC", "AUTOIQDC", &[Val::OptKw(IQD_TRAFFIC)]),
-        other("NOAUTOIQDC", "NOAUTOIQDC", &[]),
-        other("AUTOIQDX", "AUTOIQDX", &[Val::OptKw(IQD_TRAFFIC)]),
-        other("NOAUTOIQDX", "NOAUTOIQDX", &[]),
+        other("AUTOIQDC", &[Val::OptKw(IQD_TRAFFIC)]),
+        other("NOAUTOIQDC", &[]),
+        other("AUTOIQDX", &[Val::OptKw(IQD_TRAFFIC)]),
+        other("NOAUTOIQDX", &[]),
+        other("ECSALimit", &[Val::SizeKm("a size in K or M, e.g. 2048M")]),
         other(
-            "ECSALimit",
-            "ECSALIMIT",
-            &[Val::SizeKm("a size in K or M, e.g. 2048M")],
-        ),
-        other(
-            "EXPLICITBINDPORTRANGE",
             "EXPLICITBINDPORTRANGE",
             &[
                 num("the first port of the range"),
                 num("the number of ports"),
             ],
         ),
-        other("NOEXPLICITBINDPORTRANGE", "NOEXPLICITBINDPORTRANGE", &[]),
-        other("IQDVLANid", "IQDVLANID", &[num("a VLAN id")]),
+        other("NOEXPLICITBINDPORTRANGE", &[]),
+        other("IQDVLANid", &[num("a VLAN id")]),
         other(
-            "MAXRECS",
             "MAXRECS",
             &[Val::NumOr("*", "a number of records, or * for no limit")],
         ),
-        other("MLSCHKTERMinate", "MLSCHKTERMINATE", &[]),
-        other("NOMLSCHKTERMinate", "NOMLSCHKTERMINATE", &[]),
+        other("MLSCHKTERMinate", &[]),
+        other("NOMLSCHKTERMinate", &[]),
+        other("POOLLimit", &[Val::SizeKm("a size in K or M, e.g. 512M")]),
+        other("NOSMCD", &[]),
+        other("NOSMCR", &[]),
+        other("SYSPLEXWLMPoll", &[num("a number of seconds")]),
+        other("TCPIPStatistics", &[]),
+        other("NOTCPIPStatistics", &[]),
+        other("XCFGRPid", &[num("a sysplex group id suffix")]),
+        other("NOZERT", &[]),
         other(
-            "POOLLimit",
-            "POOLLIMIT",
-            &[Val::SizeKm("a size in K or M, e.g. 512M")],
-        ),
-        other("NOSMCD", "NOSMCD", &[]),
-        other("NOSMCR", "NOSMCR", &[]),
-        other(
-            "SYSPLEXWLMPoll",
-            "SYSPLEXWLMPOLL",
-            &[num("a number of seconds")],
-        ),
-        other("TCPIPStatistics", "TCPIPSTATISTICS", &[]),
-        other("NOTCPIPStatistics", "NOTCPIPSTATISTICS", &[]),
-        other("XCFGRPid", "XCFGRPID", &[num("a sysplex group id suffix")]),
-        other("NOZERT", "NOZERT", &[]),
-        other(
-            "ZERT",
             "ZERT",
             &[Val::OptKw(&[kw("AGGregation"), kw("NOAGGregation")])],
         ),
@@ -718,14 +699,9 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
         params: &[
             other(
                 "INTVAL",
-                "ZERT AGGREGATION INTVAL",
                 &[Val::NumOr("SMF", "SMF, or a recording interval (a number)")],
             ),
-            other(
-                "SYNCVAL",
-                "ZERT AGGREGATION SYNCVAL",
-                &[Val::Time("a time of day hh:mm, e.g. 00:00")],
-            ),
+            other("SYNCVAL", &[Val::Time("a time of day hh:mm, e.g. 00:00")]),
         ],
     }],
     unsupported: &[
@@ -741,21 +717,21 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
 
 /// The IPv6 interface identifier (INTERFACE - IPAQENET6 statement):
 /// IPAQENET6 only.
-const INTFID: Other = other("INTFID", "INTFID", &[Val::IntfId]);
+const INTFID: Other = other("INTFID", &[Val::IntfId]);
 
 /// TEMPIP, coded in place of IPADDR: the interface starts with the address
 /// 0.0.0.0 (IP Configuration Guide, "Using TEMPIP interfaces": "Define an
 /// interface with the TEMPIP parameter instead of the IPADDR parameter";
 /// "can be configured only on the IPv4 IPAQENET OSA-Express QDIO
 /// INTERFACE statement"). It takes no value.
-const TEMPIP: Other = other("TEMPIP", "TEMPIP", &[]);
+const TEMPIP: Other = other("TEMPIP", &[]);
 
 /// INTERFACE (IP Configuration Reference, INTERFACE - IPAQENET6 statement;
 /// DEVNUM, SMCR and SMCD from IBM's z/OS Communications Server Network
 /// Express presentation, support page 7231685; the form of SMCR's and
 /// SMCD's values on INTERFACE is not confirmed, so they stay unsupported).
 const INTERFACE_OTHER: OtherParams = OtherParams {
-    other: &[INTFID, other("DEVNUM", "DEVNUM", &[Val::DevNum]), TEMPIP],
+    other: &[INTFID, other("DEVNUM", &[Val::DevNum]), TEMPIP],
     subs: &[],
     unsupported: &[kw("SMCR"), kw("SMCD")],
 };
@@ -766,30 +742,22 @@ const INTERFACE_OTHER: OtherParams = OtherParams {
 /// statement). Abbreviations not confirmed: coded in full.
 const ROUTE_OTHER: OtherParams = OtherParams {
     other: &[
-        other("DELAYACKS", "DELAYACKS", &[]),
-        other("NODELAYACKS", "NODELAYACKS", &[]),
+        other("DELAYACKS", &[]),
+        other("NODELAYACKS", &[]),
         other(
-            "MAXIMUMRETRANSMITTIME",
             "MAXIMUMRETRANSMITTIME",
             &[Val::Decimal("seconds, e.g. 120 or 0.5")],
         ),
         other(
             "MINIMUMRETRANSMITTIME",
-            "MINIMUMRETRANSMITTIME",
             &[Val::Decimal("seconds, e.g. 0.5")],
         ),
         other(
             "ROUNDTRIPGAIN",
-            "ROUNDTRIPGAIN",
             &[Val::Decimal("a decimal gain, e.g. 0.125")],
         ),
+        other("VARIANCEGAIN", &[Val::Decimal("a decimal gain, e.g. 0.25")]),
         other(
-            "VARIANCEGAIN",
-            "VARIANCEGAIN",
-            &[Val::Decimal("a decimal gain, e.g. 0.25")],
-        ),
-        other(
-            "VARIANCEMULTIPLIER",
             "VARIANCEMULTIPLIER",
             &[Val::Decimal("a decimal multiplier, e.g. 2.0")],
         ),
@@ -801,60 +769,55 @@ const ROUTE_OTHER: OtherParams = OtherParams {
 /// What a token is among a statement's parameters.
 enum ParamKind<T> {
     Modelled(T),
+    NotModelled(NotModelled),
+}
+
+/// A token that is no parameter softosa models on the statement.
+enum NotModelled {
+    /// A real parameter softosa reads and ignores.
     Other(&'static Other),
-    /// A parameter valid only right after another one.
+    /// One valid only right after another one.
     Sub(&'static SubParams, &'static Other),
+    /// A real parameter whose values softosa cannot check.
     Unsupported(Keyword),
+    /// Too short an abbreviation of a parameter of any of those kinds.
     TooShort(Keyword),
     Unknown,
 }
 
 impl<T: Copy> Params<T> {
     fn kind(&self, tok: &str) -> ParamKind<T> {
-        let mut short = None;
-        let mut note = |k: Keyword| {
-            if short.is_none() {
-                short = Some(k);
-            }
-        };
-        match find(self.modelled, tok) {
-            Ok(v) => return ParamKind::Modelled(v),
-            Err(Some(k)) => note(k),
-            Err(None) => {}
-        }
-        for o in self.others.other {
-            match o.kw.matches(tok) {
-                Match::Yes => return ParamKind::Other(o),
-                Match::TooShort => note(o.kw),
-                Match::No => {}
-            }
-        }
-        for sp in self.others.subs {
-            for o in sp.params {
-                match o.kw.matches(tok) {
-                    Match::Yes => return ParamKind::Sub(sp, o),
-                    Match::TooShort => note(o.kw),
-                    Match::No => {}
-                }
-            }
-        }
-        for k in self.others.unsupported {
-            match k.matches(tok) {
-                Match::Yes => return ParamKind::Unsupported(*k),
-                Match::TooShort => note(*k),
-                Match::No => {}
-            }
-        }
-        match short {
-            Some(k) => ParamKind::TooShort(k),
-            None => ParamKind::Unknown,
+        let o = self.others;
+        let not = ParamKind::NotModelled;
+        let all = self
+            .modelled
+            .iter()
+            .map(|(k, v)| (*k, ParamKind::Modelled(*v)))
+            .chain(o.other.iter().map(|x| (x.kw, not(NotModelled::Other(x)))))
+            .chain(o.subs.iter().flat_map(|sp| {
+                sp.params
+                    .iter()
+                    .map(move |x| (x.kw, not(NotModelled::Sub(sp, x))))
+            }))
+            .chain(
+                o.unsupported
+                    .iter()
+                    .map(|k| (*k, not(NotModelled::Unsupported(*k)))),
+            );
+        match lookup(all, tok) {
+            Lookup::Found(kind) => kind,
+            Lookup::TooShort(k) => not(NotModelled::TooShort(k)),
+            Lookup::NotFound => not(NotModelled::Unknown),
         }
     }
 
     /// Is `tok` a parameter of the statement (of any kind, spelled in
     /// full or abbreviated far enough)?
     fn is_param(&self, tok: &str) -> bool {
-        !matches!(self.kind(tok), ParamKind::TooShort(_) | ParamKind::Unknown)
+        !matches!(
+            self.kind(tok),
+            ParamKind::NotModelled(NotModelled::TooShort(_) | NotModelled::Unknown)
+        )
     }
 
     /// Does the statement end before `tok`? At the next statement, unless
@@ -870,8 +833,8 @@ impl<T: Copy> Params<T> {
     fn not_a_value(&self, tok: &str, v: Val) -> bool {
         self.ends(tok)
             || match self.kind(tok) {
-                ParamKind::Unknown => false,
-                ParamKind::TooShort(_) => !v.accepts(tok),
+                ParamKind::NotModelled(NotModelled::Unknown) => false,
+                ParamKind::NotModelled(NotModelled::TooShort(_)) => !v.accepts(tok),
                 _ => true,
             }
     }
@@ -899,6 +862,19 @@ const INTERFACE_P: Params<IP> = Params {
     stmt: "INTERFACE",
     modelled: INTF_PARAMS,
     others: &INTERFACE_OTHER,
+    end: starts_statement,
+};
+
+/// LINK: the INTERFACE parameters it shares (those that belong on
+/// INTERFACE or DEVICE only are refused where they are read).
+const LINK_P: Params<IP> = Params {
+    stmt: "LINK",
+    modelled: INTF_PARAMS,
+    others: &OtherParams {
+        other: &[],
+        subs: &[],
+        unsupported: &[],
+    },
     end: starts_statement,
 };
 
@@ -1010,6 +986,8 @@ fn is_port_number(s: &str) -> bool {
     parse_dec(s).is_some_and(|n| (1..=65535).contains(&n))
 }
 
+/// A decimal number of 1 to 9 digits (no sign): as large as any profile
+/// value softosa reads, and never an overflow.
 fn parse_dec(s: &str) -> Option<u32> {
     if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -1138,7 +1116,7 @@ impl Parser<'_> {
                 sp,
                 ErrorKind::MissingValue {
                     stmt,
-                    param,
+                    param: param.into(),
                     expected,
                 },
             );
@@ -1180,14 +1158,14 @@ impl Parser<'_> {
         &mut self,
         t: &Token,
         stmt: &'static str,
-        param: &'static str,
+        param: impl Into<Cow<'static, str>>,
         expected: impl Into<String>,
     ) {
         self.err(
             t.span,
             ErrorKind::InvalidValue {
                 stmt,
-                param,
+                param: param.into(),
                 value: t.text.clone(),
                 expected: expected.into(),
             },
@@ -1300,62 +1278,25 @@ impl Parser<'_> {
         }
     }
 
-    /// Report an unknown / too-short parameter.
-    fn bad_param<T: Copy>(&mut self, t: &Token, stmt: &'static str, table: &[(Keyword, T)]) {
-        if t.text.starts_with("/*") {
-            self.slash_star(t);
-            return;
-        }
-        match find(table, &t.text) {
-            Err(Some(k)) => {
-                self.err(
-                    t.span,
-                    ErrorKind::AbbreviationTooShort {
-                        got: t.text.clone(),
-                        keyword: k.doc,
-                        min: k.min_upper(),
-                    },
-                );
-                // Skip the keyword's values so they are not reported again
-                // as unknown parameters.
-                while self
-                    .peek()
-                    .is_some_and(|n| !starts_statement(&n.text) && find(table, &n.text).is_err())
-                {
-                    self.pos += 1;
-                }
-            }
-            _ => self.err(
-                t.span,
-                ErrorKind::UnknownParameter {
-                    stmt,
-                    param: t.text.clone(),
-                },
-            ),
-        }
-    }
-
-    /// `t` is not a parameter softosa models on the statement of `ps`: a
-    /// real one is read (its values checked) and reported as not modelled;
-    /// one softosa cannot check is an error that says so; else it is too
-    /// short an abbreviation, or unknown.
-    fn other_param<T: Copy>(&mut self, t: &Token, ps: &Params<T>) {
-        if t.text.starts_with("/*") {
-            self.slash_star(t);
-            return;
-        }
+    /// `t`, of kind `k`, is no parameter softosa models on the statement of
+    /// `ps`: a real one is read (its values checked) and reported as not
+    /// modelled; one softosa cannot check is an error that says so; else
+    /// it is out of place, too short an abbreviation, or unknown. The
+    /// values of one that cannot be read are skipped, so that they are not
+    /// reported again as unknown parameters.
+    fn other_param<T: Copy>(&mut self, t: &Token, ps: &Params<T>, k: NotModelled) {
         let stmt = ps.stmt;
-        match ps.kind(&t.text) {
-            ParamKind::Other(o) => {
+        match k {
+            NotModelled::Other(o) => {
                 self.note_repeat(t.span, stmt, group(ps.others.other, o));
                 // Sub-parameters may follow it, or the option it took.
-                let after = match self.other_values(t, ps, o) {
-                    Some(k) => format!("{} {}", o.name, k.full_upper()),
-                    None => o.name.to_string(),
+                let after = match self.other_values(t, ps, o, None) {
+                    Some(v) => format!("{} {}", o.name(None), v.full_upper()),
+                    None => o.name(None),
                 };
                 self.sub_params(ps, &after);
             }
-            ParamKind::Sub(sp, _) => {
+            NotModelled::Sub(sp, _) => {
                 self.err(
                     t.span,
                     ErrorKind::ParameterNotValidHere {
@@ -1363,10 +1304,9 @@ impl Parser<'_> {
                         context: format!("{stmt} except right after {}", sp.after),
                     },
                 );
-                // Its values are not reported again as unknown parameters.
                 self.skip_values(ps);
             }
-            ParamKind::Unsupported(k) => {
+            NotModelled::Unsupported(k) => {
                 self.err(
                     t.span,
                     ErrorKind::UnsupportedParameter {
@@ -1376,7 +1316,7 @@ impl Parser<'_> {
                 );
                 self.skip_values(ps);
             }
-            ParamKind::TooShort(k) => {
+            NotModelled::TooShort(k) => {
                 self.err(
                     t.span,
                     ErrorKind::AbbreviationTooShort {
@@ -1385,10 +1325,10 @@ impl Parser<'_> {
                         min: k.min_upper(),
                     },
                 );
-                // Its values are not reported again as unknown parameters.
                 self.skip_values(ps);
             }
-            ParamKind::Modelled(_) | ParamKind::Unknown => self.err(
+            NotModelled::Unknown if t.text.starts_with("/*") => self.slash_star(t),
+            NotModelled::Unknown => self.err(
                 t.span,
                 ErrorKind::UnknownParameter {
                     stmt,
@@ -1418,90 +1358,79 @@ impl Parser<'_> {
     /// next parameter of the statement, a word too short an abbreviation
     /// of one (reported as such by the caller's loop), or the end.
     fn skip_values<T: Copy>(&mut self, ps: &Params<T>) {
-        while self
-            .peek()
-            .is_some_and(|n| !ps.ends(&n.text) && matches!(ps.kind(&n.text), ParamKind::Unknown))
-        {
+        while self.peek().is_some_and(|n| {
+            !ps.ends(&n.text)
+                && matches!(
+                    ps.kind(&n.text),
+                    ParamKind::NotModelled(NotModelled::Unknown)
+                )
+        }) {
             self.pos += 1;
         }
     }
 
-    /// The values of the not-modelled parameter `o` (keyword `t`) of the
-    /// statement of `ps`, checked for count and form; a warning when they
-    /// are right. A word that cannot be the value (the next statement, or
-    /// any parameter of this one) means the value is missing: it is left
-    /// to be read as what it is. Returns the keyword value taken, if any.
+    /// The values of the not-modelled parameter `o` (keyword `t`; a
+    /// sub-parameter of `after`) of the statement of `ps`, checked for
+    /// count and form; a warning when they are right. A word that cannot
+    /// be the value (the next statement, or any parameter of this one)
+    /// means the value is missing: it is left to be read as what it is.
+    /// Returns the keyword value taken, if any.
     fn other_values<T: Copy>(
         &mut self,
         t: &Token,
         ps: &Params<T>,
         o: &'static Other,
+        after: Option<&str>,
     ) -> Option<Keyword> {
         let stmt = ps.stmt;
+        let name = o.name(after);
         let mut ok = true;
         let mut taken = None;
         for &v in o.values {
-            let next = self.peek().cloned();
-            // Which keyword of a keyword value `next` spells.
-            let kw = match (v, &next) {
-                (Val::OptKw(kws) | Val::Kw(kws, _), Some(n)) => {
-                    let mut short = None;
-                    let mut found = None;
-                    for k in kws {
-                        match k.matches(&n.text) {
-                            Match::Yes if found.is_none() => found = Some(*k),
-                            Match::TooShort if short.is_none() => short = Some(*k),
-                            _ => {}
-                        }
-                    }
-                    found.ok_or(short)
+            let Some(n) = self.peek().cloned() else {
+                if !matches!(v, Val::OptKw(_)) {
+                    self.missing_value(stmt, &name, v);
+                    ok = false;
                 }
-                _ => Err(None),
+                break;
             };
-            match (v, next) {
-                (Val::OptKw(_) | Val::Kw(..), Some(_)) if kw.is_ok() => {
+            // Which keyword of a keyword value `n` spells.
+            let kw = match v {
+                Val::OptKw(kws) | Val::Kw(kws, _) => lookup(kws.iter().map(|k| (*k, *k)), &n.text),
+                _ => Lookup::NotFound,
+            };
+            match (v, kw) {
+                (_, Lookup::Found(k)) => {
                     self.pos += 1;
-                    taken = kw.ok();
+                    taken = Some(k);
                 }
                 // Too short an abbreviation of the keyword value, and no
                 // parameter: the value, miscoded.
-                (Val::OptKw(_) | Val::Kw(..), Some(n))
-                    if matches!(kw, Err(Some(_))) && !ps.ends(&n.text) && !ps.is_param(&n.text) =>
-                {
+                (_, Lookup::TooShort(k)) if !ps.ends(&n.text) && !ps.is_param(&n.text) => {
                     self.pos += 1;
-                    if let Err(Some(k)) = kw {
-                        self.err(
-                            n.span,
-                            ErrorKind::AbbreviationTooShort {
-                                got: n.text.clone(),
-                                keyword: k.doc,
-                                min: k.min_upper(),
-                            },
-                        );
-                    }
+                    self.err(
+                        n.span,
+                        ErrorKind::AbbreviationTooShort {
+                            got: n.text.clone(),
+                            keyword: k.doc,
+                            min: k.min_upper(),
+                        },
+                    );
                     ok = false;
                 }
                 (Val::OptKw(_), _) => {}
-                (_, Some(n)) if !ps.not_a_value(&n.text, v) => {
+                _ if !ps.not_a_value(&n.text, v) => {
                     self.pos += 1;
                     if matches!(v, Val::Kw(..)) {
-                        self.invalid(&n, stmt, o.name, format!("expected {}", v.expected()));
+                        self.invalid(&n, stmt, name.clone(), format!("expected {}", v.expected()));
                         ok = false;
                     } else if !v.accepts(&n.text) {
-                        self.invalid(&n, stmt, o.name, v.expected());
+                        self.invalid(&n, stmt, name.clone(), v.expected());
                         ok = false;
                     }
                 }
                 _ => {
-                    let sp = self.last_span();
-                    self.err(
-                        sp,
-                        ErrorKind::MissingValue {
-                            stmt,
-                            param: o.name,
-                            expected: v.expected(),
-                        },
-                    );
+                    self.missing_value(stmt, &name, v);
                     ok = false;
                     break;
                 }
@@ -1510,23 +1439,35 @@ impl Parser<'_> {
         if ok {
             self.warn(
                 t.span,
-                WarningKind::ParameterNotModelled {
-                    stmt,
-                    param: o.name.to_string(),
-                },
+                WarningKind::ParameterNotModelled { stmt, param: name },
             );
         }
         taken
     }
 
-    /// After the parameter `after` (DATAGRAMFWD, DYNAMICXCF), read the
-    /// sub-parameters of `ps` that belong to it and follow it.
+    /// The value `v` of `stmt param` is missing: reported at the last word
+    /// read (the keyword, or its last value).
+    fn missing_value(&mut self, stmt: &'static str, param: &str, v: Val) {
+        let sp = self.last_span();
+        self.err(
+            sp,
+            ErrorKind::MissingValue {
+                stmt,
+                param: param.to_string().into(),
+                expected: v.expected(),
+            },
+        );
+    }
+
+    /// After the parameter `after` (DATAGRAMFWD, DYNAMICXCF, ZERT
+    /// AGGREGATION), read the sub-parameters of `ps` that belong to it and
+    /// follow it.
     fn sub_params<T: Copy>(&mut self, ps: &Params<T>, after: &str) {
         while let Some(n) = self.peek().cloned() {
             if ps.ends(&n.text) {
                 break;
             }
-            let ParamKind::Sub(sp, o) = ps.kind(&n.text) else {
+            let ParamKind::NotModelled(NotModelled::Sub(sp, o)) = ps.kind(&n.text) else {
                 break;
             };
             if sp.after != after {
@@ -1534,7 +1475,7 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.note_repeat(n.span, ps.stmt, format!("{after} {}", group(sp.params, o)));
-            self.other_values(&n, ps, o);
+            self.other_values(&n, ps, o, Some(after));
         }
     }
 
@@ -1701,15 +1642,15 @@ impl Parser<'_> {
         let mut intf = Interface::new(name.text.clone(), name.span, kind);
         const S: &str = "INTERFACE";
         while let Some(t) = self.next_param(&INTERFACE_P) {
-            let p = match find(INTF_PARAMS, &t.text) {
-                Ok(p) => p,
-                Err(_) => {
+            let p = match INTERFACE_P.kind(&t.text) {
+                ParamKind::Modelled(p) => p,
+                ParamKind::NotModelled(k) => {
                     // INTFID is IPAQENET6's only, TEMPIP IPAQENET's.
-                    let only = match INTERFACE_P.kind(&t.text) {
-                        ParamKind::Other(o) if o.kw == INTFID.kw => {
+                    let only = match k {
+                        NotModelled::Other(o) if o.kw == INTFID.kw => {
                             Some((InterfaceKind::IpaqEnet6, o))
                         }
-                        ParamKind::Other(o) if o.kw == TEMPIP.kw => {
+                        NotModelled::Other(o) if o.kw == TEMPIP.kw => {
                             Some((InterfaceKind::IpaqEnet, o))
                         }
                         _ => None,
@@ -1720,7 +1661,7 @@ impl Parser<'_> {
                                 t.span,
                                 ErrorKind::NotValidForKind {
                                     intf: intf.name.clone(),
-                                    param: o.name,
+                                    param: o.kw.doc,
                                     kind: kind.keyword(),
                                 },
                             );
@@ -1731,7 +1672,7 @@ impl Parser<'_> {
                             intf.tempip = Some(t.span);
                         }
                     }
-                    self.other_param(&t, &INTERFACE_P);
+                    self.other_param(&t, &INTERFACE_P, k);
                     continue;
                 }
             };
@@ -1941,7 +1882,7 @@ impl Parser<'_> {
                                 v.span,
                                 ErrorKind::InvalidValue {
                                     stmt: S,
-                                    param: "SECCLASS",
+                                    param: "SECCLASS".into(),
                                     value: v.value.to_string(),
                                     expected: "a security class 1-255".into(),
                                 },
@@ -2286,12 +2227,11 @@ impl Parser<'_> {
             vlanid: None,
             isolate: None,
         };
-        while !self.at_end() {
-            let Some(t) = self.bump() else { break };
-            let p = match find(INTF_PARAMS, &t.text) {
-                Ok(p) => p,
-                Err(_) => {
-                    self.bad_param(&t, S, INTF_PARAMS);
+        while let Some(t) = self.next_param(&LINK_P) {
+            let p = match LINK_P.kind(&t.text) {
+                ParamKind::Modelled(p) => p,
+                ParamKind::NotModelled(k) => {
+                    self.other_param(&t, &LINK_P, k);
                     continue;
                 }
             };
@@ -2391,10 +2331,10 @@ impl Parser<'_> {
     fn globalconfig(&mut self) {
         const S: &str = "GLOBALCONFIG";
         while let Some(t) = self.next_param(&GLOBALCONFIG_P) {
-            let p = match find(GLOBAL_PARAMS, &t.text) {
-                Ok(p) => p,
-                Err(_) => {
-                    self.other_param(&t, &GLOBALCONFIG_P);
+            let p = match GLOBALCONFIG_P.kind(&t.text) {
+                ParamKind::Modelled(p) => p,
+                ParamKind::NotModelled(k) => {
+                    self.other_param(&t, &GLOBALCONFIG_P, k);
                     continue;
                 }
             };
@@ -2437,7 +2377,7 @@ impl Parser<'_> {
                             t.span,
                             ErrorKind::MissingValue {
                                 stmt: S,
-                                param: "ZIIP",
+                                param: "ZIIP".into(),
                                 expected: "IQDIOMULTIWRITE | NOIQDIOMULTIWRITE | IPSECURITY | NOIPSECURITY",
                             },
                         );
@@ -2502,7 +2442,7 @@ impl Parser<'_> {
                     n.span,
                     ErrorKind::MissingValue {
                         stmt: S,
-                        param: "WLMPRIORITYQ IOPRIn",
+                        param: "WLMPRIORITYQ IOPRIn".into(),
                         expected: "control values 0-6 or FWD",
                     },
                 );
@@ -2516,10 +2456,10 @@ impl Parser<'_> {
 
     fn ipconfig(&mut self) {
         while let Some(t) = self.next_param(&IPCONFIG_P) {
-            let p = match find(IPCONFIG_PARAMS, &t.text) {
-                Ok(p) => p,
-                Err(_) => {
-                    self.other_param(&t, &IPCONFIG_P);
+            let p = match IPCONFIG_P.kind(&t.text) {
+                ParamKind::Modelled(p) => p,
+                ParamKind::NotModelled(k) => {
+                    self.other_param(&t, &IPCONFIG_P, k);
                     continue;
                 }
             };
@@ -2576,7 +2516,7 @@ impl Parser<'_> {
                     v.span,
                     ErrorKind::InvalidValue {
                         stmt: "IPCONFIG",
-                        param: "QDIOPRIORITY",
+                        param: "QDIOPRIORITY".into(),
                         value: v.value.to_string(),
                         expected: "a write queue priority 1-4".into(),
                     },
@@ -2635,7 +2575,7 @@ impl Parser<'_> {
                 c.span,
                 ErrorKind::InvalidValue {
                     stmt: S,
-                    param: "DYNAMICXCF",
+                    param: "DYNAMICXCF".into(),
                     value: c.value.to_string(),
                     expected: "cost metric 1-16".into(),
                 },
@@ -2826,7 +2766,7 @@ impl Parser<'_> {
                         }
                     }
                     if ports.is_empty() {
-                        self.err(n.span, ErrorKind::MissingValue { stmt: S, param: "PORT", expected: "one or more port numbers" });
+                        self.err(n.span, ErrorKind::MissingValue { stmt: S, param: "PORT".into(), expected: "one or more port numbers" });
                     }
                 }
                 "DESTIP" => {
@@ -2841,7 +2781,7 @@ impl Parser<'_> {
                             list.push(a);
                         }
                         if list.is_empty() {
-                            self.err(n.span, ErrorKind::MissingValue { stmt: S, param: "DESTIP", expected: "ALL or one or more dynamic XCF addresses" });
+                            self.err(n.span, ErrorKind::MissingValue { stmt: S, param: "DESTIP".into(), expected: "ALL or one or more dynamic XCF addresses" });
                         } else {
                             destip = Some(DestIp::List(list));
                         }
@@ -3027,8 +2967,8 @@ impl Parser<'_> {
         let mut mtu = None;
         let mut replaceable = None;
         while let Some(n) = self.next_param(&ROUTE_P) {
-            match find(ROUTE_PARAMS, &n.text) {
-                Ok(RP::Mtu) => {
+            match ROUTE_P.kind(&n.text) {
+                ParamKind::Modelled(RP::Mtu) => {
                     self.note_repeat(n.span, S, "MTU".into());
                     if let Some(v) = self.value(S, "MTU", "a number or DEFAULTSIZE") {
                         if v.upper() != "DEFAULTSIZE" {
@@ -3039,11 +2979,11 @@ impl Parser<'_> {
                         }
                     }
                 }
-                Ok(r @ (RP::Repl | RP::NoRepl)) => {
+                ParamKind::Modelled(r @ (RP::Repl | RP::NoRepl)) => {
                     self.note_repeat(n.span, S, "REPLACEABLE/NOREPLACEABLE".into());
                     replaceable = Some(r == RP::Repl);
                 }
-                Err(_) => self.other_param(&n, &ROUTE_P),
+                ParamKind::NotModelled(k) => self.other_param(&n, &ROUTE_P, k),
             }
         }
         self.prof.routes.push(Route {
