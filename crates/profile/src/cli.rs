@@ -77,14 +77,17 @@ Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.
 z/OS statements softosa does not model (TCPCONFIG, PORT, AUTOLOG ...
 ENDAUTOLOG, INCLUDE, VIPARANGE, ...) are a warning at their line and are
-skipped (PORT and PORTRANGE entries may start in column 1); an unknown
-statement is an error. Likewise a z/OS parameter softosa does not model on
-a statement it reads (IPCONFIG SYSPLEXROUTING, SOURCEVIPA,
-TCPSTACKSOURCEVIPA addr; GLOBALCONFIG NOTCPIPSTATISTICS; IPAQENET6 INTFID;
+skipped up to the next statement, or to the next line that starts in
+column 1: indent their continuation lines (a PORT or PORTRANGE entry may
+start in column 1 with its port number); an unknown statement is an error.
+Likewise a z/OS parameter softosa does not model on a statement it reads
+(IPCONFIG SYSPLEXROUTING, SOURCEVIPA, TCPSTACKSOURCEVIPA addr; GLOBALCONFIG
+NOTCPIPSTATISTICS, ZERT AGGREGATION; IPAQENET6 INTFID; IPAQENET TEMPIP;
 ROUTE DELAYACKS and the retransmission settings; ...) is a warning once its
-values are checked; one whose values softosa cannot check (GLOBALCONFIG
-SYSPLEXMONITOR, SMCR, ...) is an error that says so; an unknown parameter is
-an error.
+values are checked for count and form (ranges only where softosa has IBM's,
+such as ARPTO 60-86400); one whose values softosa cannot check
+(GLOBALCONFIG SYSPLEXMONITOR, SMCR, ...) is an error that says so; an
+unknown parameter is an error.
 
 Example:
   softosa profile check examples/profiles/two-stacks-a.prof \\

@@ -52,7 +52,11 @@ pub enum ErrorKind {
     UnknownStatement(String),
     #[error("statement {0} is a valid z/OS statement but softosa does not support it")]
     UnsupportedStatement(String),
-    #[error("{got} is too short an abbreviation of {keyword}: code at least {min}")]
+    /// `min` is the whole keyword when z/OS accepts no abbreviation of it.
+    #[error(
+        "{got} is too short an abbreviation of {keyword}: {}",
+        code_at_least(keyword, min)
+    )]
     AbbreviationTooShort {
         got: String,
         keyword: &'static str,
@@ -287,6 +291,16 @@ pub enum ErrorKind {
     Io(String),
     #[error("not valid UTF-8 text: byte X'{byte:02X}' here is not part of a UTF-8 character; convert the file to UTF-8 first (from EBCDIC, or from the code page it was written in)")]
     NotUtf8 { byte: u8 },
+}
+
+/// What to code instead of a too-short abbreviation: the minimum, or the
+/// whole keyword when it has no abbreviation.
+fn code_at_least(keyword: &str, min: &str) -> String {
+    if min.len() == keyword.len() {
+        "code it in full".into()
+    } else {
+        format!("code at least {min}")
+    }
 }
 
 fn ip_version(v6: bool) -> &'static str {

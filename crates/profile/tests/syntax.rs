@@ -1142,7 +1142,7 @@ fn one_mistake_is_one_error() {
     );
     assert_eq!(
         first_error("GLOBALCONFIG ADJUSTDVIPAMSS NON SEGMENTATIONOFFLOAD\n"),
-        "s.prof:1:29: error: NON is too short an abbreviation of NONE: code at least NONE"
+        "s.prof:1:29: error: NON is too short an abbreviation of NONE: code it in full"
     );
     // DEFINE missing: the kind coded without it is read, and no kind is
     // made up.
@@ -1311,6 +1311,23 @@ fn not_modelled_parameters_coded_twice_are_a_warning() {
             "s.prof:3:47: warning: ROUTE: REPLACEABLE/NOREPLACEABLE is coded more than once; the last value is used",
             "s.prof:3:54: warning: ROUTE: MTU is coded more than once; the last value is used",
             "s.prof:3:73: warning: ROUTE: DELAYACKS/NODELAYACKS is coded more than once; the last value is used",
+        ]
+    );
+}
+
+/// A keyword z/OS accepts only in full: "code it in full", not "code at
+/// least" the keyword itself.
+#[test]
+fn a_keyword_with_no_abbreviation_is_to_be_coded_in_full() {
+    let (_, v) = diags(
+        "INTERFACE A DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n\
+         BEGINROUTES\n ROUTE 10.2.0.0/16 = A MT 1492 MAXIMUMRETRANS 120\nENDROUTES\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "s.prof:3:24: error: MT is too short an abbreviation of MTU: code it in full",
+            "s.prof:3:32: error: MAXIMUMRETRANS is too short an abbreviation of MAXIMUMRETRANSMITTIME: code it in full",
         ]
     );
 }
