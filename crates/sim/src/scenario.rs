@@ -292,6 +292,9 @@ pub struct Scenario {
     pub file: ScenarioFile,
     /// The file's text, to point errors at their line.
     text: String,
+    /// How messages name each `[[host]]` table ([`host_refs`]). A `[vary]`
+    /// never changes a host's name, so these serve every variant.
+    host_refs: Vec<String>,
 }
 
 /// One runnable variant.
@@ -351,6 +354,7 @@ impl Scenario {
         })?;
         Ok(Scenario {
             path: path.to_string(),
+            host_refs: host_refs(&file.hosts),
             file,
             text: text.to_string(),
         })
@@ -392,26 +396,14 @@ impl Scenario {
                 from = b + 1;
             }
         };
-        let (table, rest): (TablePlace<'_>, &str) = if let Some(t) = what.strip_prefix("host \"") {
-            // A host's name has no quote in it (see host_refs).
-            let (name, rest) = t.split_once('"')?;
-            let rest = rest.strip_prefix(": ").unwrap_or("");
-            let host = array_tables(root, "host").into_iter().find(|h| {
-                h.table
-                    .get("name")
-                    .and_then(|v| v.as_str())
-                    .is_some_and(|n| n == name)
-            })?;
-            (host, rest)
-        } else if let Some(t) = what.strip_prefix("host #") {
-            let (n, rest) = t.split_once(": ")?;
-            let n: usize = n.parse().ok()?;
-            (
-                array_tables(root, "host")
-                    .into_iter()
-                    .nth(n.checked_sub(1)?)?,
-                rest,
-            )
+        // A message about a host starts with its reference (host_refs).
+        let host = self
+            .host_refs
+            .iter()
+            .enumerate()
+            .find_map(|(i, r)| Some((i, what.strip_prefix(r.as_str())?.strip_prefix(": ")?)));
+        let (table, rest): (TablePlace<'_>, &str) = if let Some((i, rest)) = host {
+            (array_tables(root, "host").into_iter().nth(i)?, rest)
         } else if let Some(t) = what.strip_prefix("workload #") {
             let (n, rest) = t.split_once(": ")?;
             let n: usize = n.parse().ok()?;
@@ -658,8 +650,7 @@ impl Scenario {
     /// z/OS host, the distributor's targets too, and its variants are told
     /// apart by what they run).
     fn check_unused_host_fields(&self) -> Result<(), ScenarioError> {
-        let refs = host_refs(&self.file.hosts);
-        for (hv, at) in self.file.hosts.iter().zip(&refs) {
+        for (hv, at) in self.file.hosts.iter().zip(&self.host_refs) {
             let h: HostCfg = self.typed(hv, at)?;
             // The map is used only with WLMPRIORITYQ on: in the file, or in
             // the runs of a [vary] over wlm_priorityq that includes the host
@@ -738,7 +729,7 @@ impl Scenario {
                 return Err(self.invalid(format!(
                     "[vary] field: {} takes {} from its profile ({stmt}), so \
                      changing the field would change nothing there; {}",
-                    host_refs(&self.file.hosts)[i],
+                    self.host_refs[i],
                     v.field,
                     if v.hosts.is_empty() {
                         "name the hosts to vary (hosts = [...]; without it every z/OS host is)"
@@ -820,6 +811,9 @@ impl Scenario {
         })
     }
 
+    /// The setup of `hosts` and `wls`: the file's tables, or a variant's
+    /// (which has the file's host names: no `[vary]` field is a name, so
+    /// `self.host_refs` names its hosts too).
     fn resolve(
         &self,
         hosts: &[toml::Value],
@@ -833,9 +827,9 @@ impl Scenario {
                 hosts.len()
             )));
         }
-        let refs = host_refs(hosts);
+        let refs = &self.host_refs;
         let mut cfgs = Vec::new();
-        for (hv, at) in hosts.iter().zip(&refs) {
+        for (hv, at) in hosts.iter().zip(refs) {
             let h: HostCfg = self.typed(hv, at)?;
             if !h.kind.eq_ignore_ascii_case("zos") {
                 // Silently ignoring them would run a different setup than the
@@ -1491,8 +1485,9 @@ fn plain_types_line(msg: &str) -> String {
 /// How messages name each host table of `hosts`: `host "NAME"` by its
 /// name, or `host #N` (1-based) when it has none that tells it from the
 /// others (no name, an empty one, one another host has too) or one that
-/// needs escaping in quotes (the line of a message is found by the name
-/// between its quotes, see `Scenario::line_of`).
+/// needs escaping in quotes (`Scenario::line_of` finds a message's host
+/// by this reference, and passes over the names of others between their
+/// quotes).
 fn host_refs(hosts: &[toml::Value]) -> Vec<String> {
     fn name_of(h: &toml::Value) -> Option<&str> {
         h.get("name").and_then(|n| n.as_str())
