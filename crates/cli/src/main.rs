@@ -163,18 +163,13 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
     if d.instance.is_some() || d.socket.is_some() {
         // A running lab renders at its own clock and code level: refuse
         // what it would not honour rather than drop it.
-        let unsupported: Vec<&str> = [
+        if let Some(unsupported) = softosa_live::lab::Given::of(&[
             (d.clock.is_some(), "--clock"),
             (d.code_level.is_some(), "--code-level"),
-        ]
-        .into_iter()
-        .filter_map(|(given, name)| given.then_some(name))
-        .collect();
-        if !unsupported.is_empty() {
+        ]) {
             return Err(Failure::usage(format!(
-                "{} cannot be used with --instance/--socket: a running lab's displays are \
-                 of the time of asking, with its own code level",
-                unsupported.join(", ")
+                "{unsupported} cannot be used with --instance/--socket: a running lab's \
+                 displays are of the time of asking, with its own code level"
             )));
         }
         // A running lab knows the z/OS displays and its own views, selects

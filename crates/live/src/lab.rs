@@ -277,12 +277,13 @@ pub(crate) fn rr_stack_conflict(o: &LabOptions, nst: usize) -> Option<String> {
 /// The options a refusal names: those of a list of `(given, name)` that
 /// were given, in the list's order, and the words that agree with how many
 /// there are. The lab's checks of options that would change nothing (a
-/// workload that does not run, the passthrough core) all name them so.
-pub(crate) struct Given<'a>(Vec<&'a str>);
+/// workload that does not run, the passthrough core) all name them so, as
+/// does `softosa display` for the options a running lab would not honour.
+pub struct Given<'a>(Vec<&'a str>);
 
 impl<'a> Given<'a> {
     /// The given ones of `options`; `None` if none is.
-    pub(crate) fn of(options: &[(bool, &'a str)]) -> Option<Given<'a>> {
+    pub fn of(options: &[(bool, &'a str)]) -> Option<Given<'a>> {
         let names: Vec<&str> = options
             .iter()
             .filter_map(|&(given, name)| given.then_some(name))
@@ -291,7 +292,7 @@ impl<'a> Given<'a> {
     }
 
     /// `one` for a single option, `several` for more.
-    pub(crate) fn agree(&self, one: &'static str, several: &'static str) -> &'static str {
+    pub fn agree(&self, one: &'static str, several: &'static str) -> &'static str {
         if self.0.len() == 1 {
             one
         } else {
