@@ -24,6 +24,15 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `softosa ARGS`, which must exit 2 (a usage error) saying `says` on
+/// standard error; its output, for further checks.
+fn refused_as_usage(args: &[&str], says: &str) -> Output {
+    let o = softosa(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    o
+}
+
 const QUICK: &str = "scenarios/quick-rr.toml";
 const PROFILE: &str = "examples/profiles/iwq-dynamic-workloadq.prof";
 const CAPTURE: &str = "crates/replay/tests/data/mix.pcap";
@@ -164,9 +173,7 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
             "does not exist",
         ),
     ] {
-        let o = softosa(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        refused_as_usage(&args, says);
     }
     // A profile convert whose result would not pass profile check: two
     // LINKs of one DEVICE become two interfaces on one port without VLANIDs.
@@ -224,9 +231,7 @@ fn lab_option_errors_are_usage_errors() {
             "instance name",
         ),
     ] {
-        let o = softosa(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        refused_as_usage(&args, says);
     }
     // An instance that is not running is not a usage error.
     let o = softosa(&["display", "tuning", "--instance", "softosa-test-none"]);
@@ -296,9 +301,7 @@ fn lab_per_cpu_is_refused_before_anything_is_built_where_it_cannot_work() {
         ),
         (vec!["lab", "--per-cpu", "--cpus", &cpu], &one_cpu),
     ] {
-        let o = softosa(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        let o = refused_as_usage(&args, says);
         assert!(!stderr(&o).contains("run 1 of"), "{args:?}: {}", stderr(&o));
     }
 }
@@ -350,9 +353,7 @@ fn a_live_display_refuses_options_it_would_ignore() {
             flag,
             value,
         ];
-        let o = softosa(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(flag), "{args:?}: {}", stderr(&o));
+        refused_as_usage(&args, flag);
     }
 }
 
@@ -511,9 +512,7 @@ fn stack_names_that_clash_or_name_nothing_are_usage_errors() {
             "no stack or interface named \"NOSUCH\"",
         ),
     ] {
-        let o = softosa(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        refused_as_usage(&args, says);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
