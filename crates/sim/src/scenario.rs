@@ -2025,6 +2025,22 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         )
     }
 
+    /// As [`error_at`], for an error that must be about that line and say
+    /// `says` first (after `t.toml:LINE: `); the error, for more checks.
+    fn refused_at(f: impl Fn(&str) -> String, marker: &str, says: &str) -> String {
+        let (e, line) = error_at(f, marker);
+        assert!(e.starts_with(&format!("t.toml:{line}: {says}")), "{e}");
+        e
+    }
+
+    /// As [`refused_at`], with BASIC's first host given `lines` in place
+    /// of its inbperf line.
+    fn refused_with_host_lines(lines: &str, marker: &str, says: &str) -> String {
+        let (e, line) = error_with_host_lines(lines, marker);
+        assert!(e.starts_with(&format!("t.toml:{line}: {says}")), "{e}");
+        e
+    }
+
     #[test]
     fn inbperf_words_follow_the_profile_rules() {
         // Without the [vary], whose values would replace the host's inbperf.
@@ -2060,11 +2076,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
 
     #[test]
     fn buffer_sizes_outside_the_model_are_refused_not_clamped() {
-        let (e, line) = error_at(
+        let e = refused_at(
             |t| t.replace("server = \"zos\"", "server = \"zos\"\nrcvbuf_kb = 2"),
             "rcvbuf_kb",
+            "workload #1",
         );
-        assert!(e.starts_with(&format!("t.toml:{line}: workload #1")), "{e}");
         assert!(e.contains("rcvbuf_kb 2") && e.contains("4 to 16384"), "{e}");
         // Also when a [vary] value is the bad one.
         let (e, _) = error_at(
@@ -2161,15 +2177,10 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         }
         // The other host a message names is not the value it is about:
         // the line is the dvipa's, not distribute_to's, which names "aix".
-        let (e, line) = error_with_host_lines(
+        refused_with_host_lines(
             "distribute_to = [\"aix\"]\ndvipa = \"192.0.2.2\"",
             "dvipa =",
-        );
-        assert!(
-            e.starts_with(&format!(
-                "t.toml:{line}: host \"zos\": dvipa 192.0.2.2 is host \"aix\"'s own ip"
-            )),
-            "{e}"
+            "host \"zos\": dvipa 192.0.2.2 is host \"aix\"'s own ip",
         );
     }
 
@@ -2180,16 +2191,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "profile = \"x.prof\"",
             "segmentation_offload = true",
         ] {
-            let (e, line) = error_at(
+            let key = field.split(' ').next().unwrap();
+            refused_at(
                 |t| t.replace("type = \"aix\"", &format!("type = \"aix\"\n{field}")),
                 field,
-            );
-            let key = field.split(' ').next().unwrap();
-            assert!(
-                e.starts_with(&format!(
-                    "t.toml:{line}: host \"aix\": {key} applies to z/OS"
-                )),
-                "{e}"
+                &format!("host \"aix\": {key} applies to z/OS"),
             );
         }
     }
@@ -2242,14 +2248,14 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 "twice",
             ),
         ] {
-            let (e, line) = error_at(
+            let e = refused_at(
                 |t| t.replace("values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]", edit),
                 marker,
+                "[vary]",
             );
-            assert!(e.starts_with(&format!("t.toml:{line}: [vary]")), "{e}");
             assert!(e.contains(says), "{e}");
         }
-        let (e, line) = error_at(
+        refused_at(
             |t| {
                 t.replace(
                     "field = \"inbperf\"",
@@ -2261,10 +2267,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 )
             },
             "workloads =",
-        );
-        assert!(
-            e.starts_with(&format!("t.toml:{line}: [vary] workloads")),
-            "{e}"
+            "[vary] workloads",
         );
         // Naming the workload makes the same [vary] valid.
         let ok = BASIC
@@ -2333,8 +2336,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 "is a workload field",
             ),
         ] {
-            let (e, line) = error_at(|b| with_vary(b, vary), marker);
-            assert!(e.starts_with(&format!("t.toml:{line}: [vary] ")), "{e}");
+            let e = refused_at(|b| with_vary(b, vary), marker, "[vary] ");
             assert!(e.contains(says), "{e}");
         }
         let many: Vec<String> = (1..=MAX_VARIANTS + 1).map(|n| n.to_string()).collect();
@@ -2363,11 +2365,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ("[2, \"four\"]", "processors = \"four\": host \"zos\": invalid type: string \"four\", expected a whole number"),
             ("[2, 0]", "processors = 0: host \"zos\": processors must be 1..256"),
         ] {
-            let (e, line) = error_at(
+            let e = refused_at(
                 |b| with_vary(b, &format!("field = \"processors\"\nvalues = {values}")),
                 "values =",
+                "[vary] values: ",
             );
-            assert!(e.starts_with(&format!("t.toml:{line}: [vary] values: ")), "{e}");
             assert!(e.contains(says), "{e}");
             assert!(!e.contains('\n'), "one line: {e:?}");
         }
@@ -2382,23 +2384,19 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "segmentation_offload = true",
             "wlm_priorityq = true",
         ] {
-            let (e, line) = error_with_host_lines(&format!("{field}\n{PROFILE}"), field);
             let key = field.split(' ').next().unwrap();
-            assert!(
-                e.starts_with(&format!(
-                    "t.toml:{line}: host \"zos\": {key} is decided by this host's profile"
-                )),
-                "{e}"
+            refused_with_host_lines(
+                &format!("{field}\n{PROFILE}"),
+                field,
+                &format!("host \"zos\": {key} is decided by this host's profile"),
             );
         }
         // A [vary] of such a field over a host with a profile would run the
         // profile's setting every time.
-        let (e, line) = error_with_host_lines(PROFILE, "field =");
-        assert!(
-            e.starts_with(&format!(
-                "t.toml:{line}: [vary] field: host \"zos\" takes inbperf from its profile"
-            )),
-            "{e}"
+        refused_with_host_lines(
+            PROFILE,
+            "field =",
+            "[vary] field: host \"zos\" takes inbperf from its profile",
         );
         // A field the profile does not set may be varied.
         let text = with_vary(
@@ -2455,11 +2453,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ("192.0.2.1", "host \"zos\"'s own ip"),
         ] {
             let field = format!("dvipa = \"{dvipa}\"");
-            let (e, line) = error_with_host_lines(&field, &field);
-            assert!(
-                e.starts_with(&format!("t.toml:{line}: host \"zos\": dvipa")),
-                "{e}"
-            );
+            let e = refused_with_host_lines(&field, &field, "host \"zos\": dvipa");
             assert!(e.contains(says), "{e}");
         }
         assert!(Scenario::parse(
@@ -2613,11 +2607,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert!(e.contains("bad.prof:4:"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
         // Inline: the scenario line of profile_text, then the line in the text.
-        let (e, line) = error_with_host_lines(
+        let e = refused_with_host_lines(
             "profile_text = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n INBPERF TURBO\n\"\"\"",
             "profile_text =",
+            "",
         );
-        assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
         assert!(e.contains("profile_text:4:"), "{e}");
     }
 
@@ -2625,11 +2619,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     fn profile_statements_under_the_file_field_point_to_profile_text() {
         // A multi-line `profile` is statements, not a path: say which field
         // takes them rather than report a file that cannot exist.
-        let (e, line) = error_with_host_lines(
+        let e = refused_with_host_lines(
             "profile = \"\"\"\nINTERFACE OSAIF1\n DEFINE IPAQENET\n IPADDR 192.0.2.1/24\n\"\"\"",
             "profile =",
+            "",
         );
-        assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
         assert!(e.contains("profile_text"), "{e}");
         assert!(!e.contains("No such file"), "{e}");
     }
@@ -2655,19 +2649,18 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ("mfs_kb = 17", "mfs_kb 17"),
             ("machine = \"z99\"", "\"z99\""),
         ] {
-            let (e, line) = error_at(|t| format!("{t}[hipersockets]\n{bad}\n"), bad);
-            assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
+            let e = refused_at(|t| format!("{t}[hipersockets]\n{bad}\n"), bad, "");
             assert!(e.contains(says), "{e}");
         }
     }
 
     #[test]
     fn a_workload_across_hipersockets_and_ethernet_is_refused() {
-        let (e, line) = error_at(
+        let e = refused_at(
             |t| t.replace("type = \"aix\"", "type = \"aix\"\nlink = \"hipersockets\""),
             "client = ",
+            "workload #1",
         );
-        assert!(e.starts_with(&format!("t.toml:{line}: workload #1")), "{e}");
         assert!(e.contains("HiperSockets") && e.contains("Ethernet"), "{e}");
     }
 
@@ -2830,7 +2823,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ),
             ("[]", "[vary] values: no value; a [vary] compares runs"),
         ] {
-            let (e, line) = error_at(
+            let e = refused_at(
                 |b| {
                     b.replace(
                         "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
@@ -2838,8 +2831,8 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                     )
                 },
                 "values = ",
+                says,
             );
-            assert!(e.starts_with(&format!("t.toml:{line}: {says}")), "{e}");
             assert!(e.contains("set inbperf in the [[host]] table"), "{e}");
         }
         let (e, _) = error_at(
@@ -2907,18 +2900,13 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "xcf_speed = \"1g\"",
             "xcf_latency_us = 20",
         ] {
-            let (e, line) = error_at(
+            let key = field.split(' ').next().unwrap();
+            refused_at(
                 |b| {
                     b[..b.find("[vary]").unwrap()].replace("inbperf = \"DYNAMIC WORKLOADQ\"", field)
                 },
                 field,
-            );
-            let key = field.split(' ').next().unwrap();
-            assert!(
-                e.starts_with(&format!(
-                    "t.toml:{line}: host \"zos\": {key} is the XCF link of a sysplex distributor"
-                )),
-                "{e}"
+                &format!("host \"zos\": {key} is the XCF link of a sysplex distributor"),
             );
         }
         // A [vary] over xcf_speed sets it on every z/OS host, targets too:
@@ -2944,18 +2932,13 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         // Without wlm_priorityq = true the map was ignored, its entries
         // unchecked.
         let map = "wlm_priorityq_map = [1, 2, 3, 4, 1, 1, 1]";
-        let (e, line) = error_at(
+        refused_at(
             |b| no_vary(b).replace("inbperf = \"DYNAMIC WORKLOADQ\"", map),
             map,
-        );
-        assert!(
-            e.starts_with(&format!(
-                "t.toml:{line}: host \"zos\": wlm_priorityq_map is used only with wlm_priorityq = true"
-            )),
-            "{e}"
+            "host \"zos\": wlm_priorityq_map is used only with wlm_priorityq = true",
         );
         let bad = "wlm_priorityq_map = [1, 2, 3, 4, 5, 1, 1]";
-        let (e, line) = error_at(
+        refused_at(
             |b| {
                 b.replace("inbperf = \"DYNAMIC WORKLOADQ\"", bad)
                     .replace("field = \"inbperf\"", "field = \"wlm_priorityq\"")
@@ -2965,12 +2948,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                     )
             },
             bad,
-        );
-        assert!(
-            e.starts_with(&format!(
-                "t.toml:{line}: host \"zos\": wlm_priorityq_map entries"
-            )),
-            "{e}"
+            "host \"zos\": wlm_priorityq_map entries",
         );
         // A [vary] that turns WLMPRIORITYQ on uses it (wlm-priority.toml).
         let text = BASIC
@@ -3002,29 +2980,20 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     fn empty_names_and_labels_are_refused() {
         // They ran, heading a host's counters "host  (z10, ...)" and giving
         // a workload a nameless row.
-        let (e, line) = error_at(
+        refused_at(
             |b| b.replacen("name = \"zos\"", "name = \" \"", 1),
             "name = \" \"",
+            "host #1: name is empty",
         );
-        assert!(
-            e.starts_with(&format!("t.toml:{line}: host #1: name is empty")),
-            "{e}"
-        );
-        let (e, line) = error_at(
+        refused_at(
             |b| b.replacen("type = \"RR\"", "type = \"RR\"\nname = \"\"", 1),
             "name = \"\"",
+            "workload #1: name is empty",
         );
-        assert!(
-            e.starts_with(&format!("t.toml:{line}: workload #1: name is empty")),
-            "{e}"
-        );
-        let (e, line) = error_at(
+        refused_at(
             |b| format!("{b}labels = [\"a\", \"\", \"c\"]\n"),
             "labels = ",
-        );
-        assert!(
-            e.starts_with(&format!("t.toml:{line}: [vary] labels: label 2 is empty")),
-            "{e}"
+            "[vary] labels: label 2 is empty",
         );
     }
 
@@ -3036,22 +3005,15 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             ("224.0.0.1", "a multicast address"),
             ("127.0.0.1", "a loopback address"),
         ] {
-            let (e, line) = error_at(
+            refused_at(
                 |b| b.replacen("ip = \"192.0.2.2\"", &format!("ip = \"{addr}\""), 1),
                 &format!("\"{addr}\""),
+                &format!("host \"aix\": ip \"{addr}\" is {what}"),
             );
-            assert!(
-                e.starts_with(&format!(
-                    "t.toml:{line}: host \"aix\": ip \"{addr}\" is {what}"
-                )),
-                "{e}"
-            );
-            let (e, line) = error_with_host_lines(&format!("dvipa = \"{addr}\""), "dvipa");
-            assert!(
-                e.starts_with(&format!(
-                    "t.toml:{line}: host \"zos\": dvipa \"{addr}\" is {what}"
-                )),
-                "{e}"
+            refused_with_host_lines(
+                &format!("dvipa = \"{addr}\""),
+                "dvipa",
+                &format!("host \"zos\": dvipa \"{addr}\" is {what}"),
             );
         }
     }
@@ -3106,7 +3068,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 "in_buffers 0",
             ),
         ] {
-            let (e, line) = error_at(
+            refused_at(
                 |b| {
                     format!(
                         "{}[models.{table}]\n{body}{bad}\n",
@@ -3114,10 +3076,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                     )
                 },
                 bad,
-            );
-            assert!(
-                e.starts_with(&format!("t.toml:{line}: [models.{table}] {says}")),
-                "{e}"
+                &format!("[models.{table}] {says}"),
             );
         }
         // The built-in entries, copied as a scenario's own, pass.
@@ -3171,25 +3130,22 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 "{to}: {e}"
             );
         }
-        let (e, line) = error_at(
+        refused_at(
             |b| {
                 b.replace("[vary]", "[ vary ] # modes")
                     .replace("\"OLM\"]", "\"OLM\", \"OLM\"]")
             },
             "values =",
-        );
-        assert!(
-            e.starts_with(&format!("t.toml:{line}: [vary] values")),
-            "{e}"
+            "[vary] values",
         );
     }
 
     #[test]
     fn an_empty_profile_path_says_so() {
-        let (e, line) = error_with_host_lines("profile = \"\"", "profile = ");
-        assert!(
-            e.starts_with(&format!("t.toml:{line}: host \"zos\": profile is empty")),
-            "{e}"
+        let e = refused_with_host_lines(
+            "profile = \"\"",
+            "profile = ",
+            "host \"zos\": profile is empty",
         );
         assert!(
             !e.contains("directory") && !e.contains("No such file"),
