@@ -563,6 +563,10 @@ struct Run<'s> {
     outbound_dropped: DropCounts,
     /// Packets queued, by write queue number.
     outbound_queued: [u64; 1 << u8::BITS],
+    /// Unusable frames by reason, in the order first met (a handful of
+    /// reasons), counted without a `String` per frame: put into the
+    /// totals' `unusable` by text when the result is built.
+    unusable_by_reason: Vec<(unusable::Unusable, Skipped)>,
 }
 
 /// Replay a capture under one mode.
@@ -604,6 +608,7 @@ pub fn replay_mode<R: Read>(
         inbound_dropped: DropCounts::default(),
         outbound_dropped: DropCounts::default(),
         outbound_queued: [0; 1 << u8::BITS],
+        unusable_by_reason: Vec::new(),
     };
     run.register_extra()?;
     let mut progress = progress;
@@ -1052,7 +1057,16 @@ impl Run<'_> {
             Ok(info) => info,
             Err(why) => {
                 self.settle(number, || Fate::Other(format!("not replayed: {why}")));
-                Skipped::count_in(&mut self.totals.unusable, why.to_string(), number);
+                match self.unusable_by_reason.iter_mut().find(|(u, _)| *u == why) {
+                    Some((_, s)) => s.count += 1,
+                    None => self.unusable_by_reason.push((
+                        why,
+                        Skipped {
+                            count: 1,
+                            first_record: number,
+                        },
+                    )),
+                }
                 if why.is_invalid_frame() {
                     self.charge_invalid(hint);
                 }
@@ -1394,6 +1408,15 @@ impl Run<'_> {
         };
         t.inbound_dropped = by_label(&self.inbound_dropped);
         t.outbound_dropped = by_label(&self.outbound_dropped);
+        for (why, s) in &self.unusable_by_reason {
+            t.unusable
+                .entry(why.to_string())
+                .and_modify(|m| {
+                    m.count += s.count;
+                    m.first_record = m.first_record.min(s.first_record);
+                })
+                .or_insert(*s);
+        }
         t.outbound_queued = (0u8..=u8::MAX)
             .zip(self.outbound_queued)
             .filter(|(_, n)| *n > 0)
