@@ -24,7 +24,7 @@ use crate::outbound::{prio, tso, WlmClass};
 use crate::time::Instant;
 use crate::util::{FixedMap, FixedSet};
 use crate::wire::{
-    self, build, checksum, Fragment, Frame, FrameInfo, L4Info, NetInfo, ETHERTYPE_IPV4,
+    self, build, checksum, Fragment, Frame, FrameInfo, IpInfo, L4Info, NetInfo, ETHERTYPE_IPV4,
     ETHERTYPE_IPV6, PROTO_TCP, PROTO_UDP,
 };
 use core::time::Duration;
@@ -1489,25 +1489,21 @@ impl Engine {
             rq.q.counters.pktiqd += 1;
             rq.q.counters.bytiqd += u64::from(wire_len);
         }
-        // Decrement the TTL and fix the header checksum, as a router does.
         let mut p = core::mem::take(&mut self.scratch2);
         p.clear();
         p.extend_from_slice(pkt);
-        p[8] -= 1;
-        p[10..12].copy_from_slice(&[0, 0]);
-        let c = checksum::ipv4_header(&p[..20.min(p.len())]);
-        p[10..12].copy_from_slice(&c.to_be_bytes());
+        decrement_ttl(&mut p);
         let queue = stack.cfg.qdio_accelerator.unwrap_or(1);
         self.counters.forwarded += 1;
-        let out_info = wire::parse_ip_frame(Frame { data: &p, wire_len }).ok();
-        if let Some(out_info) = out_info {
-            let meta = SendMeta {
-                forwarded: true,
-                in_iface: Some(in_if),
-                ..SendMeta::default()
-            };
-            let _ = self.route_out(now, out_if, &p, wire_len, &out_info, meta, Some(queue));
-        }
+        // What the packet carries is known without parsing it again: what
+        // `info` read, one hop less to live.
+        let out_info = forwarded_info(info);
+        let meta = SendMeta {
+            forwarded: true,
+            in_iface: Some(in_if),
+            ..SendMeta::default()
+        };
+        let _ = self.route_out(now, out_if, &p, wire_len, &out_info, meta, Some(queue));
         self.scratch2 = p;
         Some(Disposition::Forwarded { out: out_if })
     }
@@ -2215,6 +2211,34 @@ fn internal_frame(
     (l2, build::eth_info(eth, ethertype, net))
 }
 
+/// Decrement an IPv4 packet's TTL and fix its header checksum, as a
+/// router does (`p` holds at least the header; the TTL is above 0).
+fn decrement_ttl(p: &mut [u8]) {
+    p[8] -= 1;
+    p[10..12].copy_from_slice(&[0, 0]);
+    let c = checksum::ipv4_header(&p[..20.min(p.len())]);
+    p[10..12].copy_from_slice(&c.to_be_bytes());
+}
+
+/// What [`wire::parse_ip_frame`] reads from the packet the accelerator
+/// forwards out of a frame `info` is the parse of: the same packet, with
+/// the same length on the wire (the frame's less its Ethernet header),
+/// its TTL one lower and its header checksum recomputed (a field the
+/// parser does not read); a bare packet, without layer 2.
+fn forwarded_info(info: &FrameInfo) -> FrameInfo {
+    let net = match info.net {
+        NetInfo::Ip(ip, l4) => NetInfo::Ip(
+            IpInfo {
+                ttl: ip.ttl.wrapping_sub(1),
+                ..ip
+            },
+            l4,
+        ),
+        other => other,
+    };
+    FrameInfo { l2: None, net }
+}
+
 fn ethertype_for(pkt: &[u8]) -> u16 {
     if pkt.first().map(|b| b >> 4) == Some(6) {
         ETHERTYPE_IPV6
@@ -2378,9 +2402,65 @@ mod tests {
         assert_eq!(parsed.ok(), Some(given));
     }
 
+    /// What the accelerator forwards out of `pkt` behind an Ethernet
+    /// header (`ip_len` long on the wire) as `try_accelerate` makes it,
+    /// and what parsing the packet would read (None: it does not parse),
+    /// when the frame parses as IPv4 with a TTL above 1.
+    fn forwarded(
+        pkt: &[u8],
+        ip_len: u32,
+        vlan: Option<u16>,
+    ) -> Option<(FrameInfo, Option<FrameInfo>)> {
+        let mut f = Vec::new();
+        let l2 = eth_frame(&mut f, &eth(vlan), ETHERTYPE_IPV4, pkt);
+        let info = wire::parse_ethernet_frame(Frame {
+            data: &f,
+            wire_len: ip_len + l2,
+        })
+        .ok()?;
+        if info.ip()?.ttl <= 1 {
+            return None;
+        }
+        let mut p = f.split_off(l2 as usize);
+        decrement_ttl(&mut p);
+        let parsed = wire::parse_ip_frame(Frame {
+            data: &p,
+            wire_len: ip_len,
+        })
+        .ok();
+        Some((forwarded_info(&info), parsed))
+    }
+
+    /// try_accelerate hands the packet it forwards on with what parsing
+    /// it would read, without parsing it: for every kind of IPv4 packet,
+    /// whole or headers only, BIG TCP, with and without a VLAN tag.
+    #[test]
+    fn a_forwarded_packet_reads_as_its_parse_would() {
+        let mut v4: Vec<Vec<u8>> = packets().into_iter().filter(|p| p[0] >> 4 == 4).collect();
+        let mut big = packets()[1].clone();
+        big[2..4].copy_from_slice(&[0, 0]);
+        v4.push(big);
+        let mut n = 0;
+        for pkt in v4 {
+            let whole = pkt.len() as u32;
+            for ip_len in [whole, whole + 1400, 70_000] {
+                for vlan in VLANS {
+                    if let Some((given, parsed)) = forwarded(&pkt, ip_len, vlan) {
+                        assert_eq!(Some(given), parsed, "{pkt:02x?} {ip_len} {vlan:?}");
+                        assert_eq!(given.ip().map(|ip| ip.ttl), Some(63));
+                        n += 1;
+                    }
+                }
+            }
+        }
+        // Six packets at each length, BIG TCP only when over 64 KiB.
+        assert_eq!(n, (6 * 3 + 1) * VLANS.len());
+    }
+
     proptest::proptest! {
-        /// As above, for packets with bytes changed anywhere and any
-        /// length on the wire, whenever they still parse.
+        /// As above, for internal frames and forwarded packets alike, for
+        /// packets with bytes changed anywhere and any length on the wire,
+        /// whenever they still parse.
         #[test]
         fn a_changed_packet_reads_as_its_parse_would(
             k in 0usize..12,
@@ -2398,6 +2478,9 @@ mod tests {
             }
             let ip_len = pkt.len() as u32 + extra;
             if let Some((given, parsed)) = both(&pkt, ip_len, VLANS[v]) {
+                proptest::prop_assert_eq!(Some(given), parsed);
+            }
+            if let Some((given, parsed)) = forwarded(&pkt, ip_len, VLANS[v]) {
                 proptest::prop_assert_eq!(Some(given), parsed);
             }
         }
