@@ -816,7 +816,7 @@ fn handle_block(
         bytes_read,
         detail,
     };
-    let (ts_ns, data, orig_len, link_type, interface) = match block {
+    let (ts_ns, data, orig_len, link_type, interface, stamp) = match block {
         PcapBlockOwned::LegacyHeader(h) => {
             st.pcap_link = h.network.0 & 0xffff; // upper bits: FCS flags
             st.pcap_nanos = h.is_nanosecond_precision();
@@ -824,40 +824,28 @@ fn handle_block(
             return Ok(None);
         }
         PcapBlockOwned::Legacy(b) => {
-            // The fraction must be under a second: a record that says
-            // otherwise is malformed, and its time cannot be trusted.
-            let second = if st.pcap_nanos {
-                1_000_000_000
+            let (second, unit) = if st.pcap_nanos {
+                (1_000_000_000, 1)
             } else {
-                1_000_000
+                (1_000_000, 1000)
             };
+            // The fraction must be under a second: a record that says
+            // otherwise is malformed, and its time cannot be trusted. It
+            // is written back (annotated) at the previous record's time.
             if b.ts_usec >= second {
-                // Written back (annotated) at the previous record's time.
-                let ts_ns = if st.stats.records > 0 {
+                let ts = if st.stats.records > 0 {
                     st.last_ts
                 } else {
                     i64::from(b.ts_sec) * 1_000_000_000
                 };
-                st.stats.records += 1;
                 let reason = SkipReason::StampFraction {
                     nanos: st.pcap_nanos,
                 };
-                Skipped::count_in(&mut st.stats.skipped, reason.to_string(), st.stats.records);
-                raw_buf.clear();
-                raw_buf.extend_from_slice(b.data);
-                let meta = Meta {
-                    ts_ns,
-                    wire_len: 0,
-                    link_type: st.pcap_link,
-                    orig_len: b.origlen,
-                    interface: 0,
-                    hint: None,
-                };
-                return Ok(Some(Step::Skipped { meta, reason }));
+                (ts, b.data, b.origlen, st.pcap_link, 0, Err(reason))
+            } else {
+                let ts = i64::from(b.ts_sec) * 1_000_000_000 + i64::from(b.ts_usec) * unit;
+                (ts, b.data, b.origlen, st.pcap_link, 0, Ok(()))
             }
-            let frac = i64::from(b.ts_usec) * if st.pcap_nanos { 1 } else { 1000 };
-            let ts = i64::from(b.ts_sec) * 1_000_000_000 + frac;
-            (ts, b.data, b.origlen, st.pcap_link, 0)
         }
         PcapBlockOwned::NG(Block::SectionHeader(shb)) => {
             st.big_endian = shb.big_endian();
@@ -906,6 +894,7 @@ fn handle_block(
                 epb.origlen,
                 ifc.link_type,
                 epb.if_id,
+                Ok(()),
             )
         }
         PcapBlockOwned::NG(Block::SimplePacket(spb)) => {
@@ -921,6 +910,7 @@ fn handle_block(
                 spb.origlen,
                 ifc.link_type,
                 0,
+                Ok(()),
             )
         }
         PcapBlockOwned::NG(_) => {
@@ -929,7 +919,10 @@ fn handle_block(
         }
     };
     st.stats.records += 1;
-    st.last_ts = ts_ns;
+    // A malformed stamp is not a time the next record can go by.
+    if stamp.is_ok() {
+        st.last_ts = ts_ns;
+    }
     raw_buf.clear();
     raw_buf.extend_from_slice(data);
     let meta = |wire_len, hint| Meta {
@@ -940,7 +933,7 @@ fn handle_block(
         interface,
         hint,
     };
-    match normalise(link_type, data, orig_len, frame_buf) {
+    match stamp.and_then(|()| normalise(link_type, data, orig_len, frame_buf)) {
         Ok((wire_len, hint)) => Ok(Some(Step::Packet(meta(wire_len, hint)))),
         Err(reason) => {
             Skipped::count_in(&mut st.stats.skipped, reason.to_string(), st.stats.records);
