@@ -224,7 +224,6 @@ fn replay_err(args: &ReplayArgs) -> impl Fn(ReplayError) -> ReplayCliError + '_ 
     }
 }
 
-/// Whether two paths name the same existing file.
 /// Whether two paths name one existing file: the same device and inode,
 /// which covers another spelling, a symbolic link and a hard link alike.
 fn same_file(a: &Path, b: &Path) -> bool {
