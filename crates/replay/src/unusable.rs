@@ -218,14 +218,26 @@ fn byte(d: &[u8], at: usize) -> u8 {
 mod tests {
     use super::*;
 
-    /// Ethernet + IPv4 (20) + TCP (20), 100 bytes of payload.
+    use softosa_engine::wire::build::{self, EthSpec, IpSpec, Payload, TcpSpec};
+
+    /// Ethernet + IPv4 (20) + TCP (20), 100 bytes of payload, from
+    /// 192.0.2.2 to 192.0.2.1 (MAC 02:00:00:00:00:01).
     fn tcp() -> Vec<u8> {
-        let mut f = vec![2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x00];
-        f.extend_from_slice(&[0x45, 0, 0, 140, 0, 0, 0x40, 0, 64, 6, 0, 0]);
-        f.extend_from_slice(&[192, 0, 2, 2, 192, 0, 2, 1]);
-        f.extend_from_slice(&[0x9c, 0x41, 0x13, 0x89, 0, 0, 0, 0, 0, 0, 0, 0]);
-        f.extend_from_slice(&[0x50, 0x10, 0x03, 0xe8, 0, 0, 0, 0]);
-        f.extend_from_slice(&[0x61; 100]);
+        let mut f = Vec::new();
+        let eth = EthSpec {
+            dst: Mac([2, 0, 0, 0, 0, 1]),
+            src: Mac([2, 0, 0, 0, 0, 2]),
+            vlan: None,
+        };
+        let ip = IpSpec::new([192, 0, 2, 2].into(), [192, 0, 2, 1].into());
+        let tcp = TcpSpec {
+            src_port: 40001,
+            dst_port: 5001,
+            flags: 0x10,
+            window: 1000,
+            ..TcpSpec::default()
+        };
+        build::eth_tcp(&mut f, &eth, &ip, &tcp, Payload::Bytes(&[0x61; 100]));
         f
     }
 
