@@ -22,28 +22,8 @@ pub fn tcp_in(v6: bool, tcp_words: u8, payload: usize) -> Vec<u8> {
     } else {
         (ip("192.0.2.2"), ip("192.0.2.1"))
     };
-    let mut f = Vec::new();
-    let eth = EthSpec {
-        dst: ROUTER,
-        src: PEER,
-        vlan: None,
-    };
-    let tcp = TcpSpec {
-        src_port: 40001,
-        dst_port: 5001,
-        flags: 0x10,
-        window: 1000,
-        ..TcpSpec::default()
-    };
     let opts = usize::from(tcp_words.saturating_sub(5)) * 4;
-    let body = vec![0x61u8; opts + payload];
-    build::eth_tcp(
-        &mut f,
-        &eth,
-        &IpSpec::new(src, dst),
-        &tcp,
-        Payload::Bytes(&body),
-    );
+    let mut f = tcp_frame(src, dst, 0x10, &vec![0x61u8; opts + payload]);
     // Options: the data offset says so (their bytes are the body's first).
     let l3 = if v6 { 54 } else { 34 };
     f[l3 + 12] = tcp_words << 4;
@@ -53,6 +33,12 @@ pub fn tcp_in(v6: bool, tcp_words: u8, payload: usize) -> Vec<u8> {
 /// A TCP frame with 10 bytes of payload from `src` to `dst` (addresses
 /// of one IP version), port 40001 to 5001.
 pub fn tcp_between(src: &str, dst: &str) -> Vec<u8> {
+    tcp_frame(ip(src), ip(dst), 0x18, &[0x61; 10])
+}
+
+/// A TCP frame from the peer's MAC to a far router's, `src` port 40001
+/// to `dst` port 5001, with `flags` and `body` after a 20-byte header.
+fn tcp_frame(src: IpAddr, dst: IpAddr, flags: u8, body: &[u8]) -> Vec<u8> {
     let mut f = Vec::new();
     let eth = EthSpec {
         dst: ROUTER,
@@ -62,16 +48,16 @@ pub fn tcp_between(src: &str, dst: &str) -> Vec<u8> {
     let tcp = TcpSpec {
         src_port: 40001,
         dst_port: 5001,
-        flags: 0x18,
+        flags,
         window: 1000,
         ..TcpSpec::default()
     };
     build::eth_tcp(
         &mut f,
         &eth,
-        &IpSpec::new(ip(src), ip(dst)),
+        &IpSpec::new(src, dst),
         &tcp,
-        Payload::Bytes(&[0x61; 10]),
+        Payload::Bytes(body),
     );
     f
 }
@@ -80,22 +66,35 @@ pub fn tcp_between(src: &str, dst: &str) -> Vec<u8> {
 /// `frames` as (bytes, length on the wire), each cut at the snap length,
 /// one millisecond apart.
 pub fn pcap(snaplen: u32, frames: &[(Vec<u8>, u32)]) -> Vec<u8> {
-    let mut b = Vec::new();
-    b.extend_from_slice(&0xa1b2_c3d4u32.to_le_bytes());
+    let mut b = pcap_header(false, snaplen);
+    for (n, (f, wire)) in frames.iter().enumerate() {
+        let cap = f.len().min(snaplen as usize);
+        pcap_record(&mut b, (1_700_000_000, n as u32 * 1000), &f[..cap], *wire);
+    }
+    b
+}
+
+/// A little-endian pcap file header: version 2.4, Ethernet, the
+/// nanosecond magic or the microsecond one.
+fn pcap_header(nanos: bool, snaplen: u32) -> Vec<u8> {
+    let magic: u32 = if nanos { 0xa1b2_3c4d } else { 0xa1b2_c3d4 };
+    let mut b = magic.to_le_bytes().to_vec();
     b.extend_from_slice(&2u16.to_le_bytes());
     b.extend_from_slice(&4u16.to_le_bytes());
     b.extend_from_slice(&[0; 8]);
     b.extend_from_slice(&snaplen.to_le_bytes());
     b.extend_from_slice(&1u32.to_le_bytes());
-    for (n, (f, wire)) in frames.iter().enumerate() {
-        let cap = f.len().min(snaplen as usize);
-        b.extend_from_slice(&1_700_000_000u32.to_le_bytes());
-        b.extend_from_slice(&(n as u32 * 1000).to_le_bytes());
-        b.extend_from_slice(&(cap as u32).to_le_bytes());
-        b.extend_from_slice(&wire.to_le_bytes());
-        b.extend_from_slice(&f[..cap]);
-    }
     b
+}
+
+/// A pcap record of `data` stamped (seconds, fraction), `wire` bytes long
+/// on the wire.
+fn pcap_record(b: &mut Vec<u8>, (sec, frac): (u32, u32), data: &[u8], wire: u32) {
+    b.extend_from_slice(&sec.to_le_bytes());
+    b.extend_from_slice(&frac.to_le_bytes());
+    b.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    b.extend_from_slice(&wire.to_le_bytes());
+    b.extend_from_slice(data);
 }
 
 /// Whole frames, each as long on the wire as it is.
@@ -149,17 +148,9 @@ pub fn pcapng(tsresol: Option<u8>, blocks: &[Vec<u8>]) -> Vec<u8> {
 /// A classic pcap (Ethernet) with the nanosecond magic or the microsecond
 /// one, of whole `frames` given with their (seconds, fraction) stamps.
 pub fn pcap_stamped(nanos: bool, frames: &[((u32, u32), Vec<u8>)]) -> Vec<u8> {
-    let magic: u32 = if nanos { 0xa1b2_3c4d } else { 0xa1b2_c3d4 };
-    let mut b = magic.to_le_bytes().to_vec();
-    b.extend_from_slice(&[2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    b.extend_from_slice(&65535u32.to_le_bytes());
-    b.extend_from_slice(&1u32.to_le_bytes());
-    for ((sec, frac), f) in frames {
-        b.extend_from_slice(&sec.to_le_bytes());
-        b.extend_from_slice(&frac.to_le_bytes());
-        b.extend_from_slice(&(f.len() as u32).to_le_bytes());
-        b.extend_from_slice(&(f.len() as u32).to_le_bytes());
-        b.extend_from_slice(f);
+    let mut b = pcap_header(nanos, 65535);
+    for (stamp, f) in frames {
+        pcap_record(&mut b, *stamp, f, f.len() as u32);
     }
     b
 }
