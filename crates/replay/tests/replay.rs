@@ -1116,24 +1116,13 @@ fn entries(bytes: &[u8]) -> Vec<(u64, Vec<u8>, bool)> {
 fn annotated_capture_writes_back_the_records_the_reader_left_out() {
     // A pcapng with an Ethernet interface and an 802.11 one (link type
     // 105, not replayed): records 2 and 4 are on the 802.11 interface.
-    let mut shb = 0x1A2B_3C4Du32.to_le_bytes().to_vec();
-    shb.extend_from_slice(&[1, 0, 0, 0]);
-    shb.extend_from_slice(&(-1i64).to_le_bytes());
-    let mut ng = common::ng_block(0x0A0D_0D0A, &shb);
+    let mut ng = common::ng_shb();
     ng.extend(common::ng_block(1, &[1, 0, 0, 0, 0, 0, 0, 0]));
     ng.extend(common::ng_block(1, &[105, 0, 0, 0, 0, 0, 0, 0]));
     let frame = common::tcp_in(false, 5, 10);
-    let epb = |ifid: u32, ts: u32| {
-        let mut b = ifid.to_le_bytes().to_vec();
-        b.extend_from_slice(&0u32.to_le_bytes());
-        b.extend_from_slice(&ts.to_le_bytes());
-        b.extend_from_slice(&(frame.len() as u32).to_le_bytes());
-        b.extend_from_slice(&(frame.len() as u32).to_le_bytes());
-        b.extend_from_slice(&frame);
-        common::ng_block(6, &b)
-    };
     for (n, ifid) in [0, 1, 0, 1, 0].into_iter().enumerate() {
-        ng.extend(epb(ifid, 1000 * n as u32));
+        let ts = 1000 * n as u64;
+        ng.extend(common::ng_epb_on(ifid, ts, &frame, frame.len() as u32));
     }
     // A pcap whose record 2 has a malformed timestamp (a whole second of
     // microseconds): written back at record 1's time.

@@ -117,7 +117,12 @@ pub fn ng_block(kind: u32, body: &[u8]) -> Vec<u8> {
 /// An Enhanced Packet Block on interface 0: `ts` in the interface's units,
 /// `frame` whole, and a captured length field of `caplen`.
 pub fn ng_epb(ts: u64, frame: &[u8], caplen: u32) -> Vec<u8> {
-    let mut b = 0u32.to_le_bytes().to_vec();
+    ng_epb_on(0, ts, frame, caplen)
+}
+
+/// An Enhanced Packet Block as [`ng_epb`], on interface `ifid`.
+pub fn ng_epb_on(ifid: u32, ts: u64, frame: &[u8], caplen: u32) -> Vec<u8> {
+    let mut b = ifid.to_le_bytes().to_vec();
     b.extend_from_slice(&((ts >> 32) as u32).to_le_bytes());
     b.extend_from_slice(&(ts as u32).to_le_bytes());
     b.extend_from_slice(&caplen.to_le_bytes());
@@ -126,13 +131,19 @@ pub fn ng_epb(ts: u64, frame: &[u8], caplen: u32) -> Vec<u8> {
     ng_block(6, &b)
 }
 
-/// A pcapng file: a section header and one Ethernet interface whose
-/// `if_tsresol` option is `tsresol` (none: microseconds), then `blocks`.
-pub fn pcapng(tsresol: Option<u8>, blocks: &[Vec<u8>]) -> Vec<u8> {
+/// A little-endian pcapng Section Header Block: version 1.0, section
+/// length unknown, no options.
+pub fn ng_shb() -> Vec<u8> {
     let mut shb = 0x1A2B_3C4Du32.to_le_bytes().to_vec();
     shb.extend_from_slice(&[1, 0, 0, 0]);
     shb.extend_from_slice(&(-1i64).to_le_bytes());
-    let mut f = ng_block(0x0A0D_0D0A, &shb);
+    ng_block(0x0A0D_0D0A, &shb)
+}
+
+/// A pcapng file: a section header and one Ethernet interface whose
+/// `if_tsresol` option is `tsresol` (none: microseconds), then `blocks`.
+pub fn pcapng(tsresol: Option<u8>, blocks: &[Vec<u8>]) -> Vec<u8> {
+    let mut f = ng_shb();
     let mut idb = vec![1, 0, 0, 0, 0, 0, 0, 0]; // Ethernet, no snap length
     if let Some(r) = tsresol {
         idb.extend_from_slice(&[9, 0, 1, 0, r, 0, 0, 0]); // if_tsresol
