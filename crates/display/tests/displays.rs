@@ -17,7 +17,17 @@ fn text(kind: DisplayKind, e: &Engine, target: Option<&str>) -> String {
 }
 
 fn json(kind: DisplayKind, e: &Engine, target: Option<&str>) -> serde_json::Value {
-    let s = render(kind, e, &DisplayContext::default(), target, Format::Json)
+    json_in(&DisplayContext::default(), kind, e, target)
+}
+
+/// [`json`] with the display context `ctx`.
+fn json_in(
+    ctx: &DisplayContext,
+    kind: DisplayKind,
+    e: &Engine,
+    target: Option<&str>,
+) -> serde_json::Value {
+    let s = render(kind, e, ctx, target, Format::Json)
         .unwrap_or_else(|err| panic!("{kind} display failed: {err}"));
     serde_json::from_str(&s).unwrap_or_else(|err| panic!("{kind} JSON does not parse: {err}"))
 }
@@ -524,16 +534,8 @@ fn hipersockets_devlinks_shows_multiwrite_and_osainfo_refuses() {
         assert!(msg.contains(says), "{says}: {msg}");
     }
     // Without a target, OSAINFO shows the OSA interfaces (here none).
-    let all = render(
-        DisplayKind::OsaInfo,
-        &e,
-        &DisplayContext::default(),
-        None,
-        Format::Json,
-    )
-    .unwrap_or_else(|err| panic!("{err}"));
-    let v: serde_json::Value = serde_json::from_str(&all).expect("JSON");
-    assert_eq!(v["interfaces"].as_array().map(Vec::len), Some(0), "{all}");
+    let v = json(DisplayKind::OsaInfo, &e, None);
+    assert_eq!(v["interfaces"].as_array().map(Vec::len), Some(0), "{v}");
     let trl = text(DisplayKind::Trle, &e, None);
     assert!(
         trl.contains("IST075I NAME = IUTIQDFE, TYPE = TRLE"),
@@ -856,9 +858,7 @@ fn stacks_sharing_a_port_get_a_data_device_each() {
     };
     let ctx = shared(vec![0x3302, 0x3303, 0x3304, 0x3305]);
     let dev = |ctx: &DisplayContext, name: &str| {
-        let d = render(DisplayKind::Devlinks, &e, ctx, Some(name), Format::Json)
-            .unwrap_or_else(|err| panic!("{err}"));
-        let v: serde_json::Value = serde_json::from_str(&d).expect("JSON");
+        let v = json_in(ctx, DisplayKind::Devlinks, &e, Some(name));
         v["stacks"][0]["interfaces"][0]["datapath"]
             .as_str()
             .unwrap_or_default()
@@ -889,13 +889,11 @@ fn stacks_sharing_a_port_get_a_data_device_each() {
         "{t}"
     );
     // The JSON names both stacks, as a list.
-    let j = render(DisplayKind::Trle, &e, &ctx, None, Format::Json)
-        .unwrap_or_else(|err| panic!("{err}"));
-    let v: serde_json::Value = serde_json::from_str(&j).expect("JSON");
+    let v = json_in(&ctx, DisplayKind::Trle, &e, None);
     assert_eq!(
         v["trles"][0]["stacks"],
         serde_json::json!(["TCPCS1", "TCPCS2"]),
-        "{j}"
+        "{v}"
     );
     // Either stack's name, or an interface of it, finds the shared TRLE.
     for target in ["TCPCS2/QDIO101", "B1", "TCPCS1/A2"] {
