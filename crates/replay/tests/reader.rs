@@ -5,7 +5,7 @@
 mod common;
 
 use softosa_engine::wire::parse_ethernet;
-use softosa_replay::capture::{CaptureError, CaptureFormat, CaptureReader};
+use softosa_replay::capture::{CaptureError, CaptureFormat, CaptureReader, Entry};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -477,4 +477,37 @@ fn a_pcap_stamp_fraction_of_a_second_or_more_is_skipped_and_counted() {
             "{skipped:?}"
         );
     }
+}
+
+/// A record whose stamp is malformed (a fraction of a second or more) is
+/// written back at the time of the record before it; when the capture
+/// starts with such records, the first one's whole seconds are that time,
+/// for the second one too (it used to fall back to 0, 1 January 1970).
+#[test]
+fn malformed_stamps_at_the_start_keep_the_first_records_seconds() {
+    let f = common::tcp_in(false, 5, 10);
+    let cap = common::pcap_stamped(
+        false,
+        &[
+            ((100, 1_000_000), f.clone()),
+            ((100, 2_000_000), f.clone()),
+            ((101, 5), f),
+        ],
+    );
+    let mut r = CaptureReader::new(&cap[..]).expect("a pcap header");
+    let mut seen = Vec::new();
+    while let Some(e) = r.next_entry().expect("readable") {
+        seen.push(match e {
+            Entry::Skipped(s) => (false, s.ts_ns),
+            Entry::Record(rec) => (true, rec.ts_ns),
+        });
+    }
+    assert_eq!(
+        seen,
+        [
+            (false, 100_000_000_000),
+            (false, 100_000_000_000),
+            (true, 101_000_005_000)
+        ]
+    );
 }
