@@ -785,6 +785,17 @@ enum NotModelled {
     Unknown,
 }
 
+impl<T> ParamKind<T> {
+    /// A parameter of the statement, of any kind (spelled in full or
+    /// abbreviated far enough)?
+    fn is_param(&self) -> bool {
+        !matches!(
+            self,
+            ParamKind::NotModelled(NotModelled::TooShort(_) | NotModelled::Unknown)
+        )
+    }
+}
+
 impl<T: Copy> Params<T> {
     fn kind(&self, tok: &str) -> ParamKind<T> {
         let o = self.others;
@@ -811,28 +822,22 @@ impl<T: Copy> Params<T> {
         }
     }
 
-    /// Is `tok` a parameter of the statement (of any kind, spelled in
-    /// full or abbreviated far enough)?
-    fn is_param(&self, tok: &str) -> bool {
-        !matches!(
-            self.kind(tok),
-            ParamKind::NotModelled(NotModelled::TooShort(_) | NotModelled::Unknown)
-        )
-    }
-
-    /// Does the statement end before `tok`? At the next statement, unless
-    /// `tok` is a parameter of this one: GLOBALCONFIG TCPIPSTATISTICS is
+    /// Does the statement end before `tok`, of kind `k` (its [`kind`],
+    /// looked up once by the caller)? At the next statement, unless `tok`
+    /// is a parameter of this one: GLOBALCONFIG TCPIPSTATISTICS is
     /// GLOBALCONFIG's parameter, not the TCPIPSTATISTICS statement.
-    fn ends(&self, tok: &str) -> bool {
-        (self.end)(tok) && !self.is_param(tok)
+    ///
+    /// [`kind`]: Params::kind
+    fn ends_at(&self, tok: &str, k: &ParamKind<T>) -> bool {
+        !k.is_param() && (self.end)(tok)
     }
 
-    /// Can `tok` not be a value of the form `v` here: it is the next
-    /// statement, a parameter of this one, or too short an abbreviation
-    /// of one that is no value of that form either?
-    fn not_a_value(&self, tok: &str, v: Val) -> bool {
-        self.ends(tok)
-            || match self.kind(tok) {
+    /// Can `tok`, of kind `k`, not be a value of the form `v` here: it is
+    /// the next statement, a parameter of this one, or too short an
+    /// abbreviation of one that is no value of that form either?
+    fn not_a_value(&self, tok: &str, k: &ParamKind<T>, v: Val) -> bool {
+        self.ends_at(tok, k)
+            || match k {
                 ParamKind::NotModelled(NotModelled::Unknown) => false,
                 ParamKind::NotModelled(NotModelled::TooShort(_)) => !v.accepts(tok),
                 _ => true,
@@ -1006,12 +1011,17 @@ impl Parser<'_> {
         }
         t
     }
-    /// The next token, taken, unless the statement of `ps` ends before it.
-    fn next_param<T: Copy>(&mut self, ps: &Params<T>) -> Option<Token> {
-        if self.peek().is_none_or(|t| ps.ends(&t.text)) {
+    /// The next token, taken, with what it is among the parameters of the
+    /// statement of `ps`, unless the statement ends before it.
+    fn next_param<T: Copy>(&mut self, ps: &Params<T>) -> Option<(Token, ParamKind<T>)> {
+        let toks = self.toks;
+        let t = toks.get(self.pos)?;
+        let k = ps.kind(&t.text);
+        if ps.ends_at(&t.text, &k) {
             return None;
         }
-        self.bump()
+        self.pos += 1;
+        Some((t.clone(), k))
     }
     /// The next token is absent or begins a new statement.
     fn at_end(&self) -> bool {
@@ -1359,11 +1369,8 @@ impl Parser<'_> {
     /// of one (reported as such by the caller's loop), or the end.
     fn skip_values<T: Copy>(&mut self, ps: &Params<T>) {
         while self.peek().is_some_and(|n| {
-            !ps.ends(&n.text)
-                && matches!(
-                    ps.kind(&n.text),
-                    ParamKind::NotModelled(NotModelled::Unknown)
-                )
+            let k = ps.kind(&n.text);
+            matches!(k, ParamKind::NotModelled(NotModelled::Unknown)) && !ps.ends_at(&n.text, &k)
         }) {
             self.pos += 1;
         }
@@ -1399,14 +1406,16 @@ impl Parser<'_> {
                 Val::OptKw(kws) | Val::Kw(kws, _) => lookup(kws.iter().map(|k| (*k, *k)), &n.text),
                 _ => Lookup::NotFound,
             };
+            if let Lookup::Found(k) = kw {
+                self.pos += 1;
+                taken = Some(k);
+                continue;
+            }
+            let pk = ps.kind(&n.text);
             match (v, kw) {
-                (_, Lookup::Found(k)) => {
-                    self.pos += 1;
-                    taken = Some(k);
-                }
                 // Too short an abbreviation of the keyword value, and no
                 // parameter: the value, miscoded.
-                (_, Lookup::TooShort(k)) if !ps.ends(&n.text) && !ps.is_param(&n.text) => {
+                (_, Lookup::TooShort(k)) if !ps.ends_at(&n.text, &pk) && !pk.is_param() => {
                     self.pos += 1;
                     self.err(
                         n.span,
@@ -1419,7 +1428,7 @@ impl Parser<'_> {
                     ok = false;
                 }
                 (Val::OptKw(_), _) => {}
-                _ if !ps.not_a_value(&n.text, v) => {
+                _ if !ps.not_a_value(&n.text, &pk, v) => {
                     self.pos += 1;
                     if matches!(v, Val::Kw(..)) {
                         self.invalid(&n, stmt, name.clone(), format!("expected {}", v.expected()));
@@ -1464,9 +1473,8 @@ impl Parser<'_> {
     /// follow it.
     fn sub_params<T: Copy>(&mut self, ps: &Params<T>, after: &str) {
         while let Some(n) = self.peek().cloned() {
-            if ps.ends(&n.text) {
-                break;
-            }
+            // A sub-parameter is a parameter of the statement: it never
+            // ends it.
             let ParamKind::NotModelled(NotModelled::Sub(sp, o)) = ps.kind(&n.text) else {
                 break;
             };
@@ -1641,8 +1649,8 @@ impl Parser<'_> {
         let _ = kwt;
         let mut intf = Interface::new(name.text.clone(), name.span, kind);
         const S: &str = "INTERFACE";
-        while let Some(t) = self.next_param(&INTERFACE_P) {
-            let p = match INTERFACE_P.kind(&t.text) {
+        while let Some((t, k)) = self.next_param(&INTERFACE_P) {
+            let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
                     // INTFID is IPAQENET6's only, TEMPIP IPAQENET's.
@@ -2227,8 +2235,8 @@ impl Parser<'_> {
             vlanid: None,
             isolate: None,
         };
-        while let Some(t) = self.next_param(&LINK_P) {
-            let p = match LINK_P.kind(&t.text) {
+        while let Some((t, k)) = self.next_param(&LINK_P) {
+            let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
                     self.other_param(&t, &LINK_P, k);
@@ -2330,8 +2338,8 @@ impl Parser<'_> {
 
     fn globalconfig(&mut self) {
         const S: &str = "GLOBALCONFIG";
-        while let Some(t) = self.next_param(&GLOBALCONFIG_P) {
-            let p = match GLOBALCONFIG_P.kind(&t.text) {
+        while let Some((t, k)) = self.next_param(&GLOBALCONFIG_P) {
+            let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
                     self.other_param(&t, &GLOBALCONFIG_P, k);
@@ -2455,8 +2463,8 @@ impl Parser<'_> {
     // ---- IPCONFIG ---------------------------------------------------------
 
     fn ipconfig(&mut self) {
-        while let Some(t) = self.next_param(&IPCONFIG_P) {
-            let p = match IPCONFIG_P.kind(&t.text) {
+        while let Some((t, k)) = self.next_param(&IPCONFIG_P) {
+            let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
                     self.other_param(&t, &IPCONFIG_P, k);
@@ -2966,8 +2974,8 @@ impl Parser<'_> {
         };
         let mut mtu = None;
         let mut replaceable = None;
-        while let Some(n) = self.next_param(&ROUTE_P) {
-            match ROUTE_P.kind(&n.text) {
+        while let Some((n, k)) = self.next_param(&ROUTE_P) {
+            match k {
                 ParamKind::Modelled(RP::Mtu) => {
                     self.note_repeat(n.span, S, "MTU".into());
                     if let Some(v) = self.value(S, "MTU", "a number or DEFAULTSIZE") {
@@ -3024,6 +3032,11 @@ mod tests {
             .collect()
     }
 
+    /// Does the statement of `ps` end before `w`?
+    fn ends<T: Copy>(ps: &Params<T>, w: &str) -> bool {
+        ps.ends_at(w, &ps.kind(w))
+    }
+
     /// Which parameters of IPCONFIG, GLOBALCONFIG, INTERFACE and ROUTE
     /// are also statement keywords. Inside its statement each is read as
     /// the parameter (the statement does not end there); today that is
@@ -3040,13 +3053,15 @@ mod tests {
             }
         };
         check("INTERFACE", spellings(&INTERFACE_P), &|w| {
-            INTERFACE_P.ends(w)
+            ends(&INTERFACE_P, w)
         });
         check("GLOBALCONFIG", spellings(&GLOBALCONFIG_P), &|w| {
-            GLOBALCONFIG_P.ends(w)
+            ends(&GLOBALCONFIG_P, w)
         });
-        check("IPCONFIG", spellings(&IPCONFIG_P), &|w| IPCONFIG_P.ends(w));
-        check("ROUTE", spellings(&ROUTE_P), &|w| ROUTE_P.ends(w));
+        check("IPCONFIG", spellings(&IPCONFIG_P), &|w| {
+            ends(&IPCONFIG_P, w)
+        });
+        check("ROUTE", spellings(&ROUTE_P), &|w| ends(&ROUTE_P, w));
         both.dedup();
         assert_eq!(both, ["GLOBALCONFIG TCPIPSTATISTICS"]);
     }
