@@ -1694,25 +1694,8 @@ impl Parser<'_> {
                     },
                 ),
                 IP::IpAddr => {
-                    // IPv4: one address; IPv6: one or more.
-                    let mut first = true;
-                    loop {
-                        if !first {
-                            let more = kind == InterfaceKind::IpaqEnet6
-                                && self.peek().is_some_and(|t| {
-                                    !starts_statement(&t.text)
-                                        && find(INTF_PARAMS, &t.text).is_err()
-                                        && t.text.contains(':')
-                                });
-                            if !more {
-                                break;
-                            }
-                        }
-                        first = false;
-                        let Some(v) = self.value(S, "IPADDR", "address/prefix, e.g. 172.16.1.1/24")
-                        else {
-                            break;
-                        };
+                    let v6 = kind == InterfaceKind::IpaqEnet6;
+                    for v in self.ipaddr_values(v6, "address/prefix, e.g. 172.16.1.1/24") {
                         match parse_prefix(&v.text) {
                             Ok(ip) => {
                                 let ok = match kind {
@@ -1922,6 +1905,26 @@ impl Parser<'_> {
         self.prof.interfaces.push(intf);
     }
 
+    /// The values of an INTERFACE's IPADDR: one (a missing one is reported,
+    /// expecting `expected`), and on an IPv6 interface (`v6`) each further
+    /// word that is neither a statement nor a parameter and has a colon.
+    fn ipaddr_values(&mut self, v6: bool, expected: &'static str) -> Vec<Token> {
+        let Some(first) = self.value("INTERFACE", "IPADDR", expected) else {
+            return Vec::new();
+        };
+        let mut values = vec![first];
+        while v6
+            && self.peek().is_some_and(|n| {
+                !starts_statement(&n.text)
+                    && find(INTF_PARAMS, &n.text).is_err()
+                    && n.text.contains(':')
+            })
+        {
+            values.extend(self.bump());
+        }
+        values
+    }
+
     /// Parameters that do not exist for the interface's DEFINE type.
     fn check_kind_param(&mut self, intf: &Interface, p: IP, t: &Token) {
         let bad = match intf.kind {
@@ -2040,28 +2043,12 @@ impl Parser<'_> {
                 continue;
             }
             have_ipaddr = true;
-            let mut first = true;
-            loop {
-                if !first {
-                    let more = v6
-                        && self.peek().is_some_and(|n| {
-                            !starts_statement(&n.text)
-                                && find(INTF_PARAMS, &n.text).is_err()
-                                && n.text.contains(':')
-                        });
-                    if !more {
-                        break;
-                    }
-                }
-                first = false;
-                let expected = if v6 {
-                    "an IPv6 address"
-                } else {
-                    "one IPv4 address in dotted decimal, e.g. 10.1.1.1"
-                };
-                let Some(v) = self.value(S, "IPADDR", expected) else {
-                    break;
-                };
+            let expected = if v6 {
+                "an IPv6 address"
+            } else {
+                "one IPv4 address in dotted decimal, e.g. 10.1.1.1"
+            };
+            for v in self.ipaddr_values(v6, expected) {
                 let addr = if v6 {
                     parse_ip(&v.text).filter(|a| a.is_ipv6())
                 } else {
