@@ -55,18 +55,13 @@ const STATEMENTS: &[(Keyword, Stmt)] = &[
 /// z/OS profile statements that softosa recognises but does not model
 /// (IP Configuration Reference, "TCP/IP profile (PROFILE.TCPIP) and
 /// configuration statements"). A real profile carries many of them, so each
-/// is reported as a warning at its line and skipped, never refused.
+/// is reported as a warning at its line and skipped, never refused. Those
+/// that open a block are in [`UNSUPPORTED_BLOCKS`], with their END.
 const UNSUPPORTED: &[&str] = &[
     "ARPAGE",
     "ATMARPSV",
     "ATMLIS",
     "ATMPVC",
-    "AUTOLOG",
-    "ENDAUTOLOG",
-    "BSDROUTINGPARMS",
-    "ENDBSDROUTINGPARMS",
-    "GATEWAY",
-    "ENDGATEWAY",
     "IPCONFIG6",
     "TCPCONFIG",
     "UDPCONFIG",
@@ -80,12 +75,6 @@ const UNSUPPORTED: &[&str] = &[
     "INCLUDE",
     "DELETE",
     "STOP",
-    "IPSEC",
-    "ENDIPSEC",
-    "NETACCESS",
-    "ENDNETACCESS",
-    "SRCIP",
-    "ENDSRCIP",
     "NETMONITOR",
     "DATASETPREFIX",
     "SOMAXCONN",
@@ -119,8 +108,13 @@ fn stmt_of(tok: &str) -> Option<Stmt> {
     find(STATEMENTS, tok).ok()
 }
 
+/// A statement softosa does not model: one of [`UNSUPPORTED`], or a block
+/// of [`UNSUPPORTED_BLOCKS`] or its END.
 fn is_unsupported(tok: &str) -> bool {
     UNSUPPORTED.iter().any(|u| u.eq_ignore_ascii_case(tok))
+        || UNSUPPORTED_BLOCKS
+            .iter()
+            .any(|(b, e)| b.eq_ignore_ascii_case(tok) || e.eq_ignore_ascii_case(tok))
 }
 
 /// Is this token a statement keyword (a place where a new statement starts)?
