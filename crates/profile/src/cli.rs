@@ -242,64 +242,20 @@ fn stack_names(
     Ok(names)
 }
 
-/// Entry point for `softosa profile ...`.
+/// Entry point for `softosa profile ...`. Standard output is written
+/// with [`softosa_display::cli::write_stdout`], as by the other softosa
+/// commands: a reader that went away (`softosa profile check ... | head`)
+/// ends the output quietly and the command keeps the exit status of its
+/// check; any other failure (a full disk) is an error.
 pub fn run(args: ProfileArgs) -> Result<ExitCode, CliError> {
-    let mut out = EndOnClosedPipe::new(std::io::stdout().lock());
+    let mut out = Vec::new();
     let err = std::io::stderr();
     let code = match args.command {
         ProfileCommand::Check(a) => run_check(&a, &mut out, &mut err.lock()),
         ProfileCommand::Convert(a) => run_convert(&a, &mut out, &mut err.lock()),
     }?;
-    out.flush()?;
+    softosa_display::cli::write_stdout(&String::from_utf8_lossy(&out))?;
     Ok(code)
-}
-
-/// Standard output as the other softosa commands treat it: a reader that
-/// went away (`softosa profile check ... | head`) ends the output quietly,
-/// and the command keeps the exit status of its check; any other failure
-/// (a full disk) is still an error.
-struct EndOnClosedPipe<W> {
-    inner: W,
-    closed: bool,
-}
-
-impl<W: Write> EndOnClosedPipe<W> {
-    fn new(inner: W) -> Self {
-        EndOnClosedPipe {
-            inner,
-            closed: false,
-        }
-    }
-
-    /// `r`, with a closed pipe taken as the end of the output (`done` is
-    /// what a write that nobody reads returns).
-    fn quiet<T>(&mut self, r: std::io::Result<T>, done: T) -> std::io::Result<T> {
-        match r {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(done)
-            }
-            r => r,
-        }
-    }
-}
-
-impl<W: Write> Write for EndOnClosedPipe<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.closed {
-            return Ok(buf.len());
-        }
-        let r = self.inner.write(buf);
-        self.quiet(r, buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.closed {
-            return Ok(());
-        }
-        let r = self.inner.flush();
-        self.quiet(r, ())
-    }
 }
 
 fn pairs(
@@ -774,57 +730,5 @@ fn check_converted(stack: &str, c: &Profile) -> Diagnostics {
     match activate(&[input], &[], &ActivateOptions::default()) {
         Ok(act) => act.warnings,
         Err(d) => d,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::EndOnClosedPipe;
-    use std::io::{Error, ErrorKind, Write};
-
-    /// Takes `room` bytes, then fails every write with `kind`.
-    struct Pipe {
-        room: usize,
-        kind: ErrorKind,
-        got: Vec<u8>,
-    }
-
-    impl Write for Pipe {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            if self.room == 0 {
-                return Err(Error::from(self.kind));
-            }
-            let n = buf.len().min(self.room);
-            self.room -= n;
-            self.got.extend_from_slice(&buf[..n]);
-            Ok(n)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn a_reader_that_went_away_ends_the_output_quietly() {
-        let mut out = EndOnClosedPipe::new(Pipe {
-            room: 4,
-            kind: ErrorKind::BrokenPipe,
-            got: Vec::new(),
-        });
-        writeln!(out, "OK: 13 stack(s)").expect("a closed pipe is no error");
-        writeln!(out, "Stack A").expect("nor is anything written after it");
-        out.flush().expect("nor a flush");
-        assert_eq!(out.inner.got, b"OK: ");
-    }
-
-    #[test]
-    fn a_full_disk_is_still_an_error() {
-        let mut out = EndOnClosedPipe::new(Pipe {
-            room: 0,
-            kind: ErrorKind::StorageFull,
-            got: Vec::new(),
-        });
-        let e = writeln!(out, "OK").expect_err("a full disk loses the output");
-        assert_eq!(e.kind(), ErrorKind::StorageFull);
     }
 }
