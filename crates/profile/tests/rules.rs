@@ -30,6 +30,18 @@ fn has(v: &[String], prefix: &str, needle: &str) -> bool {
         .any(|s| s.starts_with(prefix) && s.contains(needle))
 }
 
+/// The cross-stack checks of `stacks` with `trls`.
+fn system(stacks: &[(String, &Profile)], trls: &[&TrlFile]) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    validate_system(stacks, trls, &mut d);
+    d
+}
+
+/// Each diagnostic as `FILE:LINE:COL: severity: message`.
+fn lines(d: &Diagnostics) -> Vec<String> {
+    d.items().iter().map(|x| x.to_string()).collect()
+}
+
 const GOOD: &str = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n";
 
 #[test]
@@ -209,23 +221,20 @@ fn olm_port_limit_refuses_the_fifth() {
         .enumerate()
         .map(|(i, p)| (format!("T{i}"), p))
         .collect();
-    let mut d = Diagnostics::new();
-    validate_system(&stacks, &[], &mut d);
+    let d = system(&stacks, &[]);
     let errs: Vec<&Diagnostic> = d.errors().collect();
     assert_eq!(errs.len(), 1, "{:?}", d.items());
     assert_eq!(errs[0].file, "S5.prof");
     assert_eq!((errs[0].span.line, errs[0].span.col), (1, 11));
     assert!(matches!(errs[0].error(), Some(ErrorKind::OlmPortLimit { intf, .. }) if intf == "S5"));
     // Four are fine; five without OLM are fine.
-    let mut d = Diagnostics::new();
-    validate_system(&stacks[..4], &[], &mut d);
+    let d = system(&stacks[..4], &[]);
     assert!(!d.has_errors());
     let no_olm: Vec<Profile> = (1..=5)
         .map(|i| olm_stack(&format!("S{i}"), "P1", false, i))
         .collect();
     let stacks: Vec<(String, &Profile)> = no_olm.iter().map(|p| ("X".to_string(), p)).collect();
-    let mut d = Diagnostics::new();
-    validate_system(&stacks, &[], &mut d);
+    let d = system(&stacks, &[]);
     assert!(!d.has_errors());
 }
 
@@ -249,8 +258,7 @@ fn olm_chpid_limit_refuses_the_ninth() {
         profs.push(olm_stack(&format!("S{i}"), port, i == 2, i));
     }
     let stacks: Vec<(String, &Profile)> = profs.iter().map(|p| (p.file.clone(), p)).collect();
-    let mut d = Diagnostics::new();
-    validate_system(&stacks, &[&t], &mut d);
+    let d = system(&stacks, &[&t]);
     let errs: Vec<&Diagnostic> = d.errors().collect();
     assert_eq!(errs.len(), 1, "{:?}", d.items());
     assert!(
@@ -296,9 +304,8 @@ fn portname_must_match_a_trle() {
         "t.prof",
         "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nINTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24\n PORTNAME P2\nDEVICE P3 MPCIPA\nLINK L3 IPAQENET P3\n",
     );
-    let mut d = Diagnostics::new();
-    validate_system(&[("S".into(), &p)], &[&t], &mut d);
-    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    let d = system(&[("S".into(), &p)], &[&t]);
+    let v = lines(&d);
     assert_eq!(v.len(), 2, "{v:?}");
     assert!(
         v[0].starts_with("t.prof:3:11: error: interface B: PORTNAME P2 does not match"),
@@ -309,8 +316,7 @@ fn portname_must_match_a_trle() {
         "{v:?}"
     );
     // Without TRLEs nothing is checked.
-    let mut d = Diagnostics::new();
-    validate_system(&[("S".into(), &p)], &[], &mut d);
+    let d = system(&[("S".into(), &p)], &[]);
     assert!(!d.has_errors());
 }
 
@@ -466,9 +472,8 @@ fn same_address_on_a_shared_port_is_refused() {
         "b.prof",
         "DEVICE P1 MPCIPA\nLINK L IPAQENET P1\nHOME 192.0.2.1 L\n",
     );
-    let mut d = Diagnostics::new();
-    validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[], &mut d);
-    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    let d = system(&[("SA".into(), &a), ("SB".into(), &b)], &[]);
+    let v = lines(&d);
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].starts_with("b.prof:3:6: error: IPADDR 192.0.2.1 is the address of interface A of stack SA on the same port P1"), "{v:?}");
 }
@@ -494,9 +499,8 @@ fn one_user_vmac_per_port() {
         "b.prof",
         "INTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1\n  VMAC 020000000001\n",
     );
-    let mut d = Diagnostics::new();
-    validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[], &mut d);
-    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    let d = system(&[("SA".into(), &a), ("SB".into(), &b)], &[]);
+    let v = lines(&d);
     assert_eq!(
         v,
         vec!["b.prof:2:3: error: interface B: VMAC 020000000001 is already used by interface A of stack SA on the same port P1"]
@@ -506,8 +510,7 @@ fn one_user_vmac_per_port() {
         "c.prof",
         "INTERFACE C DEFINE IPAQENET IPADDR 192.0.2.3/24 PORTNAME P2 VMAC 020000000001\n",
     );
-    let mut d = Diagnostics::new();
-    validate_system(&[("SA".into(), &a), ("SC".into(), &c)], &[], &mut d);
+    let d = system(&[("SA".into(), &a), ("SC".into(), &c)], &[]);
     assert!(!d.has_errors());
 }
 
@@ -763,10 +766,9 @@ fn a_trl_device_number_is_used_once() {
     let (t, pd) = parse_trl("v.trl", src);
     assert!(pd.items().is_empty(), "{:?}", pd.items());
     assert_eq!(t.trles.len(), 5);
-    let mut d = Diagnostics::new();
-    validate_system(&[], &[&t], &mut d);
+    let mut d = system(&[], &[&t]);
     d.sort();
-    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    let v = lines(&d);
     // Each error points at the device number inside the list (for a range,
     // at the range), not at the operand: the second 0E2A of line 1, the
     // 0E28 of READ=(0E28), the 0F00 of WRITE=(0F00), the range 0E2C-0E2E,
@@ -786,8 +788,7 @@ fn a_trl_device_number_is_used_once() {
         "w.trl",
         "T9 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(1000),WRITE=(1001),DATAPATH=(0F01),PORTNAME=(P9,0)\n",
     );
-    let mut d = Diagnostics::new();
-    validate_system(&[], &[&t, &t2], &mut d);
+    let d = system(&[], &[&t, &t2]);
     assert!(
         d.items().iter().any(|x| x.to_string().starts_with(
             "w.trl:1:68: error: TRLE T9: DATAPATH device 0F01 is already a DATAPATH device of TRLE T3 (v.trl:4)"
@@ -802,8 +803,7 @@ fn a_trl_device_number_is_used_once() {
     let Some(softosa_profile::load::Loaded::Trl(ex)) = l else {
         panic!("osa.trl is a TRL member")
     };
-    let mut d = Diagnostics::new();
-    validate_system(&[], &[&ex], &mut d);
+    let d = system(&[], &[&ex]);
     assert!(d.items().is_empty(), "{:?}", d.items());
 }
 
@@ -825,9 +825,8 @@ fn a_trle_with_fewer_datapath_devices_than_interfaces_on_its_port_warns() {
         "INTERFACE B1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME SHR1 VMAC\n",
     )
     .0;
-    let mut d = Diagnostics::new();
-    validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[&t], &mut d);
-    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    let d = system(&[("SA".into(), &a), ("SB".into(), &b)], &[&t]);
+    let v = lines(&d);
     assert_eq!(
         v,
         ["v.trl:2:4: warning: TRLE T1 has DATAPATH devices for 1 of the 3 interfaces on port SHR1 (each interface, of every stack, needs one of its own); without one: A2 of stack SA, B1 of stack SB. z/OS would not start those; softosa numbers them on after the last DATAPATH device"]
@@ -837,8 +836,7 @@ fn a_trle_with_fewer_datapath_devices_than_interfaces_on_its_port_warns() {
         "v.trl",
         "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(3300),WRITE=(3301),DATAPATH=(3302-3304),PORTNAME=(SHR1,0)\n",
     );
-    let mut d = Diagnostics::new();
-    validate_system(&[("SA".into(), &a), ("SB".into(), &b)], &[&t3], &mut d);
+    let d = system(&[("SA".into(), &a), ("SB".into(), &b)], &[&t3]);
     assert!(d.items().is_empty(), "{:?}", d.items());
 }
 
