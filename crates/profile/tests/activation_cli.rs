@@ -17,6 +17,15 @@ fn prof(name: &str, src: &str) -> Profile {
     p
 }
 
+/// The stack `name` of `profile`, without a policy.
+fn stack<'a>(name: &str, profile: &'a Profile) -> StackInput<'a> {
+    StackInput {
+        name: name.into(),
+        profile,
+        policy: None,
+    }
+}
+
 #[test]
 fn olm_limit_refuses_activation_of_the_fifth_stack() {
     let profs: Vec<Profile> = (1..=5)
@@ -33,11 +42,7 @@ fn olm_limit_refuses_activation_of_the_fifth_stack() {
     let inputs: Vec<StackInput<'_>> = profs
         .iter()
         .enumerate()
-        .map(|(i, p)| StackInput {
-            name: format!("TCPIP{i}"),
-            profile: p,
-            policy: None,
-        })
+        .map(|(i, p)| stack(&format!("TCPIP{i}"), p))
         .collect();
     let err = activate(&inputs, &[], &ActivateOptions::default()).expect_err("refused");
     let v: Vec<String> = err.items().iter().map(|x| x.to_string()).collect();
@@ -63,16 +68,7 @@ fn readstorage_global_follows_qdiostg() {
     let p = prof("a.prof", "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VLANID 1\nINTERFACE B DEFINE IPAQENET IPADDR 192.0.3.1/24 PORTNAME P1 VLANID 2 READSTORAGE MAX\n");
     let (t, td) = parse_trl("v.trl", "QDIOSTG=MIN\n");
     assert!(!td.has_errors());
-    let a = activate(
-        &[StackInput {
-            name: "S".into(),
-            profile: &p,
-            policy: None,
-        }],
-        &[&t],
-        &ActivateOptions::default(),
-    )
-    .expect("activates");
+    let a = activate(&[stack("S", &p)], &[&t], &ActivateOptions::default()).expect("activates");
     assert_eq!(a.config.interfaces[0].read_storage_sbals, 16);
     assert!(a.config.interfaces[0].read_storage_global);
     assert_eq!(a.config.interfaces[1].read_storage_sbals, 64);
@@ -97,16 +93,7 @@ fn port_facts_come_from_trle_and_options() {
             chpid: None,
         },
     );
-    let a = activate(
-        &[StackInput {
-            name: "S".into(),
-            profile: &p,
-            policy: None,
-        }],
-        &[&t],
-        &o,
-    )
-    .expect("ok");
+    let a = activate(&[stack("S", &p)], &[&t], &o).expect("ok");
     let port = &a.config.ports[0];
     assert_eq!((port.chpid, port.port_num), (0x2A, 1));
     assert_eq!(port.generation(), Some(ec::OsaGeneration::Express6S));
@@ -123,16 +110,8 @@ fn activation_refuses_profiles_with_errors() {
         "bad.prof",
         "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1 PORTNAME P1\n",
     );
-    let e = activate(
-        &[StackInput {
-            name: "S".into(),
-            profile: &p,
-            policy: None,
-        }],
-        &[],
-        &ActivateOptions::default(),
-    )
-    .expect_err("prefix missing");
+    let e =
+        activate(&[stack("S", &p)], &[], &ActivateOptions::default()).expect_err("prefix missing");
     assert!(e.items()[0]
         .to_string()
         .starts_with("bad.prof:1:36: error:"));
@@ -498,13 +477,8 @@ fn activation_refuses_two_stacks_of_one_name() {
         "y/tcpip.prof",
         "INTERFACE B DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VMAC\n",
     );
-    let input = |name: &str, profile| StackInput {
-        name: name.into(),
-        profile,
-        policy: None,
-    };
     let d = activate(
-        &[input("TCPIP", &a), input("tcpip", &b)],
+        &[stack("TCPIP", &a), stack("tcpip", &b)],
         &[],
         &ActivateOptions::default(),
     )
@@ -515,7 +489,7 @@ fn activation_refuses_two_stacks_of_one_name() {
         ["y/tcpip.prof: error: stack name tcpip is also the name of the stack of x/tcpip.prof; every stack needs its own name (a stack is named after its profile's file unless a name is given)"]
     );
     assert!(activate(
-        &[input("TCPIPA", &a), input("TCPIPB", &b)],
+        &[stack("TCPIPA", &a), stack("TCPIPB", &b)],
         &[],
         &ActivateOptions::default()
     )
@@ -531,16 +505,7 @@ fn static_vipas_are_not_activated_and_convert_keeps_them() {
         "v.prof",
         "DEVICE VIPA1 VIRTUAL 0\nLINK VIPA1L VIRTUAL 0 VIPA1\nINTERFACE VIPA2 DEFINE VIRTUAL IPADDR 10.5.5.2\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nHOME 10.5.5.1 VIPA1L\n",
     );
-    let a = activate(
-        &[StackInput {
-            name: "S".into(),
-            profile: &p,
-            policy: None,
-        }],
-        &[],
-        &ActivateOptions::default(),
-    )
-    .expect("activates");
+    let a = activate(&[stack("S", &p)], &[], &ActivateOptions::default()).expect("activates");
     assert_eq!(a.config.interfaces.len(), 1);
     assert_eq!(a.config.ports.len(), 1);
     let text = print_profile(&p);
