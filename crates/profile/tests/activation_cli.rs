@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use softosa_engine::config as ec;
 use softosa_profile::activate::{activate, ActivateOptions, StackInput};
-use softosa_profile::cli::{run_check, run_convert, CheckArgs, ConvertArgs};
+use softosa_profile::cli::{run_check, run_convert, CheckArgs, CliError, ConvertArgs};
 use softosa_profile::print::print_profile;
 use softosa_profile::trle::parse_trl;
 use softosa_profile::*;
@@ -125,20 +125,48 @@ fn tmp(name: &str, text: &str) -> PathBuf {
     p
 }
 
-fn check(files: Vec<PathBuf>) -> (ExitCode, String, String) {
-    let a = CheckArgs {
-        files,
-        stacks: vec![],
-        policies: vec![],
-        quiet: false,
-    };
+/// What a command printed: its exit code, standard output and error.
+type Printed = (ExitCode, String, String);
+
+/// A command run on in-memory standard output and error.
+fn printed(
+    run: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>) -> Result<ExitCode, CliError>,
+) -> Result<Printed, CliError> {
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_check(&a, &mut out, &mut err).expect("runs");
-    (
+    let code = run(&mut out, &mut err)?;
+    Ok((
         code,
         String::from_utf8_lossy(&out).into_owned(),
         String::from_utf8_lossy(&err).into_owned(),
-    )
+    ))
+}
+
+/// `profile check FILES --stack STACKS --policy POLICIES`.
+fn check_args(
+    files: Vec<PathBuf>,
+    stacks: &[String],
+    policies: &[String],
+) -> Result<Printed, CliError> {
+    let a = CheckArgs {
+        files,
+        stacks: stacks.to_vec(),
+        policies: policies.to_vec(),
+        quiet: false,
+    };
+    printed(|out, err| run_check(&a, out, err))
+}
+
+fn check(files: Vec<PathBuf>) -> Printed {
+    check_args(files, &[], &[]).expect("runs")
+}
+
+/// `profile convert FILE --prefix PREFIXES`.
+fn convert(file: PathBuf, prefixes: &[&str]) -> Result<Printed, CliError> {
+    let a = ConvertArgs {
+        file,
+        prefixes: prefixes.iter().map(|p| p.to_string()).collect(),
+    };
+    printed(|out, err| run_convert(&a, out, err))
 }
 
 #[test]
@@ -225,20 +253,10 @@ fn check_summarises_shared_ports() {
 #[test]
 fn convert_command_prints_the_interface() {
     let f = tmp("legacy.prof", "DEVICE QDIO4101 MPCIPA PRIROUTER\nLINK QDIO4101L IPAQENET QDIO4101 INBPERF DYNAMIC\nHOME 172.16.1.1 QDIO4101L\n");
-    let a = ConvertArgs {
-        file: f.clone(),
-        prefixes: vec!["qdio4101l=24".into()],
-    };
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_convert(&a, &mut out, &mut err).expect("runs");
+    let (code, out, _) = convert(f.clone(), &["qdio4101l=24"]).expect("runs");
     assert_eq!(code, ExitCode::SUCCESS);
-    let out = String::from_utf8_lossy(&out);
     assert!(out.contains("\nINTERFACE QDIO4101L DEFINE IPAQENET INBPERF DYNAMIC IPADDR 172.16.1.1/24 PORTNAME QDIO4101 PRIROUTER\n"), "{out}");
-    let bad = ConvertArgs {
-        file: f,
-        prefixes: vec!["QDIO4101L".into()],
-    };
-    assert!(run_convert(&bad, &mut Vec::new(), &mut Vec::new()).is_err());
+    assert!(convert(f, &["QDIO4101L"]).is_err());
 }
 
 #[test]
@@ -247,13 +265,7 @@ fn convert_starts_every_link_of_a_started_device() {
         "two-links.prof",
         "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1\nLINK L2 IPAQENET D1\nHOME 192.0.2.1 L1\n 192.0.2.2 L2\nSTART D1\n",
     );
-    let a = ConvertArgs {
-        file: f.clone(),
-        prefixes: vec!["L1=24".into(), "L2=24".into()],
-    };
-    let mut out = Vec::new();
-    run_convert(&a, &mut out, &mut Vec::new()).expect("runs");
-    let out = String::from_utf8_lossy(&out);
+    let (_, out, _) = convert(f.clone(), &["L1=24", "L2=24"]).expect("runs");
     assert!(
         out.contains("\nSTART L1\n") && out.contains("\nSTART L2\n"),
         "{out}"
@@ -264,11 +276,7 @@ fn convert_starts_every_link_of_a_started_device() {
         vec!["L1=24", "L2=24", "NOPE=24"],
         vec!["L1=24", "L1=16", "L2=24"],
     ] {
-        let a = ConvertArgs {
-            file: f.clone(),
-            prefixes: prefixes.iter().map(|p| p.to_string()).collect(),
-        };
-        let e = run_convert(&a, &mut Vec::new(), &mut Vec::new())
+        let e = convert(f.clone(), &prefixes)
             .expect_err("refused")
             .to_string();
         assert!(e.starts_with("--prefix"), "{prefixes:?}: {e}");
@@ -278,17 +286,7 @@ fn convert_starts_every_link_of_a_started_device() {
 #[test]
 fn convert_checks_its_result_as_profile_check_would() {
     let run = |name: &str, text: &str, prefixes: &[&str]| {
-        let a = ConvertArgs {
-            file: tmp(name, text),
-            prefixes: prefixes.iter().map(|p| p.to_string()).collect(),
-        };
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = run_convert(&a, &mut out, &mut err).expect("runs");
-        (
-            code,
-            String::from_utf8_lossy(&out).into_owned(),
-            String::from_utf8_lossy(&err).into_owned(),
-        )
+        convert(tmp(name, text), prefixes).expect("runs")
     };
     // The spec example converts cleanly: nothing on standard error.
     let legacy = std::fs::read_to_string(
@@ -371,15 +369,8 @@ fn check_with(
     stacks: &[String],
     policies: &[String],
 ) -> Result<(ExitCode, String), String> {
-    let a = CheckArgs {
-        files,
-        stacks: stacks.to_vec(),
-        policies: policies.to_vec(),
-        quiet: false,
-    };
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    match run_check(&a, &mut out, &mut err) {
-        Ok(code) => Ok((code, String::from_utf8_lossy(&out).into_owned())),
+    match check_args(files, stacks, policies) {
+        Ok((code, out, _)) => Ok((code, out)),
         Err(e) => {
             assert!(e.is_usage(), "{e}");
             Err(e.to_string())
