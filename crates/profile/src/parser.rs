@@ -184,9 +184,14 @@ fn take_sequence_numbers(toks: &mut Vec<Token>) -> Option<(Span, usize)> {
     if lines < 2 && token_lines > 1 {
         return None;
     }
-    for i in at.into_iter().rev() {
-        toks.remove(i);
-    }
+    // In one pass (`at` is in order): removing them one at a time moved
+    // every later token once per numbered line.
+    let mut i = 0;
+    toks.retain(|_| {
+        let keep = at.binary_search(&i).is_err();
+        i += 1;
+        keep
+    });
     Some((first, lines))
 }
 
