@@ -6,7 +6,7 @@
 //! TRLEs, and the OLM sharing limit (4 interfaces per port, 8 per CHPID when
 //! any interface on the port uses OLM — the 5th/9th is refused).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ast::*;
 use crate::diag::{Diagnostics, ErrorKind, Span, Spanned, WarningKind};
@@ -379,13 +379,12 @@ fn check_vlans_per_port(p: &Profile, d: &mut Diagnostics) {
                 });
         }
     }
-    let mut devices: Vec<String> = Vec::new();
+    let mut devices: BTreeSet<String> = BTreeSet::new();
     for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
         let dev = l.device.value.to_ascii_uppercase();
-        if devices.contains(&dev) {
+        if !devices.insert(dev.clone()) {
             continue;
         }
-        devices.push(dev.clone());
         ports.entry((dev, false)).or_default().push(Member {
             what: format!("link {}", l.name),
             name: &l.name,
