@@ -716,17 +716,16 @@ pub fn olm_refused(
 fn check_trle_devices(trls: &[&TrlFile], d: &mut Diagnostics) {
     // Device number → (TRLE, operand, file, line) of its first use.
     let mut seen: BTreeMap<u16, (&str, &str, &str, u32)> = BTreeMap::new();
-    let mut reported: Vec<(&str, Span, (&str, &str, &str))> = Vec::new();
+    let mut reported: BTreeSet<(&str, Span, (&str, &str, &str))> = BTreeSet::new();
     for t in trls {
         for e in &t.trles {
             for (dev, operand, span) in &e.devices_at {
                 match seen.get(dev) {
                     Some((name, op, file, line)) => {
                         let key = (t.file.as_str(), *span, (*name, *op, *file));
-                        if reported.contains(&key) {
+                        if !reported.insert(key) {
                             continue;
                         }
-                        reported.push(key);
                         let role = match *op {
                             "DATAPATH" => "a DATAPATH device".to_string(),
                             other => format!("the {other} device"),
