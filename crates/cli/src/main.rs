@@ -201,17 +201,20 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         d.profiles.iter().map(|p| (None, p.clone())).collect();
     let activation = softosa_profile::activate::activate_files(&files, &Default::default())
         .map_err(|diags| {
-            let lines: Vec<String> = diags.items().iter().map(|d| d.to_string()).collect();
-            let message = format!("the configuration has errors:\n{}", lines.join("\n"));
             // Two --profile files that name one stack are a command-line
-            // mistake (the files are fine on their own).
-            let clash = diags.errors().any(|d| {
-                matches!(
-                    d.error(),
-                    Some(softosa_profile::ErrorKind::DuplicateStackName { .. })
-                )
-            });
-            Failure::new(message, clash)
+            // mistake (the files are fine on their own), said as the other
+            // usage errors are; display has no option that names a stack.
+            if let Some(clash) = softosa_profile::activate::StackNameClash::find(&diags) {
+                return Failure::usage(format!(
+                    "{clash}; display names each stack after its profile's file, \
+                     so give the files different names (rename or copy one of them)"
+                ));
+            }
+            let lines: Vec<String> = diags.items().iter().map(|d| d.to_string()).collect();
+            Failure::run(format!(
+                "the configuration has errors:\n{}",
+                lines.join("\n")
+            ))
         })?;
     for w in activation.warnings.items() {
         eprintln!("{w}");

@@ -616,6 +616,15 @@ fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, L
             Ok(cfg)
         }
         Err(d) => {
+            // Two --profile files of one name are a command-line mistake
+            // (the files are fine on their own), and the lab has no option
+            // that names a stack.
+            if let Some(clash) = softosa_profile::activate::StackNameClash::find(&d) {
+                return Err(LabError::Usage(format!(
+                    "{clash}; the lab names each stack after its profile's file, \
+                     so give the files different names (rename or copy one of them)"
+                )));
+            }
             // A wrong file (not a profile at all) gives an error per line:
             // the first few say enough.
             const SHOWN: usize = 10;
@@ -781,6 +790,35 @@ mod tests {
         );
         let _ = std::fs::remove_file(p);
         let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn two_profiles_of_one_file_name_are_a_usage_error() {
+        let text = std::fs::read_to_string(example("lab-iwq.prof")).expect("example profile");
+        let (d1, p1) = temp_profile("clash-one", &text);
+        let (d2, p2) = temp_profile("clash-two", &text);
+        let (t1, t2) = (d1.join("tcpip.prof"), d2.join("tcpip.prof"));
+        std::fs::rename(&p1, &t1).expect("rename");
+        std::fs::rename(&p2, &t2).expect("rename");
+        let e = config_from_profiles(&LabOptions {
+            profiles: vec![t1.clone(), t2.clone()],
+            ..Default::default()
+        })
+        .expect_err("two stacks of one name");
+        assert!(e.is_usage(), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "two stacks are named TCPIP: {} and {}; the lab names each stack after its \
+                 profile's file, so give the files different names (rename or copy one of them)",
+                t1.display(),
+                t2.display()
+            )
+        );
+        for (d, t) in [(d1, t1), (d2, t2)] {
+            let _ = std::fs::remove_file(t);
+            let _ = std::fs::remove_dir(d);
+        }
     }
 
     #[test]

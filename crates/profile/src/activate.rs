@@ -464,6 +464,34 @@ pub fn activate(
     })
 }
 
+/// Two profiles that [`activate`] refused as stacks of one name
+/// ([`ErrorKind::DuplicateStackName`]): `first` and `second` are their
+/// files. It says what clashes, not how to fix it: a front end that takes
+/// `--profile FILE...` and names each stack after its file adds that the
+/// files need other names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("two stacks are named {name}: {first} and {second}")]
+pub struct StackNameClash {
+    pub name: String,
+    pub first: String,
+    pub second: String,
+}
+
+impl StackNameClash {
+    /// The first stack-name clash among the errors of a refused
+    /// activation, if there is one.
+    pub fn find(d: &Diagnostics) -> Option<StackNameClash> {
+        d.errors().find_map(|x| match x.error() {
+            Some(ErrorKind::DuplicateStackName { name, other }) => Some(StackNameClash {
+                name: name.clone(),
+                first: other.clone(),
+                second: x.file.clone(),
+            }),
+            _ => None,
+        })
+    }
+}
+
 /// Read configuration files (profiles, policy files, TRL members — told
 /// apart by content, see [`crate::load`]) and activate them in one go: each
 /// profile is one stack named after its file stem in upper case (or the

@@ -283,7 +283,10 @@ pub enum ErrorKind {
         "LINK {0}: no HOME address is coded for this link, so there is nothing to put in IPADDR"
     )]
     ConvertNoHome(String),
-    #[error("stack name {name} is also the name of the stack of {other}; every stack needs its own name (a stack is named after its profile's file unless a name is given)")]
+    // No advice on how to name a stack: that depends on the front end
+    // (`profile check` has --stack NAME=FILE; `display` and `lab` name a
+    // stack after its file only, see `activate::StackNameClash`).
+    #[error("stack name {name} is also the name of the stack of {other}; every stack needs its own name")]
     DuplicateStackName { name: String, other: String },
     #[error("activation: {0}")]
     Activation(String),

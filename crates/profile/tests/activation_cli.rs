@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use softosa_engine::config as ec;
-use softosa_profile::activate::{activate, ActivateOptions, StackInput};
+use softosa_profile::activate::{activate, ActivateOptions, StackInput, StackNameClash};
 use softosa_profile::cli::{run_check, run_convert, CheckArgs, CliError, ConvertArgs};
 use softosa_profile::print::print_profile;
 use softosa_profile::trle::parse_trl;
@@ -477,7 +477,13 @@ fn activation_refuses_two_stacks_of_one_name() {
     let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
     assert_eq!(
         v,
-        ["y/tcpip.prof: error: stack name tcpip is also the name of the stack of x/tcpip.prof; every stack needs its own name (a stack is named after its profile's file unless a name is given)"]
+        ["y/tcpip.prof: error: stack name tcpip is also the name of the stack of x/tcpip.prof; every stack needs its own name"]
+    );
+    // What a front end that names stacks after their files reports.
+    let clash = StackNameClash::find(&d).expect("a clash");
+    assert_eq!(
+        clash.to_string(),
+        "two stacks are named tcpip: x/tcpip.prof and y/tcpip.prof"
     );
     assert!(activate(
         &[stack("TCPIPA", &a), stack("TCPIPB", &b)],
