@@ -413,6 +413,34 @@ mod tests {
         assert!(doc["variants"].is_array());
     }
 
+    /// The path docs/scenarios.md gives for `jq`:
+    /// `.variants[].result.hosts[].adapter.engine.counters.dropped_in`.
+    #[test]
+    fn engine_counters_are_at_the_documented_json_path() {
+        let out = output(&args(Format::Json, &[])).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+        let hosts = doc["variants"][0]["result"]["hosts"]
+            .as_array()
+            .expect("hosts");
+        let zosb = hosts
+            .iter()
+            .find(|h| h["name"] == "zosb")
+            .expect("host zosb");
+        let engine = &zosb["adapter"]["engine"];
+        for dir in ["dropped_in", "dropped_out"] {
+            assert!(
+                engine["counters"][dir]["no_read_buffer"].is_u64(),
+                "{dir}: {engine}"
+            );
+        }
+        assert!(
+            engine["counters"]["frames_in"].as_u64() > Some(0),
+            "{engine}"
+        );
+        assert!(engine.get("engine").is_none(), "no engine.engine: {engine}");
+        assert!(engine["interface"].is_object(), "{engine}");
+    }
+
     #[test]
     fn a_display_given_twice_is_a_usage_error() {
         // "vtam" is tuning's alias: the same display under two words.

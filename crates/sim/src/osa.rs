@@ -52,6 +52,11 @@ pub enum OsaError {
 /// One retune of a queue's timers: (time, queue, gap ns, block ns).
 pub type Retune = (Ns, &'static str, u64, u64);
 
+/// The key of the engine-wide counters in [`Osa::counters_json`]: in
+/// `softosa sim --format json`, `.adapter.engine.counters` of a host (it
+/// was `.adapter.engine.engine`, a key nested in itself).
+pub const ENGINE_COUNTERS: &str = "counters";
+
 pub struct Osa {
     engine: Engine,
     iface: IfaceId,
@@ -275,7 +280,10 @@ impl Osa {
             })
             .collect()
     }
-    /// Engine counters for reports.
+    /// Engine counters for reports: an adapter's `engine` in the JSON. The
+    /// engine-wide counters ([`softosa_engine::counters::EngineCounters`]:
+    /// frames, drops by reason) are under [`ENGINE_COUNTERS`], beside the
+    /// interface's and the queues'.
     pub fn counters_json(&self) -> serde_json::Value {
         let mut queues = serde_json::Map::new();
         for q in QueueKind::ALL {
@@ -296,7 +304,7 @@ impl Osa {
             })
             .unwrap_or_default();
         serde_json::json!({
-            "engine": serde_json::to_value(self.engine.counters()).unwrap_or(serde_json::Value::Null),
+            ENGINE_COUNTERS: serde_json::to_value(self.engine.counters()).unwrap_or(serde_json::Value::Null),
             "interface": iface.map(|i| serde_json::to_value(&i.counters).unwrap_or(serde_json::Value::Null)),
             "read_queues": queues,
             "write_queues": writes,

@@ -99,6 +99,11 @@ pub struct AdapterResult {
     pub samples: Vec<crate::osa::Retune>,
     pub microprocessor_busy_pct: f64,
     pub inbound_overruns: u64,
+    /// The engine's counters over the measured window: the engine-wide
+    /// ones under `counters` (frames, `dropped_in`/`dropped_out` by
+    /// reason id), the interface's under `interface`, the queues' under
+    /// `read_queues` and `write_queues`, and the adapter model's own
+    /// (`bulk_registrations`, `timer_retunes`, ...) beside them.
     pub engine: serde_json::Value,
 }
 
@@ -511,7 +516,7 @@ fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
         }
     }
     let _ = writeln!(s, "  engine:");
-    if let Some(e) = v.get("engine") {
+    if let Some(e) = v.get(crate::osa::ENGINE_COUNTERS) {
         let _ = writeln!(
             s,
             "    frames: {}",
@@ -542,7 +547,7 @@ fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
             .filter(|(k, x)| {
                 !matches!(
                     k.as_str(),
-                    "engine" | "interface" | "read_queues" | "write_queues"
+                    crate::osa::ENGINE_COUNTERS | "interface" | "read_queues" | "write_queues"
                 ) && x.as_f64().is_some_and(|n| n != 0.0)
             })
             .map(|(k, x)| format!("{k} {x}"))
@@ -562,7 +567,7 @@ mod text_tests {
         let v = serde_json::json!({
             "bulk_registrations": 2,
             "timer_retunes": 0,
-            "engine": {"frames_in": 10, "presented": 8, "forwarded": 0,
+            "counters": {"frames_in": 10, "presented": 8, "forwarded": 0,
                         "dropped_in": {"invalid_frame": 0, "no_read_buffer": 2},
                         "dropped_out": {"invalid_send": 0}},
             "interface": {"packets_in": 10, "offload": {"sends": 0, "segments": 3}},
