@@ -357,33 +357,19 @@ fn a_live_display_refuses_options_it_would_ignore() {
     }
 }
 
-/// A lab engine's displays (two stacks: TCPIP1/OSAQDIO1, TCPIP2/OSAQDIO2)
-/// served on a control socket as a running lab serves them.
-struct Served(std::sync::Mutex<softosa_live::engine_core::EngineCore>);
-
-impl softosa_live::control::StatusSource for Served {
-    fn display(
-        &self,
-        req: &softosa_live::control::DisplayRequest,
-    ) -> Result<String, softosa_live::control::Refusal> {
-        let c = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        softosa_live::displays::render(&c, req)
-    }
-    fn metrics(&self) -> Vec<softosa_live::control::Metric> {
-        Vec::new()
-    }
-}
-
 #[test]
 fn a_live_display_of_one_interface_exits_as_a_profile_display_does() {
     let o = softosa_live::lab::LabOptions {
         sharing: softosa_live::lab::Sharing::Vmac,
         ..Default::default()
     };
+    // A lab engine's displays (two stacks: TCPIP1/OSAQDIO1,
+    // TCPIP2/OSAQDIO2) served on a control socket as a running lab serves
+    // them.
     let core = softosa_live::engine_core::EngineCore::for_lab(&o).expect("lab engine");
     let dir = std::env::temp_dir().join(format!("softosa-live-intf-{}", std::process::id()));
     let sock = dir.join("t.sock");
-    let served = std::sync::Arc::new(Served(std::sync::Mutex::new(core)));
+    let served = std::sync::Arc::new(std::sync::Mutex::new(core));
     let s = softosa_live::control::Servers::start(served, Some(&sock), None).expect("serve");
     let sock_arg = sock.to_string_lossy().into_owned();
     let ask = |args: &[&str]| {

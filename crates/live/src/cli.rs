@@ -1105,32 +1105,18 @@ mod tests {
         let _ = std::fs::remove_dir_all(dir);
     }
 
-    /// The displays of a lab engine of two stacks (TCPIP1/OSAQDIO1,
-    /// TCPIP2/OSAQDIO2), served as a running lab serves them.
-    struct Served(std::sync::Mutex<crate::engine_core::EngineCore>);
-    impl crate::control::StatusSource for Served {
-        fn display(
-            &self,
-            req: &crate::control::DisplayRequest,
-        ) -> Result<String, crate::control::Refusal> {
-            let c = self.0.lock().unwrap_or_else(|e| e.into_inner());
-            crate::displays::render(&c, req)
-        }
-        fn metrics(&self) -> Vec<crate::control::Metric> {
-            Vec::new()
-        }
-    }
-
     #[test]
     fn a_running_lab_shows_the_interface_asked_for() {
         let o = LabOptions {
             sharing: Sharing::Vmac,
             ..Default::default()
         };
+        // A lab engine of two stacks (TCPIP1/OSAQDIO1, TCPIP2/OSAQDIO2),
+        // its displays served as a running lab serves them.
         let core = crate::engine_core::EngineCore::for_lab(&o).expect("lab engine");
         let dir = std::env::temp_dir().join(format!("sosa-intf-{}", std::process::id()));
         let sock = dir.join("t.sock");
-        let served = std::sync::Arc::new(Served(std::sync::Mutex::new(core)));
+        let served = std::sync::Arc::new(std::sync::Mutex::new(core));
         let s = crate::control::Servers::start(served, Some(&sock), None).expect("serve");
         let ask = |kind: &str, target: Option<&str>| {
             ask_display(&DisplayArgs {

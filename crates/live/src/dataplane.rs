@@ -1281,6 +1281,22 @@ fn present_batches<C: Core>(
     write_errors
 }
 
+/// A core on its own serves its displays and metrics: what a lab's
+/// control socket answers, less the driver's own (a running data plane's
+/// [`Plane::status_source`] adds them).
+/// `Arc::new(Mutex::new(core))` serves a core with no data plane around
+/// it, as the tests of the control socket's clients do.
+impl<C: Core> StatusSource for Mutex<C> {
+    fn display(&self, req: &DisplayRequest) -> Result<String, Refusal> {
+        lock(self).display(req)
+    }
+    fn metrics(&self) -> Vec<Metric> {
+        lock(self).metrics()
+    }
+}
+
+/// A running data plane's status: its core's, plus the driver's display
+/// and metrics.
 struct PlaneStatus<C: Core> {
     shared: Arc<Shared<C>>,
 }
@@ -1293,10 +1309,10 @@ impl<C: Core> StatusSource for PlaneStatus<C> {
             }
             return Ok(driver_text(&self.shared.stats, req.json));
         }
-        lock(&self.shared.core).display(req)
+        StatusSource::display(&self.shared.core, req)
     }
     fn metrics(&self) -> Vec<Metric> {
-        let mut v = lock(&self.shared.core).metrics();
+        let mut v = StatusSource::metrics(&self.shared.core);
         v.extend(driver_metrics(&self.shared.stats));
         v
     }
@@ -1362,9 +1378,25 @@ fn driver_metrics(st: &DriverStats) -> Vec<Metric> {
 
 #[cfg(test)]
 mod tests {
-    use super::{BatchPool, OutBatch, Spinner, BATCH_POOL_MAX};
+    use super::{BatchPool, Core, OutBatch, Spinner, BATCH_POOL_MAX};
+    use crate::control::{DisplayRequest, StatusSource};
+    use std::sync::Mutex;
 
     const US: u64 = 1_000;
+
+    #[test]
+    fn a_core_alone_serves_its_own_displays_and_metrics() {
+        let o = crate::lab::LabOptions::default();
+        let core = crate::engine_core::EngineCore::for_lab(&o).expect("lab engine");
+        let req = DisplayRequest::text("DEVLINKS");
+        let (display, metrics) = (core.display(&req), core.metrics());
+        assert!(!metrics.is_empty());
+        let served = Mutex::new(core);
+        assert_eq!(StatusSource::display(&served, &req), display);
+        assert_eq!(StatusSource::metrics(&served), metrics);
+        // The driver's display is the data plane's, not the core's.
+        assert!(StatusSource::display(&served, &DisplayRequest::text("DRIVER")).is_err());
+    }
 
     #[test]
     fn emptied_batches_are_reused_and_the_pool_stays_bounded() {
