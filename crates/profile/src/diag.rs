@@ -296,6 +296,11 @@ pub enum ErrorKind {
     NotUtf8 { byte: u8 },
 }
 
+/// A statement's name followed by a space, or nothing when it has none.
+fn name_then_space(name: Option<&str>) -> String {
+    name.map(|n| format!("{n} ")).unwrap_or_default()
+}
+
 /// What to code instead of a too-short abbreviation: the minimum, or the
 /// whole keyword when it has no abbreviation.
 fn code_at_least(keyword: &str, min: &str) -> String {
@@ -394,9 +399,15 @@ pub enum WarningKind {
     #[error("statement {0} is not modelled by softosa and is skipped (z/OS would apply it)")]
     NotModelled(String),
     /// A real parameter of a statement softosa reads, which softosa does
-    /// not model: its values were checked, then it is ignored.
-    #[error("{stmt} {param} is not modelled by softosa and is ignored (z/OS would apply it)")]
-    ParameterNotModelled { stmt: &'static str, param: String },
+    /// not model: its values were checked, then it is ignored. `name`: the
+    /// statement's own name, when it has one (an INTERFACE's), so that the
+    /// message says whose parameter it is.
+    #[error("{stmt} {}{param} is not modelled by softosa and is ignored (z/OS would apply it)", name_then_space(name.as_deref()))]
+    ParameterNotModelled {
+        stmt: &'static str,
+        name: Option<String>,
+        param: String,
+    },
     /// INCLUDE names a data set softosa cannot read.
     #[error("INCLUDE {0}: softosa does not read included data sets; the statements in it are not checked (give that member to profile check as a file of its own)")]
     IncludeNotRead(String),

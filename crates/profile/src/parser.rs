@@ -1292,18 +1292,25 @@ impl Parser<'_> {
     /// modelled; one softosa cannot check is an error that says so; else
     /// it is out of place, too short an abbreviation, or unknown. The
     /// values of one that cannot be read are skipped, so that they are not
-    /// reported again as unknown parameters.
-    fn other_param<T: Copy>(&mut self, t: &Token, ps: &Params<T>, k: NotModelled) {
+    /// reported again as unknown parameters. `whose`: the name of the
+    /// statement (an INTERFACE's), which the not-modelled warning names.
+    fn other_param<T: Copy>(
+        &mut self,
+        t: &Token,
+        ps: &Params<T>,
+        k: NotModelled,
+        whose: Option<&str>,
+    ) {
         let stmt = ps.stmt;
         match k {
             NotModelled::Other(o) => {
                 self.note_repeat(t.span, stmt, group(ps.others.other, o));
                 // Sub-parameters may follow it, or the option it took.
-                let after = match self.other_values(t, ps, o, None) {
+                let after = match self.other_values(t, ps, o, None, whose) {
                     Some(v) => format!("{} {}", o.name(None), v.full_upper()),
                     None => o.name(None),
                 };
-                self.sub_params(ps, &after);
+                self.sub_params(ps, &after, whose);
             }
             NotModelled::Sub(sp, _) => {
                 self.err(
@@ -1380,6 +1387,7 @@ impl Parser<'_> {
     /// count and form; a warning when they are right. A word that cannot
     /// be the value (the next statement, or any parameter of this one)
     /// means the value is missing: it is left to be read as what it is.
+    /// The warning names the statement `whose` parameter it is, if named.
     /// Returns the keyword value taken, if any.
     fn other_values<T: Copy>(
         &mut self,
@@ -1387,6 +1395,7 @@ impl Parser<'_> {
         ps: &Params<T>,
         o: &'static Other,
         after: Option<&str>,
+        whose: Option<&str>,
     ) -> Option<Keyword> {
         let stmt = ps.stmt;
         let name = o.name(after);
@@ -1447,7 +1456,11 @@ impl Parser<'_> {
         if ok {
             self.warn(
                 t.span,
-                WarningKind::ParameterNotModelled { stmt, param: name },
+                WarningKind::ParameterNotModelled {
+                    stmt,
+                    name: whose.map(str::to_string),
+                    param: name,
+                },
             );
         }
         taken
@@ -1469,8 +1482,8 @@ impl Parser<'_> {
 
     /// After the parameter `after` (DATAGRAMFWD, DYNAMICXCF, ZERT
     /// AGGREGATION), read the sub-parameters of `ps` that belong to it and
-    /// follow it.
-    fn sub_params<T: Copy>(&mut self, ps: &Params<T>, after: &str) {
+    /// follow it (of the statement named `whose`, if it has a name).
+    fn sub_params<T: Copy>(&mut self, ps: &Params<T>, after: &str, whose: Option<&str>) {
         while let Some(n) = self.peek().cloned() {
             // A sub-parameter is a parameter of the statement: it never
             // ends it.
@@ -1482,7 +1495,7 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.note_repeat(n.span, ps.stmt, format!("{after} {}", group(sp.params, o)));
-            self.other_values(&n, ps, o, Some(after));
+            self.other_values(&n, ps, o, Some(after), whose);
         }
     }
 
@@ -1588,7 +1601,8 @@ impl Parser<'_> {
                         t.span,
                         WarningKind::ParameterNotModelled {
                             stmt: "INTERFACE",
-                            param: format!("{} DELETE", name.text),
+                            name: Some(name.text.clone()),
+                            param: "DELETE".into(),
                         },
                     ),
                 }
@@ -1679,7 +1693,7 @@ impl Parser<'_> {
                             intf.tempip = Some(t.span);
                         }
                     }
-                    self.other_param(&t, &INTERFACE_P, k);
+                    self.other_param(&t, &INTERFACE_P, k, Some(&intf.name));
                     continue;
                 }
             };
@@ -2225,7 +2239,7 @@ impl Parser<'_> {
             let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
-                    self.other_param(&t, &LINK_P, k);
+                    self.other_param(&t, &LINK_P, k, Some(&link.name));
                     continue;
                 }
             };
@@ -2328,7 +2342,7 @@ impl Parser<'_> {
             let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
-                    self.other_param(&t, &GLOBALCONFIG_P, k);
+                    self.other_param(&t, &GLOBALCONFIG_P, k, None);
                     continue;
                 }
             };
@@ -2453,7 +2467,7 @@ impl Parser<'_> {
             let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
-                    self.other_param(&t, &IPCONFIG_P, k);
+                    self.other_param(&t, &IPCONFIG_P, k, None);
                     continue;
                 }
             };
@@ -2461,7 +2475,7 @@ impl Parser<'_> {
                 CP::Fwd | CP::NoFwd => {
                     self.prof.ip.datagramfwd = Some(Spanned::new(p == CP::Fwd, t.span));
                     if p == CP::Fwd {
-                        self.sub_params(&IPCONFIG_P, "DATAGRAMFWD");
+                        self.sub_params(&IPCONFIG_P, "DATAGRAMFWD", None);
                     }
                 }
                 CP::Accel | CP::NoAccel | CP::Iqdr | CP::NoIqdr => {
@@ -2530,7 +2544,7 @@ impl Parser<'_> {
             }
             None => self.skip_values(&IPCONFIG_P),
         }
-        self.sub_params(&IPCONFIG_P, "DYNAMICXCF");
+        self.sub_params(&IPCONFIG_P, "DYNAMICXCF", None);
     }
 
     /// DYNAMICXCF's address, mask and cost metric; None after an error.
@@ -2977,7 +2991,7 @@ impl Parser<'_> {
                     self.note_repeat(n.span, S, "REPLACEABLE/NOREPLACEABLE".into());
                     replaceable = Some(r == RP::Repl);
                 }
-                ParamKind::NotModelled(k) => self.other_param(&n, &ROUTE_P, k),
+                ParamKind::NotModelled(k) => self.other_param(&n, &ROUTE_P, k, None),
             }
         }
         self.prof.routes.push(Route {

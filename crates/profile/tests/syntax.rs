@@ -749,7 +749,7 @@ fn real_globalconfig_parameters_are_warnings_or_said_to_be_unsupported() {
 fn intfid_is_read_on_ipaqenet6_only() {
     let (p, v) =
         diags("INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 INTFID 0:16:207:3 IPADDR 2001:db8::13\n");
-    assert_eq!(not_modelled(&v), ["1:43 INTERFACE INTFID"], "{v:?}");
+    assert_eq!(not_modelled(&v), ["1:43 INTERFACE O6 INTFID"], "{v:?}");
     assert_eq!(v.len(), 1, "{v:?}");
     assert_eq!(p.interfaces[0].ipaddr.len(), 1);
 
@@ -774,13 +774,34 @@ fn intfid_is_read_on_ipaqenet6_only() {
         "INTERFACE O4 DEFINE IPAQENET DEVNUM 2B70 PORTNAME P1 IPADDR 10.1.1.1/24\n\
          \x20 SMCR PFID 3140 SMCRIPADDR 10.1.1.5 MTU 1500\n",
     );
-    assert_eq!(not_modelled(&v), ["1:30 INTERFACE DEVNUM"], "{v:?}");
+    assert_eq!(not_modelled(&v), ["1:30 INTERFACE O4 DEVNUM"], "{v:?}");
     assert_eq!(v.len(), 2, "{v:?}");
     assert!(
         v[1].starts_with("s.prof:2:3: error: SMCR is a z/OS parameter of the INTERFACE statement, but softosa does not support it"),
         "{v:?}"
     );
     assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1500));
+}
+
+/// The warning for a parameter softosa does not model on an INTERFACE
+/// names the interface, as `INTERFACE name DELETE`'s does: in a profile of
+/// many interfaces, "INTERFACE INTFID is not modelled" did not say whose.
+#[test]
+fn not_modelled_interface_parameters_name_the_interface() {
+    let (_, v) = diags(
+        "INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 INTFID 0:16:207:3\n\
+         INTERFACE O4 DEFINE IPAQENET PORTNAME P1 TEMPIP DEVNUM 2B70\n\
+         INTERFACE O5 DELETE\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:43: warning: INTERFACE O6 INTFID is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:2:42: warning: INTERFACE O4 TEMPIP is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:2:49: warning: INTERFACE O4 DEVNUM is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:3:14: warning: INTERFACE O5 DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
+        ]
+    );
 }
 
 /// The TCP settings of a static route (DELAYACKS, NODELAYACKS and the
@@ -1151,7 +1172,7 @@ fn one_mistake_is_one_error() {
         v,
         [
             "s.prof:1:11: error: INTERFACE: the required DEFINE before IPAQENET6 is missing",
-            "s.prof:1:36: warning: INTERFACE INTFID is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:1:36: warning: INTERFACE O6 INTFID is not modelled by softosa and is ignored (z/OS would apply it)",
         ]
     );
     assert_eq!(p.interfaces[0].kind, InterfaceKind::IpaqEnet6);
@@ -1229,7 +1250,7 @@ fn zert_aggregation_and_tempip_are_accepted() {
     let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
     assert_eq!(
         v,
-        ["s.prof:1:42: warning: INTERFACE TEMPIP is not modelled by softosa and is ignored (z/OS would apply it)"]
+        ["s.prof:1:42: warning: INTERFACE T1 TEMPIP is not modelled by softosa and is ignored (z/OS would apply it)"]
     );
     let t1 = &p.interfaces[0];
     assert!(t1.tempip.is_some() && t1.ipaddr.is_empty());
