@@ -104,6 +104,23 @@ const UNSUPPORTED_BLOCKS: &[(&str, &str)] = &[
     ("SRCIP", "ENDSRCIP"),
 ];
 
+/// Statement keywords that are also parameters of an unmodelled statement:
+/// inside that statement, wherever they are coded, they are its parameters
+/// and begin no statement (as GLOBALCONFIG TCPIPSTATISTICS is GLOBALCONFIG's
+/// parameter). SMFCONFIG: TYPE118 and TYPE119 take TCPIPSTATISTICS, and its
+/// parameters come in any order (IP Configuration Reference, SMFCONFIG
+/// statement).
+const UNSUPPORTED_PARAMS: &[(&str, &[&str])] = &[("SMFCONFIG", &["TCPIPSTATISTICS"])];
+
+/// Is `tok` one of [`UNSUPPORTED_PARAMS`]'s parameters of the unmodelled
+/// statement `stmt` (upper case)?
+fn is_unsupported_param(stmt: &str, tok: &str) -> bool {
+    UNSUPPORTED_PARAMS
+        .iter()
+        .filter(|(s, _)| *s == stmt)
+        .any(|(_, params)| params.iter().any(|p| p.eq_ignore_ascii_case(tok)))
+}
+
 fn stmt_of(tok: &str) -> Option<Stmt> {
     find(STATEMENTS, tok).ok()
 }
@@ -1042,12 +1059,13 @@ impl Parser<'_> {
     /// After an unknown statement its parameters are unknown too: skip to
     /// the next statement keyword, or to a later line whose first token is
     /// in column 1 (continuation lines are normally indented), unless that
-    /// token is one that `continues` the statement.
-    fn skip_unknown(&mut self, line: u32, continues: fn(&str) -> bool) {
+    /// token is one that `continues` the statement (which ends it neither
+    /// in column 1 nor as a statement keyword).
+    fn skip_unknown(&mut self, line: u32, continues: impl Fn(&str) -> bool) {
         let mut prev_line = line;
         while let Some(t) = self.peek() {
             let new_line = t.span.line != prev_line && t.span.col == 1;
-            if starts_statement(&t.text) || (new_line && !continues(&t.text)) {
+            if !continues(&t.text) && (starts_statement(&t.text) || new_line) {
                 break;
             }
             prev_line = t.span.line;
@@ -1088,7 +1106,7 @@ impl Parser<'_> {
             return;
         }
         let Some((begin, end)) = UNSUPPORTED_BLOCKS.iter().find(|(b, _)| *b == word) else {
-            self.skip_unknown(t.span.line, |_| false);
+            self.skip_unknown(t.span.line, |w| is_unsupported_param(&word, w));
             return;
         };
         // Up to the END statement; another statement first means the END
@@ -3064,6 +3082,19 @@ mod tests {
         check("ROUTE", spellings(&ROUTE_P), &|w| ends(&ROUTE_P, w));
         both.dedup();
         assert_eq!(both, ["GLOBALCONFIG TCPIPSTATISTICS"]);
+    }
+
+    /// Each entry of UNSUPPORTED_PARAMS is an unmodelled statement, and
+    /// each of its parameters a statement keyword (else it needs no entry).
+    #[test]
+    fn unsupported_params_are_statement_keywords_of_unmodelled_statements() {
+        for (stmt, params) in UNSUPPORTED_PARAMS {
+            assert!(UNSUPPORTED.contains(stmt), "{stmt}");
+            for p in *params {
+                assert!(starts_statement(p), "{stmt} {p}");
+                assert!(is_unsupported_param(stmt, &p.to_ascii_lowercase()));
+            }
+        }
     }
 
     #[test]

@@ -1079,6 +1079,41 @@ fn globalconfig_tcpipstatistics_in_full_is_the_parameter() {
     );
 }
 
+/// TCPIPSTATISTICS is a statement, and a parameter of SMFCONFIG too (IP
+/// Configuration Reference, SMFCONFIG statement: TYPE118 and TYPE119
+/// TCPIPSTATISTICS, the parameters in any order). SMFCONFIG is not
+/// modelled, and skipping it stopped at TCPIPSTATISTICS as if a statement
+/// began there: a second warning, "statement TCPIPSTATISTICS is not
+/// modelled", for a word of the first. Inside SMFCONFIG it is SMFCONFIG's
+/// parameter, wherever it is coded (as inside GLOBALCONFIG): one warning,
+/// and the statements after it are still read. Elsewhere it is still the
+/// statement.
+#[test]
+fn smfconfig_tcpipstatistics_is_smfconfigs_parameter() {
+    let smfconfig = "s.prof:1:1: warning: statement SMFCONFIG is not modelled by softosa and is skipped (z/OS would apply it)";
+    for src in [
+        "SMFCONFIG TCPIPSTATISTICS\n",
+        "SMFCONFIG TYPE118 TCPIPSTATISTICS TYPE119 TCPIPSTATISTICS IFSTATISTICS\n",
+        "SMFCONFIG TYPE118 TCPINIT\n   TCPIPSTATISTICS\n",
+        "SMFCONFIG TYPE118\nTCPIPSTATISTICS NOTCPINIT\n",
+    ] {
+        let (p, v) = diags(&format!(
+            "{src}INTERFACE A DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n"
+        ));
+        assert_eq!(v, [smfconfig], "{src:?}");
+        assert_eq!(p.interfaces.len(), 1, "{src:?}");
+    }
+    let (_, v) = diags("UDPCONFIG RESTRICTLOWPORTS TCPIPSTATISTICS\nSMFCONFIG TYPE118\n");
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:1: warning: statement UDPCONFIG is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:1:28: warning: statement TCPIPSTATISTICS is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:2:1: warning: statement SMFCONFIG is not modelled by softosa and is skipped (z/OS would apply it)",
+        ]
+    );
+}
+
 /// Only a port number 1-65535 (or UNRSV, for PORT only) in column 1
 /// continues a PORT or PORTRANGE statement. Anything that merely began
 /// with a digit did, so a HOME list that lost its HOME line (`10.1.1.10
