@@ -239,6 +239,7 @@ pub fn activate(
             ic.isolate = i.isolate_on();
             cfg.interfaces.push(ic);
         }
+        let devices = p.device_index();
         for l in &p.links {
             let (port, iqd) = match l.kind {
                 InterfaceKind::IpaqIdio => {
@@ -288,8 +289,8 @@ pub fn activate(
             } else {
                 rs.osa_sbals(global_rs)
             };
-            let role = p
-                .device(&l.device.value)
+            let role = devices
+                .get(&l.device.value)
                 .and_then(|dv| dv.router.as_ref().map(|r| r.value))
                 .unwrap_or_default();
             ic.router = if l.vmac.is_some() {

@@ -7,6 +7,7 @@
 //! values (defaults applied, OLM forcing DYNAMIC, ...) are computed by the
 //! `effective_*` methods and by activation.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 
 use crate::diag::{Span, Spanned};
@@ -659,6 +660,31 @@ impl Profile {
             .iter()
             .find(|d| d.name.eq_ignore_ascii_case(name))
     }
+    /// Its DEVICEs by name, for finding the device of every LINK: one
+    /// [`Profile::device`] per link compares each link with every device,
+    /// which for tens of thousands of them takes seconds.
+    pub fn device_index(&self) -> DeviceIndex<'_> {
+        let mut by_name = HashMap::with_capacity(self.devices.len());
+        for d in &self.devices {
+            // The first of one name, as `device` finds it.
+            by_name.entry(d.name.to_ascii_uppercase()).or_insert(d);
+        }
+        DeviceIndex { by_name }
+    }
+}
+
+/// The DEVICEs of a profile by name (see [`Profile::device_index`]).
+#[derive(Debug, Clone)]
+pub struct DeviceIndex<'p> {
+    /// Upper-case name → the first DEVICE of that name.
+    by_name: HashMap<String, &'p Device>,
+}
+
+impl<'p> DeviceIndex<'p> {
+    /// The device of that name (any case), as [`Profile::device`] finds it.
+    pub fn get(&self, name: &str) -> Option<&'p Device> {
+        self.by_name.get(&name.to_ascii_uppercase()).copied()
+    }
 }
 
 /// A VTAM TRLE for an OSA-Express QDIO port.
@@ -695,4 +721,41 @@ pub struct TrlFile {
     pub qdiostg: Option<ReadStorage>,
     /// `IPADDR=` VTAM start option: the Enterprise Extender address.
     pub ee: Option<EeConfig>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device(name: &str, line: u32) -> Device {
+        Device {
+            name: name.to_string(),
+            span: Span::new(line, 1),
+            router: None,
+            autorestart: None,
+        }
+    }
+
+    /// The index finds what `Profile::device` finds: a name in any case,
+    /// the first of two devices of one name, nothing for a name no DEVICE
+    /// has.
+    #[test]
+    fn device_index_finds_what_device_finds() {
+        let p = Profile {
+            devices: vec![
+                device("OSA1", 1),
+                device("osa2", 2),
+                device("OSA1", 3),
+                device("Osa2", 4),
+            ],
+            ..Profile::default()
+        };
+        let index = p.device_index();
+        for name in ["OSA1", "osa1", "OSA2", "oSa2", "OSA3", ""] {
+            assert_eq!(index.get(name), p.device(name), "{name}");
+        }
+        assert_eq!(index.get("osa1").map(|d| d.span.line), Some(1));
+        assert_eq!(index.get("OSA2").map(|d| d.span.line), Some(2));
+        assert!(index.get("OSA3").is_none());
+    }
 }

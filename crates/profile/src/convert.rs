@@ -57,8 +57,9 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
     let mut converted_links: Vec<String> = Vec::new();
     // Device → the links converted on it (a device may carry several).
     let mut renamed_devices: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let devices = p.device_index();
     for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
-        let Some(dev) = p.device(&l.device.value) else {
+        let Some(dev) = devices.get(&l.device.value) else {
             d.error(
                 f,
                 l.device.span,

@@ -137,6 +137,7 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
         }
     }
     check_vlans_per_port(p, d);
+    let devices = p.device_index();
     for l in &p.links {
         if let Some(w) = l.workloadq.as_ref().filter(|w| w.value) {
             d.error(f, w.span, ErrorKind::WorkloadqOnLink(l.name.clone()));
@@ -159,7 +160,7 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
         if let Some(v) = &l.vmac {
             check_vmac(f, v, d);
         }
-        match p.device(&l.device.value) {
+        match devices.get(&l.device.value) {
             None => d.error(
                 f,
                 l.device.span,
