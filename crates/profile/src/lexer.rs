@@ -27,36 +27,76 @@ impl Token {
 /// `braces` is set (Policy Agent syntax). A leading byte order mark is
 /// skipped.
 pub fn tokenize(src: &str, comment: &[char], braces: bool) -> Vec<Token> {
-    let src = crate::load::strip_bom(src);
-    let mut out = Vec::new();
-    for (li, line) in src.lines().enumerate() {
-        let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
-        let mut cur = String::new();
-        let mut start_col = 0u32;
-        for (ci, ch) in line.chars().enumerate() {
-            let col = u32::try_from(ci + 1).unwrap_or(u32::MAX);
-            if comment.contains(&ch) {
-                break;
-            }
-            if ch.is_whitespace() || ch.is_control() {
-                flush(&mut out, &mut cur, line_no, start_col);
-                continue;
-            }
-            if braces && (ch == '{' || ch == '}') {
-                flush(&mut out, &mut cur, line_no, start_col);
-                out.push(Token {
-                    text: ch.to_string(),
-                    span: Span::new(line_no, col),
-                });
-                continue;
-            }
-            if cur.is_empty() {
-                start_col = col;
-            }
-            cur.push(ch);
+    Tokens::new(src, comment, braces).collect()
+}
+
+/// The tokens of [`tokenize`], one at a time: a reader that needs only the
+/// first ones (to tell what kind of file it is) splits no more lines than
+/// it takes to find them.
+#[derive(Debug, Clone)]
+pub struct Tokens<'a> {
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    /// The tokens of the line being read, not taken yet.
+    line: std::vec::IntoIter<Token>,
+    comment: &'a [char],
+    braces: bool,
+}
+
+impl<'a> Tokens<'a> {
+    /// The tokens of `src`, as [`tokenize`] splits it.
+    pub fn new(src: &'a str, comment: &'a [char], braces: bool) -> Self {
+        Tokens {
+            lines: crate::load::strip_bom(src).lines().enumerate(),
+            line: Vec::new().into_iter(),
+            comment,
+            braces,
         }
-        flush(&mut out, &mut cur, line_no, start_col);
     }
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        loop {
+            if let Some(t) = self.line.next() {
+                return Some(t);
+            }
+            let (li, line) = self.lines.next()?;
+            let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
+            self.line = split_line(line, line_no, self.comment, self.braces).into_iter();
+        }
+    }
+}
+
+/// The tokens of one line, numbered `line_no`.
+fn split_line(line: &str, line_no: u32, comment: &[char], braces: bool) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut start_col = 0u32;
+    for (ci, ch) in line.chars().enumerate() {
+        let col = u32::try_from(ci + 1).unwrap_or(u32::MAX);
+        if comment.contains(&ch) {
+            break;
+        }
+        if ch.is_whitespace() || ch.is_control() {
+            flush(&mut out, &mut cur, line_no, start_col);
+            continue;
+        }
+        if braces && (ch == '{' || ch == '}') {
+            flush(&mut out, &mut cur, line_no, start_col);
+            out.push(Token {
+                text: ch.to_string(),
+                span: Span::new(line_no, col),
+            });
+            continue;
+        }
+        if cur.is_empty() {
+            start_col = col;
+        }
+        cur.push(ch);
+    }
+    flush(&mut out, &mut cur, line_no, start_col);
     out
 }
 

@@ -211,6 +211,35 @@ pub fn load_path(path: &Path) -> (Option<Loaded>, Diagnostics) {
 mod tests {
     use super::*;
 
+    /// The kind is decided by the first token, wherever it is: after
+    /// blank and comment-only lines (`#` and `;` in a policy file), glued
+    /// to a brace, behind a byte order mark; a `*` line is a VTAM comment.
+    #[test]
+    fn classify_goes_by_the_first_token() {
+        for (src, kind) in [
+            ("SetSubnetPrioTosMask {\n}\n", FileKind::Policy),
+            (
+                "\n  \n# comment\n; comment\n  setsubnetpriotosmask{\n",
+                FileKind::Policy,
+            ),
+            ("\u{feff}SetSubnetPrioTosMask\n", FileKind::Policy),
+            ("\t# x\r\nSetSubnetPrioTosMask # y\n{}\n", FileKind::Policy),
+            (
+                "PolicyRule r { }\nSetSubnetPrioTosMask {}\n",
+                FileKind::Profile,
+            ),
+            ("* VTAM\nSetSubnetPrioTosMask\n", FileKind::Profile),
+            ("* VTAM comment only\n", FileKind::Trl),
+            ("; a profile comment\n  \n", FileKind::Profile),
+            ("", FileKind::Profile),
+            ("TRL1 VBUILD TYPE=TRL\n", FileKind::Trl),
+            ("; c\nQDIOSTG=MAX\n", FileKind::Trl),
+            ("INTERFACE A DEFINE IPAQENET\n", FileKind::Profile),
+        ] {
+            assert_eq!(classify(src), kind, "{src:?}");
+        }
+    }
+
     #[test]
     fn a_text_file_is_read_up_to_the_limit_and_no_further() {
         let dir = std::env::temp_dir().join(format!("softosa-load-{}", std::process::id()));

@@ -14,12 +14,14 @@
 
 use crate::ast::TosPolicy;
 use crate::diag::{Diagnostics, ErrorKind, Span, WarningKind};
-use crate::lexer::{tokenize, Token};
+use crate::lexer::{tokenize, Token, Tokens};
 
-/// Is the first significant token of `src` a Policy Agent statement?
+/// Is the first significant token of `src` a Policy Agent statement? Only
+/// the lines up to that token are split: the file is tokenized in full
+/// once, by the reader of its kind.
 pub fn looks_like_policy(src: &str) -> bool {
-    tokenize(src, &['#', ';'], true)
-        .first()
+    Tokens::new(src, &['#', ';'], true)
+        .next()
         .is_some_and(|t| t.text.eq_ignore_ascii_case("SetSubnetPrioTosMask"))
 }
 
