@@ -235,9 +235,8 @@ enum IP {
     Mtu,
     VlanId,
     Vmac,
-    InbPerf,
-    WorkloadQ,
-    NoWorkloadQ,
+    /// A word of the INBPERF setting (see [`InbPerfWord`]).
+    InbPerf(InbPerfWord),
     Olm,
     NoOlm,
     ReadStorage,
@@ -264,9 +263,12 @@ const INTF_PARAMS: &[(Keyword, IP)] = &[
     (kw("MTU"), IP::Mtu),
     (kw("VLANID"), IP::VlanId),
     (kw("VMAC"), IP::Vmac),
-    (kw("INBPERF"), IP::InbPerf),
-    (kw("WORKLOADQ"), IP::WorkloadQ),
-    (kw("NOWORKLOADQ"), IP::NoWorkloadQ),
+    (kw("INBPERF"), IP::InbPerf(InbPerfWord::Mode)),
+    (kw("WORKLOADQ"), IP::InbPerf(InbPerfWord::WorkloadQ(true))),
+    (
+        kw("NOWORKLOADQ"),
+        IP::InbPerf(InbPerfWord::WorkloadQ(false)),
+    ),
     (kw("OLM"), IP::Olm),
     (kw("NOOLM"), IP::NoOlm),
     (kw("READSTORAGE"), IP::ReadStorage),
@@ -293,6 +295,30 @@ const KINDS: &[(Keyword, InterfaceKind)] = &[
     (kw("IPAQIDIO"), InterfaceKind::IpaqIdio),
 ];
 
+/// The INBPERF setting of INTERFACE and LINK (spec 5.1): `INBPERF BALANCED |
+/// DYNAMIC [WORKLOADQ | NOWORKLOADQ] | MINCPU | MINLATENCY`. Its words are
+/// the parameters INBPERF (with one of [`INBPERFS`]) and WORKLOADQ /
+/// NOWORKLOADQ, which are read wherever they are coded on the statement
+/// (validation holds WORKLOADQ to INBPERF DYNAMIC, a VMAC and INTERFACE);
+/// [`Parser::inbperf`] reads them for both statements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InbPerfWord {
+    /// `INBPERF mode`.
+    Mode,
+    /// WORKLOADQ (true) or NOWORKLOADQ (false).
+    WorkloadQ(bool),
+}
+
+/// What a second WORKLOADQ or NOWORKLOADQ on one statement does: on
+/// INTERFACE a warning that the last is used, on LINK (which takes its
+/// switches without one) just the last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Again {
+    Warn,
+    Replace,
+}
+
+/// The modes of INBPERF.
 const INBPERFS: &[(Keyword, InbPerf)] = &[
     (kw("BALANCED"), InbPerf::Balanced),
     (kw("DYNAMIC"), InbPerf::Dynamic),
@@ -1837,22 +1863,9 @@ impl Parser<'_> {
                     }
                     intf.vmac = Some(v);
                 }
-                IP::InbPerf => {
-                    if let Some(v) = self.choice(INBPERFS, S, "INBPERF") {
-                        let mut slot = intf.inbperf.take();
-                        self.set_once(&mut slot, v, S, "INBPERF");
-                        intf.inbperf = slot;
-                    }
-                }
-                IP::WorkloadQ | IP::NoWorkloadQ => {
-                    let mut slot = intf.workloadq.take();
-                    self.set_once(
-                        &mut slot,
-                        Spanned::new(p == IP::WorkloadQ, t.span),
-                        S,
-                        "WORKLOADQ",
-                    );
-                    intf.workloadq = slot;
+                IP::InbPerf(w) => {
+                    let coded = (&mut intf.inbperf, &mut intf.workloadq);
+                    self.inbperf(S, w, &t, coded, Again::Warn);
                 }
                 IP::Olm | IP::NoOlm => {
                     let mut slot = intf.olm.take();
@@ -1936,6 +1949,36 @@ impl Parser<'_> {
         self.prof.interfaces.push(intf);
     }
 
+    /// The word `w` (keyword `t`) of the INBPERF setting of statement
+    /// `stmt`, into its `coded` INBPERF mode and WORKLOADQ switch: the
+    /// reader of that setting for INTERFACE and LINK alike (see
+    /// [`InbPerfWord`]). A mode coded twice is a warning, the last one
+    /// used; WORKLOADQ coded twice as `again` says.
+    fn inbperf(
+        &mut self,
+        stmt: &'static str,
+        w: InbPerfWord,
+        t: &Token,
+        coded: (&mut Option<Spanned<InbPerf>>, &mut Option<Spanned<bool>>),
+        again: Again,
+    ) {
+        let (mode, workloadq) = coded;
+        match w {
+            InbPerfWord::Mode => {
+                if let Some(v) = self.choice(INBPERFS, stmt, "INBPERF") {
+                    self.set_once(mode, v, stmt, "INBPERF");
+                }
+            }
+            InbPerfWord::WorkloadQ(on) => {
+                let v = Spanned::new(on, t.span);
+                match again {
+                    Again::Warn => self.set_once(workloadq, v, stmt, "WORKLOADQ"),
+                    Again::Replace => *workloadq = Some(v),
+                }
+            }
+        }
+    }
+
     /// The values of an INTERFACE's IPADDR: one (a missing one is reported,
     /// expecting `expected`), and on an IPv6 interface (`v6`) each further
     /// word that is neither a statement nor a parameter and has a colon.
@@ -1963,9 +2006,7 @@ impl Parser<'_> {
                 p,
                 IP::PortName
                     | IP::ChpidType
-                    | IP::InbPerf
-                    | IP::WorkloadQ
-                    | IP::NoWorkloadQ
+                    | IP::InbPerf(_)
                     | IP::Olm
                     | IP::NoOlm
                     | IP::PriRouter
@@ -2263,13 +2304,7 @@ impl Parser<'_> {
             };
             let osa_only = matches!(
                 p,
-                IP::InbPerf
-                    | IP::WorkloadQ
-                    | IP::NoWorkloadQ
-                    | IP::Olm
-                    | IP::NoOlm
-                    | IP::Isolate
-                    | IP::NoIsolate
+                IP::InbPerf(_) | IP::Olm | IP::NoOlm | IP::Isolate | IP::NoIsolate
             );
             if osa_only && kind == InterfaceKind::IpaqIdio {
                 self.err(
@@ -2282,15 +2317,9 @@ impl Parser<'_> {
                 );
             }
             match p {
-                IP::InbPerf => {
-                    if let Some(v) = self.choice(INBPERFS, S, "INBPERF") {
-                        let mut slot = link.inbperf.take();
-                        self.set_once(&mut slot, v, S, "INBPERF");
-                        link.inbperf = slot;
-                    }
-                }
-                IP::WorkloadQ | IP::NoWorkloadQ => {
-                    link.workloadq = Some(Spanned::new(p == IP::WorkloadQ, t.span));
+                IP::InbPerf(w) => {
+                    let coded = (&mut link.inbperf, &mut link.workloadq);
+                    self.inbperf(S, w, &t, coded, Again::Replace);
                 }
                 IP::Olm | IP::NoOlm => link.olm = Some(Spanned::new(p == IP::Olm, t.span)),
                 IP::ReadStorage => {

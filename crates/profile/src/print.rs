@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::net::Ipv4Addr;
 
 use crate::ast::*;
+use crate::diag::Spanned;
 
 fn mask(prefix: u8) -> Ipv4Addr {
     let p = u32::from(prefix.min(32));
@@ -33,18 +34,28 @@ fn vmac_text(v: &Vmac) -> String {
     s
 }
 
+/// The INBPERF setting of an INTERFACE or LINK as coded, onto `w`:
+/// `INBPERF mode`, then WORKLOADQ or NOWORKLOADQ.
+fn inbperf_words(
+    mode: &Option<Spanned<InbPerf>>,
+    workloadq: &Option<Spanned<bool>>,
+    w: &mut Vec<String>,
+) {
+    if let Some(p) = mode {
+        w.push(format!("INBPERF {}", p.value.keyword()));
+    }
+    if let Some(q) = workloadq {
+        w.push(if q.value { "WORKLOADQ" } else { "NOWORKLOADQ" }.into());
+    }
+}
+
 /// One INTERFACE statement on one line.
 pub fn interface_line(i: &Interface) -> String {
     let mut w: Vec<String> = vec![format!("INTERFACE {} DEFINE {}", i.name, i.kind.keyword())];
     if let Some(c) = &i.chpidtype {
         w.push(format!("CHPIDTYPE {}", c.value.keyword()));
     }
-    if let Some(p) = &i.inbperf {
-        w.push(format!("INBPERF {}", p.value.keyword()));
-    }
-    if let Some(q) = &i.workloadq {
-        w.push(if q.value { "WORKLOADQ" } else { "NOWORKLOADQ" }.into());
-    }
+    inbperf_words(&i.inbperf, &i.workloadq, &mut w);
     if let Some(o) = &i.olm {
         w.push(if o.value { "OLM" } else { "NOOLM" }.into());
     }
@@ -118,12 +129,7 @@ fn link_line(l: &Link) -> String {
         l.kind.keyword(),
         l.device.value
     )];
-    if let Some(p) = &l.inbperf {
-        w.push(format!("INBPERF {}", p.value.keyword()));
-    }
-    if let Some(q) = &l.workloadq {
-        w.push(if q.value { "WORKLOADQ" } else { "NOWORKLOADQ" }.into());
-    }
+    inbperf_words(&l.inbperf, &l.workloadq, &mut w);
     if let Some(o) = &l.olm {
         w.push(if o.value { "OLM" } else { "NOOLM" }.into());
     }
