@@ -64,7 +64,8 @@ stack being checked (usage errors, exit status 2). A profile or TRL member
 that defines nothing is a warning.
 
 When TRLEs are given, every OSA PORTNAME must match a TRLE PORTNAME, no
-device number may be used twice, and a TRLE with fewer DATAPATH devices
+device number, TRLE name or TRLE PORTNAME may be used twice (in one TRL
+member or across the members given), and a TRLE with fewer DATAPATH devices
 than the interfaces on its port (of every stack) is a warning. Rules that
 span stacks (the OLM sharing limit of 4 interfaces per port and 8 per
 CHPID) are checked across all the profiles given. Within a profile: one

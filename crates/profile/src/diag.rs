@@ -161,6 +161,17 @@ pub enum ErrorKind {
         name: String,
         first_line: u32,
     },
+    /// [`ErrorKind::Duplicate`] whose first definition is in another file
+    /// (another TRL member).
+    #[error(
+        "{what} {name} is defined more than once (first defined at {first_file}:{first_line})"
+    )]
+    DuplicateInOtherFile {
+        what: &'static str,
+        name: String,
+        first_file: String,
+        first_line: u32,
+    },
     #[error(
         "interface {intf}: VMAC {mac} is already used by interface {other} on the same port {port}"
     )]

@@ -708,6 +708,52 @@ pub fn olm_refused(
     out
 }
 
+/// TRLE names and PORTNAMEs are unique across every TRL member given (the
+/// members together are the TRL of the system, as for device numbers):
+/// VTAM wants "domain-unique names in all VTAM-related definitions that are
+/// active at the same time" (SNA Resource Definition Reference) and
+/// refuses a PORTNAME that "is not unique in this node" (IST1561I). A name
+/// coded again is an error at that TRLE naming the first, by its line in
+/// the same member, else by file and line.
+fn check_trle_names(trls: &[&TrlFile], d: &mut Diagnostics) {
+    // Name (or port name) → (file, line) of its first TRLE.
+    let mut names: BTreeMap<&str, (&str, u32)> = BTreeMap::new();
+    let mut ports: BTreeMap<&str, (&str, u32)> = BTreeMap::new();
+    for t in trls {
+        for e in &t.trles {
+            for (what, name, seen) in [
+                ("TRLE", &e.name, &mut names),
+                ("TRLE PORTNAME", &e.portname, &mut ports),
+            ] {
+                match seen.get(name.as_str()) {
+                    Some(&(file, first_line)) if file == t.file => d.error(
+                        &t.file,
+                        e.span,
+                        ErrorKind::Duplicate {
+                            what,
+                            name: name.clone(),
+                            first_line,
+                        },
+                    ),
+                    Some(&(file, first_line)) => d.error(
+                        &t.file,
+                        e.span,
+                        ErrorKind::DuplicateInOtherFile {
+                            what,
+                            name: name.clone(),
+                            first_file: file.to_string(),
+                            first_line,
+                        },
+                    ),
+                    None => {
+                        seen.insert(name, (&t.file, e.span.line));
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Every READ, WRITE and DATAPATH device number of the TRLEs given (in
 /// one member or several) is a device of its own: a number coded twice, in
 /// one TRLE or in two, is an error at the second use (at the device
@@ -811,38 +857,7 @@ pub fn validate_system_with_limits(
     d: &mut Diagnostics,
 ) {
     let trles: Vec<Trle> = trls.iter().flat_map(|t| t.trles.iter().cloned()).collect();
-    for t in trls {
-        let mut names: BTreeMap<String, u32> = BTreeMap::new();
-        let mut ports: BTreeMap<String, u32> = BTreeMap::new();
-        for e in &t.trles {
-            if let Some(first) = names.get(&e.name) {
-                d.error(
-                    &t.file,
-                    e.span,
-                    ErrorKind::Duplicate {
-                        what: "TRLE",
-                        name: e.name.clone(),
-                        first_line: *first,
-                    },
-                );
-            } else {
-                names.insert(e.name.clone(), e.span.line);
-            }
-            if let Some(first) = ports.get(&e.portname) {
-                d.error(
-                    &t.file,
-                    e.span,
-                    ErrorKind::Duplicate {
-                        what: "TRLE PORTNAME",
-                        name: e.portname.clone(),
-                        first_line: *first,
-                    },
-                );
-            } else {
-                ports.insert(e.portname.clone(), e.span.line);
-            }
-        }
-    }
+    check_trle_names(trls, d);
     check_trle_devices(trls, d);
     let mut users = Vec::new();
     for (stack, p) in stacks {

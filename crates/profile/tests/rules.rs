@@ -807,6 +807,46 @@ fn a_trl_device_number_is_used_once() {
     assert!(d.items().is_empty(), "{:?}", d.items());
 }
 
+/// TRLE names and PORTNAMEs are unique across all the TRL members given,
+/// as device numbers are: VTAM wants "domain-unique names in all
+/// VTAM-related definitions that are active at the same time" (SNA
+/// Resource Definition Reference) and refuses a PORTNAME "not unique in
+/// this node" (IST1561I). Split over two members they passed, though the
+/// same TRLEs in one member were refused, and activation then took the
+/// first member's TRLE for the port and left the other unseen.
+#[test]
+fn trle_names_and_portnames_are_unique_across_members() {
+    use softosa_profile::trle::parse_trl;
+    let t1 = "QDIO101  TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),DATAPATH=(0E2A),PORTNAME=(QDIO4101,0)\n";
+    let t2 = "QDIO101  TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0F28),WRITE=(0F29),DATAPATH=(0F2A),PORTNAME=(QDIO4102,0)\n\
+              QDIO102  TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0D28),WRITE=(0D29),DATAPATH=(0D2A),PORTNAME=(QDIO4101,1)\n";
+    let (a, ad) = parse_trl("a.trl", t1);
+    let (b, bd) = parse_trl("b.trl", t2);
+    assert!(ad.items().is_empty() && bd.items().is_empty());
+    assert_eq!(
+        lines(&system(&[], &[&a, &b])),
+        [
+            "b.trl:1:1: error: TRLE QDIO101 is defined more than once (first defined at a.trl:1)",
+            "b.trl:2:1: error: TRLE PORTNAME QDIO4101 is defined more than once (first defined at a.trl:1)",
+        ]
+    );
+    // In one member, as before: the first is named by its line.
+    let (ab, _) = parse_trl("ab.trl", &format!("{t1}{t2}"));
+    assert_eq!(
+        lines(&system(&[], &[&ab])),
+        [
+            "ab.trl:2:1: error: TRLE QDIO101 is defined more than once (first defined at line 1)",
+            "ab.trl:3:1: error: TRLE PORTNAME QDIO4101 is defined more than once (first defined at line 1)",
+        ]
+    );
+    // Distinct TRLEs in two members are fine.
+    let (c, _) = parse_trl(
+        "c.trl",
+        "QDIO103  TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0C28),WRITE=(0C29),DATAPATH=(0C2A),PORTNAME=(QDIO4103,0)\n",
+    );
+    assert!(system(&[], &[&a, &c]).items().is_empty());
+}
+
 #[test]
 fn a_trle_with_fewer_datapath_devices_than_interfaces_on_its_port_warns() {
     use softosa_profile::trle::parse_trl;
