@@ -16,9 +16,15 @@ else
   run() { RUSTC_BOOTSTRAP=1 cargo fuzz run -s none "$@"; }
 fi
 cd fuzz
-for t in frame_parser profile_parser capture_reader; do
+for t in frame_parser profile_parser capture_reader scenario_parser; do
   echo "fuzz $t for ${secs}s"
   mkdir -p "corpus/$t"
+  # Start from the project's own inputs, so a short run explores near
+  # real files instead of first having to discover the syntax.
+  case $t in
+    profile_parser) cp -n ../scenarios/profiles/* "corpus/$t/" 2>/dev/null || true ;;
+    scenario_parser) cp -n ../scenarios/*.toml ../scenarios/calibration/*.toml "corpus/$t/" ;;
+  esac
   log=$(mktemp)
   if ! run "$t" "corpus/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 >"$log" 2>&1; then
     tail -40 "$log" >&2
