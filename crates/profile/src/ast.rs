@@ -580,7 +580,7 @@ impl TosPolicy {
 
 /// What defines a static VIPA: `DEVICE name VIRTUAL 0`, `LINK name
 /// VIRTUAL 0 device`, `INTERFACE name DEFINE VIRTUAL` or `DEFINE VIRTUAL6`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum VipaKind {
     Device,
     Link,
@@ -664,26 +664,122 @@ impl Profile {
     /// [`Profile::device`] per link compares each link with every device,
     /// which for tens of thousands of them takes seconds.
     pub fn device_index(&self) -> DeviceIndex<'_> {
-        let mut by_name = HashMap::with_capacity(self.devices.len());
-        for d in &self.devices {
-            // The first of one name, as `device` finds it.
-            by_name.entry(d.name.to_ascii_uppercase()).or_insert(d);
+        ByName::first_of(&self.devices, |d| &d.name)
+    }
+    /// Its LINKs by name: what [`Profile::link`] finds, without a scan.
+    pub fn link_index(&self) -> ByName<'_, Link> {
+        ByName::first_of(&self.links, |l| &l.name)
+    }
+    /// Its INTERFACEs by name: what [`Profile::interface`] finds, without
+    /// a scan.
+    pub fn interface_index(&self) -> ByName<'_, Interface> {
+        ByName::first_of(&self.interfaces, |i| &i.name)
+    }
+    /// Its static VIPAs by kind and name: what [`Profile::static_vipa`] and
+    /// [`Profile::static_vipa_of`] find, without a scan.
+    pub fn static_vipa_index(&self) -> VipaIndex<'_> {
+        let mut by_name = HashMap::with_capacity(self.static_vipas.len());
+        for v in &self.static_vipas {
+            // The first of one kind and name, as `static_vipa` finds it.
+            by_name
+                .entry((v.kind, v.name.to_ascii_uppercase()))
+                .or_insert(v);
         }
-        DeviceIndex { by_name }
+        VipaIndex { by_name }
+    }
+    /// Its HOME entries by link name, each link's in file order.
+    pub fn homes_by_link(&self) -> AllByName<'_, HomeEntry> {
+        AllByName::all_of(&self.home, |h| &h.link.value)
+    }
+    /// Its ROUTEs by link (or interface) name, each link's in file order.
+    pub fn routes_by_link(&self) -> AllByName<'_, Route> {
+        AllByName::all_of(&self.routes, |r| &r.link.value)
+    }
+}
+
+/// Statements of a profile by name, in any case (z/OS names are not case
+/// sensitive): for finding the statement of each of many names without
+/// comparing each with every statement, which for tens of thousands of
+/// them takes seconds. Of several statements of one name it keeps the
+/// first, as a scan in file order finds it.
+#[derive(Debug, Clone)]
+pub struct ByName<'p, T> {
+    /// Upper-case name → the first statement of that name.
+    by_name: HashMap<String, &'p T>,
+}
+
+impl<'p, T> ByName<'p, T> {
+    /// Index `items` by `name`, keeping the first of each name.
+    pub fn first_of(items: &'p [T], name: impl Fn(&T) -> &str) -> Self {
+        let mut by_name = HashMap::with_capacity(items.len());
+        for x in items {
+            by_name.entry(name(x).to_ascii_uppercase()).or_insert(x);
+        }
+        ByName { by_name }
+    }
+    /// The first statement of that name (any case), if any.
+    pub fn get(&self, name: &str) -> Option<&'p T> {
+        self.by_name.get(&name.to_ascii_uppercase()).copied()
     }
 }
 
 /// The DEVICEs of a profile by name (see [`Profile::device_index`]).
+pub type DeviceIndex<'p> = ByName<'p, Device>;
+
+/// Every statement of each name, in any case, in file order (the HOME
+/// entries or ROUTEs of each link).
 #[derive(Debug, Clone)]
-pub struct DeviceIndex<'p> {
-    /// Upper-case name → the first DEVICE of that name.
-    by_name: HashMap<String, &'p Device>,
+pub struct AllByName<'p, T> {
+    /// Upper-case name → the statements of that name, in file order.
+    by_name: HashMap<String, Vec<&'p T>>,
 }
 
-impl<'p> DeviceIndex<'p> {
-    /// The device of that name (any case), as [`Profile::device`] finds it.
-    pub fn get(&self, name: &str) -> Option<&'p Device> {
-        self.by_name.get(&name.to_ascii_uppercase()).copied()
+impl<'p, T> AllByName<'p, T> {
+    /// Index `items` by `name`, keeping every one, in order.
+    pub fn all_of(items: &'p [T], name: impl Fn(&T) -> &str) -> Self {
+        let mut by_name: HashMap<String, Vec<&'p T>> = HashMap::new();
+        for x in items {
+            by_name
+                .entry(name(x).to_ascii_uppercase())
+                .or_default()
+                .push(x);
+        }
+        AllByName { by_name }
+    }
+    /// The statements of that name (any case), in file order; none when
+    /// there are none.
+    pub fn get(&self, name: &str) -> &[&'p T] {
+        self.by_name
+            .get(&name.to_ascii_uppercase())
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+    /// The first statement of that name, if any.
+    pub fn first(&self, name: &str) -> Option<&'p T> {
+        self.get(name).first().copied()
+    }
+}
+
+/// The static VIPAs of a profile by kind and name (see
+/// [`Profile::static_vipa_index`]).
+#[derive(Debug, Clone)]
+pub struct VipaIndex<'p> {
+    /// (kind, upper-case name) → the first static VIPA of that kind and name.
+    by_name: HashMap<(VipaKind, String), &'p StaticVipa>,
+}
+
+impl<'p> VipaIndex<'p> {
+    /// The static VIPA of that kind and name, as [`Profile::static_vipa`]
+    /// finds it.
+    pub fn get(&self, kind: VipaKind, name: &str) -> Option<&'p StaticVipa> {
+        self.by_name
+            .get(&(kind, name.to_ascii_uppercase()))
+            .copied()
+    }
+    /// The static VIPA of that name of the first of `kinds` that has one,
+    /// as [`Profile::static_vipa_of`] finds it.
+    pub fn of(&self, kinds: &[VipaKind], name: &str) -> Option<&'p StaticVipa> {
+        kinds.iter().find_map(|k| self.get(*k, name))
     }
 }
 
@@ -757,5 +853,136 @@ mod tests {
         assert_eq!(index.get("osa1").map(|d| d.span.line), Some(1));
         assert_eq!(index.get("OSA2").map(|d| d.span.line), Some(2));
         assert!(index.get("OSA3").is_none());
+    }
+
+    fn link(name: &str, line: u32, kind: InterfaceKind) -> Link {
+        Link {
+            name: name.to_string(),
+            span: Span::new(line, 1),
+            kind,
+            device: Spanned::new("OSA1".into(), Span::new(line, 20)),
+            inbperf: None,
+            workloadq: None,
+            olm: None,
+            readstorage: None,
+            vmac: None,
+            vlanid: None,
+            isolate: None,
+        }
+    }
+
+    fn vipa(name: &str, line: u32, kind: VipaKind) -> StaticVipa {
+        StaticVipa {
+            name: name.to_string(),
+            span: Span::new(line, 1),
+            kind,
+            device: None,
+            ipaddr: Vec::new(),
+        }
+    }
+
+    fn home(addr: [u8; 4], link: &str, line: u32) -> HomeEntry {
+        HomeEntry {
+            addr: Spanned::new(IpAddr::V4(Ipv4Addr::from(addr)), Span::new(line, 6)),
+            link: Spanned::new(link.to_string(), Span::new(line, 20)),
+        }
+    }
+
+    /// The LINK and INTERFACE indexes find what `Profile::link` and
+    /// `Profile::interface` find: any case, the first of one name (which
+    /// decides a ROUTE's IP version and a HOME's LINK kind).
+    #[test]
+    fn link_and_interface_indexes_find_what_the_scans_find() {
+        let p = Profile {
+            links: vec![
+                link("LA", 1, InterfaceKind::IpaqIdio),
+                link("la", 2, InterfaceKind::IpaqEnet),
+                link("Lb", 3, InterfaceKind::IpaqEnet),
+            ],
+            interfaces: vec![
+                Interface::new("IF6".into(), Span::new(4, 1), InterfaceKind::IpaqEnet6),
+                Interface::new("if6".into(), Span::new(5, 1), InterfaceKind::IpaqEnet),
+            ],
+            ..Profile::default()
+        };
+        let links = p.link_index();
+        let interfaces = p.interface_index();
+        for name in ["LA", "la", "lA", "LB", "lb", "IF6", "If6", "LC", ""] {
+            assert_eq!(links.get(name), p.link(name), "{name}");
+            assert_eq!(interfaces.get(name), p.interface(name), "{name}");
+        }
+        assert_eq!(
+            links.get("la").map(|l| l.kind),
+            Some(InterfaceKind::IpaqIdio)
+        );
+        assert_eq!(
+            interfaces.get("if6").map(|i| i.kind),
+            Some(InterfaceKind::IpaqEnet6)
+        );
+    }
+
+    /// The static VIPA index tells kinds apart, and `of` takes the first
+    /// kind of the list that has the name, as `Profile::static_vipa_of`.
+    #[test]
+    fn static_vipa_index_finds_what_the_scans_find() {
+        let p = Profile {
+            static_vipas: vec![
+                vipa("V1", 1, VipaKind::Interface6),
+                vipa("v1", 2, VipaKind::Interface),
+                vipa("V1", 3, VipaKind::Interface),
+                vipa("VD", 4, VipaKind::Device),
+                vipa("vl", 5, VipaKind::Link),
+            ],
+            ..Profile::default()
+        };
+        let index = p.static_vipa_index();
+        let kinds = [
+            VipaKind::Device,
+            VipaKind::Link,
+            VipaKind::Interface,
+            VipaKind::Interface6,
+        ];
+        for name in ["V1", "v1", "VD", "vd", "VL", "X", ""] {
+            for k in kinds {
+                assert_eq!(index.get(k, name), p.static_vipa(k, name), "{k:?} {name}");
+            }
+            for list in [
+                &kinds[..],
+                &[VipaKind::Interface6, VipaKind::Interface][..],
+                &[VipaKind::Link][..],
+                &[][..],
+            ] {
+                assert_eq!(index.of(list, name), p.static_vipa_of(list, name), "{name}");
+            }
+        }
+        assert_eq!(
+            index.get(VipaKind::Interface, "V1").map(|v| v.span.line),
+            Some(2)
+        );
+        let both = [VipaKind::Interface, VipaKind::Interface6];
+        assert_eq!(index.of(&both, "v1").map(|v| v.span.line), Some(2));
+    }
+
+    /// HOME entries by link: every entry of the link, in any case, in file
+    /// order; none for a link without one.
+    #[test]
+    fn homes_by_link_keeps_every_entry_in_order() {
+        let p = Profile {
+            home: vec![
+                home([10, 0, 0, 1], "LA", 1),
+                home([10, 0, 0, 2], "lb", 2),
+                home([10, 0, 0, 3], "la", 3),
+                home([10, 0, 0, 4], "La", 4),
+            ],
+            ..Profile::default()
+        };
+        let homes = p.homes_by_link();
+        let lines =
+            |name: &str| -> Vec<u32> { homes.get(name).iter().map(|h| h.addr.span.line).collect() };
+        assert_eq!(lines("la"), [1, 3, 4]);
+        assert_eq!(lines("LB"), [2]);
+        assert!(lines("LC").is_empty());
+        assert_eq!(homes.first("lA").map(|h| h.addr.span.line), Some(1));
+        assert!(homes.first("LC").is_none());
     }
 }
