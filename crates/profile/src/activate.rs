@@ -240,6 +240,10 @@ pub fn activate(
             cfg.interfaces.push(ic);
         }
         let devices = p.device_index();
+        // Each link's HOMEs and ROUTEs, found once: a scan of them all per
+        // link takes seconds for tens of thousands of links.
+        let homes = p.homes_by_link();
+        let routes = p.routes_by_link();
         for l in &p.links {
             let (port, iqd) = match l.kind {
                 InterfaceKind::IpaqIdio => {
@@ -270,13 +274,13 @@ pub fn activate(
             let pi = port_index(&port, iqd, &mut plans);
             let mut ic = ec::InterfaceConfig::new(l.name.clone(), si, pi);
             ic.defined_by = ec::DefinedBy::Link;
-            ic.addresses = p
-                .home
+            let link_routes = routes.get(&l.name);
+            ic.addresses = homes
+                .get(&l.name)
                 .iter()
-                .filter(|h| h.link.value.eq_ignore_ascii_case(&l.name))
                 .map(|h| ec::IpNet {
                     addr: h.addr.value,
-                    prefix: prefix_from_routes(p, &l.name, h.addr.value).unwrap_or(32),
+                    prefix: prefix_from_routes(link_routes, h.addr.value).unwrap_or(32),
                 })
                 .collect();
             ic.vlan = l.vlanid.as_ref().and_then(|v| u16::try_from(v.value).ok());
@@ -539,4 +543,41 @@ pub fn activate_files(
     all.extend(a.warnings);
     a.warnings = all;
     Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse_profile;
+
+    /// A LINK's addresses are all its HOME entries, whatever the case of
+    /// the link name in each, in file order, each with the longest prefix
+    /// of the routes over the link (in any case) that holds it.
+    #[test]
+    fn a_link_gets_every_home_with_its_routes_prefix() {
+        let src = "DEVICE OSA1 MPCIPA\nLINK La IPAQENET osa1\nDEVICE OSA2 MPCIPA\n\
+                   LINK LB IPAQENET OSA2\n\
+                   HOME 10.1.1.1 la 10.2.2.2 LB 10.1.9.9 LA\n\
+                   BEGINROUTES\n ROUTE 10.1.0.0/16 = LA MTU 1500\n \
+                   ROUTE 10.1.1.0/24 = la MTU 1500\n ROUTE 10.2.0.0/16 = lb MTU 1500\n\
+                   ENDROUTES\n";
+        let (p, d) = parse_profile("t.prof", src);
+        assert!(!d.has_errors(), "{:?}", d.items());
+        let input = StackInput {
+            name: "T".into(),
+            profile: &p,
+            policy: None,
+        };
+        let act = activate(&[input], &[], &ActivateOptions::default()).expect("activates");
+        let addrs = |name: &str| -> Vec<String> {
+            act.config
+                .interfaces
+                .iter()
+                .find(|i| i.name == name)
+                .map(|i| i.addresses.iter().map(|a| a.to_string()).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(addrs("La"), ["10.1.1.1/24", "10.1.9.9/16"]);
+        assert_eq!(addrs("LB"), ["10.2.2.2/16"]);
+    }
 }

@@ -37,11 +37,12 @@ fn contains(net: IpAddr, prefix: u8, a: IpAddr) -> bool {
     }
 }
 
-/// The prefix length for `addr` on `link` from the routes.
-pub fn prefix_from_routes(p: &Profile, link: &str, addr: IpAddr) -> Option<u8> {
-    p.routes
+/// The prefix length for `addr` from the routes over its link (the
+/// link's entry of [`Profile::routes_by_link`]): the longest prefix,
+/// short of a host route, of a network route that holds the address.
+pub fn prefix_from_routes(link_routes: &[&Route], addr: IpAddr) -> Option<u8> {
+    link_routes
         .iter()
-        .filter(|r| r.link.value.eq_ignore_ascii_case(link))
         .filter_map(|r| r.dest.net())
         .filter(|(net, pl)| *pl < 32 && contains(*net, *pl, addr))
         .map(|(_, pl)| pl)
@@ -58,6 +59,8 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
     // Device → the links converted on it (a device may carry several).
     let mut renamed_devices: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let devices = p.device_index();
+    let homes = p.homes_by_link();
+    let routes = p.routes_by_link();
     for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
         let Some(dev) = devices.get(&l.device.value) else {
             d.error(
@@ -70,11 +73,7 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
             );
             continue;
         };
-        let Some(home) = p
-            .home
-            .iter()
-            .find(|h| h.link.value.eq_ignore_ascii_case(&l.name))
-        else {
+        let Some(home) = homes.first(&l.name) else {
             d.error(f, l.span, ErrorKind::ConvertNoHome(l.name.clone()));
             continue;
         };
@@ -82,7 +81,7 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
             .prefixes
             .get(&l.name.to_ascii_uppercase())
             .copied()
-            .or_else(|| prefix_from_routes(p, &l.name, home.addr.value));
+            .or_else(|| prefix_from_routes(routes.get(&l.name), home.addr.value));
         let Some(prefix) = prefix else {
             d.error(f, l.span, ErrorKind::ConvertPrefixUnknown(l.name.clone()));
             continue;
@@ -142,4 +141,34 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
         )
         .collect();
     (out, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse_profile;
+
+    /// A LINK's INTERFACE takes the link's first HOME entry (its name in
+    /// any case) and the longest prefix of the routes over the link that
+    /// holds it; a link with no HOME is an error.
+    #[test]
+    fn a_link_converts_with_its_first_home_and_longest_route() {
+        let src = "DEVICE OSA1 MPCIPA\nLINK La IPAQENET osa1\nDEVICE OSA2 MPCIPA\n\
+                   LINK LB IPAQENET OSA2\n\
+                   HOME 10.2.2.2 Lx 10.1.1.1 la 10.1.9.9 LA\n\
+                   BEGINROUTES\n ROUTE 10.1.0.0/16 = LA MTU 1500\n \
+                   ROUTE 10.1.1.0/24 = la MTU 1500\n ROUTE 10.1.1.0/30 = lb MTU 1500\n\
+                   ENDROUTES\n";
+        let (p, _) = parse_profile("t.prof", src);
+        let (c, d) = convert(&p, &ConvertOptions::default());
+        let ipaddr: Vec<String> = c
+            .interfaces
+            .iter()
+            .flat_map(|i| i.ipaddr.iter().map(|a| format!("{} {}", i.name, a.value)))
+            .collect();
+        assert_eq!(ipaddr, ["La 10.1.1.1/24"]);
+        let errors: Vec<String> = d.items().iter().map(|x| x.message()).collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("LB"), "{errors:?}");
+    }
 }
