@@ -14,7 +14,7 @@
 //! system as a whole has errors — including the OLM sharing limit, which is
 //! an activation-time rule in z/OS.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 
 use softosa_engine::config as ec;
@@ -168,15 +168,19 @@ pub fn activate(
 
     // ---- ports ----------------------------------------------------------
     let mut plans: Vec<PortPlan> = Vec::new();
-    let port_index = |name: &str, iqd: Option<u8>, plans: &mut Vec<PortPlan>| -> usize {
+    // Port name (upper case) → its plan: a scan of the plans per interface
+    // is quadratic in the number of ports.
+    let mut plan_of: HashMap<String, usize> = HashMap::new();
+    let mut port_index = |name: &str, iqd: Option<u8>, plans: &mut Vec<PortPlan>| -> usize {
         let key = name.to_ascii_uppercase();
-        if let Some(i) = plans.iter().position(|p| p.name == key) {
+        if let Some(&i) = plan_of.get(&key) {
             return i;
         }
         plans.push(PortPlan {
-            name: key,
+            name: key.clone(),
             iqd_chpid: iqd,
         });
+        plan_of.insert(key, plans.len() - 1);
         plans.len() - 1
     };
     let iqd_name = |c: u8| format!("IUTIQD{c:02X}");
@@ -375,6 +379,18 @@ pub fn activate(
     }
 
     // ---- ports, now that all users are known ----------------------------
+    // Found once for every port, not by a scan per port: the TRLE of each
+    // PORTNAME (the first), and the first INTERFACE on it, of every stack
+    // in order, whose CHPIDTYPE and CHPID describe the port.
+    let trle_of = ByName::first_of(&trles, |t| &t.portname);
+    let mut first_on_port: HashMap<String, &Interface> = HashMap::new();
+    for i in stacks.iter().flat_map(|s| s.profile.interfaces.iter()) {
+        if let Some(p) = &i.portname {
+            first_on_port
+                .entry(p.value.to_ascii_uppercase())
+                .or_insert(i);
+        }
+    }
     let mut next_chpid: u8 = 0x10;
     for (idx, plan) in plans.iter().enumerate() {
         let ov = opts.ports.get(&plan.name).cloned().unwrap_or_default();
@@ -393,28 +409,12 @@ pub fn activate(
                     .unwrap_or(ec::Mac([0x06, 0x00, 0x00, 0x00, c, low])),
             },
             None => {
-                let trle = trles
-                    .iter()
-                    .find(|t| t.portname.eq_ignore_ascii_case(&plan.name));
-                let ct = stacks
-                    .iter()
-                    .flat_map(|s| s.profile.interfaces.iter())
-                    .find(|i| {
-                        i.portname
-                            .as_ref()
-                            .is_some_and(|p| p.value.eq_ignore_ascii_case(&plan.name))
-                    })
+                let trle = trle_of.get(&plan.name);
+                let first = first_on_port.get(&plan.name);
+                let ct = first
                     .and_then(|i| i.chpidtype.as_ref().map(|c| c.value))
                     .unwrap_or_default();
-                let chpid_from_intf = stacks
-                    .iter()
-                    .flat_map(|s| s.profile.interfaces.iter())
-                    .find(|i| {
-                        i.portname
-                            .as_ref()
-                            .is_some_and(|p| p.value.eq_ignore_ascii_case(&plan.name))
-                    })
-                    .and_then(|i| i.chpid.as_ref().map(|c| c.value));
+                let chpid_from_intf = first.and_then(|i| i.chpid.as_ref().map(|c| c.value));
                 let chpid = ov
                     .chpid
                     .or(trle.and_then(|t| t.chpid))
@@ -579,5 +579,49 @@ mod tests {
         };
         assert_eq!(addrs("La"), ["10.1.1.1/24", "10.1.9.9/16"]);
         assert_eq!(addrs("LB"), ["10.2.2.2/16"]);
+    }
+
+    /// Interfaces on one PORTNAME in any case, INTERFACE or LINK, share
+    /// one port, numbered in order of first use; the port's CHPID type and
+    /// CHPID are those of the first INTERFACE on it.
+    #[test]
+    fn a_port_is_shared_in_any_case_and_described_by_its_first_interface() {
+        let src = "INTERFACE I1 DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME px VLANID 1\n\
+                   CHPIDTYPE OSX CHPID 5A\n\
+                   INTERFACE I2 DEFINE IPAQENET IPADDR 10.1.2.1/24 PORTNAME PX VLANID 2\n\
+                   CHPIDTYPE OSX CHPID 5B\n\
+                   INTERFACE I3 DEFINE IPAQENET IPADDR 10.1.3.1/24 PORTNAME Py VLANID 3\n\
+                   DEVICE py MPCIPA\nLINK L1 IPAQENET PY VLANID 9\nHOME 10.1.9.1 L1\n";
+        let (p, d) = parse_profile("t.prof", src);
+        assert!(!d.has_errors(), "{:?}", d.items());
+        let input = StackInput {
+            name: "T".into(),
+            profile: &p,
+            policy: None,
+        };
+        let act = activate(&[input], &[], &ActivateOptions::default()).expect("activates");
+        let ports: Vec<(&str, u8, bool)> = act
+            .config
+            .ports
+            .iter()
+            .map(|p| {
+                let osx = matches!(
+                    p.kind,
+                    ec::PortKind::Osa {
+                        chpid_type: ec::ChpidType::Osx,
+                        ..
+                    }
+                );
+                (p.name.as_str(), p.chpid, osx)
+            })
+            .collect();
+        assert_eq!(ports, [("PX", 0x5A, true), ("PY", 0x10, false)]);
+        let on: Vec<(&str, usize)> = act
+            .config
+            .interfaces
+            .iter()
+            .map(|i| (i.name.as_str(), i.port))
+            .collect();
+        assert_eq!(on, [("I1", 0), ("I2", 0), ("I3", 1), ("L1", 1)]);
     }
 }
