@@ -13,7 +13,7 @@
 //! when neither gives it, the link is left unconverted and an error says so.
 //! `START device` becomes `START link`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::net::IpAddr;
 
 use crate::ast::*;
@@ -55,7 +55,9 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
     let f = p.file.as_str();
     let mut d = Diagnostics::new();
     let mut out = p.clone();
-    let mut converted_links: Vec<String> = Vec::new();
+    // Upper-case names of the links converted: looked up for every LINK
+    // and HOME, so a set, not a list to scan.
+    let mut converted_links: HashSet<String> = HashSet::new();
     // Device → the links converted on it (a device may carry several).
     let mut renamed_devices: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let devices = p.device_index();
@@ -104,7 +106,7 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
         i.portname = Some(Spanned::new(dev.name.clone(), dev.span));
         i.router = dev.router.clone();
         out.interfaces.push(i);
-        converted_links.push(l.name.to_ascii_uppercase());
+        converted_links.insert(l.name.to_ascii_uppercase());
         renamed_devices
             .entry(dev.name.to_ascii_uppercase())
             .or_default()
@@ -115,12 +117,15 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
     out.home
         .retain(|h| !converted_links.contains(&h.link.value.to_ascii_uppercase()));
     // A device is dropped once no remaining LINK uses it.
+    let still_used: HashSet<String> = p
+        .links
+        .iter()
+        .filter(|l| !converted_links.contains(&l.name.to_ascii_uppercase()))
+        .map(|l| l.device.value.to_ascii_uppercase())
+        .collect();
     out.devices.retain(|dv| {
-        !renamed_devices.contains_key(&dv.name.to_ascii_uppercase())
-            || p.links.iter().any(|l| {
-                l.device.value.eq_ignore_ascii_case(&dv.name)
-                    && !converted_links.contains(&l.name.to_ascii_uppercase())
-            })
+        let name = dv.name.to_ascii_uppercase();
+        !renamed_devices.contains_key(&name) || still_used.contains(&name)
     });
     // START of a device starts every link on it: one START per interface.
     out.starts = out
@@ -170,5 +175,39 @@ mod tests {
         let errors: Vec<String> = d.items().iter().map(|x| x.message()).collect();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].contains("LB"), "{errors:?}");
+    }
+
+    /// What is left of the legacy statements: a converted LINK goes with
+    /// its HOMEs (named in any case), and its DEVICE when no LINK that is
+    /// not converted still uses it (named in any case).
+    #[test]
+    fn converted_links_take_their_homes_and_unused_devices_along() {
+        let src = "DEVICE OSA1 MPCIPA\nDEVICE osa2 MPCIPA\nDEVICE OSA3 MPCIPA\n\
+                   LINK LA IPAQENET osa1\nLINK LB IPAQENET OSA2\nLINK LC IPAQENET osa2\n\
+                   LINK LD IPAQENET Osa3\n\
+                   HOME 10.1.1.1 la 10.2.1.1 LB 10.1.1.2 La 10.4.1.1 ld\n\
+                   BEGINROUTES\n ROUTE 10.1.0.0/16 = LA MTU 1500\n \
+                   ROUTE 10.2.0.0/16 = LB MTU 1500\nENDROUTES\n";
+        let (p, _) = parse_profile("t.prof", src);
+        let (c, _) = convert(&p, &ConvertOptions::default());
+        let names = |v: Vec<&String>| -> Vec<String> { v.into_iter().cloned().collect() };
+        assert_eq!(
+            names(c.interfaces.iter().map(|i| &i.name).collect()),
+            ["LA", "LB"]
+        );
+        // LC has no HOME, LD no route for its HOME's prefix.
+        assert_eq!(
+            names(c.links.iter().map(|l| &l.name).collect()),
+            ["LC", "LD"]
+        );
+        assert_eq!(
+            names(c.home.iter().map(|h| &h.link.value).collect()),
+            ["ld"]
+        );
+        // OSA1 carried only LA; osa2 still carries LC, OSA3 LD.
+        assert_eq!(
+            names(c.devices.iter().map(|d| &d.name).collect()),
+            ["OSA2", "OSA3"]
+        );
     }
 }
