@@ -451,7 +451,20 @@ fn summary(
         trls.iter().map(|t| t.trles.len()).sum::<usize>(),
         warnings
     )?;
-    for (si, s) in cfg.stacks.iter().enumerate() {
+    // The interfaces of each stack and of each port, in order, gathered
+    // once: a scan of every interface per port is quadratic in the number
+    // of ports.
+    let mut of_stack: Vec<Vec<&ec::InterfaceConfig>> = vec![Vec::new(); cfg.stacks.len()];
+    let mut on_port: Vec<Vec<&ec::InterfaceConfig>> = vec![Vec::new(); cfg.ports.len()];
+    for i in &cfg.interfaces {
+        if let Some(v) = of_stack.get_mut(i.stack) {
+            v.push(i);
+        }
+        if let Some(v) = on_port.get_mut(i.port) {
+            v.push(i);
+        }
+    }
+    for ((si, s), interfaces) in cfg.stacks.iter().enumerate().zip(&of_stack) {
         let file = profiles.get(si).map(|(_, p)| p.file.as_str()).unwrap_or("");
         writeln!(out, "Stack {} ({file})", s.name)?;
         let mut g = Vec::new();
@@ -517,7 +530,7 @@ fn summary(
                 ee.addr, ee.first_port, ee.last_port
             )?;
         }
-        for i in cfg.interfaces.iter().filter(|i| i.stack == si) {
+        for i in interfaces {
             let port = cfg
                 .ports
                 .get(i.port)
@@ -587,11 +600,9 @@ fn summary(
             )?;
         }
     }
-    for (pi, p) in cfg.ports.iter().enumerate() {
-        let users: Vec<String> = cfg
-            .interfaces
+    for (p, interfaces) in cfg.ports.iter().zip(&on_port) {
+        let users: Vec<String> = interfaces
             .iter()
-            .filter(|i| i.port == pi)
             .map(|i| {
                 format!(
                     "{}/{}",

@@ -250,6 +250,56 @@ fn check_summarises_shared_ports() {
     );
 }
 
+/// The summary lists each stack's interfaces under it, and each port's
+/// users, of every stack, in activation order (stack by stack,
+/// INTERFACEs then LINKs).
+#[test]
+fn check_summary_lists_interfaces_by_stack_and_port() {
+    let a = tmp(
+        "stacka.prof",
+        "INTERFACE A1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P2 VMAC\n\
+         INTERFACE A2 DEFINE IPAQENET IPADDR 192.0.3.1/24 PORTNAME p1 VMAC\n\
+         DEVICE P3 MPCIPA\nLINK A3 IPAQENET p3\nHOME 192.0.4.1 A3\n",
+    );
+    let b = tmp(
+        "stackb.prof",
+        "DEVICE P1 MPCIPA\nLINK B1 IPAQENET P1 VMAC\nHOME 192.0.3.2 B1\n\
+         INTERFACE B2 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P2 VMAC\n",
+    );
+    let (code, out, err) = check(vec![a, b]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    let listed: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            l.starts_with("Stack ") || l.starts_with("  INTERFACE ") || l.starts_with("  LINK ")
+        })
+        .map(|l| l.split([':', '(']).next().unwrap_or(l).trim_end())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "Stack STACKA",
+            "  INTERFACE A1 on P2",
+            "  INTERFACE A2 on P1",
+            "  LINK A3 on P3",
+            "Stack STACKB",
+            "  INTERFACE B2 on P2",
+            "  LINK B1 on P1",
+        ],
+        "{out}"
+    );
+    let ports: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("Port "))
+        .map(|l| l.rsplit(": ").next().unwrap_or(l))
+        .collect();
+    assert_eq!(
+        ports,
+        ["STACKA/A1, STACKB/B2", "STACKA/A2, STACKB/B1", "STACKA/A3"],
+        "{out}"
+    );
+}
+
 #[test]
 fn convert_command_prints_the_interface() {
     let f = tmp("legacy.prof", "DEVICE QDIO4101 MPCIPA PRIROUTER\nLINK QDIO4101L IPAQENET QDIO4101 INBPERF DYNAMIC\nHOME 172.16.1.1 QDIO4101L\n");
