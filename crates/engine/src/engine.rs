@@ -250,6 +250,9 @@ pub struct Port {
     generated: VecDeque<Vec<u8>>,
     arp_pending: VecDeque<(Instant, IfaceId, u8, Vec<u8>, u32)>,
     rr: usize,
+    /// Active interfaces on the port that use OLM (the active ones are
+    /// `ifaces`).
+    olm_ifaces: usize,
     /// Invalid frames whose interface could not be known.
     pub frinvct: u64,
     /// Neighbours not learned because the table was full.
@@ -413,6 +416,15 @@ pub struct Engine {
     scratch: Vec<u8>,
     scratch2: Vec<u8>,
     outstanding: u64,
+    /// The first interface activated under each (stack, name): the one
+    /// whose being active refuses another of that name.
+    first_named: FixedMap<(usize, String), IfaceId>,
+    /// Active interfaces on the ports of each CHPID, and those of them
+    /// that use OLM (the OLM sharing limit), kept as interfaces start and
+    /// stop: counting them by a scan of every interface per activation is
+    /// quadratic in the number of interfaces.
+    chpid_ifaces: [usize; 256],
+    chpid_olm: [usize; 256],
 }
 
 const DEFAULT_OSA_MTU: u32 = 8992;
@@ -437,6 +449,9 @@ impl Engine {
             scratch: Vec::new(),
             scratch2: Vec::new(),
             outstanding: 0,
+            first_named: FixedMap::default(),
+            chpid_ifaces: [0; 256],
+            chpid_olm: [0; 256],
         };
         for p in cfg.ports {
             e.ports.push(Port {
@@ -450,6 +465,7 @@ impl Engine {
                 generated: VecDeque::new(),
                 arp_pending: VecDeque::new(),
                 rr: 0,
+                olm_ifaces: 0,
                 frinvct: 0,
                 neighbors_not_learned: 0,
             });
@@ -490,9 +506,9 @@ impl Engine {
             return Err(ActivateError::NoSuchPort(name, cfg.port));
         }
         if let Some(existing) = self
-            .ifaces
-            .iter()
-            .find(|i| i.cfg.name == name && i.cfg.stack == cfg.stack)
+            .first_named
+            .get(&(cfg.stack, name.clone()))
+            .and_then(|id| self.ifaces.get(id.0))
         {
             if existing.active {
                 return Err(ActivateError::Duplicate(name));
@@ -610,7 +626,14 @@ impl Engine {
             port.macs.insert(mac, id);
         }
         port.ifaces.push(id);
+        port.olm_ifaces += usize::from(cfg.olm);
+        let chpid = usize::from(port.cfg.chpid);
+        self.chpid_ifaces[chpid] += 1;
+        self.chpid_olm[chpid] += usize::from(cfg.olm);
         self.stacks[cfg.stack].ifaces.push(id);
+        self.first_named
+            .entry((cfg.stack, cfg.name.clone()))
+            .or_insert(id);
         self.ifaces.push(Interface {
             cfg,
             id,
@@ -628,20 +651,14 @@ impl Engine {
 
     fn check_olm_limit(&self, new: &InterfaceConfig) -> Result<(), ActivateError> {
         let olm_cfg = self.tuning.olm;
-        let chpid = self.ports[new.port].cfg.chpid;
-        let on_port: Vec<&Interface> = self
-            .ifaces
-            .iter()
-            .filter(|i| i.active && i.cfg.port == new.port)
-            .collect();
-        let on_chpid: Vec<&Interface> = self
-            .ifaces
-            .iter()
-            .filter(|i| i.active && self.ports[i.cfg.port].cfg.chpid == chpid)
-            .collect();
-        let any_olm_port = new.olm || on_port.iter().any(|i| i.cfg.olm);
-        let any_olm_chpid = new.olm || on_chpid.iter().any(|i| i.cfg.olm);
-        if any_olm_port && on_port.len() + 1 > olm_cfg.max_per_port {
+        // A port's `ifaces` are its active interfaces.
+        let port = &self.ports[new.port];
+        let chpid = port.cfg.chpid;
+        let on_port = port.ifaces.len();
+        let on_chpid = self.chpid_ifaces[usize::from(chpid)];
+        let any_olm_port = new.olm || port.olm_ifaces > 0;
+        let any_olm_chpid = new.olm || self.chpid_olm[usize::from(chpid)] > 0;
+        if any_olm_port && on_port + 1 > olm_cfg.max_per_port {
             return Err(ActivateError::OlmSharingLimit {
                 iface: new.name.clone(),
                 what: "port",
@@ -649,7 +666,7 @@ impl Engine {
                 limit: olm_cfg.max_per_port,
             });
         }
-        if any_olm_chpid && on_chpid.len() + 1 > olm_cfg.max_per_chpid {
+        if any_olm_chpid && on_chpid + 1 > olm_cfg.max_per_chpid {
             return Err(ActivateError::OlmSharingLimit {
                 iface: new.name.clone(),
                 what: "CHPID",
@@ -678,6 +695,11 @@ impl Engine {
         port.owners.retain(|_, v| *v != id);
         port.macs.retain(|_, v| *v != id);
         port.ifaces.retain(|i| *i != id);
+        let olm = usize::from(iface.cfg.olm);
+        port.olm_ifaces = port.olm_ifaces.saturating_sub(olm);
+        let chpid = usize::from(port.cfg.chpid);
+        self.chpid_ifaces[chpid] = self.chpid_ifaces[chpid].saturating_sub(1);
+        self.chpid_olm[chpid] = self.chpid_olm[chpid].saturating_sub(olm);
         self.stacks[iface.cfg.stack].ifaces.retain(|i| *i != id);
         for _ in 0..dropped {
             self.counters.dropped_in.add(DropReason::InterfaceInactive);

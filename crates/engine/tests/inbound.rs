@@ -606,6 +606,95 @@ fn olm_sharing_limit_is_eight_per_chpid() {
     );
 }
 
+/// The OLM sharing limits count the interfaces active now: one stopped
+/// makes room, and stopping the last OLM interface lifts the limit; an
+/// interface of a name active in its stack is refused until it stops.
+#[test]
+fn olm_sharing_limits_count_only_active_interfaces() {
+    let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+    cfg.interfaces[0].olm = true;
+    for n in 1..=3 {
+        cfg.stacks.push(StackConfig::new(format!("S{n}")));
+        let mut i = iface(&format!("OSA{n}"), n, &format!("192.0.2.{}", n + 10));
+        i.vmac = Some(VmacConfig::default());
+        cfg.interfaces.push(i);
+    }
+    let mut e = Engine::new(cfg).unwrap();
+    let mut fifth = iface("OSA5", 1, "192.0.2.50");
+    fifth.vmac = Some(VmacConfig::default());
+    let refused = |r: &Result<IfaceId, ActivateError>, what: &str| matches!(r, Err(ActivateError::OlmSharingLimit { what: w, .. }) if *w == what);
+    let r = e.activate_interface(us(1), fifth.clone());
+    assert!(refused(&r, "port"), "{r:?}");
+    e.deactivate_interface(IfaceId(1));
+    let r = e.activate_interface(us(2), fifth.clone());
+    assert!(r.is_ok(), "{r:?}");
+    let mut sixth = fifth.clone();
+    sixth.name = "OSA6".into();
+    let r = e.activate_interface(us(3), sixth.clone());
+    assert!(refused(&r, "port"), "{r:?}");
+    // OSA1, the only OLM interface, stops: five may share the port.
+    e.deactivate_interface(IfaceId(0));
+    let r = e.activate_interface(us(4), sixth);
+    assert!(r.is_ok(), "{r:?}");
+    // Five are active: an OLM interface is refused.
+    let mut olm = iface("OSA7", 2, "192.0.2.70");
+    olm.vmac = Some(VmacConfig::default());
+    olm.olm = true;
+    let r = e.activate_interface(us(5), olm);
+    assert!(refused(&r, "port"), "{r:?}");
+    // OSA5 is active in stack 1: a second one is refused until it stops.
+    let r = e.activate_interface(us(6), fifth.clone());
+    assert!(matches!(r, Err(ActivateError::Duplicate(_))), "{r:?}");
+    let five = IfaceId(4);
+    e.deactivate_interface(five);
+    let r = e.activate_interface(us(7), fifth);
+    assert!(r.is_ok(), "{r:?}");
+}
+
+/// The CHPID limit counts the active interfaces of every port on the
+/// CHPID: one stopped on either port makes room on the other.
+#[test]
+fn olm_chpid_limit_counts_only_active_interfaces() {
+    let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
+    cfg.interfaces[0].olm = true;
+    let mut p2 = osa_port(OsaGeneration::Express6S);
+    p2.port_num = 1;
+    p2.name = "QDIO4102".into();
+    cfg.ports.push(p2);
+    for n in 1..8 {
+        cfg.stacks.push(StackConfig::new(format!("S{n}")));
+        let mut i = iface(&format!("I{n}"), n, &format!("192.0.2.{}", n + 10));
+        i.port = if n < 4 { 0 } else { 1 };
+        i.vmac = Some(VmacConfig::default());
+        cfg.interfaces.push(i);
+    }
+    let mut e = Engine::new(cfg).unwrap();
+    let mut ninth = iface("I9", 0, "192.0.2.60");
+    ninth.port = 1;
+    ninth.vmac = Some(VmacConfig::default());
+    let chpid_refused = |r: &Result<IfaceId, ActivateError>| {
+        matches!(r, Err(ActivateError::OlmSharingLimit { what: "CHPID", .. }))
+    };
+    let r = e.activate_interface(us(1), ninth.clone());
+    assert!(chpid_refused(&r), "{r:?}");
+    // I1 (port 0) stops: I9 fits on port 1.
+    e.deactivate_interface(IfaceId(1));
+    let r = e.activate_interface(us(2), ninth);
+    assert!(r.is_ok(), "{r:?}");
+    let mut tenth = iface("I10", 1, "192.0.2.61");
+    tenth.vmac = Some(VmacConfig::default());
+    let r = e.activate_interface(us(3), tenth.clone());
+    assert!(chpid_refused(&r), "{r:?}");
+    // The OLM interface stops: no limit on the CHPID.
+    e.deactivate_interface(IfaceId(0));
+    let r = e.activate_interface(us(4), tenth);
+    assert!(r.is_ok(), "{r:?}");
+    let mut eleventh = iface("I11", 2, "192.0.2.62");
+    eleventh.vmac = Some(VmacConfig::default());
+    let r = e.activate_interface(us(5), eleventh);
+    assert!(r.is_ok(), "{r:?}");
+}
+
 #[test]
 fn hipersockets_delivers_at_once_between_lpars() {
     let cfg = SystemConfig {
