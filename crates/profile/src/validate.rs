@@ -6,7 +6,7 @@
 //! TRLEs, and the OLM sharing limit (4 interfaces per port, 8 per CHPID when
 //! any interface on the port uses OLM — the 5th/9th is refused).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::ast::*;
 use crate::diag::{Diagnostics, ErrorKind, Span, Spanned, WarningKind};
@@ -646,13 +646,9 @@ pub fn port_users(stack: &str, p: &Profile) -> Vec<PortUser> {
 }
 
 /// CHPID grouping key of a port: the TRLE's `CHPID=` if given, else the
-/// port is its own group.
-fn chpid_key(port: &str, trles: &[Trle]) -> (Option<u8>, String) {
-    match trles
-        .iter()
-        .find(|t| t.portname.eq_ignore_ascii_case(port))
-        .and_then(|t| t.chpid)
-    {
+/// port is its own group. `trles` are the TRLEs by PORTNAME.
+fn chpid_key(port: &str, trles: &ByName<'_, Trle>) -> (Option<u8>, String) {
+    match trles.get(port).and_then(|t| t.chpid) {
         Some(c) => (Some(c), String::new()),
         None => (None, port.to_string()),
     }
@@ -671,11 +667,11 @@ pub fn olm_refused(
     for u in users {
         by_port.entry(u.port.as_str()).or_default().push(u);
     }
-    let mut refused: Vec<(String, String)> = Vec::new();
+    let mut refused: HashSet<(String, String)> = HashSet::new();
     for (port, list) in &by_port {
         if list.iter().any(|u| u.olm) && list.len() > max_port {
             for u in list.iter().skip(max_port) {
-                refused.push((u.stack.clone(), u.name.clone()));
+                refused.insert((u.stack.clone(), u.name.clone()));
                 out.push((
                     (*u).clone(),
                     ErrorKind::OlmPortLimit {
@@ -690,8 +686,9 @@ pub fn olm_refused(
     // Per CHPID (only when the TRLEs name CHPIDs; otherwise a port is its
     // own CHPID and the port limit is the stricter one).
     let mut by_chpid: BTreeMap<u8, Vec<&PortUser>> = BTreeMap::new();
+    let trle_of = ByName::first_of(trles, |t| &t.portname);
     for u in users {
-        if let (Some(c), _) = chpid_key(&u.port, trles) {
+        if let (Some(c), _) = chpid_key(&u.port, &trle_of) {
             by_chpid.entry(c).or_default().push(u);
         }
     }
@@ -817,12 +814,21 @@ fn check_trle_devices(trls: &[&TrlFile], d: &mut Diagnostics) {
 /// INTERFACEs then LINKs). A TRLE with fewer devices than that is a
 /// warning at its DATAPATH operand naming the interfaces left without one.
 fn check_datapath_counts(trls: &[&TrlFile], users: &[PortUser], d: &mut Diagnostics) {
+    // The users of each port, in order, gathered once (not by a scan of
+    // every user per TRLE).
+    let mut by_port: HashMap<String, Vec<&PortUser>> = HashMap::new();
+    for u in users {
+        by_port
+            .entry(u.port.to_ascii_uppercase())
+            .or_default()
+            .push(u);
+    }
     for t in trls {
         for e in &t.trles {
-            let on_port: Vec<&PortUser> = users
-                .iter()
-                .filter(|u| u.port.eq_ignore_ascii_case(&e.portname))
-                .collect();
+            let on_port: &[&PortUser] = by_port
+                .get(&e.portname.to_ascii_uppercase())
+                .map(Vec::as_slice)
+                .unwrap_or_default();
             if on_port.len() <= e.datapath.len() {
                 continue;
             }
@@ -873,13 +879,11 @@ pub fn validate_system_with_limits(
     }
     check_datapath_counts(trls, &users, d);
     if !trles.is_empty() {
+        let trle_of = ByName::first_of(&trles, |t| &t.portname);
         for (_, p) in stacks {
             for i in p.interfaces.iter().filter(|i| i.kind.is_osa()) {
                 if let Some(port) = &i.portname {
-                    if !trles
-                        .iter()
-                        .any(|t| t.portname.eq_ignore_ascii_case(&port.value))
-                    {
+                    if trle_of.get(&port.value).is_none() {
                         d.error(
                             &p.file,
                             port.span,
@@ -892,10 +896,7 @@ pub fn validate_system_with_limits(
                 }
             }
             for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
-                if !trles
-                    .iter()
-                    .any(|t| t.portname.eq_ignore_ascii_case(&l.device.value))
-                {
+                if trle_of.get(&l.device.value).is_none() {
                     d.error(
                         &p.file,
                         l.device.span,

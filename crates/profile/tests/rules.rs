@@ -267,6 +267,49 @@ fn olm_chpid_limit_refuses_the_ninth() {
     assert!(errs[0].to_string().contains("CHPID 2E"));
 }
 
+/// TRLEs are found by PORTNAME in any case: the PORTNAME check, the
+/// CHPID of the OLM limit and the DATAPATH count all find them.
+#[test]
+fn trles_are_found_by_portname_in_any_case() {
+    let trl = "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(100),WRITE=(101),DATAPATH=(102),PORTNAME=(PA,0),CHPID=2E\n\
+               T2 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(200),WRITE=(201),DATAPATH=(202),PORTNAME=(PB,1),CHPID=2E\n\
+               T3 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(300),WRITE=(301),DATAPATH=(302),PORTNAME=(PC,0),CHPID=2E\n";
+    let (t, td) = softosa_profile::trle::parse_trl("x.trl", trl);
+    assert!(!td.has_errors(), "{:?}", td.items());
+    let mut profs = Vec::new();
+    for i in 1..=9u8 {
+        let port = match i {
+            1..=2 => "pa",
+            3..=4 => "Pa",
+            5..=8 => "pB",
+            _ => "pc",
+        };
+        profs.push(olm_stack(&format!("S{i}"), port, i == 2, i));
+    }
+    let stacks: Vec<(String, &Profile)> = profs.iter().map(|p| (p.file.clone(), p)).collect();
+    let d = system(&stacks, &[&t]);
+    let errs: Vec<&Diagnostic> = d.errors().collect();
+    assert_eq!(errs.len(), 1, "{:?}", d.items());
+    assert!(
+        matches!(errs[0].error(), Some(ErrorKind::OlmChpidLimit { intf, chpid: 0x2E, .. }) if intf == "S9")
+    );
+    let warnings: Vec<String> = d.warnings().map(|w| w.message()).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0]
+            .starts_with("TRLE T1 has DATAPATH devices for 1 of the 4 interfaces on port PA")
+            && warnings[0].contains(
+                "without one: S2 of stack S2.prof, S3 of stack S3.prof, S4 of stack S4.prof."
+            ),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1]
+            .starts_with("TRLE T2 has DATAPATH devices for 1 of the 4 interfaces on port PB"),
+        "{warnings:?}"
+    );
+}
+
 #[test]
 fn iqdiorouting_refused_with_accelerator() {
     let (_, v, _) = check("IPCONFIG QDIOACCELERATOR\nIPCONFIG IQDIOROUTING\n");
