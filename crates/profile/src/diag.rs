@@ -119,6 +119,10 @@ pub enum ErrorKind {
         param: &'static str,
         kind: &'static str,
     },
+    /// An OSA parameter (INBPERF, WORKLOADQ, OLM, ISOLATE and their NO
+    /// forms) on a LINK IPAQIDIO.
+    #[error("LINK {link}: {param} is not valid on a LINK for an IPAQIDIO (HiperSockets) device; it is an OSA-Express (IPAQENET) parameter")]
+    NotValidOnIdioLink { link: String, param: &'static str },
     #[error("VMAC {0}: a virtual MAC address must be exactly 12 hexadecimal digits")]
     VmacFormat(String),
     #[error("VMAC {0}: the locally administered bit (X'02' in the first byte) must be on in a user-defined virtual MAC")]

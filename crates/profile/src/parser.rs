@@ -286,6 +286,15 @@ const INTF_PARAMS: &[(Keyword, IP)] = &[
     (kw("NODYNVLANREG"), IP::NoDynVlanReg),
 ];
 
+/// The name of an INTERFACE or LINK parameter, as IBM spells it.
+fn intf_param_name(p: IP) -> &'static str {
+    INTF_PARAMS
+        .iter()
+        .find(|(_, v)| *v == p)
+        .map(|(k, _)| k.doc)
+        .unwrap_or("this parameter")
+}
+
 /// `INTERFACE name DELEte` (in place of DEFINE).
 const INTERFACE_DELETE: Keyword = kw("DELEte");
 
@@ -2309,10 +2318,9 @@ impl Parser<'_> {
             if osa_only && kind == InterfaceKind::IpaqIdio {
                 self.err(
                     t.span,
-                    ErrorKind::NotValidForKind {
-                        intf: link.name.clone(),
-                        param: "this parameter",
-                        kind: "LINK IPAQIDIO",
+                    ErrorKind::NotValidOnIdioLink {
+                        link: link.name.clone(),
+                        param: intf_param_name(p),
                     },
                 );
             }

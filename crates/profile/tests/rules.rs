@@ -462,6 +462,33 @@ fn hipersockets_needs_chpid_and_refuses_osa_parameters() {
     );
 }
 
+/// An OSA parameter on a LINK IPAQIDIO is refused by name, as a LINK's;
+/// the same parameters are accepted on a LINK IPAQENET.
+#[test]
+fn hipersockets_link_refuses_osa_parameters_by_name() {
+    let src = "DEVICE IUTIQDF4 MPCIPA\nLINK L2 IPAQIDIO IUTIQDF4 INBPERF DYNAMIC ISOLATE\n  \
+               NOISOLATE NOOLM\nHOME 10.1.1.1 L2\nSTART IUTIQDF4\n";
+    let (_, v, _) = check(src);
+    let refusal = |param: &str| {
+        format!(
+            "error: LINK L2: {param} is not valid on a LINK for an IPAQIDIO (HiperSockets) device; it is an OSA-Express (IPAQENET) parameter"
+        )
+    };
+    assert_eq!(
+        v,
+        [
+            format!("2:27: {}", refusal("INBPERF")),
+            format!("2:43: {}", refusal("ISOLATE")),
+            format!("3:3: {}", refusal("NOISOLATE")),
+            format!("3:13: {}", refusal("NOOLM")),
+        ]
+    );
+    let (_, v, _) = check(
+        "DEVICE OSA1 MPCIPA\nLINK L1 IPAQENET OSA1 INBPERF DYNAMIC ISOLATE NOISOLATE NOOLM\n",
+    );
+    assert!(v.is_empty(), "{v:?}");
+}
+
 #[test]
 fn vipadistribute_needs_vipadefine() {
     let src = "VIPADYNAMIC\n VIPADEFINE 255.255.255.0 201.2.10.11\n VIPADISTRIBUTE DEFINE DISTMETHOD ROUNDROBIN 201.2.10.12 PORT 21 DESTIP ALL\nENDVIPADYNAMIC\n";
