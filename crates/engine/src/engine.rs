@@ -416,9 +416,9 @@ pub struct Engine {
     scratch: Vec<u8>,
     scratch2: Vec<u8>,
     outstanding: u64,
-    /// The first interface activated under each (stack, name): the one
-    /// whose being active refuses another of that name.
-    first_named: FixedMap<(usize, String), IfaceId>,
+    /// The active interface of each (stack, name): while it is active,
+    /// another of that name in the stack is refused.
+    active_named: FixedMap<(usize, String), IfaceId>,
     /// Active interfaces on the ports of each CHPID, and those of them
     /// that use OLM (the OLM sharing limit), kept as interfaces start and
     /// stop: counting them by a scan of every interface per activation is
@@ -449,7 +449,7 @@ impl Engine {
             scratch: Vec::new(),
             scratch2: Vec::new(),
             outstanding: 0,
-            first_named: FixedMap::default(),
+            active_named: FixedMap::default(),
             chpid_ifaces: [0; 256],
             chpid_olm: [0; 256],
         };
@@ -505,14 +505,8 @@ impl Engine {
         if cfg.port >= self.ports.len() {
             return Err(ActivateError::NoSuchPort(name, cfg.port));
         }
-        if let Some(existing) = self
-            .first_named
-            .get(&(cfg.stack, name.clone()))
-            .and_then(|id| self.ifaces.get(id.0))
-        {
-            if existing.active {
-                return Err(ActivateError::Duplicate(name));
-            }
+        if self.active_named.contains_key(&(cfg.stack, name.clone())) {
+            return Err(ActivateError::Duplicate(name));
         }
         if !(8..=126).contains(&cfg.read_storage_sbals) {
             return Err(ActivateError::ReadStorage(name, cfg.read_storage_sbals));
@@ -631,9 +625,7 @@ impl Engine {
         self.chpid_ifaces[chpid] += 1;
         self.chpid_olm[chpid] += usize::from(cfg.olm);
         self.stacks[cfg.stack].ifaces.push(id);
-        self.first_named
-            .entry((cfg.stack, cfg.name.clone()))
-            .or_insert(id);
+        self.active_named.insert((cfg.stack, cfg.name.clone()), id);
         self.ifaces.push(Interface {
             cfg,
             id,
@@ -701,6 +693,8 @@ impl Engine {
         self.chpid_ifaces[chpid] = self.chpid_ifaces[chpid].saturating_sub(1);
         self.chpid_olm[chpid] = self.chpid_olm[chpid].saturating_sub(olm);
         self.stacks[iface.cfg.stack].ifaces.retain(|i| *i != id);
+        self.active_named
+            .remove(&(iface.cfg.stack, iface.cfg.name.clone()));
         for _ in 0..dropped {
             self.counters.dropped_in.add(DropReason::InterfaceInactive);
         }

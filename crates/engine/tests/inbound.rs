@@ -647,8 +647,12 @@ fn olm_sharing_limits_count_only_active_interfaces() {
     assert!(matches!(r, Err(ActivateError::Duplicate(_))), "{r:?}");
     let five = IfaceId(4);
     e.deactivate_interface(five);
-    let r = e.activate_interface(us(7), fifth);
+    let r = e.activate_interface(us(7), fifth.clone());
     assert!(r.is_ok(), "{r:?}");
+    // The OSA5 started again is the active one now: a third is refused
+    // while it runs, whichever OSA5 was first.
+    let r = e.activate_interface(us(8), fifth);
+    assert!(matches!(r, Err(ActivateError::Duplicate(_))), "{r:?}");
 }
 
 /// The CHPID limit counts the active interfaces of every port on the
