@@ -918,13 +918,9 @@ fn handle_block(
             return Ok(None);
         }
     };
-    // A malformed stamp is not a time the next record can go by, except
-    // as the first record's: its whole seconds are all the capture has,
-    // and a second malformed record then keeps that time rather than
-    // falling back to 0 (1970) when written back.
-    if stamp.is_ok() || st.stats.records == 0 {
-        st.last_ts = ts_ns;
-    }
+    // A malformed stamp's time is already the record before's (or, for
+    // the first record, its whole seconds), so the next one keeps it.
+    st.last_ts = ts_ns;
     st.stats.records += 1;
     raw_buf.clear();
     raw_buf.extend_from_slice(data);
