@@ -1408,15 +1408,11 @@ impl Run<'_> {
         };
         t.inbound_dropped = by_label(&self.inbound_dropped);
         t.outbound_dropped = by_label(&self.outbound_dropped);
-        for (why, s) in &self.unusable_by_reason {
-            t.unusable
-                .entry(why.to_string())
-                .and_modify(|m| {
-                    m.count += s.count;
-                    m.first_record = m.first_record.min(s.first_record);
-                })
-                .or_insert(*s);
-        }
+        t.unusable = self
+            .unusable_by_reason
+            .iter()
+            .map(|(why, s)| (why.to_string(), *s))
+            .collect();
         t.outbound_queued = (0u8..=u8::MAX)
             .zip(self.outbound_queued)
             .filter(|(_, n)| *n > 0)
