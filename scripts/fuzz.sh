@@ -20,10 +20,13 @@ for t in frame_parser profile_parser capture_reader scenario_parser; do
   echo "fuzz $t for ${secs}s"
   mkdir -p "corpus/$t"
   # Start from the project's own inputs, so a short run explores near
-  # real files instead of first having to discover the syntax.
+  # real files instead of first having to discover the syntax: every
+  # reader the target runs (profiles, TRL members, policies; scenarios).
+  # Plain cp: `cp -n` fails where it skips a file on coreutils 9.2-9.4.
   case $t in
-    profile_parser) cp -n ../scenarios/profiles/* "corpus/$t/" 2>/dev/null || true ;;
-    scenario_parser) cp -n ../scenarios/*.toml ../scenarios/calibration/*.toml "corpus/$t/" ;;
+    profile_parser) cp ../examples/profiles/* ../scenarios/profiles/* \
+      ../crates/live/examples/profiles/* "corpus/$t/" ;;
+    scenario_parser) cp ../scenarios/*.toml ../scenarios/calibration/*.toml "corpus/$t/" ;;
   esac
   log=$(mktemp)
   if ! run "$t" "corpus/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 >"$log" 2>&1; then

@@ -2,7 +2,7 @@
 # softosa's test command: formatting, lints, API docs that build without
 # warnings (broken links), every crate's tests (the live
 # lab's namespace tests run when root, and say why they skip otherwise), and
-# a bounded fuzzing run of the three parsers.
+# a bounded fuzzing run of every parser (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
