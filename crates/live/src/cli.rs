@@ -386,19 +386,22 @@ fn check_core(a: &LabArgs) -> Result<(), LabError> {
     )))
 }
 
-/// `--rr-stack` and `--per-cpu` with `--profile`: whether the stacks the
-/// files define have the stack asked for, and fit the per-CPU layout under
-/// every setting to run, is known once they are read; ask before anything
-/// is built (and before a comparison's first run), not when the network of
-/// a later setting is being made. Both are usage errors, as they are
-/// without profiles.
+/// `--profile`: read the files before anything is built (and before a
+/// comparison's first run), so that a profile softosa refuses, or two of
+/// one name, stop the lab before it starts rather than at its first run;
+/// and whether the stacks they define have the `--rr-stack` asked for, and
+/// fit the `--per-cpu` layout under every setting to run (usage errors,
+/// as they are without profiles). Without either option one setting's
+/// reading says all.
 fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
     if a.profile.is_empty() || a.core != CoreKind::Engine {
         return Ok(());
     }
-    if !a.per_cpu && a.rr_stack == 1 {
-        return Ok(());
-    }
+    let modes = if !a.per_cpu && a.rr_stack == 1 {
+        &modes[..modes.len().min(1)]
+    } else {
+        modes
+    };
     for m in modes {
         let o = options(a, *m);
         let plan = engine_core::profile_plan(&o)?;
@@ -776,6 +779,35 @@ mod tests {
         assert!(check_profiles(&a, &[Inb::Dynamic]).is_ok());
         let a = args(&["--profile", iwq]).expect("args");
         assert!(check_profiles(&a, &[Inb::Dynamic]).is_ok());
+    }
+
+    /// Two profiles of one file name stop the lab before its first run,
+    /// with no other option asking for the profiles to be read early.
+    #[test]
+    fn two_profiles_of_one_name_are_refused_before_the_first_run() {
+        let iwq = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/profiles/lab-iwq.prof"
+        );
+        let dir = std::env::temp_dir().join(format!("sosa-clash-{}", std::process::id()));
+        let files: Vec<std::path::PathBuf> = ["a", "b"]
+            .iter()
+            .map(|d| dir.join(d).join("tcpip.prof"))
+            .collect();
+        for f in &files {
+            if let Some(parent) = f.parent() {
+                std::fs::create_dir_all(parent).expect("temp dir");
+            }
+            std::fs::copy(iwq, f).expect("copy profile");
+        }
+        let (one, two) = (files[0].to_string_lossy(), files[1].to_string_lossy());
+        let a = args(&["--profile", &one, "--profile", &two]).expect("args");
+        let r = check_profiles(&a, &[Inb::Dynamic, Inb::Balanced]);
+        let _ = std::fs::remove_dir_all(&dir);
+        match r {
+            Err(LabError::Usage(m)) => assert!(m.starts_with("two stacks are named TCPIP"), "{m}"),
+            other => panic!("expected a usage error, got {other:?}"),
+        }
     }
 
     #[test]
