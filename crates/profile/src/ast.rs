@@ -317,6 +317,25 @@ pub struct Link {
     pub isolate: Option<Spanned<bool>>,
 }
 
+impl Link {
+    /// A LINK of `kind` on `device`, with none of its parameters coded.
+    pub fn new(name: String, span: Span, kind: InterfaceKind, device: Spanned<String>) -> Self {
+        Link {
+            name,
+            span,
+            kind,
+            device,
+            inbperf: None,
+            workloadq: None,
+            olm: None,
+            readstorage: None,
+            vmac: None,
+            vlanid: None,
+            isolate: None,
+        }
+    }
+}
+
 /// One `addr link` pair of a HOME statement.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct HomeEntry {
@@ -856,19 +875,8 @@ mod tests {
     }
 
     fn link(name: &str, line: u32, kind: InterfaceKind) -> Link {
-        Link {
-            name: name.to_string(),
-            span: Span::new(line, 1),
-            kind,
-            device: Spanned::new("OSA1".into(), Span::new(line, 20)),
-            inbperf: None,
-            workloadq: None,
-            olm: None,
-            readstorage: None,
-            vmac: None,
-            vlanid: None,
-            isolate: None,
-        }
+        let device = Spanned::new("OSA1".into(), Span::new(line, 20));
+        Link::new(name.to_string(), Span::new(line, 1), kind, device)
     }
 
     fn vipa(name: &str, line: u32, kind: VipaKind) -> StaticVipa {

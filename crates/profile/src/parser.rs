@@ -2290,19 +2290,8 @@ impl Parser<'_> {
             self.skip_statement();
             return;
         };
-        let mut link = Link {
-            name: name.text.clone(),
-            span: name.span,
-            kind,
-            device: Spanned::new(dev.upper(), dev.span),
-            inbperf: None,
-            workloadq: None,
-            olm: None,
-            readstorage: None,
-            vmac: None,
-            vlanid: None,
-            isolate: None,
-        };
+        let device = Spanned::new(dev.upper(), dev.span);
+        let mut link = Link::new(name.text.clone(), name.span, kind, device);
         while let Some((t, k)) = self.next_param(&LINK_P) {
             let p = match k {
                 ParamKind::Modelled(p) => p,
