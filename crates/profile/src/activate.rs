@@ -550,6 +550,18 @@ mod tests {
     use super::*;
     use crate::parser::parse_profile;
 
+    /// The profile `src`, which has no errors, activated as stack T alone.
+    fn activated(src: &str) -> Activation {
+        let (p, d) = parse_profile("t.prof", src);
+        assert!(!d.has_errors(), "{:?}", d.items());
+        let input = StackInput {
+            name: "T".into(),
+            profile: &p,
+            policy: None,
+        };
+        activate(&[input], &[], &ActivateOptions::default()).expect("activates")
+    }
+
     /// A LINK's addresses are all its HOME entries, whatever the case of
     /// the link name in each, in file order, each with the longest prefix
     /// of the routes over the link (in any case) that holds it.
@@ -561,14 +573,7 @@ mod tests {
                    BEGINROUTES\n ROUTE 10.1.0.0/16 = LA MTU 1500\n \
                    ROUTE 10.1.1.0/24 = la MTU 1500\n ROUTE 10.2.0.0/16 = lb MTU 1500\n\
                    ENDROUTES\n";
-        let (p, d) = parse_profile("t.prof", src);
-        assert!(!d.has_errors(), "{:?}", d.items());
-        let input = StackInput {
-            name: "T".into(),
-            profile: &p,
-            policy: None,
-        };
-        let act = activate(&[input], &[], &ActivateOptions::default()).expect("activates");
+        let act = activated(src);
         let addrs = |name: &str| -> Vec<String> {
             act.config
                 .interfaces
@@ -592,14 +597,7 @@ mod tests {
                    CHPIDTYPE OSX CHPID 5B\n\
                    INTERFACE I3 DEFINE IPAQENET IPADDR 10.1.3.1/24 PORTNAME Py VLANID 3\n\
                    DEVICE py MPCIPA\nLINK L1 IPAQENET PY VLANID 9\nHOME 10.1.9.1 L1\n";
-        let (p, d) = parse_profile("t.prof", src);
-        assert!(!d.has_errors(), "{:?}", d.items());
-        let input = StackInput {
-            name: "T".into(),
-            profile: &p,
-            policy: None,
-        };
-        let act = activate(&[input], &[], &ActivateOptions::default()).expect("activates");
+        let act = activated(src);
         let ports: Vec<(&str, u8, bool)> = act
             .config
             .ports
