@@ -1173,15 +1173,7 @@ impl Parser<'_> {
         expected: &'static str,
     ) -> Option<Token> {
         if self.at_end() {
-            let sp = self.last_span();
-            self.err(
-                sp,
-                ErrorKind::MissingValue {
-                    stmt,
-                    param: param.into(),
-                    expected,
-                },
-            );
+            self.missing_value(stmt, param, expected);
             return None;
         }
         self.bump()
@@ -1234,6 +1226,48 @@ impl Parser<'_> {
         );
     }
 
+    /// The value of `stmt param`, `expected`, is missing: reported at the
+    /// last word read (the keyword, or its last value).
+    fn missing_value(
+        &mut self,
+        stmt: &'static str,
+        param: impl Into<Cow<'static, str>>,
+        expected: &'static str,
+    ) {
+        let sp = self.last_span();
+        self.err(
+            sp,
+            ErrorKind::MissingValue {
+                stmt,
+                param: param.into(),
+                expected,
+            },
+        );
+    }
+
+    /// `t` is too short an abbreviation of the keyword `k`.
+    fn too_short(&mut self, t: &Token, k: Keyword) {
+        self.err(
+            t.span,
+            ErrorKind::AbbreviationTooShort {
+                got: t.text.clone(),
+                keyword: k.doc,
+                min: k.min_upper(),
+            },
+        );
+    }
+
+    /// `stmt param` is coded again, at `span`: the last value is used.
+    fn repeated(&mut self, span: Span, stmt: &'static str, param: impl Into<Cow<'static, str>>) {
+        self.warn(
+            span,
+            WarningKind::Repeated {
+                stmt,
+                param: param.into(),
+            },
+        );
+    }
+
     /// A keyword value from `table`.
     fn choice<T: Copy>(
         &mut self,
@@ -1246,14 +1280,7 @@ impl Parser<'_> {
         match find(table, &t.text) {
             Ok(v) => Some(Spanned::new(v, t.span)),
             Err(Some(k)) => {
-                self.err(
-                    t.span,
-                    ErrorKind::AbbreviationTooShort {
-                        got: t.text.clone(),
-                        keyword: k.doc,
-                        min: k.min_upper(),
-                    },
-                );
+                self.too_short(&t, k);
                 None
             }
             Err(None) => {
@@ -1287,13 +1314,7 @@ impl Parser<'_> {
         param: &'static str,
     ) {
         if slot.is_some() {
-            self.warn(
-                v.span,
-                WarningKind::Repeated {
-                    stmt,
-                    param: param.into(),
-                },
-            );
+            self.repeated(v.span, stmt, param);
         }
         *slot = Some(v);
     }
@@ -1386,14 +1407,7 @@ impl Parser<'_> {
                 self.skip_values(ps);
             }
             NotModelled::TooShort(k) => {
-                self.err(
-                    t.span,
-                    ErrorKind::AbbreviationTooShort {
-                        got: t.text.clone(),
-                        keyword: k.doc,
-                        min: k.min_upper(),
-                    },
-                );
+                self.too_short(t, k);
                 self.skip_values(ps);
             }
             NotModelled::Unknown if t.text.starts_with("/*") => self.slash_star(t),
@@ -1411,13 +1425,7 @@ impl Parser<'_> {
     /// when the statement has it already, as for a modelled one.
     fn note_repeat(&mut self, span: Span, stmt: &'static str, g: String) {
         if self.seen.contains(&g) {
-            self.warn(
-                span,
-                WarningKind::Repeated {
-                    stmt,
-                    param: g.into(),
-                },
-            );
+            self.repeated(span, stmt, g);
         } else {
             self.seen.push(g);
         }
@@ -1457,7 +1465,7 @@ impl Parser<'_> {
         for &v in o.values {
             let Some(n) = self.peek().cloned() else {
                 if !matches!(v, Val::OptKw(_)) {
-                    self.missing_value(stmt, &name, v);
+                    self.missing_value(stmt, name.clone(), v.expected());
                     ok = false;
                 }
                 break;
@@ -1478,14 +1486,7 @@ impl Parser<'_> {
                 // parameter: the value, miscoded.
                 (_, Lookup::TooShort(k)) if !ps.ends_at(&n.text, &pk) && !pk.is_param() => {
                     self.pos += 1;
-                    self.err(
-                        n.span,
-                        ErrorKind::AbbreviationTooShort {
-                            got: n.text.clone(),
-                            keyword: k.doc,
-                            min: k.min_upper(),
-                        },
-                    );
+                    self.too_short(&n, k);
                     ok = false;
                 }
                 (Val::OptKw(_), _) => {}
@@ -1500,7 +1501,7 @@ impl Parser<'_> {
                     }
                 }
                 _ => {
-                    self.missing_value(stmt, &name, v);
+                    self.missing_value(stmt, name.clone(), v.expected());
                     ok = false;
                     break;
                 }
@@ -1517,20 +1518,6 @@ impl Parser<'_> {
             );
         }
         taken
-    }
-
-    /// The value `v` of `stmt param` is missing: reported at the last word
-    /// read (the keyword, or its last value).
-    fn missing_value(&mut self, stmt: &'static str, param: &str, v: Val) {
-        let sp = self.last_span();
-        self.err(
-            sp,
-            ErrorKind::MissingValue {
-                stmt,
-                param: param.to_string().into(),
-                expected: v.expected(),
-            },
-        );
     }
 
     /// After the parameter `after` (DATAGRAMFWD, DYNAMICXCF, ZERT
@@ -1585,14 +1572,7 @@ impl Parser<'_> {
                     }
                 }
                 Err(Some(k)) => {
-                    self.err(
-                        t.span,
-                        ErrorKind::AbbreviationTooShort {
-                            got: t.text.clone(),
-                            keyword: k.doc,
-                            min: k.min_upper(),
-                        },
-                    );
+                    self.too_short(&t, k);
                     self.skip_unknown(t.span.line, |_| false);
                 }
                 Err(None) if t.text.starts_with("/*") => self.slash_star(&t),
@@ -1770,13 +1750,7 @@ impl Parser<'_> {
                                 };
                                 if ok {
                                     if kind != InterfaceKind::IpaqEnet6 && !intf.ipaddr.is_empty() {
-                                        self.warn(
-                                            v.span,
-                                            WarningKind::Repeated {
-                                                stmt: S,
-                                                param: "IPADDR".into(),
-                                            },
-                                        );
+                                        self.repeated(v.span, S, "IPADDR");
                                         intf.ipaddr.clear();
                                     }
                                     intf.ipaddr.push(Spanned::new(ip, v.span));
@@ -1862,13 +1836,7 @@ impl Parser<'_> {
                 IP::Vmac => {
                     let v = self.vmac(&t, S, INTF_PARAMS);
                     if intf.vmac.is_some() {
-                        self.warn(
-                            t.span,
-                            WarningKind::Repeated {
-                                stmt: S,
-                                param: "VMAC".into(),
-                            },
-                        );
+                        self.repeated(t.span, S, "VMAC");
                     }
                     intf.vmac = Some(v);
                 }
@@ -2138,13 +2106,7 @@ impl Parser<'_> {
                 match addr {
                     Some(a) => {
                         if !v6 && !vipa.ipaddr.is_empty() {
-                            self.warn(
-                                v.span,
-                                WarningKind::Repeated {
-                                    stmt: S,
-                                    param: "IPADDR".into(),
-                                },
-                            );
+                            self.repeated(v.span, S, "IPADDR");
                             vipa.ipaddr.clear();
                         }
                         vipa.ipaddr.push(Spanned::new(a, v.span));
