@@ -109,7 +109,9 @@ becomes
             PORTNAME QDIO4101 PRIROUTER
 
 The prefix length (/24) comes from the subnet mask of a BEGINROUTES route
-over that link; when there is none, give it with --prefix LINK=LEN. The
+over that link; when there is none, give it with --prefix LINK=LEN. An
+INTERFACE has one IPADDR: of a link with several HOME addresses the first
+is converted, and a warning names the others, which are left out. The
 whole profile is printed again in canonical form (comments are not kept);
 problems go to standard error.
 

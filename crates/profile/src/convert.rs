@@ -5,10 +5,12 @@
 //! Layer: configuration front end. Steps, per LINK IPAQENET:
 //! the LINK name becomes the interface name; `DEFINE IPAQENET`; the LINK's
 //! own parameters (INBPERF, VMAC, ...) are carried over; the HOME address
-//! becomes `IPADDR addr/prefix`; the DEVICE name becomes `PORTNAME`; the
-//! DEVICE's router role is carried over. The prefix length comes from the
-//! subnet mask of a BEGINROUTES route over that link whose network contains
-//! the HOME address (longest match), or from the caller
+//! becomes `IPADDR addr/prefix` (an INTERFACE has one: of a link with
+//! several, the first, and a warning names the others, which are left
+//! out); the DEVICE name becomes `PORTNAME`; the DEVICE's router role is
+//! carried over. The prefix length comes from the subnet mask of a
+//! BEGINROUTES route over that link whose network contains the HOME
+//! address (longest match), or from the caller
 //! ([`ConvertOptions::prefixes`], `--prefix LINK=24` on the command line);
 //! when neither gives it, the link is left unconverted and an error says so.
 //! `START device` becomes `START link`.
@@ -17,7 +19,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::net::IpAddr;
 
 use crate::ast::*;
-use crate::diag::{Diagnostics, ErrorKind, Spanned};
+use crate::diag::{Diagnostics, ErrorKind, Spanned, WarningKind};
 
 /// Options for [`convert`].
 #[derive(Debug, Clone, Default)]
@@ -75,7 +77,7 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
             );
             continue;
         };
-        let Some(home) = homes.first(&l.name) else {
+        let Some((home, others)) = homes.get(&l.name).split_first() else {
             d.error(f, l.span, ErrorKind::ConvertNoHome(l.name.clone()));
             continue;
         };
@@ -103,6 +105,19 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
             },
             home.addr.span,
         ));
+        // Nothing is lost silently: the HOME addresses that do not fit.
+        if let Some(first) = others.first() {
+            let dropped: Vec<String> = others.iter().map(|h| h.addr.value.to_string()).collect();
+            d.warning(
+                f,
+                first.addr.span,
+                WarningKind::ConvertHomesLeftOut {
+                    link: l.name.clone(),
+                    kept: home.addr.value.to_string(),
+                    dropped: dropped.join(", "),
+                },
+            );
+        }
         i.portname = Some(Spanned::new(dev.name.clone(), dev.span));
         i.router = dev.router.clone();
         out.interfaces.push(i);
@@ -172,9 +187,30 @@ mod tests {
             .flat_map(|i| i.ipaddr.iter().map(|a| format!("{} {}", i.name, a.value)))
             .collect();
         assert_eq!(ipaddr, ["La 10.1.1.1/24"]);
-        let errors: Vec<String> = d.items().iter().map(|x| x.message()).collect();
+        let errors: Vec<String> = d.errors().map(|x| x.message()).collect();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].contains("LB"), "{errors:?}");
+    }
+
+    /// A LINK with several HOME addresses becomes an INTERFACE with the
+    /// first: a warning at the first left out names the link and every
+    /// address left out. A link with one HOME address converts quietly.
+    #[test]
+    fn a_link_with_more_than_one_home_warns_of_those_left_out() {
+        let src = "DEVICE OSA1 MPCIPA\nLINK L1 IPAQENET OSA1\n\
+                   DEVICE OSA2 MPCIPA\nLINK L2 IPAQENET OSA2\n\
+                   HOME 10.1.1.1 L1 10.2.1.1 L2\n 10.1.1.2 l1\n 10.1.1.3 L1\n";
+        let (p, _) = parse_profile("t.prof", src);
+        let mut opts = ConvertOptions::default();
+        opts.prefixes.insert("L1".into(), 24);
+        opts.prefixes.insert("L2".into(), 24);
+        let (c, d) = convert(&p, &opts);
+        assert_eq!(c.interfaces.len(), 2);
+        let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+        assert_eq!(
+            v,
+            ["t.prof:6:2: warning: LINK L1: an IPAQENET INTERFACE has one IPADDR, so only the link's first HOME address 10.1.1.1 is converted; its other HOME address(es) 10.1.1.2, 10.1.1.3 are left out"]
+        );
     }
 
     /// What is left of the legacy statements: a converted LINK goes with

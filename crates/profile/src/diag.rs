@@ -423,6 +423,14 @@ pub enum WarningKind {
         name: Option<String>,
         param: String,
     },
+    /// `profile convert`: a LINK with more than one HOME address becomes
+    /// an INTERFACE with the first only.
+    #[error("LINK {link}: an IPAQENET INTERFACE has one IPADDR, so only the link's first HOME address {kept} is converted; its other HOME address(es) {dropped} are left out")]
+    ConvertHomesLeftOut {
+        link: String,
+        kept: String,
+        dropped: String,
+    },
     /// INCLUDE names a data set softosa cannot read.
     #[error("INCLUDE {0}: softosa does not read included data sets; the statements in it are not checked (give that member to profile check as a file of its own)")]
     IncludeNotRead(String),
