@@ -238,27 +238,33 @@ fn olm_port_limit_refuses_the_fifth() {
     assert!(!d.has_errors());
 }
 
-#[test]
-fn olm_chpid_limit_refuses_the_ninth() {
-    // Two ports on CHPID 2E (per the TRLEs), 4 + 5 interfaces, one with OLM
-    // on port B... port B alone would refuse its 5th, so spread 4 + 4 + 1
-    // over three ports of the same CHPID.
+/// The cross-stack checks of stacks S1 to S9, each with one interface on
+/// the port `port_of` its number gives, S2 with OLM, against TRLEs T1, T2
+/// and T3 for ports PA, PB and PC, all on CHPID 2E, each with one
+/// DATAPATH device.
+fn nine_stacks_on_chpid_2e(port_of: impl Fn(u8) -> &'static str) -> Diagnostics {
     let trl = "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(100),WRITE=(101),DATAPATH=(102),PORTNAME=(PA,0),CHPID=2E\n\
                T2 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(200),WRITE=(201),DATAPATH=(202),PORTNAME=(PB,1),CHPID=2E\n\
                T3 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(300),WRITE=(301),DATAPATH=(302),PORTNAME=(PC,0),CHPID=2E\n";
     let (t, td) = softosa_profile::trle::parse_trl("x.trl", trl);
     assert!(!td.has_errors(), "{:?}", td.items());
-    let mut profs = Vec::new();
-    for i in 1..=9u8 {
-        let port = match i {
-            1..=4 => "PA",
-            5..=8 => "PB",
-            _ => "PC",
-        };
-        profs.push(olm_stack(&format!("S{i}"), port, i == 2, i));
-    }
+    let profs: Vec<Profile> = (1..=9u8)
+        .map(|i| olm_stack(&format!("S{i}"), port_of(i), i == 2, i))
+        .collect();
     let stacks: Vec<(String, &Profile)> = profs.iter().map(|p| (p.file.clone(), p)).collect();
-    let d = system(&stacks, &[&t]);
+    system(&stacks, &[&t])
+}
+
+#[test]
+fn olm_chpid_limit_refuses_the_ninth() {
+    // Two ports on CHPID 2E (per the TRLEs), 4 + 5 interfaces, one with OLM
+    // on port B... port B alone would refuse its 5th, so spread 4 + 4 + 1
+    // over three ports of the same CHPID.
+    let d = nine_stacks_on_chpid_2e(|i| match i {
+        1..=4 => "PA",
+        5..=8 => "PB",
+        _ => "PC",
+    });
     let errs: Vec<&Diagnostic> = d.errors().collect();
     assert_eq!(errs.len(), 1, "{:?}", d.items());
     assert!(
@@ -271,23 +277,12 @@ fn olm_chpid_limit_refuses_the_ninth() {
 /// CHPID of the OLM limit and the DATAPATH count all find them.
 #[test]
 fn trles_are_found_by_portname_in_any_case() {
-    let trl = "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(100),WRITE=(101),DATAPATH=(102),PORTNAME=(PA,0),CHPID=2E\n\
-               T2 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(200),WRITE=(201),DATAPATH=(202),PORTNAME=(PB,1),CHPID=2E\n\
-               T3 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(300),WRITE=(301),DATAPATH=(302),PORTNAME=(PC,0),CHPID=2E\n";
-    let (t, td) = softosa_profile::trle::parse_trl("x.trl", trl);
-    assert!(!td.has_errors(), "{:?}", td.items());
-    let mut profs = Vec::new();
-    for i in 1..=9u8 {
-        let port = match i {
-            1..=2 => "pa",
-            3..=4 => "Pa",
-            5..=8 => "pB",
-            _ => "pc",
-        };
-        profs.push(olm_stack(&format!("S{i}"), port, i == 2, i));
-    }
-    let stacks: Vec<(String, &Profile)> = profs.iter().map(|p| (p.file.clone(), p)).collect();
-    let d = system(&stacks, &[&t]);
+    let d = nine_stacks_on_chpid_2e(|i| match i {
+        1..=2 => "pa",
+        3..=4 => "Pa",
+        5..=8 => "pB",
+        _ => "pc",
+    });
     let errs: Vec<&Diagnostic> = d.errors().collect();
     assert_eq!(errs.len(), 1, "{:?}", d.items());
     assert!(
