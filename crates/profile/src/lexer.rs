@@ -27,46 +27,22 @@ impl Token {
 /// `braces` is set (Policy Agent syntax). A leading byte order mark is
 /// skipped.
 pub fn tokenize(src: &str, comment: &[char], braces: bool) -> Vec<Token> {
-    Tokens::new(src, comment, braces).collect()
+    tokens(src, comment, braces).collect()
 }
 
 /// The tokens of [`tokenize`], one at a time: a reader that needs only the
 /// first ones (to tell what kind of file it is) splits no more lines than
 /// it takes to find them.
-#[derive(Debug, Clone)]
-pub struct Tokens<'a> {
-    lines: std::iter::Enumerate<std::str::Lines<'a>>,
-    /// The tokens of the line being read, not taken yet.
-    line: std::vec::IntoIter<Token>,
+pub fn tokens<'a>(
+    src: &'a str,
     comment: &'a [char],
     braces: bool,
-}
-
-impl<'a> Tokens<'a> {
-    /// The tokens of `src`, as [`tokenize`] splits it.
-    pub fn new(src: &'a str, comment: &'a [char], braces: bool) -> Self {
-        Tokens {
-            lines: crate::load::strip_bom(src).lines().enumerate(),
-            line: Vec::new().into_iter(),
-            comment,
-            braces,
-        }
-    }
-}
-
-impl Iterator for Tokens<'_> {
-    type Item = Token;
-
-    fn next(&mut self) -> Option<Token> {
-        loop {
-            if let Some(t) = self.line.next() {
-                return Some(t);
-            }
-            let (li, line) = self.lines.next()?;
-            let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
-            self.line = split_line(line, line_no, self.comment, self.braces).into_iter();
-        }
-    }
+) -> impl Iterator<Item = Token> + 'a {
+    let lines = crate::load::strip_bom(src).lines().enumerate();
+    lines.flat_map(move |(li, line)| {
+        let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
+        split_line(line, line_no, comment, braces)
+    })
 }
 
 /// The tokens of one line, numbered `line_no`.

@@ -14,13 +14,13 @@
 
 use crate::ast::TosPolicy;
 use crate::diag::{Diagnostics, ErrorKind, Span, WarningKind};
-use crate::lexer::{tokenize, Token, Tokens};
+use crate::lexer::{tokenize, tokens, Token};
 
 /// Is the first significant token of `src` a Policy Agent statement? Only
 /// the lines up to that token are split: the file is tokenized in full
 /// once, by the reader of its kind.
 pub fn looks_like_policy(src: &str) -> bool {
-    Tokens::new(src, &['#', ';'], true)
+    tokens(src, &['#', ';'], true)
         .next()
         .is_some_and(|t| t.text.eq_ignore_ascii_case("SetSubnetPrioTosMask"))
 }
