@@ -6,7 +6,7 @@
 //! TRLEs, and the OLM sharing limit (4 interfaces per port, 8 per CHPID when
 //! any interface on the port uses OLM — the 5th/9th is refused).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use crate::ast::*;
 use crate::diag::{Diagnostics, ErrorKind, Span, Spanned, WarningKind};
@@ -816,19 +816,10 @@ fn check_trle_devices(trls: &[&TrlFile], d: &mut Diagnostics) {
 fn check_datapath_counts(trls: &[&TrlFile], users: &[PortUser], d: &mut Diagnostics) {
     // The users of each port, in order, gathered once (not by a scan of
     // every user per TRLE).
-    let mut by_port: HashMap<String, Vec<&PortUser>> = HashMap::new();
-    for u in users {
-        by_port
-            .entry(u.port.to_ascii_uppercase())
-            .or_default()
-            .push(u);
-    }
+    let by_port = AllByName::all_of(users, |u| &u.port);
     for t in trls {
         for e in &t.trles {
-            let on_port: &[&PortUser] = by_port
-                .get(&e.portname.to_ascii_uppercase())
-                .map(Vec::as_slice)
-                .unwrap_or_default();
+            let on_port = by_port.get(&e.portname);
             if on_port.len() <= e.datapath.len() {
                 continue;
             }
