@@ -645,15 +645,6 @@ pub fn port_users(stack: &str, p: &Profile) -> Vec<PortUser> {
     v
 }
 
-/// CHPID grouping key of a port: the TRLE's `CHPID=` if given, else the
-/// port is its own group. `trles` are the TRLEs by PORTNAME.
-fn chpid_key(port: &str, trles: &ByName<'_, Trle>) -> (Option<u8>, String) {
-    match trles.get(port).and_then(|t| t.chpid) {
-        Some(c) => (Some(c), String::new()),
-        None => (None, port.to_string()),
-    }
-}
-
 /// Interfaces refused by the OLM sharing limit, in order (stack order, then
 /// statement order). Returned as (stack, interface name).
 pub fn olm_refused(
@@ -688,7 +679,7 @@ pub fn olm_refused(
     let mut by_chpid: BTreeMap<u8, Vec<&PortUser>> = BTreeMap::new();
     let trle_of = ByName::first_of(trles, |t| &t.portname);
     for u in users {
-        if let (Some(c), _) = chpid_key(&u.port, &trle_of) {
+        if let Some(c) = trle_of.get(&u.port).and_then(|t| t.chpid) {
             by_chpid.entry(c).or_default().push(u);
         }
     }
