@@ -572,8 +572,9 @@ fn olm_sharing_limit_refuses_the_fifth_interface_on_a_port() {
     assert!(Engine::new(cfg).is_ok());
 }
 
-#[test]
-fn olm_sharing_limit_is_eight_per_chpid() {
+/// Eight active interfaces on the two ports of one CHPID, the first
+/// using OLM (four on port 0, four on port 1), and a ninth for port 1.
+fn eight_on_one_chpid() -> (Engine, InterfaceConfig) {
     let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
     cfg.interfaces[0].olm = true;
     // A second port on the same CHPID.
@@ -588,10 +589,16 @@ fn olm_sharing_limit_is_eight_per_chpid() {
         i.vmac = Some(VmacConfig::default());
         cfg.interfaces.push(i);
     }
-    let mut e = Engine::new(cfg).unwrap();
+    let e = Engine::new(cfg).unwrap();
     let mut ninth = iface("I9", 0, "192.0.2.60");
     ninth.port = 1;
     ninth.vmac = Some(VmacConfig::default());
+    (e, ninth)
+}
+
+#[test]
+fn olm_sharing_limit_is_eight_per_chpid() {
+    let (mut e, ninth) = eight_on_one_chpid();
     let r = e.activate_interface(us(1), ninth);
     assert!(
         matches!(
@@ -659,23 +666,7 @@ fn olm_sharing_limits_count_only_active_interfaces() {
 /// CHPID: one stopped on either port makes room on the other.
 #[test]
 fn olm_chpid_limit_counts_only_active_interfaces() {
-    let mut cfg = single(InbPerf::Dynamic, false, TimerTable::default());
-    cfg.interfaces[0].olm = true;
-    let mut p2 = osa_port(OsaGeneration::Express6S);
-    p2.port_num = 1;
-    p2.name = "QDIO4102".into();
-    cfg.ports.push(p2);
-    for n in 1..8 {
-        cfg.stacks.push(StackConfig::new(format!("S{n}")));
-        let mut i = iface(&format!("I{n}"), n, &format!("192.0.2.{}", n + 10));
-        i.port = if n < 4 { 0 } else { 1 };
-        i.vmac = Some(VmacConfig::default());
-        cfg.interfaces.push(i);
-    }
-    let mut e = Engine::new(cfg).unwrap();
-    let mut ninth = iface("I9", 0, "192.0.2.60");
-    ninth.port = 1;
-    ninth.vmac = Some(VmacConfig::default());
+    let (mut e, ninth) = eight_on_one_chpid();
     let chpid_refused = |r: &Result<IfaceId, ActivateError>| {
         matches!(r, Err(ActivateError::OlmSharingLimit { what: "CHPID", .. }))
     };
