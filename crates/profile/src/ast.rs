@@ -773,10 +773,6 @@ impl<'p, T> AllByName<'p, T> {
             .map(Vec::as_slice)
             .unwrap_or_default()
     }
-    /// The first statement of that name, if any.
-    pub fn first(&self, name: &str) -> Option<&'p T> {
-        self.get(name).first().copied()
-    }
 }
 
 /// The static VIPAs of a profile by kind and name (see
@@ -990,7 +986,5 @@ mod tests {
         assert_eq!(lines("la"), [1, 3, 4]);
         assert_eq!(lines("LB"), [2]);
         assert!(lines("LC").is_empty());
-        assert_eq!(homes.first("lA").map(|h| h.addr.span.line), Some(1));
-        assert!(homes.first("LC").is_none());
     }
 }
