@@ -205,10 +205,7 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
             // mistake (the files are fine on their own), said as the other
             // usage errors are; display has no option that names a stack.
             if let Some(clash) = softosa_profile::activate::StackNameClash::find(&diags) {
-                return Failure::usage(format!(
-                    "{clash}; display names each stack after its profile's file, \
-                     so give the files different names (rename or copy one of them)"
-                ));
+                return Failure::usage(clash.with_advice("display"));
             }
             let lines: Vec<String> = diags.items().iter().map(|d| d.to_string()).collect();
             Failure::run(format!(

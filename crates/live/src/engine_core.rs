@@ -620,10 +620,7 @@ fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, L
             // (the files are fine on their own), and the lab has no option
             // that names a stack.
             if let Some(clash) = softosa_profile::activate::StackNameClash::find(&d) {
-                return Err(LabError::Usage(format!(
-                    "{clash}; the lab names each stack after its profile's file, \
-                     so give the files different names (rename or copy one of them)"
-                )));
+                return Err(LabError::Usage(clash.with_advice("the lab")));
             }
             // A wrong file (not a profile at all) gives an error per line:
             // the first few say enough.

@@ -471,9 +471,9 @@ pub fn activate(
 
 /// Two profiles that [`activate`] refused as stacks of one name
 /// ([`ErrorKind::DuplicateStackName`]): `first` and `second` are their
-/// files. It says what clashes, not how to fix it: a front end that takes
-/// `--profile FILE...` and names each stack after its file adds that the
-/// files need other names.
+/// files. Its `Display` says what clashes; [`StackNameClash::with_advice`]
+/// adds how to fix it, for a front end that takes `--profile FILE...` and
+/// names each stack after its file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("two stacks are named {name}: {first} and {second}")]
 pub struct StackNameClash {
@@ -494,6 +494,16 @@ impl StackNameClash {
             }),
             _ => None,
         })
+    }
+
+    /// The clash with what to do about it, for a front end (`who`, e.g.
+    /// "display" or "the lab") that names each stack after its profile's
+    /// file and has no option to name one.
+    pub fn with_advice(&self, who: &str) -> String {
+        format!(
+            "{self}; {who} names each stack after its profile's file, \
+             so give the files different names (rename or copy one of them)"
+        )
     }
 }
 
