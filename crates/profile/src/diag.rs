@@ -71,15 +71,21 @@ pub enum ErrorKind {
     UnsupportedParameter { stmt: &'static str, param: String },
     #[error("parameter {param} is not valid on {context}")]
     ParameterNotValidHere { param: String, context: String },
-    #[error("{stmt} {param}: a value is missing ({expected})")]
+    /// `name`: the statement's own name, when it has one and it was read
+    /// before the value (an INTERFACE's, a LINK's), so that the message
+    /// says whose parameter it is.
+    #[error("{stmt} {}{param}: a value is missing ({expected})", name_then_space(name.as_deref()))]
     MissingValue {
         stmt: &'static str,
+        name: Option<String>,
         param: Cow<'static, str>,
         expected: &'static str,
     },
-    #[error("{stmt} {param}: {value} is not valid ({expected})")]
+    /// `name` as for [`ErrorKind::MissingValue`].
+    #[error("{stmt} {}{param}: {value} is not valid ({expected})", name_then_space(name.as_deref()))]
     InvalidValue {
         stmt: &'static str,
+        name: Option<String>,
         param: Cow<'static, str>,
         value: String,
         expected: String,

@@ -156,6 +156,7 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
             ..Profile::default()
         },
         seen: Vec::new(),
+        named: None,
     };
     if toks.is_empty() {
         p.warn(
@@ -221,6 +222,9 @@ struct Parser<'a> {
     /// The not-modelled parameters read in the current statement (or
     /// ROUTE), by [`group`]: one coded again is a warning.
     seen: Vec<String>,
+    /// The name of the current statement (an INTERFACE's, LINK's or
+    /// DEVICE's), once it is read: value errors say whose they are.
+    named: Option<String>,
 }
 
 // ---- parameter tables -------------------------------------------------
@@ -1208,6 +1212,8 @@ impl Parser<'_> {
             }
         }
     }
+    /// `t`, the value of `stmt param`, is not valid: `expected` says what
+    /// is. The error names the statement, when [`Parser::named`] does.
     fn invalid(
         &mut self,
         t: &Token,
@@ -1219,6 +1225,7 @@ impl Parser<'_> {
             t.span,
             ErrorKind::InvalidValue {
                 stmt,
+                name: self.named.clone(),
                 param: param.into(),
                 value: t.text.clone(),
                 expected: expected.into(),
@@ -1227,7 +1234,8 @@ impl Parser<'_> {
     }
 
     /// The value of `stmt param`, `expected`, is missing: reported at the
-    /// last word read (the keyword, or its last value).
+    /// last word read (the keyword, or its last value). The error names
+    /// the statement, when [`Parser::named`] does.
     fn missing_value(
         &mut self,
         stmt: &'static str,
@@ -1239,6 +1247,7 @@ impl Parser<'_> {
             sp,
             ErrorKind::MissingValue {
                 stmt,
+                name: self.named.clone(),
                 param: param.into(),
                 expected,
             },
@@ -1543,6 +1552,8 @@ impl Parser<'_> {
 
     fn run(&mut self) {
         while let Some(t) = self.bump() {
+            // A statement's name is read by its own reader, if it has one.
+            self.named = None;
             match find(STATEMENTS, &t.text) {
                 Ok(s) => {
                     self.seen.clear();
@@ -1595,6 +1606,7 @@ impl Parser<'_> {
             self.skip_statement();
             return;
         };
+        self.named = Some(name.text.clone());
         // `INTERFACE name DELETE` removes a defined interface (IP
         // Configuration Reference, INTERFACE statements: DELEte in place of
         // DEFINE). softosa reads each profile from scratch and does not
@@ -1894,6 +1906,7 @@ impl Parser<'_> {
                                 v.span,
                                 ErrorKind::InvalidValue {
                                     stmt: S,
+                                    name: self.named.clone(),
                                     param: "SECCLASS".into(),
                                     value: v.value.to_string(),
                                     expected: "a security class 1-255".into(),
@@ -2171,6 +2184,7 @@ impl Parser<'_> {
             self.skip_statement();
             return;
         };
+        self.named = Some(name.upper());
         let Some(ty) = self.value(S, "device type", "MPCIPA") else {
             return;
         };
@@ -2227,6 +2241,7 @@ impl Parser<'_> {
             self.skip_statement();
             return;
         };
+        self.named = Some(name.text.clone());
         let Some(kt) = self.value(S, "link type", "IPAQENET or IPAQIDIO") else {
             return;
         };
@@ -2391,6 +2406,7 @@ impl Parser<'_> {
                             t.span,
                             ErrorKind::MissingValue {
                                 stmt: S,
+                                name: None,
                                 param: "ZIIP".into(),
                                 expected: "IQDIOMULTIWRITE | NOIQDIOMULTIWRITE | IPSECURITY | NOIPSECURITY",
                             },
@@ -2456,6 +2472,7 @@ impl Parser<'_> {
                     n.span,
                     ErrorKind::MissingValue {
                         stmt: S,
+                        name: None,
                         param: "WLMPRIORITYQ IOPRIn".into(),
                         expected: "control values 0-6 or FWD",
                     },
@@ -2530,6 +2547,7 @@ impl Parser<'_> {
                     v.span,
                     ErrorKind::InvalidValue {
                         stmt: "IPCONFIG",
+                        name: None,
                         param: "QDIOPRIORITY".into(),
                         value: v.value.to_string(),
                         expected: "a write queue priority 1-4".into(),
@@ -2589,6 +2607,7 @@ impl Parser<'_> {
                 c.span,
                 ErrorKind::InvalidValue {
                     stmt: S,
+                    name: None,
                     param: "DYNAMICXCF".into(),
                     value: c.value.to_string(),
                     expected: "cost metric 1-16".into(),
@@ -2780,7 +2799,7 @@ impl Parser<'_> {
                         }
                     }
                     if ports.is_empty() {
-                        self.err(n.span, ErrorKind::MissingValue { stmt: S, param: "PORT".into(), expected: "one or more port numbers" });
+                        self.err(n.span, ErrorKind::MissingValue { stmt: S, name: None, param: "PORT".into(), expected: "one or more port numbers" });
                     }
                 }
                 "DESTIP" => {
@@ -2795,7 +2814,7 @@ impl Parser<'_> {
                             list.push(a);
                         }
                         if list.is_empty() {
-                            self.err(n.span, ErrorKind::MissingValue { stmt: S, param: "DESTIP".into(), expected: "ALL or one or more dynamic XCF addresses" });
+                            self.err(n.span, ErrorKind::MissingValue { stmt: S, name: None, param: "DESTIP".into(), expected: "ALL or one or more dynamic XCF addresses" });
                         } else {
                             destip = Some(DestIp::List(list));
                         }

@@ -136,6 +136,7 @@ fn block(
                             v.map(|v| v.span).unwrap_or(t.span),
                             ErrorKind::InvalidValue {
                                 stmt: S,
+                                name: None,
                                 param: "SubnetTosMask".into(),
                                 value: v.map(|v| v.text.clone()).unwrap_or_default(),
                                 expected: "8 binary digits, e.g. 11100000".into(),
@@ -159,6 +160,7 @@ fn block(
                         p.map(|p| p.span).unwrap_or(t.span),
                         ErrorKind::InvalidValue {
                             stmt: S,
+                            name: None,
                             param: "PriorityTosMapping".into(),
                             value: p.map(|p| p.text.clone()).unwrap_or_default(),
                             expected: "a write queue priority 1-4".into(),
@@ -169,6 +171,7 @@ fn block(
                         b.map(|b| b.span).unwrap_or(t.span),
                         ErrorKind::InvalidValue {
                             stmt: S,
+                            name: None,
                             param: "PriorityTosMapping".into(),
                             value: b.map(|b| b.text.clone()).unwrap_or_default(),
                             expected: "8 binary digits, e.g. 01100000".into(),

@@ -191,7 +191,7 @@ fn missing_values_point_at_the_keyword() {
         diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n  MTU\nSTART A\n");
     assert_eq!(
         v,
-        vec!["s.prof:2:3: error: INTERFACE MTU: a value is missing (a decimal number of bytes)"]
+        vec!["s.prof:2:3: error: INTERFACE A MTU: a value is missing (a decimal number of bytes)"]
     );
 }
 
@@ -309,7 +309,7 @@ fn display_related_parameters_are_read() {
     assert!(i.ipbcast.is_some());
     let (_, v) = diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 SECCLASS 0\n");
     assert!(
-        v[0].starts_with("s.prof:1:70: error: INTERFACE SECCLASS: 0 is not valid"),
+        v[0].starts_with("s.prof:1:70: error: INTERFACE A SECCLASS: 0 is not valid"),
         "{v:?}"
     );
 }
@@ -756,7 +756,7 @@ fn intfid_is_read_on_ipaqenet6_only() {
     let (_, v) = diags("INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 INTFID 6:7:8 MTU 1500\n");
     assert_eq!(
         v,
-        ["s.prof:1:50: error: INTERFACE INTFID: 6:7:8 is not valid (an interface identifier: four groups of 1-4 hexadecimal digits separated by colons, e.g. 0:16:207:3)"]
+        ["s.prof:1:50: error: INTERFACE O6 INTFID: 6:7:8 is not valid (an interface identifier: four groups of 1-4 hexadecimal digits separated by colons, e.g. 0:16:207:3)"]
     );
     let (p, v) = diags(
         "INTERFACE O4 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.1/24 INTFID 6:7:8:9 MTU 1500\n",
@@ -800,6 +800,58 @@ fn not_modelled_interface_parameters_name_the_interface() {
             "s.prof:2:42: warning: INTERFACE O4 TEMPIP is not modelled by softosa and is ignored (z/OS would apply it)",
             "s.prof:2:49: warning: INTERFACE O4 DEVNUM is not modelled by softosa and is ignored (z/OS would apply it)",
             "s.prof:3:14: warning: INTERFACE O5 DELETE is not modelled by softosa and is ignored (z/OS would apply it)",
+        ]
+    );
+}
+
+/// A value error names the statement it belongs to once its name is read,
+/// as the not-modelled warning does: in a profile of many interfaces,
+/// "INTERFACE INBPERF: XYZ is not valid" did not say whose. Before the
+/// name, and on a statement without one, the wording is as it was.
+#[test]
+fn value_errors_name_their_statement() {
+    let (_, v) = diags(
+        "INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 INTFID xyz\n\
+         INTERFACE O7 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.1/24 INBPERF XYZ\n\
+         INTERFACE O8 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.2/24 MTU\n\
+         INTERFACE V1 DEFINE VIRTUAL IPADDR 10.9.9.9/32\n\
+         IPCONFIG TCPSTACKSOURCEVIPA VIPA1\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:50: error: INTERFACE O6 INTFID: xyz is not valid (an interface identifier: four groups of 1-4 hexadecimal digits separated by colons, e.g. 0:16:207:3)",
+            "s.prof:2:69: error: INTERFACE O7 INBPERF: XYZ is not valid (expected BALANCED | DYNAMIC | MINCPU | MINLATENCY)",
+            "s.prof:3:61: error: INTERFACE O8 MTU: a value is missing (a decimal number of bytes)",
+            "s.prof:4:36: error: INTERFACE V1 IPADDR: 10.9.9.9/32 is not valid (one IPv4 address in dotted decimal, e.g. 10.1.1.1)",
+            "s.prof:5:29: error: IPCONFIG TCPSTACKSOURCEVIPA: VIPA1 is not valid (the IPv4 address of a VIPA, e.g. 10.1.9.1)",
+        ]
+    );
+
+    // LINK and DEVICE: modelled values, and after VIRTUAL.
+    let (_, v) = diags(
+        "DEVICE D1 MPCIPA\n\
+         LINK L1 IPAQENET D1 VLANID X READSTORAGE\n\
+         DEVICE D2 MPC\n\
+         LINK L2 VIRTUAL V\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "s.prof:2:28: error: LINK L1 VLANID: X is not valid (a VLAN id 1-4094)",
+            "s.prof:2:30: error: LINK L1 READSTORAGE: a value is missing (one of the keywords listed in the message)",
+            "s.prof:3:11: error: DEVICE D2 device type: MPC is not valid (only MPCIPA (OSA-Express QDIO and HiperSockets) devices are supported)",
+            "s.prof:4:17: error: LINK L2 VIRTUAL: V is not valid (a number (VIRTUAL 0))",
+        ]
+    );
+
+    // No name yet: the name itself is what is wrong.
+    let (_, v) = diags("LINK L234567890ABCDEFG IPAQENET D1\nINTERFACE\n");
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:6: error: LINK link name: L234567890ABCDEFG is not valid (a name of at most 16 characters)",
+            "s.prof:2:1: error: INTERFACE interface name: a value is missing (a name of 1-16 characters)",
         ]
     );
 }
