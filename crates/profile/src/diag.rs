@@ -322,6 +322,11 @@ fn name_then_space(name: Option<&str>) -> String {
     name.map(|n| format!("{n} ")).unwrap_or_default()
 }
 
+/// A space and a statement's name, or nothing when it has none.
+fn space_then_name(name: Option<&str>) -> String {
+    name.map(|n| format!(" {n}")).unwrap_or_default()
+}
+
 /// What to code instead of a too-short abbreviation: the minimum, or the
 /// whole keyword when it has no abbreviation.
 fn code_at_least(keyword: &str, min: &str) -> String {
@@ -383,9 +388,11 @@ pub enum WarningKind {
     RouterIgnoredWithVmac { intf: String, role: &'static str },
     #[error("GLOBALCONFIG ZIIP IQDIOMULTIWRITE is ignored: HiperSockets multiple write (IQDMULTIWRITE) is not enabled")]
     ZiipWithoutMultiwrite,
-    #[error("{stmt}: {param} is coded more than once; the last value is used")]
+    /// `name`: the statement's own name, when it has one (an INTERFACE's).
+    #[error("{stmt}{}: {param} is coded more than once; the last value is used", space_then_name(name.as_deref()))]
     Repeated {
         stmt: &'static str,
+        name: Option<String>,
         param: Cow<'static, str>,
     },
     #[error("QDIOACCELERATOR is ignored: IPSECURITY is in effect (the accelerator cannot forward with IP security)")]

@@ -223,7 +223,8 @@ struct Parser<'a> {
     /// ROUTE), by [`group`]: one coded again is a warning.
     seen: Vec<String>,
     /// The name of the current statement (an INTERFACE's, LINK's or
-    /// DEVICE's), once it is read: value errors say whose they are.
+    /// DEVICE's), once it is read: value errors and repeats say whose
+    /// they are.
     named: Option<String>,
 }
 
@@ -1267,11 +1268,13 @@ impl Parser<'_> {
     }
 
     /// `stmt param` is coded again, at `span`: the last value is used.
+    /// The warning names the statement, when [`Parser::named`] does.
     fn repeated(&mut self, span: Span, stmt: &'static str, param: impl Into<Cow<'static, str>>) {
         self.warn(
             span,
             WarningKind::Repeated {
                 stmt,
+                name: self.named.clone(),
                 param: param.into(),
             },
         );

@@ -1423,6 +1423,27 @@ fn not_modelled_parameters_coded_twice_are_a_warning() {
     );
 }
 
+/// A parameter coded twice on a named statement names it, modelled or
+/// not: "INTERFACE: MTU is coded more than once" did not say whose.
+#[test]
+fn parameters_coded_twice_name_their_statement() {
+    let (_, v) = diags(
+        "INTERFACE O4 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.1/24 MTU 1500 MTU 1492\n\
+         \x20 TEMPIP TEMPIP\n\
+         DEVICE D1 MPCIPA PRIROUTER NONROUTER\n",
+    );
+    assert_eq!(
+        v.iter()
+            .filter(|x| x.contains("is coded more than once"))
+            .collect::<Vec<_>>(),
+        [
+            "s.prof:1:74: warning: INTERFACE O4: MTU is coded more than once; the last value is used",
+            "s.prof:2:10: warning: INTERFACE O4: TEMPIP is coded more than once; the last value is used",
+            "s.prof:3:28: warning: DEVICE D1: PRIROUTER/SECROUTER/NONROUTER is coded more than once; the last value is used",
+        ]
+    );
+}
+
 /// A keyword z/OS accepts only in full: "code it in full", not "code at
 /// least" the keyword itself.
 #[test]
