@@ -92,8 +92,13 @@ pub enum ErrorKind {
     },
     #[error("{stmt}: subnet mask {mask} is not valid: it is not contiguous (the one bits of a mask come first, with no zero bit between them, e.g. 255.255.0.0)")]
     MaskNotContiguous { stmt: &'static str, mask: String },
-    #[error("{stmt}: the required {what} is missing")]
-    MissingRequired { stmt: &'static str, what: String },
+    /// `name` as for [`ErrorKind::MissingValue`].
+    #[error("{stmt}{}: the required {what} is missing", space_then_name(name.as_deref()))]
+    MissingRequired {
+        stmt: &'static str,
+        name: Option<String>,
+        what: String,
+    },
     #[error("{0} without a matching begin statement")]
     UnmatchedEnd(&'static str),
     #[error("{begin} block is not closed: {end} is missing")]

@@ -1703,6 +1703,7 @@ impl Parser<'_> {
                 name.span,
                 ErrorKind::MissingRequired {
                     stmt: "INTERFACE",
+                    name: self.named.clone(),
                     what,
                 },
             );
@@ -2136,6 +2137,7 @@ impl Parser<'_> {
                 name.span,
                 ErrorKind::MissingRequired {
                     stmt: S,
+                    name: self.named.clone(),
                     what: "IPADDR (INTERFACE VIRTUAL requires one IPv4 address)".into(),
                 },
             );
@@ -2763,6 +2765,7 @@ impl Parser<'_> {
                 t.span,
                 ErrorKind::MissingRequired {
                     stmt: S,
+                    name: None,
                     what: "dynamic VIPA address".into(),
                 },
             );
@@ -2834,6 +2837,7 @@ impl Parser<'_> {
                 t.span,
                 ErrorKind::MissingRequired {
                     stmt: S,
+                    name: None,
                     what: "distributed dynamic VIPA address".into(),
                 },
             );
@@ -2844,6 +2848,7 @@ impl Parser<'_> {
                 t.span,
                 ErrorKind::MissingRequired {
                     stmt: S,
+                    name: None,
                     what: "PORT list".into(),
                 },
             );
@@ -2853,6 +2858,7 @@ impl Parser<'_> {
                 t.span,
                 ErrorKind::MissingRequired {
                     stmt: S,
+                    name: None,
                     what: "DESTIP ALL | addresses".into(),
                 },
             );

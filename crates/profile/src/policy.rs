@@ -108,6 +108,7 @@ fn block(
             span,
             ErrorKind::MissingRequired {
                 stmt: S,
+                name: None,
                 what: "{ after SetSubnetPrioTosMask".into(),
             },
         );

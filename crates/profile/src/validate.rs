@@ -474,6 +474,7 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
                     i.span,
                     ErrorKind::MissingRequired {
                         stmt: "INTERFACE",
+                        name: Some(i.name.clone()),
                         what: format!("IPADDR for DEFINE {kind}"),
                     },
                 );
@@ -501,6 +502,7 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
                 i.span,
                 ErrorKind::MissingRequired {
                     stmt: "INTERFACE",
+                    name: Some(i.name.clone()),
                     what: format!("PORTNAME for DEFINE {kind}"),
                 },
             );
@@ -515,6 +517,7 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
                 i.span,
                 ErrorKind::MissingRequired {
                     stmt: "INTERFACE",
+                    name: Some(i.name.clone()),
                     what: "CHPID for CHPIDTYPE OSX".into(),
                 },
             ),
@@ -534,6 +537,7 @@ fn check_interface(p: &Profile, i: &Interface, d: &mut Diagnostics) {
             i.span,
             ErrorKind::MissingRequired {
                 stmt: "INTERFACE",
+                name: Some(i.name.clone()),
                 what: "CHPID for DEFINE IPAQIDIO (the HiperSockets CHPID, e.g. CHPID FE)".into(),
             },
         );

@@ -436,6 +436,26 @@ fn home_unknown_link_and_home_on_interface() {
     assert!(has(&v, "3:16: error", "A, which is an INTERFACE"), "{v:?}");
 }
 
+/// A missing required parameter names the interface, as value errors do:
+/// "INTERFACE: the required PORTNAME ... is missing" did not say whose.
+#[test]
+fn missing_required_parameters_name_the_interface() {
+    let (_, v, _) = check(
+        "INTERFACE O4 DEFINE IPAQENET\n\
+         INTERFACE X1 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.1/24 CHPIDTYPE OSX\n\
+         INTERFACE V1 DEFINE VIRTUAL\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "1:11: error: INTERFACE O4: the required IPADDR for DEFINE IPAQENET is missing",
+            "1:11: error: INTERFACE O4: the required PORTNAME for DEFINE IPAQENET is missing",
+            "2:11: error: INTERFACE X1: the required CHPID for CHPIDTYPE OSX is missing",
+            "3:11: error: INTERFACE V1: the required IPADDR (INTERFACE VIRTUAL requires one IPv4 address) is missing",
+        ]
+    );
+}
+
 #[test]
 fn link_unknown_device_and_start_unknown() {
     let (_, v, _) = check("LINK L1 IPAQENET NODEV\nSTART NODEV\n");

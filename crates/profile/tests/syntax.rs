@@ -1258,7 +1258,7 @@ fn one_mistake_is_one_error() {
     assert_eq!(
         v,
         [
-            "s.prof:1:11: error: INTERFACE: the required DEFINE before IPAQENET6 is missing",
+            "s.prof:1:11: error: INTERFACE O6: the required DEFINE before IPAQENET6 is missing",
             "s.prof:1:36: warning: INTERFACE O6 INTFID is not modelled by softosa and is ignored (z/OS would apply it)",
         ]
     );
