@@ -223,8 +223,9 @@ struct Parser<'a> {
     /// ROUTE), by [`group`]: one coded again is a warning.
     seen: Vec<String>,
     /// The name of the current statement (an INTERFACE's, LINK's or
-    /// DEVICE's), once it is read: value errors and repeats say whose
-    /// they are.
+    /// DEVICE's), once it is read: the diagnostics about its parameters
+    /// (a bad or missing value, one coded twice, one not modelled) say
+    /// whose they are.
     named: Option<String>,
 }
 
@@ -1378,25 +1379,18 @@ impl Parser<'_> {
     /// modelled; one softosa cannot check is an error that says so; else
     /// it is out of place, too short an abbreviation, or unknown. The
     /// values of one that cannot be read are skipped, so that they are not
-    /// reported again as unknown parameters. `whose`: the name of the
-    /// statement (an INTERFACE's), which the not-modelled warning names.
-    fn other_param<T: Copy>(
-        &mut self,
-        t: &Token,
-        ps: &Params<T>,
-        k: NotModelled,
-        whose: Option<&str>,
-    ) {
+    /// reported again as unknown parameters.
+    fn other_param<T: Copy>(&mut self, t: &Token, ps: &Params<T>, k: NotModelled) {
         let stmt = ps.stmt;
         match k {
             NotModelled::Other(o) => {
                 self.note_repeat(t.span, stmt, group(ps.others.other, o));
                 // Sub-parameters may follow it, or the option it took.
-                let after = match self.other_values(t, ps, o, None, whose) {
+                let after = match self.other_values(t, ps, o, None) {
                     Some(v) => format!("{} {}", o.name(None), v.full_upper()),
                     None => o.name(None),
                 };
-                self.sub_params(ps, &after, whose);
+                self.sub_params(ps, &after);
             }
             NotModelled::Sub(sp, _) => {
                 self.err(
@@ -1460,7 +1454,7 @@ impl Parser<'_> {
     /// count and form; a warning when they are right. A word that cannot
     /// be the value (the next statement, or any parameter of this one)
     /// means the value is missing: it is left to be read as what it is.
-    /// The warning names the statement `whose` parameter it is, if named.
+    /// The warning names the statement, when [`Parser::named`] does.
     /// Returns the keyword value taken, if any.
     fn other_values<T: Copy>(
         &mut self,
@@ -1468,7 +1462,6 @@ impl Parser<'_> {
         ps: &Params<T>,
         o: &'static Other,
         after: Option<&str>,
-        whose: Option<&str>,
     ) -> Option<Keyword> {
         let stmt = ps.stmt;
         let name = o.name(after);
@@ -1524,7 +1517,7 @@ impl Parser<'_> {
                 t.span,
                 WarningKind::ParameterNotModelled {
                     stmt,
-                    name: whose.map(str::to_string),
+                    name: self.named.clone(),
                     param: name,
                 },
             );
@@ -1534,8 +1527,8 @@ impl Parser<'_> {
 
     /// After the parameter `after` (DATAGRAMFWD, DYNAMICXCF, ZERT
     /// AGGREGATION), read the sub-parameters of `ps` that belong to it and
-    /// follow it (of the statement named `whose`, if it has a name).
-    fn sub_params<T: Copy>(&mut self, ps: &Params<T>, after: &str, whose: Option<&str>) {
+    /// follow it.
+    fn sub_params<T: Copy>(&mut self, ps: &Params<T>, after: &str) {
         while let Some(n) = self.peek().cloned() {
             // A sub-parameter is a parameter of the statement: it never
             // ends it.
@@ -1547,7 +1540,7 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.note_repeat(n.span, ps.stmt, format!("{after} {}", group(sp.params, o)));
-            self.other_values(&n, ps, o, Some(after), whose);
+            self.other_values(&n, ps, o, Some(after));
         }
     }
 
@@ -1742,7 +1735,7 @@ impl Parser<'_> {
                             intf.tempip = Some(t.span);
                         }
                     }
-                    self.other_param(&t, &INTERFACE_P, k, Some(&intf.name));
+                    self.other_param(&t, &INTERFACE_P, k);
                     continue;
                 }
             };
@@ -2278,7 +2271,7 @@ impl Parser<'_> {
             let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
-                    self.other_param(&t, &LINK_P, k, Some(&link.name));
+                    self.other_param(&t, &LINK_P, k);
                     continue;
                 }
             };
@@ -2368,7 +2361,7 @@ impl Parser<'_> {
             let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
-                    self.other_param(&t, &GLOBALCONFIG_P, k, None);
+                    self.other_param(&t, &GLOBALCONFIG_P, k);
                     continue;
                 }
             };
@@ -2495,7 +2488,7 @@ impl Parser<'_> {
             let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
-                    self.other_param(&t, &IPCONFIG_P, k, None);
+                    self.other_param(&t, &IPCONFIG_P, k);
                     continue;
                 }
             };
@@ -2503,7 +2496,7 @@ impl Parser<'_> {
                 CP::Fwd | CP::NoFwd => {
                     self.prof.ip.datagramfwd = Some(Spanned::new(p == CP::Fwd, t.span));
                     if p == CP::Fwd {
-                        self.sub_params(&IPCONFIG_P, "DATAGRAMFWD", None);
+                        self.sub_params(&IPCONFIG_P, "DATAGRAMFWD");
                     }
                 }
                 CP::Accel | CP::NoAccel | CP::Iqdr | CP::NoIqdr => {
@@ -2573,7 +2566,7 @@ impl Parser<'_> {
             }
             None => self.skip_values(&IPCONFIG_P),
         }
-        self.sub_params(&IPCONFIG_P, "DYNAMICXCF", None);
+        self.sub_params(&IPCONFIG_P, "DYNAMICXCF");
     }
 
     /// DYNAMICXCF's address, mask and cost metric; None after an error.
@@ -3025,7 +3018,7 @@ impl Parser<'_> {
                     self.note_repeat(n.span, S, "REPLACEABLE/NOREPLACEABLE".into());
                     replaceable = Some(r == RP::Repl);
                 }
-                ParamKind::NotModelled(k) => self.other_param(&n, &ROUTE_P, k, None),
+                ParamKind::NotModelled(k) => self.other_param(&n, &ROUTE_P, k),
             }
         }
         self.prof.routes.push(Route {
