@@ -79,7 +79,7 @@ pub enum ErrorKind {
         stmt: &'static str,
         name: Option<String>,
         param: Cow<'static, str>,
-        expected: &'static str,
+        expected: Cow<'static, str>,
     },
     /// `name` as for [`ErrorKind::MissingValue`].
     #[error("{stmt} {}{param}: {value} is not valid ({expected})", name_then_space(name.as_deref()))]

@@ -1242,7 +1242,7 @@ impl Parser<'_> {
         &mut self,
         stmt: &'static str,
         param: impl Into<Cow<'static, str>>,
-        expected: &'static str,
+        expected: impl Into<Cow<'static, str>>,
     ) {
         let sp = self.last_span();
         self.err(
@@ -1251,7 +1251,7 @@ impl Parser<'_> {
                 stmt,
                 name: self.named.clone(),
                 param: param.into(),
-                expected,
+                expected: expected.into(),
             },
         );
     }
@@ -1288,8 +1288,11 @@ impl Parser<'_> {
         stmt: &'static str,
         param: &'static str,
     ) -> Option<Spanned<T>> {
-        let expected = "one of the keywords listed in the message";
-        let t = self.value(stmt, param, expected)?;
+        if self.at_end() {
+            self.missing_value(stmt, param, keyword_list(table));
+            return None;
+        }
+        let t = self.bump()?;
         match find(table, &t.text) {
             Ok(v) => Some(Spanned::new(v, t.span)),
             Err(Some(k)) => {
@@ -2406,7 +2409,7 @@ impl Parser<'_> {
                                 stmt: S,
                                 name: None,
                                 param: "ZIIP".into(),
-                                expected: "IQDIOMULTIWRITE | NOIQDIOMULTIWRITE | IPSECURITY | NOIPSECURITY",
+                                expected: "IQDIOMULTIWRITE | NOIQDIOMULTIWRITE | IPSECURITY | NOIPSECURITY".into(),
                             },
                         );
                     }
@@ -2472,7 +2475,7 @@ impl Parser<'_> {
                         stmt: S,
                         name: None,
                         param: "WLMPRIORITYQ IOPRIn".into(),
-                        expected: "control values 0-6 or FWD",
+                        expected: "control values 0-6 or FWD".into(),
                     },
                 );
             }
@@ -2798,7 +2801,7 @@ impl Parser<'_> {
                         }
                     }
                     if ports.is_empty() {
-                        self.err(n.span, ErrorKind::MissingValue { stmt: S, name: None, param: "PORT".into(), expected: "one or more port numbers" });
+                        self.err(n.span, ErrorKind::MissingValue { stmt: S, name: None, param: "PORT".into(), expected: "one or more port numbers".into() });
                     }
                 }
                 "DESTIP" => {
@@ -2813,7 +2816,7 @@ impl Parser<'_> {
                             list.push(a);
                         }
                         if list.is_empty() {
-                            self.err(n.span, ErrorKind::MissingValue { stmt: S, name: None, param: "DESTIP".into(), expected: "ALL or one or more dynamic XCF addresses" });
+                            self.err(n.span, ErrorKind::MissingValue { stmt: S, name: None, param: "DESTIP".into(), expected: "ALL or one or more dynamic XCF addresses".into() });
                         } else {
                             destip = Some(DestIp::List(list));
                         }

@@ -839,7 +839,7 @@ fn value_errors_name_their_statement() {
         v,
         [
             "s.prof:2:28: error: LINK L1 VLANID: X is not valid (a VLAN id 1-4094)",
-            "s.prof:2:30: error: LINK L1 READSTORAGE: a value is missing (one of the keywords listed in the message)",
+            "s.prof:2:30: error: LINK L1 READSTORAGE: a value is missing (GLOBAL | MAX | AVG | MIN)",
             "s.prof:3:11: error: DEVICE D2 device type: MPC is not valid (only MPCIPA (OSA-Express QDIO and HiperSockets) devices are supported)",
             "s.prof:4:17: error: LINK L2 VIRTUAL: V is not valid (a number (VIRTUAL 0))",
         ]
