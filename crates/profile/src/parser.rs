@@ -2902,6 +2902,9 @@ impl Parser<'_> {
     fn route(&mut self, t: &Token) {
         const S: &str = "ROUTE";
         self.seen.clear();
+        // Named by its destination once that is read (a block holds many
+        // ROUTEs, and this one's errors must not take the last one's).
+        self.named = None;
         let Some(d) = self.value(
             S,
             "destination",
@@ -2970,6 +2973,7 @@ impl Parser<'_> {
                 }
             }
         };
+        self.named = Some(dest.to_string());
         let Some(g) = self.value(S, "first hop", "= or a gateway address") else {
             return;
         };

@@ -845,6 +845,24 @@ fn value_errors_name_their_statement() {
         ]
     );
 
+    // ROUTE: named by its destination, once that is read; one route's
+    // name does not carry over to the next route's destination.
+    let (_, v) = diags(
+        "BEGINROUTES\n\
+         ROUTE 10.0.0.0/8 = L1 MTU x\n\
+         ROUTE DEFAULT 10.1.1.9 L1 MAXIMUMRETRANSMITTIME\n\
+         ROUTE 10.9.9.9/99 = L1\n\
+         ENDROUTES\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "s.prof:2:27: error: ROUTE 10.0.0.0/8 MTU: x is not valid (a number or DEFAULTSIZE)",
+            "s.prof:3:27: error: ROUTE DEFAULT MAXIMUMRETRANSMITTIME: a value is missing (seconds, e.g. 120 or 0.5)",
+            "s.prof:4:7: error: ROUTE destination: 10.9.9.9/99 is not valid (prefix length must be 0-32)",
+        ]
+    );
+
     // No name yet: the name itself is what is wrong.
     let (_, v) = diags("LINK L234567890ABCDEFG IPAQENET D1\nINTERFACE\n");
     assert_eq!(
@@ -873,13 +891,13 @@ fn route_tcp_settings_are_warnings() {
     assert_eq!(
         not_modelled(&v),
         [
-            "3:42 ROUTE NODELAYACKS",
-            "3:54 ROUTE MAXIMUMRETRANSMITTIME",
-            "4:4 ROUTE MINIMUMRETRANSMITTIME",
-            "4:30 ROUTE ROUNDTRIPGAIN",
-            "4:50 ROUTE VARIANCEGAIN",
-            "4:68 ROUTE VARIANCEMULTIPLIER",
-            "5:45 ROUTE DELAYACKS",
+            "3:42 ROUTE 10.2.0.0/16 NODELAYACKS",
+            "3:54 ROUTE 10.2.0.0/16 MAXIMUMRETRANSMITTIME",
+            "4:4 ROUTE 10.2.0.0/16 MINIMUMRETRANSMITTIME",
+            "4:30 ROUTE 10.2.0.0/16 ROUNDTRIPGAIN",
+            "4:50 ROUTE 10.2.0.0/16 VARIANCEGAIN",
+            "4:68 ROUTE 10.2.0.0/16 VARIANCEMULTIPLIER",
+            "5:45 ROUTE DEFAULT DELAYACKS",
         ],
         "{v:?}"
     );
@@ -894,8 +912,8 @@ fn route_tcp_settings_are_warnings() {
     assert_eq!(
         v,
         [
-            "s.prof:3:47: error: ROUTE ROUNDTRIPGAIN: 1/8 is not valid (a decimal gain, e.g. 0.125)",
-            "s.prof:4:33: error: ROUTE VARIANCEGAIN: a value is missing (a decimal gain, e.g. 0.25)",
+            "s.prof:3:47: error: ROUTE 10.2.0.0/16 ROUNDTRIPGAIN: 1/8 is not valid (a decimal gain, e.g. 0.125)",
+            "s.prof:4:33: error: ROUTE 10.3.0.0/16 VARIANCEGAIN: a value is missing (a decimal gain, e.g. 0.25)",
         ]
     );
     assert_eq!(p.routes.len(), 3);
@@ -1416,9 +1434,9 @@ fn not_modelled_parameters_coded_twice_are_a_warning() {
     assert_eq!(
         repeated(&v),
         [
-            "s.prof:3:47: warning: ROUTE: REPLACEABLE/NOREPLACEABLE is coded more than once; the last value is used",
-            "s.prof:3:54: warning: ROUTE: MTU is coded more than once; the last value is used",
-            "s.prof:3:73: warning: ROUTE: DELAYACKS/NODELAYACKS is coded more than once; the last value is used",
+            "s.prof:3:47: warning: ROUTE 10.2.0.0/16: REPLACEABLE/NOREPLACEABLE is coded more than once; the last value is used",
+            "s.prof:3:54: warning: ROUTE 10.2.0.0/16: MTU is coded more than once; the last value is used",
+            "s.prof:3:73: warning: ROUTE 10.2.0.0/16: DELAYACKS/NODELAYACKS is coded more than once; the last value is used",
         ]
     );
 }
