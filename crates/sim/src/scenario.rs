@@ -93,6 +93,11 @@ const MAX_CONNECTIONS: u64 = 100_000;
 /// peers): keeps memory bounded however long the file is.
 const MAX_HOSTS: usize = 1000;
 
+/// Workloads in one scenario: every host keeps counters per workload, so
+/// memory grows with hosts times workloads (100,000 one-connection
+/// workloads on 1000 hosts took 5 GB before the run began).
+const MAX_WORKLOADS: usize = 1000;
+
 /// Largest one-way latency a scenario may give, µs (one second: beyond
 /// it nothing completes within any run length allowed).
 const MAX_LATENCY_US: f64 = 1_000_000.0;
@@ -972,6 +977,14 @@ impl Scenario {
             });
         }
         let find = |n: &str| specs.iter().position(|h| h.name == n);
+        if wls.len() > MAX_WORKLOADS {
+            return Err(self.invalid(format!(
+                "workload #{}: the scenario has {} workloads; at most {MAX_WORKLOADS} \
+                 (workloads that differ only in their name can be one with more connections)",
+                MAX_WORKLOADS + 1,
+                wls.len()
+            )));
+        }
         let mut workloads = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
             let w: WorkloadCfg = self.typed(wv, &format!("workload #{}", i + 1))?;
@@ -2567,6 +2580,38 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap_err()
             .to_string();
         assert!(e.contains("1001 hosts"), "{e}");
+    }
+
+    #[test]
+    fn the_number_of_workloads_is_bounded() {
+        let workloads = |n: usize| {
+            let mut t = String::from(
+                "duration_ms = 1\n[[host]]\nname = \"a\"\ntype = \"linux\"\nip = \"10.0.0.1\"\n\
+                 [[host]]\nname = \"b\"\ntype = \"linux\"\nip = \"10.0.0.2\"\n",
+            );
+            for i in 0..n {
+                t += &format!(
+                    "[[workload]]\nname = \"w{i}\"\ntype = \"RR\"\nconnections = 1\n\
+                     request = 1\nresponse = 1\nclient = \"a\"\nserver = \"b\"\n"
+                );
+            }
+            t
+        };
+        assert!(Scenario::parse("t.toml", &workloads(1000))
+            .unwrap()
+            .variants()
+            .is_ok());
+        let text = workloads(1001);
+        let e = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        // At the first workload too many, with what to do instead.
+        let line = 1 + text.lines().position(|l| l == "name = \"w1000\"").unwrap();
+        assert!(e.starts_with(&format!("t.toml:{}: ", line - 1)), "{e}");
+        assert!(e.contains("1001 workloads; at most 1000"), "{e}");
+        assert!(e.contains("more connections"), "{e}");
     }
 
     #[test]
