@@ -619,6 +619,30 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
     }
 
     #[test]
+    fn the_runs_of_a_vary_share_the_timer_samples() {
+        // Each run kept 200,000 samples until its results were printed: 64
+        // runs sampled every microsecond took 14 GB with --format json.
+        let quick = std::fs::read_to_string(args(Format::Text, &[]).scenario).unwrap();
+        let sampled = quick.replace("seed = 1", "seed = 1\nsample_us = 1")
+            + "[vary]\nfield = \"latency_us\"\nvalues = [10, 20]\n";
+        let sc = Scenario::parse("t.toml", &sampled).unwrap();
+        let mut total = 0;
+        for v in sc.variants().unwrap() {
+            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+            let n: usize = r
+                .hosts
+                .iter()
+                .filter_map(|h| h.adapter.as_ref())
+                .map(|a| a.samples.len())
+                .sum();
+            // 120 ms sampled every µs: the run stops at its half.
+            assert_eq!(n, crate::world::MAX_TIMER_SAMPLES / 2, "{}", v.label);
+            total += n;
+        }
+        assert!(total <= crate::world::MAX_TIMER_SAMPLES, "{total}");
+    }
+
+    #[test]
     fn csv_rows_keep_their_columns_when_a_label_or_name_holds_a_comma() {
         // A [vary] over wlm_priorityq_map labels its runs "[1, 2, 2, ...]":
         // unquoted, each row had 23 fields under a 17-field header.

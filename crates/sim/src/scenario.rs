@@ -578,6 +578,11 @@ impl Scenario {
             digests.push(digest);
             out.push(Variant { label, setup });
         }
+        // The results of every run are held until they are printed.
+        let share = crate::world::MAX_TIMER_SAMPLES / out.len();
+        for v in &mut out {
+            v.setup.max_samples = share;
+        }
         Ok(out)
     }
 
@@ -1159,6 +1164,7 @@ impl Scenario {
             duration_ns: (self.file.duration_ms * 1e6) as Ns,
             seed: self.file.seed,
             sample_every_ns,
+            max_samples: crate::world::MAX_TIMER_SAMPLES,
         })
     }
 

@@ -102,7 +102,15 @@ pub struct Setup {
     pub seed: u64,
     /// Sample the DYNAMIC tuner's timers this often (0 = never).
     pub sample_every_ns: Ns,
+    /// Stop sampling once this many samples are taken: the scenario's
+    /// [`MAX_TIMER_SAMPLES`], shared by a `[vary]`'s runs.
+    pub max_samples: usize,
 }
+
+/// Timer samples one scenario keeps at most, all its runs together: each
+/// is held until the results are printed, and about 2 KB of JSON while
+/// `--format json` renders it (64 runs of 200,000 each took 14 GB).
+pub const MAX_TIMER_SAMPLES: usize = 200_000;
 
 #[derive(Clone, Copy, Debug)]
 enum TxKind {
@@ -431,6 +439,7 @@ pub struct World {
     measure_from: Ns,
     end: Ns,
     sample_every: Ns,
+    max_samples: usize,
     segs: Vec<Seg>,
     started: Vec<usize>,
     pub samples: Vec<TimerSample>,
@@ -583,6 +592,7 @@ impl World {
             measure_from: setup.warmup_ns,
             end: setup.warmup_ns + setup.duration_ns,
             sample_every: setup.sample_every_ns,
+            max_samples: setup.max_samples,
             segs: Vec::with_capacity(64),
             started: Vec::with_capacity(8),
             samples: Vec::new(),
@@ -754,7 +764,7 @@ impl World {
                         }
                     }
                 }
-                if self.samples.len() < 200_000 {
+                if self.samples.len() < self.max_samples {
                     self.q.schedule(now + self.sample_every, Ev::Sample);
                 }
             }
