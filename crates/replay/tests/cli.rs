@@ -201,6 +201,20 @@ fn a_host_service_time_out_of_range_is_refused() {
 }
 
 #[test]
+fn a_flow_table_beyond_its_limit_is_refused() {
+    // Unbounded, a million-flow capture took 8 GB: memory grew with the file.
+    let mut a = args(&data("mix.pcap"), &data("host.prof"));
+    a.max_flows = 100_000_000;
+    let e = build_report(&a).expect_err("refused");
+    assert!(e.is_usage(), "{e}");
+    let e = e.to_string();
+    assert!(e.contains("--max-flows 100000000: at most 100000"), "{e}");
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.max_flows = softosa_replay::cli::MAX_FLOWS;
+    assert!(build_report(&a).is_ok());
+}
+
+#[test]
 fn frames_cut_by_the_snap_length_do_not_ask_for_an_address() {
     let dir = scratch("snaplen");
     // TCP with timestamp options (a 32-byte header) under -s 60: every
