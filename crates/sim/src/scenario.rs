@@ -594,7 +594,7 @@ impl Scenario {
             out.push(Variant { label, setup });
         }
         // The results of every run are held until they are printed.
-        let share = crate::world::MAX_TIMER_SAMPLES / out.len();
+        let share = crate::world::MAX_TIMER_SAMPLES / out.len().max(1);
         for v in &mut out {
             v.setup.max_samples = share;
         }
