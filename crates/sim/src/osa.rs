@@ -73,9 +73,20 @@ pub struct Osa {
     pub unparsable: u64,
     /// Sends the engine refused, by outcome label.
     pub send_refused: u64,
+    /// The first [`MAX_RETUNES_KEPT`] timer retunes, for the report's
+    /// plot; [`Osa::retune_count`] counts them all.
     pub retunes: Vec<Retune>,
+    /// Every timer retune of the run, kept or not.
+    pub retune_count: u64,
+    /// How many retunes [`Osa::retunes`] keeps ([`MAX_RETUNES_KEPT`]).
+    pub retunes_kept: usize,
     pub bulk_registrations: u64,
 }
+
+/// Timer retunes kept for the plot of one adapter: a tuner moves at most
+/// once an epoch, so a run of minutes keeps them all; beyond this the
+/// count goes on and the list stops.
+pub const MAX_RETUNES_KEPT: usize = 100_000;
 
 fn ns(t: Ns) -> Instant {
     Instant::from_nanos(t)
@@ -113,6 +124,8 @@ impl Osa {
             unparsable: 0,
             send_refused: 0,
             retunes: Vec::new(),
+            retune_count: 0,
+            retunes_kept: MAX_RETUNES_KEPT,
             bulk_registrations: 0,
         })
     }
@@ -256,9 +269,12 @@ impl Osa {
                     gap_ns,
                     block_ns,
                     ..
-                } if self.retunes.len() < 100_000 => {
-                    self.retunes
-                        .push((at.as_nanos(), queue.label(), gap_ns, block_ns));
+                } => {
+                    self.retune_count += 1;
+                    if self.retunes.len() < self.retunes_kept {
+                        self.retunes
+                            .push((at.as_nanos(), queue.label(), gap_ns, block_ns));
+                    }
                 }
                 Event::BulkRegistered { .. } => self.bulk_registrations += 1,
                 _ => {}
@@ -309,7 +325,7 @@ impl Osa {
             "read_queues": queues,
             "write_queues": writes,
             "bulk_registrations": self.bulk_registrations,
-            "timer_retunes": self.retunes.len(),
+            "timer_retunes": self.retune_count,
             "unparsable_frames": self.unparsable,
             "sends_refused": self.send_refused,
         })
@@ -368,6 +384,36 @@ mod tests {
         }
         assert_eq!(seq, 1000 + 10 * 1460);
         assert_eq!(n, 10);
+    }
+
+    #[test]
+    fn retunes_are_counted_beyond_the_ones_kept() {
+        // The list for the plot stops; the count does not (it used to be
+        // the list's length, so it stopped silently at the cap).
+        let mut o = Osa::new(&setup("inbperf = \"DYNAMIC\""), 0xc0000201, nic_mac(0)).unwrap();
+        o.retunes_kept = 1;
+        let mut p = seg(100, 7);
+        p.src_ip = 0xc0000202;
+        p.dst_ip = 0xc0000201;
+        p.src_mac = nic_mac(1);
+        p.dst_mac = nic_mac(0);
+        // An interactive frame every 100 us for a second: the tuner walks
+        // down from BALANCED's rung, one retune at a time.
+        let mut now = 0;
+        while now < 1_000_000_000 {
+            o.wire_in(now, &p);
+            let until = now + 100_000;
+            while let Some(t) = o.poll_timeout().filter(|t| *t <= until) {
+                o.timeout(t);
+                while let Some(pr) = o.poll_presentation(t) {
+                    o.complete(t, pr.token);
+                }
+            }
+            now = until;
+        }
+        assert_eq!(o.retunes.len(), 1);
+        assert!(o.retune_count >= 2, "{}", o.retune_count);
+        assert_eq!(o.counters_json()["timer_retunes"], o.retune_count);
     }
 
     #[test]
