@@ -983,7 +983,11 @@ impl Scenario {
             }
             let xs = h.xcf_speed.clone().unwrap_or_else(|| "10g".into());
             let rate =
-                parse_speed(&xs).ok_or_else(|| self.invalid(format!("{at}: xcf_speed {xs:?}")))?;
+                parse_speed(&xs).ok_or_else(|| {
+                    self.invalid(format!(
+                        "{at}: xcf_speed {xs:?} (use 1g, 10g or a number of Mb/s, from 1 to 1000000 (1000g))"
+                    ))
+                })?;
             specs[i].distributor = Some(crate::world::Distributor {
                 dvipa: u32::from(h.dvipa.unwrap_or(Ipv4Addr::UNSPECIFIED)),
                 targets: t,
@@ -1151,8 +1155,13 @@ impl Scenario {
                  (fewer workloads or connections per workload)"
             )));
         }
-        if !(self.file.duration_ms > 0.0 && self.file.duration_ms <= 600_000.0) {
-            return Err(self.invalid("duration_ms must be in (0, 600000]"));
+        // At least a nanosecond, the clock's step: 1e-9 ms was taken and
+        // ran with a 0 ns window, every rate zero.
+        if !(self.file.duration_ms >= 1e-6 && self.file.duration_ms <= 600_000.0) {
+            return Err(self.invalid(format!(
+                "duration_ms {} must be in [0.000001, 600000] (one nanosecond to ten minutes)",
+                self.file.duration_ms
+            )));
         }
         if !(self.file.warmup_ms >= 0.0 && self.file.warmup_ms <= 600_000.0) {
             return Err(self.invalid("warmup_ms must be in [0, 600000]"));
@@ -1195,7 +1204,7 @@ impl Scenario {
         let bad = |w: String| self.invalid(format!("{at}: {w}"));
         let rate = parse_speed(&h.speed).ok_or_else(|| {
             bad(format!(
-                "speed {:?} (use 100m, 1g, 10g, 25g or a number of Mb/s, at least 1)",
+                "speed {:?} (use 100m, 1g, 10g, 25g or a number of Mb/s, from 1 to 1000000 (1000g))",
                 h.speed
             ))
         })?;
@@ -1720,13 +1729,18 @@ pub fn parse_speed(s: &str) -> Option<u64> {
     };
     let v: f64 = num.trim().parse().ok()?;
     // NaN or a rate below 1 Mb/s would give a link that never delivers a
-    // frame: every workload silently shows zero.
+    // frame: every workload silently shows zero. Above a terabit per
+    // second a run crawls (every cost but the link's) and models nothing
+    // a mainframe attaches.
     let bps = v * mul as f64;
-    if !v.is_finite() || v > 1e6 || bps < 1e6 {
+    if !v.is_finite() || !(1e6..=MAX_SPEED_BPS as f64).contains(&bps) {
         return None;
     }
     Some(bps as u64)
 }
+
+/// The fastest link rate a scenario may give: 1000g.
+const MAX_SPEED_BPS: u64 = 1_000_000_000_000;
 
 /// One gigabit per second.
 const GBE: u64 = 1_000_000_000;
@@ -2910,6 +2924,35 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     }
 
     #[test]
+    fn a_run_shorter_than_a_nanosecond_is_refused_at_its_line() {
+        // 1e-9 ms ran, with a 0 ns window and every rate zero.
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let line = 1 + no_vary
+            .lines()
+            .position(|l| l.starts_with("duration_ms"))
+            .unwrap();
+        for d in ["1e-9", "0.0000009", "0", "-1", "600001"] {
+            let text = no_vary.replace("duration_ms = 10", &format!("duration_ms = {d}"));
+            let e = Scenario::parse("t.toml", &text)
+                .unwrap()
+                .variants()
+                .expect_err(d)
+                .to_string();
+            assert!(
+                e.starts_with(&format!("t.toml:{line}: duration_ms ")),
+                "{e}"
+            );
+            assert!(e.contains("must be in [0.000001, 600000]"), "{e}");
+        }
+        let text = no_vary.replace("duration_ms = 10", "duration_ms = 0.000001");
+        let v = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap();
+        assert_eq!(v[0].setup.duration_ns, 1);
+    }
+
+    #[test]
     fn a_vary_of_one_value_is_refused() {
         // It ran the value as a single run whose text named no variant, so
         // DYNAMIC's results read as those of the host table's inbperf.
@@ -3257,5 +3300,8 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert_eq!(parse_speed("100m"), Some(100_000_000));
         assert_eq!(parse_speed("2500"), Some(2_500_000_000));
         assert_eq!(parse_speed("fast"), None);
+        assert_eq!(parse_speed("1000g"), Some(MAX_SPEED_BPS));
+        assert_eq!(parse_speed("1000001"), None, "just over 1000g, in Mb/s");
+        assert_eq!(parse_speed("0.5"), None, "below 1 Mb/s");
     }
 }
