@@ -609,7 +609,13 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             assert!(x["gap_us"].as_f64().unwrap() > 0.0, "{x}");
             assert!(x["block_us"].as_f64().unwrap() >= x["gap_us"].as_f64().unwrap());
         }
-        assert!(run(&sampled, Format::Text).contains("LAN-idle timer samples: 25 "));
+        let text = run(&sampled, Format::Text);
+        assert!(text.contains("LAN-idle timer samples: 25 "));
+        // The whole run is sampled: no word of stopping.
+        assert!(!text.contains("sampling stopped"), "{text}");
+        assert!(doc["variants"][0]["result"]["hosts"][0]["adapter"]
+            .get("timer_samples_stopped_us")
+            .is_none());
         // Not asked for: neither the key nor the line.
         let doc: serde_json::Value = serde_json::from_str(&run(&quick, Format::Json)).unwrap();
         assert!(doc["variants"][0]["result"]["hosts"][0]["adapter"]
@@ -638,6 +644,23 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             // 120 ms sampled every µs: the run stops at its half.
             assert_eq!(n, crate::world::MAX_TIMER_SAMPLES / 2, "{}", v.label);
             total += n;
+            // ... and says so, with the time of its last sample.
+            let stopped: Vec<f64> = r
+                .hosts
+                .iter()
+                .filter_map(|h| h.adapter.as_ref())
+                .filter_map(|a| a.samples_stopped_us)
+                .collect();
+            assert!(!stopped.is_empty(), "{}", v.label);
+            assert!(
+                stopped.iter().all(|t| *t > 0.0 && *t < 120_000.0),
+                "{stopped:?}"
+            );
+            let text = render(&sc, 1, &[(v.label.clone(), r)], Format::Text, &[]).unwrap();
+            assert!(
+                text.contains("LAN-idle timer sampling stopped at "),
+                "{text}"
+            );
         }
         assert!(total <= crate::world::MAX_TIMER_SAMPLES, "{total}");
     }

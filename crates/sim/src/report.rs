@@ -97,6 +97,13 @@ pub struct AdapterResult {
         serialize_with = "samples_json"
     )]
     pub samples: Vec<crate::osa::Retune>,
+    /// The time of the last sample (µs), when sampling stopped at its cap
+    /// before the run ended.
+    #[serde(
+        rename = "timer_samples_stopped_us",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub samples_stopped_us: Option<f64>,
     pub microprocessor_busy_pct: f64,
     pub inbound_overruns: u64,
     /// The engine's counters over the measured window: the engine-wide
@@ -186,6 +193,7 @@ pub(crate) fn collect(w: &World) -> RunResult {
                     .filter(|x| x.1 == h)
                     .map(|x| (x.0, x.2, x.3, x.4))
                     .collect(),
+                samples_stopped_us: w.sampling_stopped.map(|t| t as f64 / 1e3),
                 microprocessor_busy_pct: o.micro_busy_window_ns as f64 / 1e9 / win * 100.0,
                 inbound_overruns: o.overruns,
                 engine: o.engine,
@@ -367,6 +375,16 @@ impl RunResult {
                         "  LAN-idle timer samples: {} (sample_us; from time 0, warm-up included; \
                          listed with --format json as timer_samples)",
                         a.samples.len()
+                    );
+                }
+                if let Some(t) = a.samples_stopped_us {
+                    let _ = writeln!(
+                        s,
+                        "  LAN-idle timer sampling stopped at {:.3} ms, before the run's end: \
+                         a scenario keeps {} samples at most, shared by its runs (a larger \
+                         sample_us covers the whole run)",
+                        t / 1e3,
+                        crate::world::MAX_TIMER_SAMPLES
                     );
                 }
                 if !a.engine.is_null() {

@@ -443,6 +443,9 @@ pub struct World {
     segs: Vec<Seg>,
     started: Vec<usize>,
     pub samples: Vec<TimerSample>,
+    /// When sampling stopped before the run's end, at its cap
+    /// ([`Setup::max_samples`]): the time of the last sample.
+    pub sampling_stopped: Option<Ns>,
     /// Frames that crossed any link (for speed reports).
     pub link_frames: u64,
     pub events: u64,
@@ -596,6 +599,7 @@ impl World {
             segs: Vec::with_capacity(64),
             started: Vec::with_capacity(8),
             samples: Vec::new(),
+            sampling_stopped: None,
             link_frames: 0,
             events: 0,
             baseline: None,
@@ -766,6 +770,9 @@ impl World {
                 }
                 if self.samples.len() < self.max_samples {
                     self.q.schedule(now + self.sample_every, Ev::Sample);
+                } else if now + self.sample_every < self.end {
+                    // The report says the series ends early, and why.
+                    self.sampling_stopped = Some(now);
                 }
             }
         }
