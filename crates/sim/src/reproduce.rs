@@ -965,6 +965,21 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         }
     }
     let quiet = quiet(a.json, std::io::IsTerminal::is_terminal(&std::io::stderr()));
+    let pass_header = |k: u64| {
+        if !quiet && a.seeds > 1 {
+            eprintln!(
+                "seed pass {} of {}: each scenario's own seed{}",
+                k + 1,
+                a.seeds,
+                if k == 0 {
+                    String::new()
+                } else {
+                    format!(" + {k}")
+                }
+            );
+        }
+    };
+    pass_header(0);
     let results = run_all(a.only.as_deref(), quiet)?;
     let mut checks = evaluate(&results);
     // Which checks the chosen scenarios compute, judged on the first seed:
@@ -974,6 +989,7 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     if a.seeds > 1 {
         let mut runs = vec![checks];
         for k in 1..a.seeds {
+            pass_header(k);
             let r = run_all_seeded(a.only.as_deref(), quiet, k)?;
             runs.push(evaluate(&r));
         }
