@@ -2592,18 +2592,24 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert!(e.contains("110000 connections"), "{e}");
     }
 
+    /// A 1 ms scenario of `n` hosts of `kind`, h0 to h{n-1}, each with an
+    /// address of its own; the caller adds the workloads.
+    fn many_hosts(n: usize, kind: &str) -> String {
+        let mut t = String::from("duration_ms = 1\n");
+        for i in 0..n {
+            t += &format!(
+                "[[host]]\nname = \"h{i}\"\ntype = \"{kind}\"\nip = \"10.{}.{}.1\"\n",
+                i / 250,
+                i % 250
+            );
+        }
+        t
+    }
+
     #[test]
     fn the_number_of_hosts_is_bounded() {
         let hosts = |n: usize| {
-            let mut t = String::from("duration_ms = 1\n");
-            for i in 0..n {
-                t += &format!(
-                    "[[host]]\nname = \"h{i}\"\ntype = \"linux\"\nip = \"10.{}.{}.1\"\n",
-                    i / 250,
-                    i % 250
-                );
-            }
-            t + "[[workload]]\ntype = \"RR\"\nconnections = 1\nrequest = 1\nresponse = 1\nclient = \"h0\"\nserver = \"h1\"\n"
+            many_hosts(n, "linux") + "[[workload]]\ntype = \"RR\"\nconnections = 1\nrequest = 1\nresponse = 1\nclient = \"h0\"\nserver = \"h1\"\n"
         };
         assert!(Scenario::parse("t.toml", &hosts(1000))
             .unwrap()
@@ -2622,16 +2628,9 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         // Every run's results are held until printed: 64 runs of 1000
         // hosts took 2.7 GB with --format json.
         let scenario = |hosts: usize, values: usize| {
-            let mut t = String::from("duration_ms = 1\n");
-            for i in 0..hosts {
-                t += &format!(
-                    "[[host]]\nname = \"h{i}\"\ntype = \"zos\"\nip = \"10.{}.{}.1\"\n",
-                    i / 250,
-                    i % 250
-                );
-            }
             let values: Vec<String> = (1..=values).map(|n| n.to_string()).collect();
-            t + "[[workload]]\ntype = \"RR\"\nconnections = 1\nrequest = 1\nresponse = 1\n\
+            many_hosts(hosts, "zos")
+                + "[[workload]]\ntype = \"RR\"\nconnections = 1\nrequest = 1\nresponse = 1\n\
                  client = \"h0\"\nserver = \"h1\"\n\
                  [vary]\nfield = \"latency_us\"\nvalues = ["
                 + &values.join(", ")
