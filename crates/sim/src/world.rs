@@ -2064,7 +2064,12 @@ impl World {
         };
         let id = cn.id;
         if let Some(t) = cn.tcb.rto_at {
-            if cn.rto_ev.is_none() {
+            // An earlier deadline needs an event of its own: the first RTT
+            // sample takes the timeout from its 1 s initial value down to
+            // the 200 ms floor, and waiting for the event armed with the
+            // initial value stalled a stream that lost a segment in its
+            // first second until that second was over.
+            if cn.rto_ev.is_none_or(|e| t < e) {
                 cn.rto_ev = Some(t);
                 self.q.schedule(t, Ev::ConnTimer(h, c, id));
             }

@@ -794,3 +794,50 @@ fn counters_cover_the_measured_window_not_the_warm_up() {
     };
     assert!(depth(&b) > 0);
 }
+
+/// A stream that loses a segment early in its life is timed out at the
+/// retransmission timeout its round trips set (the 200 ms floor), not at
+/// the 1 s initial value: the timer moving earlier must move its event
+/// too. Without the IWQ ACK rule a z/OS receiver ACKs once per batch, so
+/// most losses here end in a timeout. Before, the stream stopped at its
+/// first such loss for the rest of its first second.
+#[test]
+fn an_early_loss_is_timed_out_at_the_rto_its_round_trips_set() {
+    let text = r#"
+duration_ms = 600
+warmup_ms = 0
+seed = 7
+[[host]]
+name = "zosa"
+type = "zos"
+ip = "192.0.2.1"
+adapter = "osa-express3"
+speed = "1g"
+inbperf = "DYNAMIC"
+[[host]]
+name = "zosb"
+type = "zos"
+ip = "192.0.2.2"
+adapter = "osa-express3"
+speed = "1g"
+inbperf = "DYNAMIC"
+loss = 0.001
+[[workload]]
+name = "bulk"
+type = "STR"
+connections = 1
+request = 1
+response = 20000000
+client = "zosb"
+server = "zosa"
+sndbuf_kb = 256
+rcvbuf_kb = 256
+"#;
+    let runs = run_text(text);
+    let r = &runs[0].1;
+    let sender = host(r, "zosa");
+    // Timeouts well inside the first second (there were none), and the
+    // stream going on after each (it had stopped after 669 segments).
+    assert!(sender.tcp.timeouts >= 2, "{:?}", sender.tcp);
+    assert!(sender.tcp.segments_out > 900, "{:?}", sender.tcp);
+}
