@@ -4,7 +4,7 @@
 use crate::report::RunResult;
 use crate::scenario::Scenario;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -63,13 +63,33 @@ pub struct SimArgs {
 
 /// Run `softosa sim`.
 pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
-    let text = output(&args)?;
-    softosa_display::cli::write_stdout(&text).map_err(|e| format!("writing the output: {e}"))?;
+    // Written piece by piece: the pieces of a large run are hundreds of MB,
+    // and joining them first would hold them twice.
+    let mut out = std::io::stdout().lock();
+    for piece in pieces(&args)? {
+        match out.write_all(piece.as_bytes()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+            r => r.map_err(|e| format!("writing the output: {e}"))?,
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.map_err(|e| format!("writing the output: {e}"))?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Everything `softosa sim` prints: the results, then any displays.
 pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
+    Ok(pieces(args)?.concat())
+}
+
+/// What `softosa sim` prints, in the order printed. Each run is rendered as
+/// soon as it ends and its results and world are dropped, so what is held
+/// is the output's text, not every run's result structures (a `[vary]` of
+/// 10 runs of 1000 hosts and 1000 workloads held 1.4 GB to print 212 MB of
+/// JSON). Nothing is printed before every run has succeeded.
+fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     if args.format == Format::Csv && !args.display.is_empty() {
         // Text after the CSV would break every tool reading it.
         return Err(Box::new(softosa_display::cli::Usage(
@@ -115,9 +135,9 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
         )
         .into());
     }
-    let mut results: Vec<(String, RunResult)> = Vec::new();
+    let mut runs: Vec<Rendered> = Vec::new();
     let mut displays = String::new();
-    let mut displays_json: Vec<serde_json::Value> = Vec::new();
+    let mut displays_json: Vec<String> = Vec::new();
     let json = args.format == Format::Json;
     let display_format = if json {
         softosa_display::Format::Json
@@ -135,12 +155,12 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
             for (host, engine) in world.engines() {
                 let text = softosa_display::render(*kind, engine, &ctx, None, display_format)?;
                 if json {
-                    displays_json.push(serde_json::json!({
+                    displays_json.push(json_element(&serde_json::json!({
                         "variant": v.label,
                         "host": host,
                         "kind": kind.word(),
                         "display": serde_json::from_str::<serde_json::Value>(&text)?,
-                    }));
+                    }))?);
                     continue;
                 }
                 displays.push_str(&format!(
@@ -150,11 +170,98 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
                 ));
             }
         }
-        results.push((v.label.clone(), r));
+        runs.push(Rendered::new(&v.label, &r, args.format)?);
     }
     // The seed the runs used (--seed overrides the file's).
     let seed = args.seed.unwrap_or(sc.file.seed);
-    Ok(render(&sc, seed, &results, args.format, &displays_json)? + &displays)
+    let mut out = render(&sc, seed, runs, args.format, displays_json)?;
+    if !displays.is_empty() {
+        out.push(displays);
+    }
+    Ok(out)
+}
+
+/// One finished run as it will be printed: its text, JSON or CSV, and
+/// for the side-by-side table its workloads' main figures.
+struct Rendered {
+    label: String,
+    /// The run's part of the output in the chosen format (for JSON, the
+    /// element of `variants`, indented for its place).
+    body: String,
+    rows: Vec<SideRow>,
+}
+
+/// One line of the side-by-side table, without the variant's name.
+struct SideRow {
+    workload: String,
+    cells: String,
+}
+
+impl Rendered {
+    fn new(label: &str, r: &RunResult, f: Format) -> Result<Rendered, serde_json::Error> {
+        let body = match f {
+            Format::Json => {
+                json_element(&serde_json::json!({ "variant": label, "result": r.to_json()? }))?
+            }
+            Format::Csv => r.to_csv(label),
+            Format::Text => r.to_text(),
+        };
+        let rows = if f == Format::Text {
+            r.workloads
+                .iter()
+                .map(|w| SideRow {
+                    workload: w.name.clone(),
+                    // No completed transaction: no latency, no CPU per
+                    // transaction.
+                    cells: format!(
+                        "{:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10}",
+                        w.transactions_per_s,
+                        w.mb_per_s,
+                        w.per_txn(w.latency_mean_us, 1),
+                        w.per_txn(w.latency_p99_us, 1),
+                        w.per_txn(w.cpu_us_per_txn_server, 2),
+                        w.per_mb_or(w.cpu_ms_per_mb_server, 2, "-")
+                    ),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(Rendered {
+            label: label.to_string(),
+            body,
+            rows,
+        })
+    }
+}
+
+/// `v` pretty-printed as an element of an array that is itself a member
+/// of the top-level object: every line but the first indented two levels,
+/// as `serde_json::to_string_pretty` indents it inside the whole document.
+fn json_element(v: &serde_json::Value) -> Result<String, serde_json::Error> {
+    let text = serde_json::to_string_pretty(v)?;
+    // A JSON string never holds a raw line break, so every '\n' is
+    // between tokens.
+    Ok(text.replace('\n', "\n    "))
+}
+
+/// The members of a pretty-printed array at the top level's first depth.
+fn json_array(out: &mut Vec<String>, elements: Vec<String>) {
+    if elements.is_empty() {
+        out.push("[]".into());
+        return;
+    }
+    out.push("[\n".into());
+    let n = elements.len();
+    for (i, e) in elements.into_iter().enumerate() {
+        out.push("    ".into());
+        out.push(e);
+        out.push(if i + 1 < n {
+            ",\n".into()
+        } else {
+            "\n  ]".into()
+        });
+    }
 }
 
 /// Refuse an output path that would only fail after a long run: a
@@ -282,84 +389,75 @@ impl Heartbeat {
 fn render(
     sc: &Scenario,
     seed: u64,
-    results: &[(String, RunResult)],
+    runs: Vec<Rendered>,
     f: Format,
-    displays: &[serde_json::Value],
-) -> Result<String, serde_json::Error> {
-    Ok(match f {
+    displays: Vec<String>,
+) -> Result<Vec<String>, serde_json::Error> {
+    let mut out = Vec::new();
+    match f {
         Format::Json => {
-            let v = results
-                .iter()
-                .map(|(l, r)| Ok(serde_json::json!({ "variant": l, "result": r.to_json()? })))
-                .collect::<Result<Vec<_>, serde_json::Error>>()?;
-            let mut doc = serde_json::json!({
-                "scenario": sc.file.name.clone().unwrap_or_else(|| sc.path.clone()),
-                "seed": seed,
-                "variants": v,
-            });
+            // The document serde_json would print for {displays, scenario,
+            // seed, variants} (its keys in that order), built from the
+            // runs' pieces.
+            let scenario = sc.file.name.clone().unwrap_or_else(|| sc.path.clone());
+            out.push("{\n".into());
             if !displays.is_empty() {
-                doc["displays"] = serde_json::Value::from(displays.to_vec());
+                out.push("  \"displays\": ".into());
+                json_array(&mut out, displays);
+                out.push(",\n".into());
             }
-            let mut s = serde_json::to_string_pretty(&doc)?;
-            s.push('\n');
-            s
+            out.push(format!(
+                "  \"scenario\": {},\n  \"seed\": {},\n  \"variants\": ",
+                serde_json::to_string(&scenario)?,
+                serde_json::to_string(&seed)?
+            ));
+            json_array(&mut out, runs.into_iter().map(|r| r.body).collect());
+            out.push("\n}\n".into());
         }
         Format::Csv => {
-            let mut s = String::from(RunResult::CSV_HEADER);
-            s.push('\n');
-            for (l, r) in results {
-                s.push_str(&r.to_csv(l));
-            }
-            s
+            out.push(format!("{}\n", RunResult::CSV_HEADER));
+            out.extend(runs.into_iter().map(|r| r.body));
         }
         Format::Text => {
-            let mut s = String::new();
             if let Some(n) = &sc.file.name {
-                s.push_str(&format!("scenario: {n}\n"));
+                out.push(format!("scenario: {n}\n"));
             }
-            if results.len() > 1 {
-                s.push_str(&side_by_side(results));
-                s.push('\n');
+            if runs.len() > 1 {
+                out.push(side_by_side(&runs));
+                out.push("\n".into());
             }
-            for (l, r) in results {
-                if results.len() > 1 {
-                    s.push_str(&format!("==== variant {l}\n"));
+            let many = runs.len() > 1;
+            for r in runs {
+                if many {
+                    out.push(format!("==== variant {}\n", r.label));
                 }
-                s.push_str(&r.to_text());
-                s.push('\n');
+                out.push(r.body);
+                out.push("\n".into());
             }
-            s
         }
-    })
+    }
+    Ok(out)
 }
 
 /// One line per workload and variant: the comparison people want first.
-fn side_by_side(results: &[(String, RunResult)]) -> String {
+fn side_by_side(runs: &[Rendered]) -> String {
     let mut s = String::new();
-    let vw = results.iter().map(|(l, _)| l.len()).fold(22, usize::max);
-    let ww = results
+    let vw = runs.iter().map(|r| r.label.len()).fold(22, usize::max);
+    let ww = runs
         .iter()
-        .flat_map(|(_, r)| r.workloads.iter().map(|w| w.name.len()))
+        .flat_map(|r| r.rows.iter().map(|w| w.workload.len()))
         .fold(18, usize::max);
     s.push_str(&format!(
         "{:<vw$} {:<ww$} {:>10} {:>9} {:>9} {:>9} {:>10} {:>10}\n",
         "variant", "workload", "trans/s", "MB/s", "mean us", "p99 us", "cpu us/tr", "srv ms/MB"
     ));
-    let n = results.first().map(|r| r.1.workloads.len()).unwrap_or(0);
+    let n = runs.first().map(|r| r.rows.len()).unwrap_or(0);
     for i in 0..n {
-        for (l, r) in results {
-            if let Some(w) = r.workloads.get(i) {
-                // No completed transaction: no latency, no CPU per transaction.
+        for r in runs {
+            if let Some(w) = r.rows.get(i) {
                 s.push_str(&format!(
-                    "{:<vw$} {:<ww$} {:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10}\n",
-                    l,
-                    w.name,
-                    w.transactions_per_s,
-                    w.mb_per_s,
-                    w.per_txn(w.latency_mean_us, 1),
-                    w.per_txn(w.latency_p99_us, 1),
-                    w.per_txn(w.cpu_us_per_txn_server, 2),
-                    w.per_mb_or(w.cpu_ms_per_mb_server, 2, "-")
+                    "{:<vw$} {:<ww$} {}\n",
+                    r.label, w.workload, w.cells
                 ));
             }
         }
@@ -373,6 +471,19 @@ pub use softosa_display::cli::Usage;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The output for runs already made, as `softosa sim` renders them.
+    fn render_all(
+        sc: &Scenario,
+        results: &[(String, RunResult)],
+        f: Format,
+    ) -> Result<String, serde_json::Error> {
+        let runs = results
+            .iter()
+            .map(|(l, r)| Rendered::new(l, r, f))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(render(sc, 1, runs, f, Vec::new())?.concat())
+    }
 
     fn args(format: Format, display: &[&str]) -> SimArgs {
         SimArgs {
@@ -411,6 +522,49 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&output(&a).unwrap()).unwrap();
         assert_eq!(doc["seed"], 7);
         assert!(doc["variants"].is_array());
+    }
+
+    /// The JSON is put together from each run's piece as the run ends; it
+    /// must be exactly the document serde_json prints for the whole (keys
+    /// in order, two-space indents), with and without displays, with
+    /// several runs.
+    #[test]
+    fn json_assembled_run_by_run_is_the_whole_document_pretty_printed() {
+        let quick = std::fs::read_to_string(args(Format::Json, &[]).scenario).unwrap();
+        let text = quick.replace("duration_ms = 100", "duration_ms = 5")
+            + "\n[vary]\nfield = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC\"]\n";
+        let sc = Scenario::parse("t.toml", &text).unwrap();
+        let mut results = Vec::new();
+        for v in sc.variants().unwrap() {
+            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+            results.push((v.label.clone(), r));
+        }
+        let displays = [
+            serde_json::json!({ "kind": "tuning", "display": { "queues": [1, {"a": "x\ny"}] } }),
+            serde_json::json!({ "kind": "devlinks", "display": [] }),
+        ];
+        for shown in [0, 1, 2] {
+            let runs = results
+                .iter()
+                .map(|(l, r)| Rendered::new(l, r, Format::Json))
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap();
+            let pieces = displays[..shown].iter().map(|d| json_element(d).unwrap());
+            let out = render(&sc, 9, runs, Format::Json, pieces.collect()).unwrap();
+            let mut whole = serde_json::json!({
+                "scenario": sc.file.name,
+                "seed": 9,
+                "variants": results
+                    .iter()
+                    .map(|(l, r)| serde_json::json!({ "variant": l, "result": r.to_json().unwrap() }))
+                    .collect::<Vec<_>>(),
+            });
+            if shown > 0 {
+                whole["displays"] = serde_json::Value::from(displays[..shown].to_vec());
+            }
+            let whole = serde_json::to_string_pretty(&whole).unwrap() + "\n";
+            assert_eq!(out.concat(), whole, "{shown} displays");
+        }
     }
 
     /// The path docs/scenarios.md gives for `jq`:
@@ -488,7 +642,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             let r = run_with_progress(&v.label, &v.setup, true).unwrap();
             results.push((v.label, r));
         }
-        let out = render(&sc, 1, &results, Format::Text, &[]).unwrap();
+        let out = render_all(&sc, &results, Format::Text).unwrap();
         let lines: Vec<&str> = out.lines().collect();
         // Each table: the header's column starts are where the row's are.
         for (head, row) in [("variant ", "BALANCED-with"), ("workload ", "interactive")] {
@@ -562,7 +716,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
         let r = run_with_progress(&v.label, &v.setup, true).unwrap();
         assert!(r.workloads.iter().all(|w| w.delivered_nothing()));
         let results = vec![(v.label.clone(), r)];
-        let json = render(&sc, 1, &results, Format::Json, &[]).unwrap();
+        let json = render_all(&sc, &results, Format::Json).unwrap();
         let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
         for w in doc["variants"][0]["result"]["workloads"]
             .as_array()
@@ -572,11 +726,11 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
                 assert!(w[k].is_null(), "{k}: {w}");
             }
         }
-        let csv = render(&sc, 1, &results, Format::Csv, &[]).unwrap();
+        let csv = render_all(&sc, &results, Format::Csv).unwrap();
         for row in csv.lines().skip(1) {
             assert!(row.ends_with(",,"), "{row}");
         }
-        let text = render(&sc, 1, &results, Format::Text, &[]).unwrap();
+        let text = render_all(&sc, &results, Format::Text).unwrap();
         let row = text.lines().find(|l| l.starts_with("RR10(")).unwrap();
         assert!(row.ends_with("        -         -"), "{row}");
         assert!(text.contains("- in ms/MB: no payload delivered"), "{text}");
@@ -592,7 +746,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
                 let r = run_with_progress(&v.label, &v.setup, true).unwrap();
                 results.push((v.label, r));
             }
-            render(&sc, 1, &results, format, &[]).unwrap()
+            render_all(&sc, &results, format).unwrap()
         };
         let sampled = quick.replace("seed = 1", "seed = 1\nsample_us = 5000");
         // quick-rr runs 20 ms of warm-up and 100 ms measured: a sample at
@@ -656,7 +810,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
                 stopped.iter().all(|t| *t > 0.0 && *t < 120_000.0),
                 "{stopped:?}"
             );
-            let text = render(&sc, 1, &[(v.label.clone(), r)], Format::Text, &[]).unwrap();
+            let text = render_all(&sc, &[(v.label.clone(), r)], Format::Text).unwrap();
             assert!(
                 text.contains("LAN-idle timer sampling stopped at "),
                 "{text}"
@@ -694,7 +848,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             let r = run_with_progress(&v.label, &v.setup, true).unwrap();
             results.push((v.label, r));
         }
-        let csv = render(&sc, 1, &results, Format::Csv, &[]).unwrap();
+        let csv = render_all(&sc, &results, Format::Csv).unwrap();
         // RFC 4180: fields split at commas outside double quotes, "" inside
         // quotes is one quote.
         let fields = |row: &str| -> Vec<String> {

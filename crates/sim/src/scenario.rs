@@ -93,9 +93,11 @@ const MAX_CONNECTIONS: u64 = 100_000;
 /// peers): keeps memory bounded however long the file is.
 const MAX_HOSTS: usize = 1000;
 
-/// Hosts times `[vary]` runs: every run's results (per host its counters,
-/// per workload too) are held until they are printed, so 64 runs of 1000
-/// hosts took 2.7 GB with `--format json`, 9 GB with 1000 workloads.
+/// Hosts times `[vary]` runs: every run's output (per host its counters,
+/// per workload too) is held until all runs have ended, so the output
+/// grows with both. 64 runs of 1000 hosts once took 2.7 GB with
+/// `--format json`, 9 GB with 1000 workloads; at this bound and 1000
+/// workloads the JSON is about 210 MB, held once.
 const MAX_HOST_RUNS: usize = 10_000;
 
 /// Workloads in one scenario: every host keeps counters per workload, so
@@ -523,8 +525,8 @@ impl Scenario {
         let hosts = self.file.hosts.len();
         if v.values.len() * hosts > MAX_HOST_RUNS {
             return Err(self.invalid(format!(
-                "[vary] values: {} values, each a run of all {hosts} hosts; every run's results \
-                 are held until they are printed, so values times hosts may be at most \
+                "[vary] values: {} values, each a run of all {hosts} hosts; every run's output \
+                 is held until all have run, so values times hosts may be at most \
                  {MAX_HOST_RUNS} (at most {} values here)",
                 v.values.len(),
                 (MAX_HOST_RUNS / hosts).max(1)
@@ -593,7 +595,7 @@ impl Scenario {
             digests.push(digest);
             out.push(Variant { label, setup });
         }
-        // The results of every run are held until they are printed.
+        // The output of every run is held until all have run.
         let share = crate::world::MAX_TIMER_SAMPLES / out.len().max(1);
         for v in &mut out {
             v.setup.max_samples = share;
@@ -2625,7 +2627,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
 
     #[test]
     fn vary_values_times_hosts_is_bounded() {
-        // Every run's results are held until printed: 64 runs of 1000
+        // Every run's output is held until printed: 64 runs of 1000
         // hosts took 2.7 GB with --format json.
         let scenario = |hosts: usize, values: usize| {
             let values: Vec<String> = (1..=values).map(|n| n.to_string()).collect();
