@@ -53,17 +53,26 @@ pub enum ErrorKind {
     #[error("statement {0} is a valid z/OS statement but softosa does not support it")]
     UnsupportedStatement(String),
     /// `min` is the whole keyword when z/OS accepts no abbreviation of it.
+    /// `whose`: the statement and its name ("INTERFACE O7") when the
+    /// keyword is a parameter of a named statement.
     #[error(
-        "{got} is too short an abbreviation of {keyword}: {}",
+        "{}{got} is too short an abbreviation of {keyword}: {}",
+        whose.as_deref().map(|w| format!("{w}: ")).unwrap_or_default(),
         code_at_least(keyword, min)
     )]
     AbbreviationTooShort {
+        whose: Option<String>,
         got: String,
         keyword: &'static str,
         min: &'static str,
     },
-    #[error("unknown parameter {param} on the {stmt} statement")]
-    UnknownParameter { stmt: &'static str, param: String },
+    /// `name` as for [`ErrorKind::MissingValue`].
+    #[error("unknown parameter {param} on the {stmt}{} statement", space_then_name(name.as_deref()))]
+    UnknownParameter {
+        stmt: &'static str,
+        name: Option<String>,
+        param: String,
+    },
     /// A real z/OS parameter of a statement softosa reads, whose values
     /// softosa cannot check (IP Configuration Reference lists it, but the
     /// form of its values is not one softosa knows).

@@ -157,6 +157,7 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
         },
         seen: Vec::new(),
         named: None,
+        named_stmt: "",
     };
     if toks.is_empty() {
         p.warn(
@@ -227,6 +228,8 @@ struct Parser<'a> {
     /// (a bad or missing value, one coded twice, one not modelled) say
     /// whose they are.
     named: Option<String>,
+    /// The statement [`Parser::named`] names ("INTERFACE", "ROUTE", ...).
+    named_stmt: &'static str,
 }
 
 // ---- parameter tables -------------------------------------------------
@@ -1256,11 +1259,20 @@ impl Parser<'_> {
         );
     }
 
+    /// The statement being read and its name ("INTERFACE O7"), once the
+    /// name is read.
+    fn whose(&self) -> Option<String> {
+        self.named
+            .as_ref()
+            .map(|n| format!("{} {n}", self.named_stmt))
+    }
+
     /// `t` is too short an abbreviation of the keyword `k`.
     fn too_short(&mut self, t: &Token, k: Keyword) {
         self.err(
             t.span,
             ErrorKind::AbbreviationTooShort {
+                whose: self.whose(),
                 got: t.text.clone(),
                 keyword: k.doc,
                 min: k.min_upper(),
@@ -1424,6 +1436,7 @@ impl Parser<'_> {
                 t.span,
                 ErrorKind::UnknownParameter {
                     stmt,
+                    name: self.named.clone(),
                     param: t.text.clone(),
                 },
             ),
@@ -1606,6 +1619,7 @@ impl Parser<'_> {
             return;
         };
         self.named = Some(name.text.clone());
+        self.named_stmt = "INTERFACE";
         // `INTERFACE name DELETE` removes a defined interface (IP
         // Configuration Reference, INTERFACE statements: DELEte in place of
         // DEFINE). softosa reads each profile from scratch and does not
@@ -2186,6 +2200,7 @@ impl Parser<'_> {
             return;
         };
         self.named = Some(name.upper());
+        self.named_stmt = S;
         let Some(ty) = self.value(S, "device type", "MPCIPA") else {
             return;
         };
@@ -2228,6 +2243,7 @@ impl Parser<'_> {
                     t.span,
                     ErrorKind::UnknownParameter {
                         stmt: S,
+                        name: self.named.clone(),
                         param: t.text.clone(),
                     },
                 );
@@ -2243,6 +2259,7 @@ impl Parser<'_> {
             return;
         };
         self.named = Some(name.text.clone());
+        self.named_stmt = S;
         let Some(kt) = self.value(S, "link type", "IPAQENET or IPAQIDIO") else {
             return;
         };
@@ -2824,7 +2841,7 @@ impl Parser<'_> {
                 }
                 _ => match parse_ipv4(&n.text) {
                     Some(a) if addr.is_none() => addr = Some(Spanned::new(a, n.span)),
-                    _ => self.err(n.span, ErrorKind::UnknownParameter { stmt: S, param: n.text.clone() }),
+                    _ => self.err(n.span, ErrorKind::UnknownParameter { stmt: S, name: self.named.clone(), param: n.text.clone() }),
                 },
             }
         }
@@ -2974,6 +2991,7 @@ impl Parser<'_> {
             }
         };
         self.named = Some(dest.to_string());
+        self.named_stmt = S;
         let Some(g) = self.value(S, "first hop", "= or a gateway address") else {
             return;
         };

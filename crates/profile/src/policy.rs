@@ -185,6 +185,7 @@ fn block(
                 t.span,
                 ErrorKind::UnknownParameter {
                     stmt: S,
+                    name: None,
                     param: t.text.clone(),
                 },
             ),

@@ -428,6 +428,7 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                 sp,
                 ErrorKind::UnknownParameter {
                     stmt: "TRLE",
+                    name: None,
                     param: k.clone(),
                 },
             ),

@@ -112,7 +112,7 @@ fn unknown_statements_are_errors_unmodelled_ones_warnings_and_parsing_resumes() 
     );
     assert_eq!(
         v[2],
-        "s.prof:3:61: error: unknown parameter FROB on the INTERFACE statement"
+        "s.prof:3:61: error: unknown parameter FROB on the INTERFACE A statement"
     );
     assert!(
         v[3].starts_with("s.prof:4:6: error: HOME address: 1.2.3 is not valid"),
@@ -943,7 +943,7 @@ fn repl_and_norepl_abbreviate_replaceable() {
     ));
     assert_eq!(
         v,
-        ["s.prof:4:43: error: REP is too short an abbreviation of REPLaceable: code at least REPL"]
+        ["s.prof:4:43: error: ROUTE 10.2.0.0/16: REP is too short an abbreviation of REPLaceable: code at least REPL"]
     );
 }
 
@@ -1473,8 +1473,8 @@ fn a_keyword_with_no_abbreviation_is_to_be_coded_in_full() {
     assert_eq!(
         v,
         [
-            "s.prof:3:24: error: MT is too short an abbreviation of MTU: code it in full",
-            "s.prof:3:32: error: MAXIMUMRETRANS is too short an abbreviation of MAXIMUMRETRANSMITTIME: code it in full",
+            "s.prof:3:24: error: ROUTE 10.2.0.0/16: MT is too short an abbreviation of MTU: code it in full",
+            "s.prof:3:32: error: ROUTE 10.2.0.0/16: MAXIMUMRETRANS is too short an abbreviation of MAXIMUMRETRANSMITTIME: code it in full",
         ]
     );
 }
