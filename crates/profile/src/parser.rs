@@ -224,9 +224,10 @@ struct Parser<'a> {
     /// ROUTE), by [`group`]: one coded again is a warning.
     seen: Vec<String>,
     /// The name of the current statement (an INTERFACE's, LINK's or
-    /// DEVICE's), once it is read: the diagnostics about its parameters
-    /// (a bad or missing value, one coded twice, one not modelled) say
-    /// whose they are.
+    /// DEVICE's, a ROUTE's destination), once it is read: the diagnostics
+    /// about its parameters (a bad, missing, unknown or too briefly
+    /// abbreviated one, one coded twice, one not modelled) say whose they
+    /// are.
     named: Option<String>,
     /// The statement [`Parser::named`] names ("INTERFACE", "ROUTE", ...).
     named_stmt: &'static str,
