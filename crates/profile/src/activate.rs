@@ -383,14 +383,13 @@ pub fn activate(
     // PORTNAME (the first), and the first INTERFACE on it, of every stack
     // in order, whose CHPIDTYPE and CHPID describe the port.
     let trle_of = ByName::first_of(&trles, |t| &t.portname);
-    let mut first_on_port: HashMap<String, &Interface> = HashMap::new();
-    for i in stacks.iter().flat_map(|s| s.profile.interfaces.iter()) {
-        if let Some(p) = &i.portname {
-            first_on_port
-                .entry(p.value.to_ascii_uppercase())
-                .or_insert(i);
-        }
-    }
+    let first_on_port = ByName::first_of(
+        stacks
+            .iter()
+            .flat_map(|s| s.profile.interfaces.iter())
+            .filter(|i| i.portname.is_some()),
+        |i| i.portname.as_ref().map_or("", |p| p.value.as_str()),
+    );
     let mut next_chpid: u8 = 0x10;
     for (idx, plan) in plans.iter().enumerate() {
         let ov = opts.ports.get(&plan.name).cloned().unwrap_or_default();

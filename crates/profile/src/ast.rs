@@ -697,14 +697,12 @@ impl Profile {
     /// Its static VIPAs by kind and name: what [`Profile::static_vipa`] and
     /// [`Profile::static_vipa_of`] find, without a scan.
     pub fn static_vipa_index(&self) -> VipaIndex<'_> {
-        let mut by_name = HashMap::with_capacity(self.static_vipas.len());
-        for v in &self.static_vipas {
-            // The first of one kind and name, as `static_vipa` finds it.
-            by_name
-                .entry((v.kind, v.name.to_ascii_uppercase()))
-                .or_insert(v);
+        // The first of one kind and name, as `static_vipa` finds it.
+        VipaIndex {
+            by_name: first_by(&self.static_vipas, |v| {
+                (v.kind, v.name.to_ascii_uppercase())
+            }),
         }
-        VipaIndex { by_name }
     }
     /// Its HOME entries by link name, each link's in file order.
     pub fn homes_by_link(&self) -> AllByName<'_, HomeEntry> {
@@ -729,17 +727,28 @@ pub struct ByName<'p, T> {
 
 impl<'p, T> ByName<'p, T> {
     /// Index `items` by `name`, keeping the first of each name.
-    pub fn first_of(items: &'p [T], name: impl Fn(&T) -> &str) -> Self {
-        let mut by_name = HashMap::with_capacity(items.len());
-        for x in items {
-            by_name.entry(name(x).to_ascii_uppercase()).or_insert(x);
+    pub fn first_of(items: impl IntoIterator<Item = &'p T>, name: impl Fn(&T) -> &str) -> Self {
+        ByName {
+            by_name: first_by(items, |x| name(x).to_ascii_uppercase()),
         }
-        ByName { by_name }
     }
     /// The first statement of that name (any case), if any.
     pub fn get(&self, name: &str) -> Option<&'p T> {
         self.by_name.get(&name.to_ascii_uppercase()).copied()
     }
+}
+
+/// `items` by `key`, keeping the first of each key, as a scan in order
+/// finds it.
+fn first_by<'p, K: std::hash::Hash + Eq, T>(
+    items: impl IntoIterator<Item = &'p T>,
+    key: impl Fn(&T) -> K,
+) -> HashMap<K, &'p T> {
+    let mut by_key = HashMap::new();
+    for x in items {
+        by_key.entry(key(x)).or_insert(x);
+    }
+    by_key
 }
 
 /// The DEVICEs of a profile by name (see [`Profile::device_index`]).

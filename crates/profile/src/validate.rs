@@ -228,12 +228,8 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     // When the profile uses START at all, an interface without one is
     // probably an oversight (z/OS would not start it).
     if !p.starts.is_empty() {
-        let names: HashSet<String> = p
-            .starts
-            .iter()
-            .map(|s| s.name.value.to_ascii_uppercase())
-            .collect();
-        let started = |n: &str| names.contains(&n.to_ascii_uppercase());
+        let starts = ByName::first_of(&p.starts, |s| &s.name.value);
+        let started = |n: &str| starts.get(n).is_some();
         for i in &p.interfaces {
             if !started(&i.name) {
                 d.warning(
