@@ -485,6 +485,18 @@ mod tests {
         Ok(render(sc, 1, runs, f, Vec::new())?.concat())
     }
 
+    /// Every run of `sc`, in order, with its label.
+    fn run_variants(sc: &Scenario) -> Vec<(String, RunResult)> {
+        sc.variants()
+            .unwrap()
+            .into_iter()
+            .map(|v| {
+                let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+                (v.label, r)
+            })
+            .collect()
+    }
+
     fn args(format: Format, display: &[&str]) -> SimArgs {
         SimArgs {
             scenario: PathBuf::from(concat!(
@@ -534,11 +546,7 @@ mod tests {
         let text = quick.replace("duration_ms = 100", "duration_ms = 5")
             + "\n[vary]\nfield = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC\"]\n";
         let sc = Scenario::parse("t.toml", &text).unwrap();
-        let mut results = Vec::new();
-        for v in sc.variants().unwrap() {
-            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
-            results.push((v.label.clone(), r));
-        }
+        let results = run_variants(&sc);
         let displays = [
             serde_json::json!({ "kind": "tuning", "display": { "queues": [1, {"a": "x\ny"}] } }),
             serde_json::json!({ "kind": "devlinks", "display": [] }),
@@ -637,11 +645,7 @@ values = ["BALANCED", "DYNAMIC"]
 labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
 "#;
         let sc = Scenario::parse("t.toml", text).unwrap();
-        let mut results = Vec::new();
-        for v in sc.variants().unwrap() {
-            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
-            results.push((v.label, r));
-        }
+        let results = run_variants(&sc);
         let out = render_all(&sc, &results, Format::Text).unwrap();
         let lines: Vec<&str> = out.lines().collect();
         // Each table: the header's column starts are where the row's are.
@@ -741,12 +745,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
         let quick = std::fs::read_to_string(args(Format::Text, &[]).scenario).unwrap();
         let run = |text: &str, format: Format| {
             let sc = Scenario::parse("t.toml", text).unwrap();
-            let mut results = Vec::new();
-            for v in sc.variants().unwrap() {
-                let r = run_with_progress(&v.label, &v.setup, true).unwrap();
-                results.push((v.label, r));
-            }
-            render_all(&sc, &results, format).unwrap()
+            render_all(&sc, &run_variants(&sc), format).unwrap()
         };
         let sampled = quick.replace("seed = 1", "seed = 1\nsample_us = 5000");
         // quick-rr runs 20 ms of warm-up and 100 ms measured: a sample at
@@ -843,11 +842,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
             )
             .replace("name = \"stream\"", "name = \"bulk, \\\"FTP\\\"\"");
         let sc = Scenario::parse("t.toml", &text).unwrap();
-        let mut results = Vec::new();
-        for v in sc.variants().unwrap() {
-            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
-            results.push((v.label, r));
-        }
+        let results = run_variants(&sc);
         let csv = render_all(&sc, &results, Format::Csv).unwrap();
         // RFC 4180: fields split at commas outside double quotes, "" inside
         // quotes is one quote.

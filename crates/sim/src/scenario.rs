@@ -2627,7 +2627,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
 
     #[test]
     fn vary_values_times_hosts_is_bounded() {
-        // Every run's output is held until printed: 64 runs of 1000
+        // Every run's output is held until all have run: 64 runs of 1000
         // hosts took 2.7 GB with --format json.
         let scenario = |hosts: usize, values: usize| {
             let values: Vec<String> = (1..=values).map(|n| n.to_string()).collect();
@@ -2659,14 +2659,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     #[test]
     fn the_number_of_workloads_is_bounded() {
         let workloads = |n: usize| {
-            let mut t = String::from(
-                "duration_ms = 1\n[[host]]\nname = \"a\"\ntype = \"linux\"\nip = \"10.0.0.1\"\n\
-                 [[host]]\nname = \"b\"\ntype = \"linux\"\nip = \"10.0.0.2\"\n",
-            );
+            let mut t = many_hosts(2, "linux");
             for i in 0..n {
                 t += &format!(
                     "[[workload]]\nname = \"w{i}\"\ntype = \"RR\"\nconnections = 1\n\
-                     request = 1\nresponse = 1\nclient = \"a\"\nserver = \"b\"\n"
+                     request = 1\nresponse = 1\nclient = \"h0\"\nserver = \"h1\"\n"
                 );
             }
             t
