@@ -114,9 +114,21 @@ pub struct Usage(pub String);
 /// descriptor) is returned, so the command can say so and exit non-zero
 /// instead of panicking inside `print!` or losing the output unnoticed.
 pub fn write_stdout(text: &str) -> std::io::Result<()> {
+    write_stdout_pieces([text])
+}
+
+/// As [`write_stdout`], for output made of pieces written one after the
+/// other (a large output need not be joined into one string first).
+pub fn write_stdout_pieces<S: AsRef<str>>(
+    pieces: impl IntoIterator<Item = S>,
+) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    let written = pieces
+        .into_iter()
+        .try_for_each(|p| out.write_all(p.as_ref().as_bytes()))
+        .and_then(|()| out.flush());
+    match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r,
     }

@@ -4,7 +4,7 @@
 use crate::report::RunResult;
 use crate::scenario::Scenario;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -65,17 +65,8 @@ pub struct SimArgs {
 pub fn run(args: SimArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     // Written piece by piece: the pieces of a large run are hundreds of MB,
     // and joining them first would hold them twice.
-    let mut out = std::io::stdout().lock();
-    for piece in pieces(&args)? {
-        match out.write_all(piece.as_bytes()) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-            r => r.map_err(|e| format!("writing the output: {e}"))?,
-        }
-    }
-    match out.flush() {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        r => r.map_err(|e| format!("writing the output: {e}"))?,
-    }
+    softosa_display::cli::write_stdout_pieces(pieces(&args)?)
+        .map_err(|e| format!("writing the output: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 
