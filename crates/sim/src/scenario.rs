@@ -2025,11 +2025,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     #[test]
     fn bad_values_are_reported() {
         let bad = BASIC.replace("type = \"RR\"", "type = \"XX\"");
-        let e = Scenario::parse("t.toml", &bad)
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
+        let e = refused(&bad);
         assert!(e.contains("XX"), "{e}");
         // The error names the line that holds the bad value.
         let line = bad.lines().position(|l| l.contains("\"XX\"")).unwrap() + 1;
@@ -2039,11 +2035,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "ip = \"192.0.2.2\"\nspeed = \"warp\"",
             1,
         );
-        let e = Scenario::parse("t.toml", &speed)
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
+        let e = refused(&speed);
         let line = speed.lines().position(|l| l.contains("warp")).unwrap() + 1;
         assert!(e.starts_with(&format!("t.toml:{line}: host ")), "{e}");
         let bad = BASIC.replace("field = \"inbperf\"", "field = \"colour\"");
@@ -2053,15 +2045,20 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert!(Scenario::parse("t.toml", &bad).unwrap().variants().is_err());
     }
 
+    /// The error of a scenario that parses but whose runs are refused.
+    fn refused(text: &str) -> String {
+        Scenario::parse("t.toml", text)
+            .unwrap()
+            .variants()
+            .expect_err("must be refused")
+            .to_string()
+    }
+
     /// The error `variants()` gives for BASIC edited by `f`, and the line
     /// (1-based) of the first line containing `marker`.
     fn error_at(f: impl Fn(&str) -> String, marker: &str) -> (String, usize) {
         let text = f(BASIC);
-        let e = Scenario::parse("t.toml", &text)
-            .unwrap()
-            .variants()
-            .expect_err("must be refused")
-            .to_string();
+        let e = refused(&text);
         let line = text.lines().position(|l| l.contains(marker)).unwrap() + 1;
         (e, line)
     }
@@ -2586,11 +2583,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         };
         let ok = Scenario::parse("t.toml", &many(10)).unwrap().variants();
         assert!(ok.is_ok(), "100,000 connections are allowed");
-        let e = Scenario::parse("t.toml", &many(11))
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
+        let e = refused(&many(11));
         assert!(e.contains("110000 connections"), "{e}");
     }
 
@@ -2617,11 +2610,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap()
             .variants()
             .is_ok());
-        let e = Scenario::parse("t.toml", &hosts(1001))
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
+        let e = refused(&hosts(1001));
         assert!(e.contains("1001 hosts"), "{e}");
     }
 
@@ -2643,11 +2632,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .variants()
             .is_ok());
         let text = scenario(1000, 11);
-        let e = Scenario::parse("t.toml", &text)
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
+        let e = refused(&text);
         let line = 1 + text.lines().position(|l| l.starts_with("values")).unwrap();
         assert!(
             e.starts_with(&format!("t.toml:{line}: [vary] values: 11 values")),
@@ -2673,11 +2658,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .variants()
             .is_ok());
         let text = workloads(1001);
-        let e = Scenario::parse("t.toml", &text)
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
+        let e = refused(&text);
         // At the first workload too many, with what to do instead.
         let line = 1 + text.lines().position(|l| l == "name = \"w1000\"").unwrap();
         assert!(e.starts_with(&format!("t.toml:{}: ", line - 1)), "{e}");
@@ -2794,11 +2775,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "GLOBALCONFIG SEGMENTATIONOFFLOAD reaches the stack model"
         );
         let bad = no_vary.replace("IPADDR 192.0.2.1/24", "IPADDR 192.0.2.99/24");
-        let e = Scenario::parse("t.toml", &bad)
-            .unwrap()
-            .variants()
-            .unwrap_err()
-            .to_string();
+        let e = refused(&bad);
         assert!(e.contains("192.0.2.1"), "{e}");
     }
 
