@@ -192,9 +192,12 @@ enum Way {
 }
 
 /// One flow, from the host's side (local = the analysed host).
+///
+/// Up to 100,000 flows per mode are held until the report is written, so
+/// a flow holds no heap allocation of its own.
 #[derive(Clone, Debug, Serialize)]
 pub struct FlowResult {
-    pub proto: String,
+    pub proto: FlowProto,
     pub local: IpAddr,
     pub local_port: u16,
     pub remote: IpAddr,
@@ -212,8 +215,8 @@ pub struct FlowResult {
     pub dropped_out: u64,
     pub first_us: f64,
     pub last_us: f64,
-    /// Inbound frames queued per input queue (label → frames).
-    pub queues: BTreeMap<String, u64>,
+    /// Inbound frames queued per input queue.
+    pub queues: FlowQueues,
     /// When the stack registered it as bulk (µs since the capture start).
     pub bulk_registered_us: Option<f64>,
     pub bulk_deregistered_us: Option<f64>,
@@ -221,12 +224,109 @@ pub struct FlowResult {
 }
 
 impl FlowResult {
-    /// The queue that took most of the flow's inbound frames.
-    pub fn main_queue(&self) -> Option<&str> {
-        self.queues
-            .iter()
-            .max_by_key(|(_, n)| **n)
-            .map(|(q, _)| q.as_str())
+    /// The queue that took most of the flow's inbound frames (of two that
+    /// took as many, the later label in alphabetical order).
+    pub fn main_queue(&self) -> Option<&'static str> {
+        self.queues.iter().max_by_key(|(_, n)| *n).map(|(q, _)| q)
+    }
+}
+
+/// A flow's IP protocol number, written `TCP`, `UDP` or `IP/n`; flows
+/// sort by that text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FlowProto(pub u8);
+
+impl FlowProto {
+    /// The written form's bytes, without an allocation (`IP/255` is the
+    /// longest).
+    fn text(self) -> ([u8; 6], usize) {
+        let mut b = [0u8; 6];
+        let t: &[u8] = match self.0 {
+            6 => b"TCP",
+            17 => b"UDP",
+            p => {
+                b[..3].copy_from_slice(b"IP/");
+                let mut n = 3;
+                for (place, d) in [(100, p / 100), (10, p / 10 % 10), (1, p % 10)] {
+                    if p >= place || place == 1 {
+                        b[n] = b'0' + d;
+                        n += 1;
+                    }
+                }
+                return (b, n);
+            }
+        };
+        b[..t.len()].copy_from_slice(t);
+        (b, t.len())
+    }
+}
+
+impl core::fmt::Display for FlowProto {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let (b, n) = self.text();
+        // Only ASCII is written into `b`.
+        f.write_str(core::str::from_utf8(&b[..n]).map_err(|_| core::fmt::Error)?)
+    }
+}
+
+impl Ord for FlowProto {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        let ((a, m), (b, n)) = (self.text(), other.text());
+        a[..m].cmp(&b[..n])
+    }
+}
+
+impl PartialOrd for FlowProto {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq<&str> for FlowProto {
+    fn eq(&self, other: &&str) -> bool {
+        let (b, n) = self.text();
+        &b[..n] == other.as_bytes()
+    }
+}
+
+impl Serialize for FlowProto {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A flow's inbound frames per input queue: written, and iterated, as a
+/// map from each used queue's label to its frames, labels in alphabetical
+/// order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowQueues([u64; QueueKind::ALL.len()]);
+
+impl FlowQueues {
+    /// The queues that took any of the flow's frames: label and frames, in
+    /// the labels' alphabetical order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        let mut kinds = QueueKind::ALL;
+        kinds.sort_by_key(|k| k.label());
+        kinds
+            .into_iter()
+            .map(|k| (k.label(), self.0[k.index()]))
+            .filter(|(_, n)| *n > 0)
+    }
+
+    /// Frames the queue labelled `label` took (`None` if it took none).
+    pub fn get(&self, label: &str) -> Option<u64> {
+        self.iter().find(|(q, _)| *q == label).map(|(_, n)| n)
+    }
+
+    /// Frames all the queues took.
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+}
+
+impl Serialize for FlowQueues {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
     }
 }
 
@@ -1498,11 +1598,7 @@ impl Run<'_> {
             .flows
             .iter()
             .map(|(k, f)| FlowResult {
-                proto: match k.0 {
-                    6 => "TCP".into(),
-                    17 => "UDP".into(),
-                    p => format!("IP/{p}"),
-                },
+                proto: FlowProto(k.0),
                 local: k.1,
                 local_port: k.2,
                 remote: k.3,
@@ -1517,11 +1613,7 @@ impl Run<'_> {
                 dropped_out: f.dropped_out,
                 first_us: f.first as f64 / 1000.0,
                 last_us: f.last as f64 / 1000.0,
-                queues: QueueKind::ALL
-                    .iter()
-                    .filter(|q| f.queues[q.index()] > 0)
-                    .map(|q| (q.label().to_string(), f.queues[q.index()]))
-                    .collect(),
+                queues: FlowQueues(f.queues),
                 bulk_registered_us: f.bulk_on.map(|t| t as f64 / 1000.0),
                 bulk_deregistered_us: f.bulk_off.map(|t| t as f64 / 1000.0),
                 bulk_refused: f.refused,
@@ -1624,4 +1716,84 @@ pub fn tighten_window<R: Read>(
 
 fn conn_key(c: &ConnKey) -> FlowMapKey {
     (6, c.local, c.local_port, c.remote, c.remote_port)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flow_protocol_is_written_as_its_name_or_number_and_sorts_by_that_text() {
+        let written: Vec<String> = [6, 17, 0, 1, 50, 99, 132, 255]
+            .into_iter()
+            .map(|p| FlowProto(p).to_string())
+            .collect();
+        assert_eq!(
+            written,
+            ["TCP", "UDP", "IP/0", "IP/1", "IP/50", "IP/99", "IP/132", "IP/255"]
+        );
+        let mut protos: Vec<FlowProto> = [17, 6, 50, 132, 1, 99].map(FlowProto).to_vec();
+        protos.sort();
+        let mut texts: Vec<String> = protos.iter().map(|p| p.to_string()).collect();
+        let by_text = {
+            let mut t = texts.clone();
+            t.sort();
+            t
+        };
+        assert_eq!(texts, by_text);
+        texts.dedup();
+        assert_eq!(texts.len(), 6);
+        assert!(FlowProto(50) == "IP/50" && FlowProto(6) == "TCP" && FlowProto(6) != "IP/6");
+        assert_eq!(
+            serde_json::to_string(&FlowProto(132)).expect("a string"),
+            "\"IP/132\""
+        );
+    }
+
+    #[test]
+    fn a_flows_queues_are_the_used_ones_by_label_and_the_main_one_took_most() {
+        let mut q = [0u64; QueueKind::ALL.len()];
+        q[QueueKind::Primary.index()] = 3;
+        q[QueueKind::BulkData.index()] = 5;
+        q[QueueKind::Ee.index()] = 5;
+        let queues = FlowQueues(q);
+        assert_eq!(
+            queues.iter().collect::<Vec<_>>(),
+            [("BULKDATA", 5), ("EE", 5), ("PRIMARY", 3)]
+        );
+        assert_eq!(
+            serde_json::to_string(&queues).expect("a map"),
+            r#"{"BULKDATA":5,"EE":5,"PRIMARY":3}"#
+        );
+        assert_eq!((queues.get("EE"), queues.get("SYSDIST")), (Some(5), None));
+        assert_eq!(queues.total(), 13);
+        let flow = FlowResult {
+            proto: FlowProto(6),
+            local: IpAddr::from([192, 0, 2, 2]),
+            local_port: 23,
+            remote: IpAddr::from([10, 0, 0, 1]),
+            remote_port: 1024,
+            packets_in: 13,
+            packets_out: 0,
+            bytes_in: 0,
+            bytes_out: 0,
+            payload_in: 0,
+            payload_out: 0,
+            dropped_in: 0,
+            dropped_out: 0,
+            first_us: 0.0,
+            last_us: 0.0,
+            queues,
+            bulk_registered_us: None,
+            bulk_deregistered_us: None,
+            bulk_refused: false,
+        };
+        // A tie goes to the later label, as the map this replaced gave it.
+        assert_eq!(flow.main_queue(), Some("EE"));
+        let none = FlowResult {
+            queues: FlowQueues::default(),
+            ..flow
+        };
+        assert_eq!((none.main_queue(), none.queues.iter().count()), (None, 0));
+    }
 }

@@ -1,7 +1,7 @@
 //! Replay reports (layer: replay driver, output; spec 08 §8.2): the
 //! per-mode comparison as text with the modes side by side, and as JSON.
 
-use crate::replay::{ModeResult, QueueResult};
+use crate::replay::{FlowProto, ModeResult, QueueResult};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -284,18 +284,12 @@ pub fn render_text(r: &Report) -> String {
         "Flows (local <- remote; inbound frames and the queue that took most of them)"
     );
     // The busiest flows (and every bulk one); JSON has them all.
-    type Key = (String, std::net::IpAddr, u16, std::net::IpAddr, u16);
+    type Key = (FlowProto, std::net::IpAddr, u16, std::net::IpAddr, u16);
     let mut weight: std::collections::BTreeMap<Key, (bool, u64)> = Default::default();
     for m in &modes {
         for f in &m.flows {
             let w = weight
-                .entry((
-                    f.proto.clone(),
-                    f.local,
-                    f.local_port,
-                    f.remote,
-                    f.remote_port,
-                ))
+                .entry((f.proto, f.local, f.local_port, f.remote, f.remote_port))
                 .or_default();
             w.0 |= f.bulk_registered_us.is_some() || f.bulk_refused;
             w.1 = w.1.max(f.packets_in + f.packets_out);
@@ -314,15 +308,9 @@ pub fn render_text(r: &Report) -> String {
         let flows: Vec<_> = modes
             .iter()
             .map(|m| {
-                m.flows.iter().find(|f| {
-                    (
-                        f.proto.as_str(),
-                        f.local,
-                        f.local_port,
-                        f.remote,
-                        f.remote_port,
-                    ) == (k.0.as_str(), k.1, k.2, k.3, k.4)
-                })
+                m.flows
+                    .iter()
+                    .find(|f| (f.proto, f.local, f.local_port, f.remote, f.remote_port) == *k)
             })
             .collect();
         if let Some(f) = flows.iter().flatten().next() {
@@ -363,10 +351,10 @@ pub fn render_text(r: &Report) -> String {
                 .iter()
                 .map(|f| match f {
                     Some(f) => {
-                        let total: u64 = f.queues.values().sum();
+                        let total = f.queues.total();
                         match f.main_queue() {
                             Some(q) if total > 0 => {
-                                let n = f.queues.get(q).copied().unwrap_or(0);
+                                let n = f.queues.get(q).unwrap_or(0);
                                 if n == total {
                                     q.to_string()
                                 } else {

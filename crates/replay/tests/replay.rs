@@ -63,7 +63,7 @@ fn streams_land_on_bulkdata_and_request_response_never_does() {
             at > f.first_us && at < f.last_us,
             "{capture}: registered at {at}"
         );
-        let bulk = f.queues.get("BULKDATA").copied().unwrap_or(0);
+        let bulk = f.queues.get("BULKDATA").unwrap_or(0);
         assert!(
             bulk * 2 > f.packets_in,
             "{capture}: {bulk} of {} frames on BULKDATA",
@@ -91,11 +91,11 @@ fn streams_land_on_bulkdata_and_request_response_never_does() {
                     "{capture} {mode:?}: {}:{} registered",
                     f.remote, f.remote_port
                 );
-                assert!(!f.queues.contains_key("BULKDATA"), "{capture} {mode:?}");
+                assert!(f.queues.get("BULKDATA").is_none(), "{capture} {mode:?}");
             }
             if mode != Mode::DynamicWorkloadq {
                 assert_eq!(r.bulk_registrations, 0, "{capture} {mode:?}");
-                assert!(r.flows.iter().all(|f| !f.queues.contains_key("BULKDATA")));
+                assert!(r.flows.iter().all(|f| f.queues.get("BULKDATA").is_none()));
             }
         }
     }
@@ -939,7 +939,7 @@ mod built {
             (f.packets_in, f.bytes_in, f.payload_in, f.dropped_in),
             (1, small.len() as u64, 10, 1)
         );
-        let queued: u64 = f.queues.values().sum();
+        let queued = f.queues.total();
         assert_eq!(queued, 1);
     }
 
