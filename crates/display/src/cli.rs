@@ -122,13 +122,22 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
 pub fn write_stdout_pieces<S: AsRef<str>>(
     pieces: impl IntoIterator<Item = S>,
 ) -> std::io::Result<()> {
+    write_stdout_with(|out| {
+        pieces
+            .into_iter()
+            .try_for_each(|p| out.write_all(p.as_ref().as_bytes()))
+    })
+}
+
+/// As [`write_stdout`], for output that `write` puts straight into
+/// standard output (buffered), as a serializer does: a large document is
+/// never held whole in memory.
+pub fn write_stdout_with(
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let written = pieces
-        .into_iter()
-        .try_for_each(|p| out.write_all(p.as_ref().as_bytes()))
-        .and_then(|()| out.flush());
-    match written {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r,
     }

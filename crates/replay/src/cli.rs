@@ -9,7 +9,7 @@ use crate::replay::{
     busiest_window, replay_mode, tighten_window, FrameObserver, Hooks, Mode, ReplayError,
     ReplayOptions,
 };
-use crate::report::{render_json, render_text, Report};
+use crate::report::{render_text, write_json, Report};
 use crate::smcat::{parse_config, SmcatAnalyzer, SmcatConfigError};
 use crate::zert::ZertAnalyzer;
 use clap::{Args, ValueEnum};
@@ -175,8 +175,6 @@ pub enum ReplayCliError {
         path: PathBuf,
         other: &'static str,
     },
-    #[error("JSON output: {0}")]
-    Json(#[from] serde_json::Error),
     #[error("writing the output: {0}")]
     Stdout(std::io::Error),
 }
@@ -326,15 +324,21 @@ fn configured_mode(cfg: &SystemConfig, names: &[String]) -> Mode {
 /// Entry point for `softosa replay`.
 pub fn run(args: ReplayArgs) -> Result<ExitCode, ReplayCliError> {
     let report = build_report(&args)?;
-    let text = match args.format {
-        Format::Text => render_text(&report),
-        Format::Json => render_json(&report)? + "\n",
+    // JSON goes out as it is made; text is small (the busiest flows only).
+    let write = |out: &mut dyn std::io::Write| match args.format {
+        Format::Text => out.write_all(render_text(&report).as_bytes()),
+        Format::Json => write_json(&report, out),
     };
     match &args.output {
-        Some(p) => std::fs::write(p, text).map_err(io_err(p))?,
+        Some(p) => {
+            let mut f = std::io::BufWriter::new(std::fs::File::create(p).map_err(io_err(p))?);
+            write(&mut f)
+                .and_then(|()| std::io::Write::flush(&mut f))
+                .map_err(io_err(p))?
+        }
         // A closed pipe (| head) is not an error worth reporting; anything
         // else (a full disk) loses the report, so it is.
-        None => softosa_display::cli::write_stdout(&text).map_err(ReplayCliError::Stdout)?,
+        None => softosa_display::cli::write_stdout_with(write).map_err(ReplayCliError::Stdout)?,
     }
     if let Some(p) = &args.html {
         std::fs::write(p, crate::html::render_html(&report)).map_err(io_err(p))?;

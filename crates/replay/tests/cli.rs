@@ -484,3 +484,27 @@ fn the_addresses_of_foreign_frames_are_counted_in_bounded_memory() {
     assert_eq!(t.foreign_addresses[0].frames, frames.len() as u64);
     assert_eq!(t.foreign_addresses[1].frames, 2);
 }
+
+#[test]
+fn the_json_report_written_as_it_is_made_is_the_whole_document_and_a_full_disk_is_an_error() {
+    let dir = scratch("json-streamed");
+    let out = dir.join("report.json");
+    let mut a = args(&data("mix.pcap"), &data("host.prof"));
+    a.format = Format::Json;
+    a.zert = true;
+    let whole = softosa_replay::report::render_json(&build_report(&a).expect("replayed"))
+        .expect("the report serialises");
+    a.output = Some(out.clone());
+    run(a).expect("written");
+    let written = std::fs::read_to_string(&out).expect("the report file");
+    assert_eq!(written, whole + "\n");
+    // A write that fails part way loses the report: an error naming the
+    // file, not a success with a cut document.
+    if Path::new("/dev/full").exists() {
+        let mut a = args(&data("mix.pcap"), &data("host.prof"));
+        a.format = Format::Json;
+        a.output = Some(PathBuf::from("/dev/full"));
+        let e = run(a).expect_err("no space").to_string();
+        assert!(e.contains("/dev/full"), "{e}");
+    }
+}
