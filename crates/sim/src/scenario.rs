@@ -330,17 +330,22 @@ impl Scenario {
         const NEEDS: &str = "a scenario needs [[host]] tables and at least one [[workload]] \
                              (see docs/scenarios.md; scenarios/quick-rr.toml is a small one)";
         let file: ScenarioFile = toml::from_str(text).map_err(|e| {
+            // A missing table is a whole-file matter: the parser points its
+            // error at the first line, which has nothing wrong with it.
+            for table in ["host", "workload"] {
+                if e.message() == format!("missing field `{table}`") {
+                    return ScenarioError::Invalid {
+                        path: path.to_string(),
+                        loc: String::new(),
+                        what: format!("no [[{table}]] table: {NEEDS}"),
+                    };
+                }
+            }
             // Top-level fields, [vary], [models] and [hipersockets] are
             // typed here: their type errors in the same words as a host's.
-            let mut message = plain_types(&e.to_string());
-            if message.contains("missing field `host`")
-                || message.contains("missing field `workload`")
-            {
-                message = format!("{}: {NEEDS}", message.trim_end());
-            }
             ScenarioError::Toml {
                 path: path.to_string(),
-                message,
+                message: plain_types(&e.to_string()),
             }
         })?;
         if file.workloads.is_empty() {
@@ -2730,7 +2735,14 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             let e = Scenario::parse("t.toml", &text).unwrap_err().to_string();
             assert!(e.starts_with("t.toml"), "{e}");
             assert!(e.contains("at least one [[workload]]"), "{e}");
+            // Not a parse error pointed at a first line with nothing wrong.
+            assert!(!e.contains("line 1"), "{e}");
         }
+        let e = Scenario::parse("t.toml", no_wl).unwrap_err().to_string();
+        assert!(e.starts_with("t.toml: no [[workload]] table: "), "{e}");
+        let no_host = &no_vary[no_vary.find("[[workload]]").unwrap()..];
+        let e = Scenario::parse("t.toml", no_host).unwrap_err().to_string();
+        assert!(e.starts_with("t.toml: no [[host]] table: "), "{e}");
     }
 
     #[test]
