@@ -925,7 +925,7 @@ pub fn table(checks: &[Check]) -> String {
 /// Where a reader of a failing check is sent: a FAIL is a gap in the
 /// model, and that section says what is known of each gap and what was
 /// measured against it.
-pub const WHY_FAIL: &str = "A FAIL is a gap in the model, not a broken run: docs/scenarios.md, section \"Where the model stands\", says what is known of each failing check and what was tried.";
+pub const WHY_FAIL: &str = "A FAIL is a gap in the model, not a broken run: docs/scenarios.md, section \"Where the model stands\", says what is known of each failing check, and docs/model-record.md what was tried against it.";
 
 fn fmt(v: f64, rule: Rule) -> String {
     match rule {
@@ -1096,9 +1096,11 @@ mod tests {
         let one_fails = table(&[ck(0.31), ck(0.02)]);
         assert!(one_fails.contains("1 of 2 checks pass; 1 fail"));
         assert!(one_fails.trim_end().ends_with(WHY_FAIL));
-        // The section the pointer names exists.
+        // The section and the page the pointer names exist.
         let doc = include_str!("../../../docs/scenarios.md");
         assert!(doc.contains("### Where the model stands"));
+        let record = include_str!("../../../docs/model-record.md");
+        assert!(record.starts_with("# The model's record"));
         let html = crate::reproduce_html::render(&[ck(0.31), ck(0.02)], &BTreeMap::new());
         assert!(html.contains("Where the model stands"));
         let html = crate::reproduce_html::render(&[ck(0.31)], &BTreeMap::new());
