@@ -517,11 +517,6 @@ pub fn render_text(r: &Report) -> String {
     o
 }
 
-/// The JSON report.
-pub fn render_json(r: &Report) -> Result<String, serde_json::Error> {
-    serde_json::to_string_pretty(r)
-}
-
 /// The JSON report and a line break, written into `out` as it is made
 /// (a report of 100,000 flows per mode runs to hundreds of MB).
 pub fn write_json(r: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
