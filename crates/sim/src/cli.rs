@@ -488,6 +488,12 @@ mod tests {
             .collect()
     }
 
+    /// The text of scenarios/quick-rr.toml, the scenario `args` names, for
+    /// a test to change before parsing it with [`Scenario::parse`].
+    fn quick_rr() -> String {
+        std::fs::read_to_string(args(Format::Text, &[]).scenario).unwrap()
+    }
+
     fn args(format: Format, display: &[&str]) -> SimArgs {
         SimArgs {
             scenario: PathBuf::from(concat!(
@@ -533,7 +539,7 @@ mod tests {
     /// several runs.
     #[test]
     fn json_assembled_run_by_run_is_the_whole_document_pretty_printed() {
-        let quick = std::fs::read_to_string(args(Format::Json, &[]).scenario).unwrap();
+        let quick = quick_rr();
         let text = quick.replace("duration_ms = 100", "duration_ms = 5")
             + "\n[vary]\nfield = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC\"]\n";
         let sc = Scenario::parse("t.toml", &text).unwrap();
@@ -704,7 +710,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
     #[test]
     fn a_workload_that_delivered_nothing_shows_no_cpu_per_mb() {
         // A window of 100 ns: no payload arrives in it.
-        let quick = std::fs::read_to_string(args(Format::Text, &[]).scenario).unwrap();
+        let quick = quick_rr();
         let text = quick.replace("duration_ms = 100", "duration_ms = 0.0001");
         let sc = Scenario::parse("t.toml", &text).unwrap();
         let v = &sc.variants().unwrap()[0];
@@ -733,7 +739,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
 
     #[test]
     fn timer_samples_are_shown_when_the_scenario_asks_for_them() {
-        let quick = std::fs::read_to_string(args(Format::Text, &[]).scenario).unwrap();
+        let quick = quick_rr();
         let run = |text: &str, format: Format| {
             let sc = Scenario::parse("t.toml", text).unwrap();
             render_all(&sc, &run_variants(&sc), format).unwrap()
@@ -772,13 +778,12 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
     fn the_runs_of_a_vary_share_the_timer_samples() {
         // Each run kept 200,000 samples until its results were printed: 64
         // runs sampled every microsecond took 14 GB with --format json.
-        let quick = std::fs::read_to_string(args(Format::Text, &[]).scenario).unwrap();
+        let quick = quick_rr();
         let sampled = quick.replace("seed = 1", "seed = 1\nsample_us = 1")
             + "[vary]\nfield = \"latency_us\"\nvalues = [10, 20]\n";
         let sc = Scenario::parse("t.toml", &sampled).unwrap();
         let mut total = 0;
-        for v in sc.variants().unwrap() {
-            let r = run_with_progress(&v.label, &v.setup, true).unwrap();
+        for (label, r) in run_variants(&sc) {
             let n: usize = r
                 .hosts
                 .iter()
@@ -786,7 +791,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
                 .map(|a| a.samples.len())
                 .sum();
             // 120 ms sampled every µs: the run stops at its half.
-            assert_eq!(n, crate::world::MAX_TIMER_SAMPLES / 2, "{}", v.label);
+            assert_eq!(n, crate::world::MAX_TIMER_SAMPLES / 2, "{label}");
             total += n;
             // ... and says so, with the time of its last sample.
             let stopped: Vec<f64> = r
@@ -795,12 +800,12 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
                 .filter_map(|h| h.adapter.as_ref())
                 .filter_map(|a| a.samples_stopped_us)
                 .collect();
-            assert!(!stopped.is_empty(), "{}", v.label);
+            assert!(!stopped.is_empty(), "{label}");
             assert!(
                 stopped.iter().all(|t| *t > 0.0 && *t < 120_000.0),
                 "{stopped:?}"
             );
-            let text = render_all(&sc, &[(v.label.clone(), r)], Format::Text).unwrap();
+            let text = render_all(&sc, &[(label, r)], Format::Text).unwrap();
             assert!(
                 text.contains("LAN-idle timer sampling stopped at "),
                 "{text}"
@@ -900,9 +905,7 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
         // must not fail).
         let sc = Scenario::parse(
             "t.toml",
-            &std::fs::read_to_string(args(Format::Text, &[]).scenario)
-                .unwrap()
-                .replace("duration_ms = 100", "duration_ms = 1"),
+            &quick_rr().replace("duration_ms = 100", "duration_ms = 1"),
         )
         .unwrap();
         let v = &sc.variants().unwrap()[0];
