@@ -15,6 +15,7 @@ use crate::text::{yes_no_mixed, Lines};
 use crate::{select_stacks, DisplayError, Report};
 
 use serde::Serialize;
+use softosa_engine::config::AckDelay;
 use softosa_engine::inbound::bulk::ConnKey;
 use softosa_engine::{Engine, QueueKind, StackId};
 
@@ -303,6 +304,14 @@ pub struct ConfigStack {
     pub tos_mappings: Vec<TosMapping>,
     pub default_write_queue: u8,
     pub default_forward_queue: u8,
+    /// TCPCONFIG: default and largest buffers, bytes.
+    pub tcp_default_rcv_buf: u32,
+    pub tcp_default_snd_buf: u32,
+    pub tcp_max_rcv_buf: u32,
+    pub tcp_max_snd_buf: u32,
+    /// `Yes`, `No` or `Auto` (DELAYACKS, NODELAYACKS, AUTODELAYACKS).
+    pub tcp_delay_ack: &'static str,
+    pub tcp_frr_threshold: u32,
 }
 
 #[derive(Debug, Serialize)]
@@ -365,6 +374,16 @@ pub fn build_config(
                 .unwrap_or_default(),
             default_write_queue: c.default_queue,
             default_forward_queue: c.default_forward_queue,
+            tcp_default_rcv_buf: c.tcp.rcv_buf,
+            tcp_default_snd_buf: c.tcp.send_buf,
+            tcp_max_rcv_buf: c.tcp.max_rcv_buf(),
+            tcp_max_snd_buf: c.tcp.max_send_buf(),
+            tcp_delay_ack: match c.tcp.delay_acks {
+                AckDelay::Delay => "Yes",
+                AckDelay::NoDelay => "No",
+                AckDelay::Auto => "Auto",
+            },
+            tcp_frr_threshold: c.tcp.frr_threshold,
         });
     }
     Ok(ConfigReport {
@@ -378,6 +397,20 @@ impl Report for ConfigReport {
         let mut l = Lines::new();
         for s in &self.stacks {
             header(&mut l, &s.stack, &self.time);
+            l.line("TCP Configuration Table:");
+            l.line(format!(
+                "DefaultRcvBufSize:  {:08}  DefaultSndBufSize:  {:08}",
+                s.tcp_default_rcv_buf, s.tcp_default_snd_buf
+            ));
+            l.line(format!(
+                "DefltMaxRcvBufSize: {:08}  DefltMaxSndBufSize: {:08}",
+                s.tcp_max_rcv_buf, s.tcp_max_snd_buf
+            ));
+            l.line(format!(
+                "DelayAck: {}  FRRThreshold: {}",
+                s.tcp_delay_ack, s.tcp_frr_threshold
+            ));
+            l.line("");
             l.line("IP Configuration Table:");
             l.line(format!(
                 "Forwarding: {:<8} IpSecurity: {}",

@@ -569,6 +569,45 @@ fn config_shows_accelerator_and_wlm_mapping() {
 }
 
 #[test]
+fn config_shows_the_tcp_table_with_z_os_defaults_where_nothing_is_coded() {
+    use softosa_engine::config::{AckDelay, TcpSettings};
+    let mut cfg = system(vec![InterfaceConfig::new("QDIO4101L", 0, 0)]);
+    let e = engine(cfg.clone());
+    let c = text(DisplayKind::Config, &e, None);
+    assert!(
+        c.contains(
+            "TCP Configuration Table:\n\
+             DefaultRcvBufSize:  00065536  DefaultSndBufSize:  00065536\n\
+             DefltMaxRcvBufSize: 00262144  DefltMaxSndBufSize: 00262144\n\
+             DelayAck: Yes  FRRThreshold: 3\n"
+        ),
+        "{c}"
+    );
+    cfg.stacks[0].tcp = TcpSettings {
+        send_buf: 128 * 1024,
+        rcv_buf: 256 * 1024,
+        max_rcv_buf_coded: Some(512 * 1024),
+        max_send_buf_coded: None,
+        delay_acks: AckDelay::NoDelay,
+        frr_threshold: 5,
+    };
+    let e = engine(cfg);
+    let c = text(DisplayKind::Config, &e, None);
+    assert!(
+        c.contains("DefaultRcvBufSize:  00262144  DefaultSndBufSize:  00131072\n"),
+        "{c}"
+    );
+    assert!(
+        c.contains("DefltMaxRcvBufSize: 00524288  DefltMaxSndBufSize: 00262144\n"),
+        "{c}"
+    );
+    assert!(c.contains("DelayAck: No  FRRThreshold: 5\n"), "{c}");
+    let j = json(DisplayKind::Config, &e, None);
+    assert_eq!(j["stacks"][0]["tcp_default_rcv_buf"], 262144);
+    assert_eq!(j["stacks"][0]["tcp_delay_ack"], "No");
+}
+
+#[test]
 fn vcrt_lists_distributed_dvipas_and_says_what_is_missing() {
     let e = streamed_engine();
     let v = text(DisplayKind::Vcrt, &e, None);

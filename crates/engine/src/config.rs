@@ -389,6 +389,64 @@ pub struct EeConfig {
     pub last_port: u16,
 }
 
+/// When the stack acknowledges data that arrives with the PUSH bit on
+/// (TCPCONFIG DELAYACKS / NODELAYACKS / AUTODELAYACKS).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub enum AckDelay {
+    /// Hold the ACK for the reply (z/OS's default).
+    #[default]
+    Delay,
+    /// ACK at once.
+    NoDelay,
+    /// The stack decides per connection.
+    Auto,
+}
+
+/// The stack's TCP layer settings (TCPCONFIG), with z/OS's defaults where
+/// the profile codes nothing. The adapter does not use them; the simulator
+/// and the displays do.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct TcpSettings {
+    /// TCPSENDBFRSIZE, bytes (default 64K).
+    pub send_buf: u32,
+    /// TCPRCVBUFRSIZE, bytes (default 64K).
+    pub rcv_buf: u32,
+    /// TCPMAXRCVBUFRSIZE as coded: the most an application may ask for.
+    /// `None` when not coded (z/OS then applies 256K, which
+    /// [`TcpSettings::max_rcv_buf`] gives).
+    pub max_rcv_buf_coded: Option<u32>,
+    /// TCPMAXSENDBUFRSIZE as coded; likewise.
+    pub max_send_buf_coded: Option<u32>,
+    pub delay_acks: AckDelay,
+    /// FRRTHRESHOLD: duplicate ACKs that start a fast retransmit (default 3).
+    pub frr_threshold: u32,
+}
+
+impl TcpSettings {
+    /// z/OS's default for both maximums.
+    pub const DEFAULT_MAX_BUF: u32 = 256 * 1024;
+
+    pub fn max_rcv_buf(&self) -> u32 {
+        self.max_rcv_buf_coded.unwrap_or(Self::DEFAULT_MAX_BUF)
+    }
+    pub fn max_send_buf(&self) -> u32 {
+        self.max_send_buf_coded.unwrap_or(Self::DEFAULT_MAX_BUF)
+    }
+}
+
+impl Default for TcpSettings {
+    fn default() -> Self {
+        TcpSettings {
+            send_buf: 64 * 1024,
+            rcv_buf: 64 * 1024,
+            max_rcv_buf_coded: None,
+            max_send_buf_coded: None,
+            delay_acks: AckDelay::Delay,
+            frr_threshold: 3,
+        }
+    }
+}
+
 /// One TCP/IP stack (one LPAR's profile).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StackConfig {
@@ -418,6 +476,9 @@ pub struct StackConfig {
     pub default_queue: u8,
     /// Write queue for forwarded packets in that case (model default 4).
     pub default_forward_queue: u8,
+    /// TCPCONFIG.
+    #[serde(default)]
+    pub tcp: TcpSettings,
 }
 
 impl StackConfig {
@@ -437,6 +498,7 @@ impl StackConfig {
             ee: None,
             default_queue: 1,
             default_forward_queue: 4,
+            tcp: TcpSettings::default(),
         }
     }
 }

@@ -318,6 +318,23 @@ pub fn activate(
             .as_ref()
             .is_some_and(|x| x.value)
             || p.ip.segmentation_offload.as_ref().is_some_and(|x| x.value);
+        let t = &p.tcp;
+        let dflt = ec::TcpSettings::default();
+        sc.tcp = ec::TcpSettings {
+            send_buf: t.send_buf.as_ref().map_or(dflt.send_buf, |v| v.value),
+            rcv_buf: t.rcv_buf.as_ref().map_or(dflt.rcv_buf, |v| v.value),
+            max_rcv_buf_coded: t.max_rcv_buf.as_ref().map(|v| v.value),
+            max_send_buf_coded: t.max_send_buf.as_ref().map(|v| v.value),
+            delay_acks: match t.delay_acks.as_ref().map(|d| d.value) {
+                None | Some(DelayAcks::Delay) => ec::AckDelay::Delay,
+                Some(DelayAcks::NoDelay) => ec::AckDelay::NoDelay,
+                Some(DelayAcks::Auto) => ec::AckDelay::Auto,
+            },
+            frr_threshold: t
+                .frr_threshold
+                .as_ref()
+                .map_or(dflt.frr_threshold, |v| v.value),
+        };
         sc.iqd_multiwrite = p.global.iqdmultiwrite.as_ref().is_some_and(|x| x.value);
         sc.ziip_iqdio_multiwrite = sc.iqd_multiwrite
             && p.global

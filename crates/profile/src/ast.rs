@@ -378,6 +378,46 @@ pub struct GlobalConfig {
     pub nowlmpriorityq: Option<Span>,
 }
 
+/// When TCP acknowledges data that arrives with the PUSH bit on (TCPCONFIG
+/// DELAYACKS, NODELAYACKS or AUTODELAYACKS; DELAYACKS is z/OS's default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum DelayAcks {
+    /// Hold the ACK, hoping to send it with the reply.
+    Delay,
+    /// Send the ACK at once.
+    NoDelay,
+    /// The stack decides per connection.
+    Auto,
+}
+
+impl DelayAcks {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            DelayAcks::Delay => "DELAYACKS",
+            DelayAcks::NoDelay => "NODELAYACKS",
+            DelayAcks::Auto => "AUTODELAYACKS",
+        }
+    }
+}
+
+/// TCPCONFIG (accumulated over every TCPCONFIG statement): the TCP layer
+/// settings softosa models. Sizes are in bytes as coded (`256K` is 262144).
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct TcpConfig {
+    /// TCPSENDBFRSIZE: the send buffer a connection gets unless its
+    /// application asks for another.
+    pub send_buf: Option<Spanned<u32>>,
+    /// TCPRCVBUFRSIZE: the receive buffer (advertised window) likewise.
+    pub rcv_buf: Option<Spanned<u32>>,
+    /// TCPMAXRCVBUFRSIZE: the most an application may ask for.
+    pub max_rcv_buf: Option<Spanned<u32>>,
+    /// TCPMAXSENDBUFRSIZE: likewise for the send buffer.
+    pub max_send_buf: Option<Spanned<u32>>,
+    pub delay_acks: Option<Spanned<DelayAcks>>,
+    /// FRRTHRESHOLD: duplicate ACKs that start a fast retransmit.
+    pub frr_threshold: Option<Spanned<u32>>,
+}
+
 /// DYNAMICXCF address, mask and cost.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DynamicXcf {
@@ -643,6 +683,7 @@ pub struct Profile {
     pub home: Vec<HomeEntry>,
     pub global: GlobalConfig,
     pub ip: IpConfig,
+    pub tcp: TcpConfig,
     pub vipa: VipaDynamic,
     pub routes: Vec<Route>,
     pub starts: Vec<Start>,

@@ -23,7 +23,8 @@ use crate::validate::{validate_profile, validate_system};
 #[derive(Debug, Args)]
 #[command(
     long_about = "Read the configuration a z/OS network person already has — TCP/IP profile \
-statements (INTERFACE, DEVICE/LINK/HOME, GLOBALCONFIG, IPCONFIG, VIPADYNAMIC, BEGINROUTES), \
+statements (INTERFACE, DEVICE/LINK/HOME, GLOBALCONFIG, IPCONFIG, TCPCONFIG, VIPADYNAMIC, \
+BEGINROUTES), \
 the Policy Agent SetSubnetPrioTosMask block, and VTAM TRLE definitions — and check it the way \
 the stack would at activation."
 )]
@@ -76,7 +77,11 @@ IPv4 default route, DEFAULT6 the IPv6 one).
 
 Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.
-z/OS statements softosa does not model (TCPCONFIG, PORT, AUTOLOG ...
+TCPCONFIG's buffer sizes (TCPSENDBFRSIZE, TCPRCVBUFRSIZE and their MAX
+forms: bytes or K, at least 256, TCPMAXRCVBUFRSIZE at most 512K),
+DELAYACKS / NODELAYACKS / AUTODELAYACKS and FRRTHRESHOLD are read and used
+by `softosa sim`; its other parameters are warnings.
+z/OS statements softosa does not model (UDPCONFIG, PORT, AUTOLOG ...
 ENDAUTOLOG, INCLUDE, VIPARANGE, ...) are a warning at their line and are
 skipped up to the next statement, or to the next line that starts in
 column 1: indent their continuation lines (a PORT or PORTRANGE entry may
@@ -506,6 +511,29 @@ fn summary(
         }
         if s.ipsecurity {
             ip.push("IPSECURITY".into());
+        }
+        if s.tcp != ec::TcpSettings::default() {
+            let t = &s.tcp;
+            let mut w = vec![
+                format!("TCPSENDBFRSIZE {}", t.send_buf),
+                format!("TCPRCVBUFRSIZE {}", t.rcv_buf),
+            ];
+            if let Some(m) = t.max_rcv_buf_coded {
+                w.push(format!("TCPMAXRCVBUFRSIZE {m}"));
+            }
+            if let Some(m) = t.max_send_buf_coded {
+                w.push(format!("TCPMAXSENDBUFRSIZE {m}"));
+            }
+            w.push(
+                match t.delay_acks {
+                    ec::AckDelay::Delay => "DELAYACKS",
+                    ec::AckDelay::NoDelay => "NODELAYACKS",
+                    ec::AckDelay::Auto => "AUTODELAYACKS",
+                }
+                .into(),
+            );
+            w.push(format!("FRRTHRESHOLD {}", t.frr_threshold));
+            writeln!(out, "  TCPCONFIG: {}", w.join(", "))?;
         }
         writeln!(out, "  IPCONFIG: {}", ip.join(", "))?;
         if let Some(t) = &s.tos_policy {

@@ -36,6 +36,7 @@ enum Stmt {
     BeginRoutes,
     EndRoutes,
     Start,
+    TcpConfig,
 }
 
 const STATEMENTS: &[(Keyword, Stmt)] = &[
@@ -50,6 +51,7 @@ const STATEMENTS: &[(Keyword, Stmt)] = &[
     (kw("BEGINROUTES"), Stmt::BeginRoutes),
     (kw("ENDROUTES"), Stmt::EndRoutes),
     (kw("START"), Stmt::Start),
+    (kw("TCPCONFIG"), Stmt::TcpConfig),
 ];
 
 /// z/OS profile statements that softosa recognises but does not model
@@ -63,7 +65,6 @@ const UNSUPPORTED: &[&str] = &[
     "ATMLIS",
     "ATMPVC",
     "IPCONFIG6",
-    "TCPCONFIG",
     "UDPCONFIG",
     "SACONFIG",
     "SMFCONFIG",
@@ -396,6 +397,39 @@ const ZIIP_PARAMS: &[(Keyword, ZP)] = &[
     (kw("IPSECURITY"), ZP::IpSec),
     (kw("NOIPSECURITY"), ZP::NoIpSec),
 ];
+
+/// Parameters of TCPCONFIG that softosa models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TP {
+    SendBuf,
+    RcvBuf,
+    MaxRcvBuf,
+    MaxSendBuf,
+    Delay,
+    NoDelay,
+    AutoDelay,
+    Frr,
+}
+
+/// TCPCONFIG (IP Configuration Reference, TCPCONFIG statement; the
+/// shortest forms are its syntax diagram's capitals).
+const TCPCONFIG_PARAMS: &[(Keyword, TP)] = &[
+    (kw("TCPSENDBfrsize"), TP::SendBuf),
+    (kw("TCPRCVBufrsize"), TP::RcvBuf),
+    (kw("TCPMAXRCVBufrsize"), TP::MaxRcvBuf),
+    (kw("TCPMAXSENDBufrsize"), TP::MaxSendBuf),
+    (kw("DELAYAcks"), TP::Delay),
+    (kw("NODELAYAcks"), TP::NoDelay),
+    (kw("AUTODELAYAcks"), TP::AutoDelay),
+    (kw("FRRTHReshold"), TP::Frr),
+];
+
+/// The smallest TCP buffer size z/OS takes, bytes (IBM Health Checker for
+/// z/OS, CSTCP_TCPMAXRCVBUFRSIZE: "256 to 512K").
+const TCP_BUF_MIN: u32 = 256;
+/// The largest TCPMAXRCVBUFRSIZE (same source; "Networking on z/OS":
+/// "The maximum is 512 KB").
+const TCP_MAX_RCV_BUF_MAX: u32 = 512 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum CP {
@@ -941,6 +975,68 @@ const LINK_P: Params<IP> = Params {
         subs: &[],
         unsupported: &[],
     },
+    end: starts_statement,
+};
+
+/// TCPCONFIG's parameters that softosa reads and ignores. Ranges from the
+/// IP Configuration Reference where it gives them (CONNECTINITINTERVAL,
+/// CONNECTTIMEOUT); the rest are checked for form only.
+const TCPCONFIG_OTHER: OtherParams = OtherParams {
+    other: &[
+        other(
+            "CONNECTInitinterval",
+            &[Val::Num {
+                min: 100,
+                max: 3000,
+                expected: "milliseconds, 100-3000",
+            }],
+        ),
+        other(
+            "CONNECTTimeout",
+            &[Val::Num {
+                min: 5,
+                max: 190,
+                expected: "seconds, 5-190",
+            }],
+        ),
+        other(
+            "EPHEMERALPORTS",
+            &[num("the lowest port"), num("the highest port")],
+        ),
+        other("FINWait2time", &[num("a number of seconds")]),
+        other("INTerval", &[num("the keepalive interval in minutes")]),
+        other("KEEPALIVEPROBEInterval", &[num("a number of seconds")]),
+        other("KEEPALIVEPROBES", &[num("a number of probes")]),
+        other(
+            "MAXImumretransmittime",
+            &[Val::Decimal("seconds, e.g. 120 or 0.5")],
+        ),
+        other("NAGLE", &[]),
+        other("NONAGLE", &[]),
+        other("QUEUEDrtt", &[num("a number of milliseconds")]),
+        other("RESTRICTLowports", &[]),
+        other("UNRESTRICTLowports", &[]),
+        other("RETRANSMITAttempts", &[num("a number of retransmissions")]),
+        other("SELECTIVEACK", &[]),
+        other("NOSELECTIVEACK", &[]),
+        other(
+            "SENDGarbage",
+            &[Val::Kw(&[kw("TRUE"), kw("FALSE")], "TRUE or FALSE")],
+        ),
+        other("TCPTIMEstamp", &[]),
+        other("NOTCPTIMEstamp", &[]),
+        other("TIMEWAITInterval", &[num("a number of seconds")]),
+        other("TTLS", &[]),
+        other("NOTTLS", &[]),
+    ],
+    subs: &[],
+    unsupported: &[],
+};
+
+const TCPCONFIG_P: Params<TP> = Params {
+    stmt: "TCPCONFIG",
+    modelled: TCPCONFIG_PARAMS,
+    others: &TCPCONFIG_OTHER,
     end: starts_statement,
 };
 
@@ -1584,6 +1680,7 @@ impl Parser<'_> {
                         Stmt::BeginRoutes => self.beginroutes(&t),
                         Stmt::EndRoutes => self.err(t.span, ErrorKind::UnmatchedEnd("ENDROUTES")),
                         Stmt::Start => self.start(),
+                        Stmt::TcpConfig => self.tcpconfig(),
                     }
                     // Anything left before the next statement is unexpected.
                     while !self.at_end() {
@@ -2553,6 +2650,104 @@ impl Parser<'_> {
                 CP::Seg | CP::NoSeg => {
                     self.prof.ip.segmentation_offload = Some(Spanned::new(p == CP::Seg, t.span));
                 }
+            }
+        }
+    }
+
+    /// TCPCONFIG: the buffer sizes, the delayed-ACK choice and the fast
+    /// retransmit threshold are kept (the last coded wins, as over several
+    /// TCPCONFIG statements); the other parameters are read and ignored.
+    fn tcpconfig(&mut self) {
+        const S: &str = "TCPCONFIG";
+        while let Some((t, k)) = self.next_param(&TCPCONFIG_P) {
+            let p = match k {
+                ParamKind::Modelled(p) => p,
+                ParamKind::NotModelled(k) => {
+                    self.other_param(&t, &TCPCONFIG_P, k);
+                    continue;
+                }
+            };
+            let (group, name) = match p {
+                TP::SendBuf => ("TCPSENDBFRSIZE", "TCPSENDBFRSIZE"),
+                TP::RcvBuf => ("TCPRCVBUFRSIZE", "TCPRCVBUFRSIZE"),
+                TP::MaxRcvBuf => ("TCPMAXRCVBUFRSIZE", "TCPMAXRCVBUFRSIZE"),
+                TP::MaxSendBuf => ("TCPMAXSENDBUFRSIZE", "TCPMAXSENDBUFRSIZE"),
+                TP::Delay | TP::NoDelay | TP::AutoDelay => {
+                    ("DELAYACKS/NODELAYACKS/AUTODELAYACKS", "DELAYACKS")
+                }
+                TP::Frr => ("FRRTHRESHOLD", "FRRTHRESHOLD"),
+            };
+            self.note_repeat(t.span, S, group.to_string());
+            match p {
+                TP::SendBuf | TP::RcvBuf | TP::MaxRcvBuf | TP::MaxSendBuf => {
+                    let max = if p == TP::MaxRcvBuf {
+                        TCP_MAX_RCV_BUF_MAX
+                    } else {
+                        u32::MAX
+                    };
+                    let Some(v) = self.tcp_size(name, max) else {
+                        continue;
+                    };
+                    let tc = &mut self.prof.tcp;
+                    let slot = match p {
+                        TP::SendBuf => &mut tc.send_buf,
+                        TP::RcvBuf => &mut tc.rcv_buf,
+                        TP::MaxRcvBuf => &mut tc.max_rcv_buf,
+                        _ => &mut tc.max_send_buf,
+                    };
+                    *slot = Some(v);
+                }
+                TP::Delay | TP::NoDelay | TP::AutoDelay => {
+                    let d = match p {
+                        TP::Delay => DelayAcks::Delay,
+                        TP::NoDelay => DelayAcks::NoDelay,
+                        _ => DelayAcks::Auto,
+                    };
+                    self.prof.tcp.delay_acks = Some(Spanned::new(d, t.span));
+                }
+                TP::Frr => {
+                    const E: &str = "a number of duplicate ACKs, at least 1";
+                    if let Some(v) = self.number(S, "FRRTHRESHOLD", E) {
+                        if v.value >= 1 {
+                            self.prof.tcp.frr_threshold = Some(v);
+                        } else {
+                            self.err(
+                                v.span,
+                                ErrorKind::InvalidValue {
+                                    stmt: S,
+                                    name: None,
+                                    param: "FRRTHRESHOLD".into(),
+                                    value: v.value.to_string(),
+                                    expected: E.into(),
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A TCPCONFIG buffer size: bytes, or kilobytes with K (`256K`), from
+    /// 256 bytes to `max`.
+    fn tcp_size(&mut self, param: &'static str, max: u32) -> Option<Spanned<u32>> {
+        const S: &str = "TCPCONFIG";
+        let expected = if max == TCP_MAX_RCV_BUF_MAX {
+            "a size in bytes, or in K (e.g. 256K), from 256 to 512K"
+        } else {
+            "a size in bytes, or in K (e.g. 256K), of at least 256"
+        };
+        let t = self.value(S, param, expected)?;
+        let text = t.text.as_str();
+        let (digits, unit) = match text.strip_suffix(['K', 'k']) {
+            Some(d) => (d, 1024u32),
+            None => (text, 1),
+        };
+        match parse_dec(digits).and_then(|n| n.checked_mul(unit)) {
+            Some(n) if (TCP_BUF_MIN..=max).contains(&n) => Some(Spanned::new(n, t.span)),
+            _ => {
+                self.invalid(&t, S, param, expected);
+                None
             }
         }
     }

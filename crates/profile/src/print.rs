@@ -279,6 +279,28 @@ pub fn print_profile(p: &Profile) -> String {
     if !iw.is_empty() {
         let _ = writeln!(s, "IPCONFIG {}", iw.join(" "));
     }
+    // TCPCONFIG (sizes in bytes: they read back as the same values).
+    let t = &p.tcp;
+    let mut tw: Vec<String> = Vec::new();
+    for (name, v) in [
+        ("TCPSENDBFRSIZE", &t.send_buf),
+        ("TCPRCVBUFRSIZE", &t.rcv_buf),
+        ("TCPMAXRCVBUFRSIZE", &t.max_rcv_buf),
+        ("TCPMAXSENDBUFRSIZE", &t.max_send_buf),
+    ] {
+        if let Some(v) = v {
+            tw.push(format!("{name} {}", v.value));
+        }
+    }
+    if let Some(d) = &t.delay_acks {
+        tw.push(d.value.keyword().into());
+    }
+    if let Some(f) = &t.frr_threshold {
+        tw.push(format!("FRRTHRESHOLD {}", f.value));
+    }
+    if !tw.is_empty() {
+        let _ = writeln!(s, "TCPCONFIG {}", tw.join(" "));
+    }
     // Legacy definitions.
     for d in &p.devices {
         let mut t = format!("DEVICE {} MPCIPA", d.name);

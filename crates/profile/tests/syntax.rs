@@ -102,13 +102,13 @@ fn comments_and_continuation() {
 
 #[test]
 fn unknown_statements_are_errors_unmodelled_ones_warnings_and_parsing_resumes() {
-    let src = "FOO BAR BAZ\nTCPCONFIG TCPSENDBFRSIZE 64K\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 FROB\nHOME 1.2.3 L\n";
+    let src = "FOO BAR BAZ\nUDPCONFIG RESTRICTLOWPORTS\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 FROB\nHOME 1.2.3 L\n";
     let (p, v) = diags(src);
     assert_eq!(v.len(), 4, "{v:?}");
     assert_eq!(v[0], "s.prof:1:1: error: unknown statement FOO");
     assert_eq!(
         v[1],
-        "s.prof:2:1: warning: statement TCPCONFIG is not modelled by softosa and is skipped (z/OS would apply it)"
+        "s.prof:2:1: warning: statement UDPCONFIG is not modelled by softosa and is skipped (z/OS would apply it)"
     );
     assert_eq!(
         v[2],
@@ -123,9 +123,10 @@ fn unknown_statements_are_errors_unmodelled_ones_warnings_and_parsing_resumes() 
 }
 
 /// A profile as SEZAINST(SAMPPROF) lays one out: statements softosa does not
-/// model (AUTOLOG block, PORT reservations, TCPCONFIG, INCLUDE, VIPARANGE)
-/// are warnings at their line and skipped, so the profile has no error and
-/// what softosa does model is still read.
+/// model (AUTOLOG block, PORT reservations, INCLUDE, VIPARANGE) are warnings
+/// at their line and skipped, as is TCPCONFIG's RESTRICTLOWPORTS, so the
+/// profile has no error and what softosa does model (TCPCONFIG's buffer
+/// sizes among it) is still read.
 #[test]
 fn statements_of_a_real_profile_that_softosa_does_not_model_are_skipped_with_a_warning() {
     let src = "\
@@ -157,13 +158,22 @@ interface osa1 define ipaqenet portname OSAPRT1 ipaddr 10.1.1.10/24
         .collect();
     assert_eq!(
         warned,
-        ["1:1", "2:1", "4:1", "8:1", "11:1", "13:3"],
+        ["1:1", "3:11", "4:1", "8:1", "11:1", "13:3"],
         "{v:?}"
     );
     assert!(
         v[4].contains("INCLUDE SYS1.TCPPARMS(OSAINTF): softosa does not read included data sets"),
         "{v:?}"
     );
+    assert!(
+        v[1].contains("TCPCONFIG RESTRICTLOWPORTS is not modelled"),
+        "{v:?}"
+    );
+    let sizes = (
+        p.tcp.send_buf.map(|x| x.value),
+        p.tcp.rcv_buf.map(|x| x.value),
+    );
+    assert_eq!(sizes, (Some(256 * 1024), Some(256 * 1024)));
     assert_eq!(p.interfaces.len(), 1);
     assert_eq!(p.vipa.defines.len(), 1);
     assert_eq!(p.vipa.distributes.len(), 1);
