@@ -82,6 +82,12 @@ const PROFILE_SET: [(&str, &str); 5] = [
 /// Ethernet header; the simulator's frames are counted that way).
 const ETH_HEADER: u32 = 14;
 
+/// The TCP buffers softosa simulates, bytes: a window below 4 KB holds
+/// less than three full segments, and 16 MB bounds each connection's
+/// memory.
+const MIN_TCP_BUF: u32 = 4 * 1024;
+const MAX_TCP_BUF: u32 = 16 * 1024 * 1024;
+
 /// Values in one `[vary]` (each is a whole run).
 const MAX_VARIANTS: usize = 64;
 
@@ -265,10 +271,6 @@ pub struct HostCfg {
 fn default_importance() -> u8 {
     2
 }
-fn default_buf() -> u32 {
-    64
-}
-
 /// One `[[workload]]`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -284,10 +286,11 @@ pub struct WorkloadCfg {
     pub server: String,
     #[serde(default = "default_importance")]
     pub importance: u8,
-    #[serde(default = "default_buf")]
-    pub sndbuf_kb: u32,
-    #[serde(default = "default_buf")]
-    pub rcvbuf_kb: u32,
+    /// TCP buffers the workload's applications ask for (both ends); left
+    /// out, each end has its stack's default (a z/OS profile's TCPCONFIG
+    /// TCPSENDBFRSIZE / TCPRCVBUFRSIZE, else 64 KB).
+    pub sndbuf_kb: Option<u32>,
+    pub rcvbuf_kb: Option<u32>,
     /// AT-TLS: `none` (default), `full` (a full handshake per connection) or
     /// `resume` (abbreviated handshakes from the session cache).
     pub tls: Option<String>,
@@ -1072,7 +1075,8 @@ impl Scenario {
                 )));
             }
             for (key, kb) in [("sndbuf_kb", w.sndbuf_kb), ("rcvbuf_kb", w.rcvbuf_kb)] {
-                if !(4..=16 * 1024).contains(&kb) {
+                let Some(kb) = kb else { continue };
+                if !(MIN_TCP_BUF / 1024..=MAX_TCP_BUF / 1024).contains(&kb) {
                     return Err(self.invalid(format!(
                         "workload #{}: {key} {kb}: a TCP buffer of 4 to 16384 KB (default 64)",
                         i + 1
@@ -1147,8 +1151,8 @@ impl Scenario {
                 client,
                 server,
                 importance: w.importance,
-                sndbuf: w.sndbuf_kb * 1024,
-                rcvbuf: w.rcvbuf_kb * 1024,
+                sndbuf: w.sndbuf_kb.map(|k| k * 1024),
+                rcvbuf: w.rcvbuf_kb.map(|k| k * 1024),
                 via_distributor: via,
                 tls,
             });
@@ -1404,13 +1408,26 @@ impl Scenario {
             }
             None
         };
-        let profile_tso = adapter.as_ref().is_some_and(|a| {
+        let stack = adapter.as_ref().and_then(|a| {
             let c = &a.osa.config;
             c.interfaces
                 .get(a.osa.iface)
                 .and_then(|i| c.stacks.get(i.stack))
-                .is_some_and(|s| s.segmentation_offload)
         });
+        let profile_tso = stack.is_some_and(|s| s.segmentation_offload);
+        let tcp = stack.map(|s| s.tcp).unwrap_or_default();
+        for (name, b) in [
+            ("TCPSENDBFRSIZE", tcp.send_buf),
+            ("TCPRCVBUFRSIZE", tcp.rcv_buf),
+        ] {
+            if !(MIN_TCP_BUF..=MAX_TCP_BUF).contains(&b) {
+                return Err(bad(format!(
+                    "profile TCPCONFIG {name} {b}: softosa simulates TCP buffers of {} KB to {} KB",
+                    MIN_TCP_BUF / 1024,
+                    MAX_TCP_BUF / 1024
+                )));
+            }
+        }
         Ok(HostSpec {
             name: h.name.clone(),
             kind,
@@ -1420,6 +1437,7 @@ impl Scenario {
             link,
             adapter,
             segmentation_offload: zos && (h.segmentation_offload || profile_tso),
+            tcp,
             crypto_coprocessor: h.crypto_coprocessor,
             distributor: None,
             iqd,
@@ -2143,7 +2161,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         );
         let v = Scenario::parse("t.toml", &ok).unwrap().variants().unwrap();
         let w = &v[0].setup.workloads[0];
-        assert_eq!((w.sndbuf, w.rcvbuf), (4 * 1024, 16384 * 1024));
+        assert_eq!((w.sndbuf, w.rcvbuf), (Some(4 * 1024), Some(16384 * 1024)));
     }
 
     #[test]

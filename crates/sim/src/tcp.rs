@@ -39,6 +39,8 @@ pub struct TcpCfg {
     pub init_rto: Ns,
     /// Hand the adapter large sends (segmentation offload).
     pub tso: bool,
+    /// Duplicate ACKs that start a fast retransmit (z/OS FRRTHRESHOLD).
+    pub dupthresh: u32,
 }
 
 impl Default for TcpCfg {
@@ -52,6 +54,7 @@ impl Default for TcpCfg {
             max_rto: 60_000_000_000,
             init_rto: 1_000_000_000,
             tso: false,
+            dupthresh: 3,
         }
     }
 }
@@ -533,16 +536,17 @@ impl Tcb {
                 r.dupack = true;
                 self.stats.dupacks_in += 1;
                 self.dupacks += 1;
-                if self.dupacks == 3 && !self.in_recovery && seq_le(self.recover, ack) {
+                let thresh = self.cfg.dupthresh.max(1);
+                if self.dupacks == thresh && !self.in_recovery && seq_le(self.recover, ack) {
                     let flight = self.snd_max.wrapping_sub(self.snd_una);
                     self.fr_unanswered = true;
                     self.ssthresh = (flight / 2).max(2 * mss);
                     self.stats.fast_rexmits += 1;
                     self.retransmit_una(now, out);
-                    self.cwnd = self.ssthresh + 3 * mss;
+                    self.cwnd = self.ssthresh.saturating_add(thresh.saturating_mul(mss));
                     self.in_recovery = true;
                     self.recover = self.snd_max;
-                } else if self.dupacks > 3 && self.in_recovery {
+                } else if self.dupacks > thresh && self.in_recovery {
                     self.cwnd = self.cwnd.saturating_add(mss);
                 }
             }

@@ -69,9 +69,10 @@ pub struct WorkloadSpec {
     pub server: usize,
     /// WLM importance of the workload's address spaces (0 = SYSSTC .. 6).
     pub importance: u8,
-    /// TCP buffer sizes.
-    pub sndbuf: u32,
-    pub rcvbuf: u32,
+    /// TCP buffer sizes the applications ask for; `None`: each end's
+    /// stack default.
+    pub sndbuf: Option<u32>,
+    pub rcvbuf: Option<u32>,
     /// If the server is reached through a sysplex distributor DVIPA: the
     /// distributing host index.
     pub via_distributor: Option<usize>,

@@ -39,6 +39,7 @@ use crate::vse::{Next, Partition, VseState};
 use crate::workload::{Kind, WlStats, WorkloadSpec};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use softosa_engine::config::{AckDelay, TcpSettings};
 use softosa_engine::QueueKind;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -67,6 +68,8 @@ pub struct HostSpec {
     pub adapter: Option<AdapterSetup>,
     /// Stack hands the adapter large sends.
     pub segmentation_offload: bool,
+    /// The stack's TCPCONFIG (defaults for peers and profile-less hosts).
+    pub tcp: TcpSettings,
     /// Sysplex distributor role.
     pub distributor: Option<Distributor>,
     /// RSA operations go to a crypto coprocessor.
@@ -1527,6 +1530,7 @@ impl World {
             Step::BatchEnd(token) => {
                 let touched = std::mem::take(&mut self.hosts[h].touched[p]);
                 let zos = self.hosts[h].spec.kind == HostKind::Zos;
+                let no_delay = self.hosts[h].spec.tcp.delay_acks == AckDelay::NoDelay;
                 for &c in &touched {
                     let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
                         continue;
@@ -1566,7 +1570,9 @@ impl World {
                     if !cn.tcb.ack_pending {
                         continue;
                     }
-                    if cn.tcb.unacked_segs >= 2 || cn.force_ack {
+                    // NODELAYACKS: what arrived is acknowledged now, not
+                    // held for a reply (AUTODELAYACKS is taken as DELAYACKS).
+                    if cn.tcb.unacked_segs >= 2 || cn.force_ack || no_delay {
                         cn.force_ack = false;
                         let a = cn.tcb.make_ack();
                         self.segs.push(a);
@@ -1712,11 +1718,19 @@ impl World {
             .link
             .mtu
             .min(self.hosts[peer].spec.link.mtu);
+        // An application's own size wins over the stack's default, up to
+        // the maximum the profile codes (z/OS limits what an application
+        // may ask for; softosa assumes no limit the profile does not code).
+        let t = &self.hosts[h].spec.tcp;
+        let ask = |want: Option<u32>, dflt: u32, max: Option<u32>| {
+            want.map_or(dflt, |b| max.map_or(b, |m| b.min(m)))
+        };
         TcpCfg {
             mss: mtu.saturating_sub(40).max(536),
-            sndbuf: spec.sndbuf,
-            rcvbuf: spec.rcvbuf,
+            sndbuf: ask(spec.sndbuf, t.send_buf, t.max_send_buf_coded),
+            rcvbuf: ask(spec.rcvbuf, t.rcv_buf, t.max_rcv_buf_coded),
             tso: self.hosts[h].spec.segmentation_offload,
+            dupthresh: t.frr_threshold,
             ..TcpCfg::default()
         }
     }
