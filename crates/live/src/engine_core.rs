@@ -651,6 +651,7 @@ pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
     let mut prefix = 24;
     let mut layer2 = None;
     let mut queues = 1;
+    let mut tcp = Vec::new();
     for i in e.interfaces() {
         if e.is_hipersockets(PortId(i.cfg.port)) {
             return Err(LabError::Config(format!(
@@ -696,6 +697,12 @@ pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
         }
         addrs.push(a);
         macs.push(i.mac.0);
+        tcp.push(
+            e.stacks()
+                .get(i.cfg.stack)
+                .map(|s| s.cfg.tcp)
+                .unwrap_or_default(),
+        );
     }
     let Some(first) = addrs.first().copied() else {
         return Err(LabError::Config("the profiles define no interface".into()));
@@ -712,12 +719,14 @@ pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
         layer2: layer2.unwrap_or(false),
         queues,
         client: client.to_string(),
+        tcp,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use softosa_engine::config::{AckDelay, TcpSettings};
 
     fn example(name: &str) -> std::path::PathBuf {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -763,6 +772,21 @@ mod tests {
         // And the host side follows: WORKLOADQ gone, one device queue.
         let e = Engine::new(cmp).expect("engine");
         assert_eq!(plan_for(&e).expect("plan").queues, 1);
+    }
+
+    #[test]
+    fn each_interface_carries_its_stacks_tcpconfig_into_the_plan() {
+        let o = LabOptions {
+            profiles: vec![example("lab-share-a.prof"), example("lab-share-b.prof")],
+            ..Default::default()
+        };
+        let plan = profile_plan(&o).expect("profiles activate");
+        assert_eq!(plan.addrs, ["192.0.2.10", "192.0.2.20"]);
+        // Stack A codes no TCPCONFIG; stack B does.
+        assert_eq!(plan.tcp[0], TcpSettings::default());
+        assert_eq!(plan.tcp[1].rcv_buf, 128 * 1024);
+        assert_eq!(plan.tcp[1].max_rcv_buf_coded, Some(512 * 1024));
+        assert_eq!(plan.tcp[1].delay_acks, AckDelay::NoDelay);
     }
 
     #[test]

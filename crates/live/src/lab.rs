@@ -12,6 +12,7 @@ use crate::sys::{self, TunKind};
 use crate::topo::{self, Names, StackSpec, TopoError, TopoSpec, Topology};
 use crate::vnet::Framing;
 use crate::workload::{self, ChildGuard, RttStats};
+use softosa_engine::config::TcpSettings;
 
 /// Lab failures, with what to do about them.
 #[derive(Debug, thiserror::Error)]
@@ -655,6 +656,9 @@ pub struct LabPlan {
     pub queues: usize,
     /// The client's address in the same subnet.
     pub client: String,
+    /// TCPCONFIG of each interface's stack (the namespace's Linux TCP
+    /// follows it where the profile codes anything).
+    pub tcp: Vec<TcpSettings>,
 }
 
 impl LabOptions {
@@ -846,6 +850,11 @@ pub fn run_once<C: Core + Default>(
                 addr4: o.stack_addr(i),
                 mac: Some(o.plan.as_ref().map_or(VMAC[i.min(1)], |p| p.macs[i])),
                 queues: if per_cpu { ncpu } else { base_queues },
+                tcp: o
+                    .plan
+                    .as_ref()
+                    .and_then(|p| p.tcp.get(i).copied())
+                    .filter(|t| *t != TcpSettings::default()),
             })
             .collect(),
         prefix: o.prefix(),

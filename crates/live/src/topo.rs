@@ -16,6 +16,7 @@ use std::os::fd::OwnedFd;
 use std::process::{Command, Stdio};
 
 use crate::sys::{self, TunKind};
+use softosa_engine::config::{AckDelay, TcpSettings};
 
 /// Errors building the topology.
 #[derive(Debug, thiserror::Error)]
@@ -28,6 +29,20 @@ pub enum TopoError {
         #[source]
         source: io::Error,
     },
+}
+
+/// The network `addr4`/`prefix` belongs to, as `ip route` writes it.
+fn subnet(addr4: &str, prefix: u8) -> Result<String, TopoError> {
+    let a: std::net::Ipv4Addr = addr4.parse().map_err(|_| TopoError::Sys {
+        what: format!("stack address {addr4}"),
+        source: io::Error::new(io::ErrorKind::InvalidInput, "not an IPv4 address"),
+    })?;
+    let p = u32::from(prefix.min(32));
+    let mask = u32::MAX.checked_shl(32 - p).unwrap_or(0);
+    Ok(format!(
+        "{}/{p}",
+        std::net::Ipv4Addr::from(u32::from(a) & mask)
+    ))
 }
 
 fn sys_err(what: impl Into<String>) -> impl FnOnce(io::Error) -> TopoError {
@@ -168,6 +183,27 @@ pub struct StackSpec {
     pub addr4: String,
     pub mac: Option<[u8; 6]>,
     pub queues: usize,
+    /// The profile's TCPCONFIG, applied to the stack namespace's Linux TCP
+    /// (see [`tcp_tuning`]); `None` leaves Linux's own settings.
+    pub tcp: Option<TcpSettings>,
+}
+
+/// The Linux settings of a stack namespace that stand for a z/OS profile's
+/// TCPCONFIG, as `sysctl` keys and values: the default and largest buffers
+/// (`tcp_rmem`, `tcp_wmem`; z/OS gives a connection its default buffer and
+/// does not grow it, so receive autotuning is off), and FRRTHRESHOLD as
+/// the duplicate-ACK threshold Linux starts from (`tcp_reordering`; Linux
+/// raises it when it sees reordering). NODELAYACKS is a route attribute,
+/// set apart ([`Topology::build`]).
+pub fn tcp_tuning(t: &TcpSettings) -> Vec<(&'static str, String)> {
+    let rmax = t.max_rcv_buf().max(t.rcv_buf);
+    let wmax = t.max_send_buf().max(t.send_buf);
+    vec![
+        ("net.ipv4.tcp_rmem", format!("4096 {} {rmax}", t.rcv_buf)),
+        ("net.ipv4.tcp_wmem", format!("4096 {} {wmax}", t.send_buf)),
+        ("net.ipv4.tcp_moderate_rcvbuf", "0".into()),
+        ("net.ipv4.tcp_reordering", t.frr_threshold.to_string()),
+    ]
 }
 
 /// A built lab; dropping it deletes every namespace (and so every device).
@@ -285,6 +321,20 @@ impl Topology {
             ])?;
             sysctl_in(&ns, &format!("net.ipv6.conf.{ifname}.disable_ipv6"), "1")?;
             ip(&["-n", &ns, "link", "set", &ifname, "up"])?;
+            if let Some(tcp) = &s.tcp {
+                for (k, v) in tcp_tuning(tcp) {
+                    sysctl_in(&ns, k, &v)?;
+                }
+                if tcp.delay_acks == AckDelay::NoDelay {
+                    // Linux ACKs at once on a route marked quickack: the
+                    // subnet's route, rewritten with the attribute.
+                    let net = subnet(&s.addr4, spec.prefix)?;
+                    ip(&[
+                        "-n", &ns, "route", "replace", &net, "dev", &ifname, "proto", "kernel",
+                        "scope", "link", "src", &s.addr4, "quickack", "1",
+                    ])?;
+                }
+            }
             t.hosts.push(HostSide {
                 ns,
                 ifname,
@@ -353,5 +403,36 @@ mod tests {
             assert!(n.ifname("ra").len() <= 15);
         }
         assert_eq!(pid_of_tag("!"), None);
+    }
+
+    #[test]
+    fn tcpconfig_becomes_the_namespaces_linux_tcp_settings() {
+        let t = TcpSettings {
+            rcv_buf: 128 * 1024,
+            max_rcv_buf_coded: Some(512 * 1024),
+            frr_threshold: 5,
+            ..TcpSettings::default()
+        };
+        let got: Vec<(&str, String)> = tcp_tuning(&t);
+        let want = [
+            ("net.ipv4.tcp_rmem", "4096 131072 524288"),
+            ("net.ipv4.tcp_wmem", "4096 65536 262144"),
+            ("net.ipv4.tcp_moderate_rcvbuf", "0"),
+            ("net.ipv4.tcp_reordering", "5"),
+        ];
+        assert_eq!(got.len(), want.len());
+        for ((k, v), (wk, wv)) in got.iter().zip(want) {
+            assert_eq!((*k, v.as_str()), (wk, wv));
+        }
+        // A default above the (defaulted) maximum raises the maximum: Linux
+        // would refuse a middle value above the last.
+        let big = TcpSettings {
+            send_buf: 1024 * 1024,
+            ..TcpSettings::default()
+        };
+        assert_eq!(tcp_tuning(&big)[1].1, "4096 1048576 1048576");
+        assert_eq!(subnet("192.0.2.20", 24).unwrap(), "192.0.2.0/24");
+        assert_eq!(subnet("198.51.100.77", 30).unwrap(), "198.51.100.76/30");
+        assert!(subnet("not-an-address", 24).is_err());
     }
 }

@@ -450,6 +450,26 @@ fn profiles_configure_the_lab() {
     assert!(r.stats_text.contains("LABSHRA") && r.stats_text.contains("LABSHRB"));
     assert!(r.stream_bps.unwrap_or(0.0) > 1e7);
     assert!(r.rr_transactions > 0);
+    // Stack B's profile codes NODELAYACKS, so its Linux stack ACKs each
+    // request at once and then replies: about two frames out per request
+    // in, where a delayed ACK would ride on the reply.
+    let count = |dir: &str| -> f64 {
+        r.stats_text
+            .split("TUNING STATISTICS FOR LABSHRB")
+            .nth(1)
+            .and_then(|b| b.lines().find(|l| l.contains(dir)))
+            .and_then(|l| {
+                l.split_whitespace()
+                    .find_map(|w| w.strip_prefix("PACKCNT="))
+            })
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0.0)
+    };
+    let (inb, out) = (count("DIR = RD/1"), count("DIR = WR/1"));
+    assert!(
+        inb > 100.0 && out > 1.8 * inb,
+        "LABSHRB in {inb}, out {out}"
+    );
     // A profile with a non-documentation address is refused with its name.
     let bad = std::env::temp_dir().join(format!("sosa-bad-{}.prof", std::process::id()));
     std::fs::write(

@@ -50,6 +50,7 @@ fn frames_cross_the_passthrough_plumbing() {
             addr4: "192.0.2.10".into(),
             mac: Some(mac),
             queues: 2,
+            tcp: None,
         }],
         prefix: 24,
         client4: "192.0.2.1".into(),
@@ -116,4 +117,84 @@ fn frames_cross_the_passthrough_plumbing() {
     assert_eq!(core.frames_in, core.presented + core.dropped);
     topo.teardown();
     assert!(!std::path::Path::new(&format!("/run/netns/{}", topo.client_ns)).exists());
+}
+
+/// A stack namespace built with a profile's TCPCONFIG has the Linux TCP
+/// settings that stand for it, and NODELAYACKS marks its subnet's route
+/// quickack; the namespaces are gone afterwards.
+#[test]
+fn a_stack_namespace_takes_the_profiles_tcp_settings() {
+    use softosa_engine::config::{AckDelay, TcpSettings};
+    if let Err(why) = can_run() {
+        eprintln!("SKIP a_stack_namespace_takes_the_profiles_tcp_settings: {why}");
+        return;
+    }
+    let tag = format!("{}_t", softosa_live::topo::tag_for(std::process::id()));
+    let spec = TopoSpec {
+        kind: TunKind::Tun,
+        stacks: vec![StackSpec {
+            addr4: "192.0.2.10".into(),
+            mac: None,
+            queues: 1,
+            tcp: Some(TcpSettings {
+                rcv_buf: 32 * 1024,
+                send_buf: 128 * 1024,
+                frr_threshold: 6,
+                delay_acks: AckDelay::NoDelay,
+                ..TcpSettings::default()
+            }),
+        }],
+        prefix: 24,
+        client4: "192.0.2.1".into(),
+        mtu: 1500,
+        reference: false,
+    };
+    let topo = Topology::build(Names::new(&tag), &spec).expect("topology");
+    let ns = topo.hosts[0].ns.clone();
+    let read = |args: &[&str]| {
+        let out = std::process::Command::new("ip")
+            .args(["netns", "exec", &ns])
+            .args(args)
+            .output()
+            .expect("ip netns exec");
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        read(&["sysctl", "-n", "net.ipv4.tcp_rmem"]),
+        "4096 32768 262144"
+    );
+    assert_eq!(
+        read(&["sysctl", "-n", "net.ipv4.tcp_wmem"]),
+        "4096 131072 262144"
+    );
+    assert_eq!(read(&["sysctl", "-n", "net.ipv4.tcp_moderate_rcvbuf"]), "0");
+    assert_eq!(read(&["sysctl", "-n", "net.ipv4.tcp_reordering"]), "6");
+    let route = read(&["ip", "route", "show", "192.0.2.0/24"]);
+    assert!(route.contains("quickack 1"), "{route}");
+    // The client namespace keeps Linux's own settings.
+    let client = std::process::Command::new("ip")
+        .args([
+            "netns",
+            "exec",
+            &topo.client_ns,
+            "sysctl",
+            "-n",
+            "net.ipv4.tcp_moderate_rcvbuf",
+        ])
+        .output()
+        .expect("ip netns exec");
+    assert_eq!(String::from_utf8_lossy(&client.stdout).trim(), "1");
+    let made = topo.namespaces().to_vec();
+    drop(topo);
+    let left: Vec<String> = std::fs::read_dir("/run/netns")
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(made.iter().all(|n| !left.contains(n)), "{left:?}");
 }
