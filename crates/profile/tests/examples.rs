@@ -231,6 +231,9 @@ fn segmentation_and_accelerator_examples() {
     let c = activate_names(&["segmentation-offload.prof"]);
     assert!(c.stacks[0].segmentation_offload);
     assert_eq!(c.interfaces[0].read_storage_sbals, 32);
+    let t = c.stacks[0].tcp;
+    assert_eq!((t.send_buf, t.rcv_buf), (256 * 1024, 256 * 1024));
+    assert_eq!(t.max_rcv_buf_coded, Some(512 * 1024));
     let c = activate_names(&["qdio-accelerator.prof"]);
     assert_eq!(c.stacks[0].qdio_accelerator, Some(1));
     assert!(c.stacks[0].datagram_fwd);
