@@ -155,6 +155,7 @@ mod tests {
             tos: 0,
             wnd: 0,
             len,
+            smc: false,
         }
     }
     #[test]

@@ -40,6 +40,9 @@ pub struct Pkt {
     pub wnd: u32,
     /// TCP payload bytes (may exceed the MTU for an offloaded large send).
     pub len: u32,
+    /// Carried by the SMC path (a write into the peer's buffer, or a cursor
+    /// update), not as a frame through the adapter and the switch.
+    pub smc: bool,
 }
 
 impl Pkt {
@@ -130,6 +133,7 @@ impl Pkt {
             tos: ip[1],
             wnd: (u16::from_be_bytes([t[14], t[15]]) as u32) << WSCALE,
             len,
+            smc: false,
         })
     }
 }
@@ -177,6 +181,7 @@ mod tests {
             tos: 0,
             wnd: 65536,
             len: 1448,
+            smc: false,
         }
     }
     #[test]

@@ -153,6 +153,38 @@ pub struct IqdModel {
     pub in_buffers: usize,
 }
 
+/// A Shared Memory Communications path (spec 4.4): once two hosts that
+/// both have it finish a TCP handshake over their OSAs, the connection's
+/// data moves by memory writes — RDMA writes over RoCE between machines
+/// (SMC-R), or moves through internal shared memory inside one machine
+/// (SMC-D, ISM). The TCP connection stays the control channel; its window
+/// becomes the peer's receive buffer (RMB) and its ACKs the cursor updates
+/// the receiver writes back.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SmcModel {
+    /// Rate of the path: the RoCE port, or ISM's memory move, bits/s.
+    pub rate_bps: u64,
+    /// One way, from a write leaving the sender to its completion being
+    /// signalled at the receiver.
+    pub latency_ns: u64,
+    /// Largest single write (the data moves in writes of up to this).
+    pub write_bytes: u32,
+    /// Sender CPU per write (posting it; for ISM, the move instruction),
+    /// fixed part.
+    pub send_ns: u64,
+    /// Sender CPU per byte written, picoseconds (ISM: the CPU moves the
+    /// data; RoCE: the adapter does, so none).
+    pub move_byte_ps: u64,
+    /// Receiver CPU per write taken (a data write or a cursor update),
+    /// after the completion interrupt.
+    pub recv_ns: u64,
+    /// CPU per byte at each end, picoseconds: the sender copies the
+    /// application's data into its send buffer, the receiver out of its
+    /// RMB into the application's buffer.
+    pub copy_byte_ps: u64,
+}
+
 /// All named parameter sets.
 #[derive(Clone, Debug, Deserialize, Default, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -170,6 +202,9 @@ pub struct Models {
     /// HiperSockets by machine type.
     #[serde(default)]
     pub hipersockets: BTreeMap<String, IqdModel>,
+    /// SMC paths: `r` (SMC-R over RoCE) and `d` (SMC-D over ISM).
+    #[serde(default)]
+    pub smc: BTreeMap<String, SmcModel>,
 }
 
 impl Models {
@@ -193,6 +228,9 @@ impl Models {
         }
         for (k, v) in &other.hipersockets {
             self.hipersockets.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &other.smc {
+            self.smc.insert(k.clone(), v.clone());
         }
     }
 }

@@ -336,6 +336,13 @@ impl RunResult {
                 h.tcp.units,
                 h.tcp.sd_forwarded,
             );
+            if h.tcp.smc_writes_out + h.tcp.smc_writes_in > 0 {
+                let _ = writeln!(
+                    s,
+                    "  SMC: writes out {} (data and cursor updates), writes in {}",
+                    h.tcp.smc_writes_out, h.tcp.smc_writes_in
+                );
+            }
             let _ = writeln!(
                 s,
                 "  link out: {} frames {} bytes; link in: {} frames, switch drops {}, frame errors {}",

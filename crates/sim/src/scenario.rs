@@ -12,7 +12,7 @@ use crate::osa::OsaSetup;
 use crate::packet::nic_mac;
 use crate::params::Models;
 use crate::workload::{Kind, WorkloadSpec};
-use crate::world::{AdapterSetup, HostKind, HostSpec, Setup};
+use crate::world::{AdapterSetup, HostKind, HostSpec, Setup, SmcKind, SmcPath};
 use serde::Deserialize;
 use softosa_engine::config as ec;
 use std::net::{IpAddr, Ipv4Addr};
@@ -266,6 +266,10 @@ pub struct HostCfg {
     pub xcf_speed: Option<String>,
     /// One-way latency of the XCF link, µs.
     pub xcf_latency_us: Option<f64>,
+    /// Shared Memory Communications: `r` (SMC-R, a RoCE port), `d` (SMC-D,
+    /// ISM: hosts in one machine) or `none` (default). Connections between
+    /// two hosts of the same kind move their data that way.
+    pub smc: Option<String>,
 }
 
 fn default_importance() -> u8 {
@@ -1428,6 +1432,34 @@ impl Scenario {
                 )));
             }
         }
+        let smc = match h.smc.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None | Some("none") | Some("no") => None,
+            Some(k @ ("r" | "d")) => {
+                if kind == HostKind::Vse {
+                    return Err(bad("smc: VSE has no SMC".into()));
+                }
+                let model = models
+                    .smc
+                    .get(k)
+                    .cloned()
+                    .ok_or_else(|| bad(format!("smc {k:?}: no [models.smc.{k}] parameters")))?;
+                if model.write_bytes < 1024 || model.rate_bps == 0 {
+                    return Err(bad(format!(
+                        "[models.smc.{k}]: write_bytes must be at least 1024 and rate_bps above 0"
+                    )));
+                }
+                Some(SmcPath {
+                    kind: if k == "r" { SmcKind::R } else { SmcKind::D },
+                    model,
+                })
+            }
+            Some(o) => {
+                return Err(bad(format!(
+                    "smc {o:?}: use r (SMC-R over RoCE), d (SMC-D over ISM, hosts in one \
+                     machine) or none"
+                )))
+            }
+        };
         Ok(HostSpec {
             name: h.name.clone(),
             kind,
@@ -1438,6 +1470,7 @@ impl Scenario {
             adapter,
             segmentation_offload: zos && (h.segmentation_offload || profile_tso),
             tcp,
+            smc,
             crypto_coprocessor: h.crypto_coprocessor,
             distributor: None,
             iqd,
@@ -1725,6 +1758,7 @@ pub const HOST_FIELDS: &[&str] = &[
     "xcf_latency_us",
     "crypto_coprocessor",
     "link",
+    "smc",
 ];
 /// Workload fields a `[vary]` may change.
 pub const WORKLOAD_FIELDS: &[&str] = &[

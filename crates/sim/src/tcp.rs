@@ -41,6 +41,8 @@ pub struct TcpCfg {
     pub tso: bool,
     /// Duplicate ACKs that start a fast retransmit (z/OS FRRTHRESHOLD).
     pub dupthresh: u32,
+    /// The connection's data goes by the SMC path once it is open.
+    pub smc: bool,
 }
 
 impl Default for TcpCfg {
@@ -55,6 +57,7 @@ impl Default for TcpCfg {
             init_rto: 1_000_000_000,
             tso: false,
             dupthresh: 3,
+            smc: false,
         }
     }
 }

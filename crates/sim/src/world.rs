@@ -10,6 +10,11 @@
 //! * z/OS → peer: a unit emits a segment → engine `handle_host_send` → the
 //!   engine's write queues → microprocessor → link → switch → peer NIC
 //!   (interrupt coalescing) → peer unit → TCP.
+//! * SMC (spec 4.4), between two hosts of the same SMC kind: the connection
+//!   opens on the paths above; its data and ACKs (the receiver's cursor
+//!   updates) then go as writes onto the peer's SMC path (RoCE port or
+//!   ISM: a rate and a latency) → a completion interrupt and a unit on the
+//!   peer → TCP, bypassing adapter, switch and IP/TCP segment costs.
 //!
 //! The SRB races of spec 2.3 are not programmed anywhere: they happen when
 //! two units of the same queue run on two processors at once.
@@ -33,7 +38,7 @@ use crate::iqd::IqdAttach;
 use crate::link::{LinkParams, Wire, WireStats};
 use crate::osa::{Osa, OsaSetup};
 use crate::packet::{mac_nic, nic_mac, Pkt, ACK, FIN, SYN};
-use crate::params::{AdapterGen, HostCosts};
+use crate::params::{AdapterGen, HostCosts, SmcModel};
 use crate::tcp::{Seg, State, Tcb, TcpCfg};
 use crate::vse::{Next, Partition, VseState};
 use crate::workload::{Kind, WlStats, WorkloadSpec};
@@ -70,12 +75,28 @@ pub struct HostSpec {
     pub segmentation_offload: bool,
     /// The stack's TCPCONFIG (defaults for peers and profile-less hosts).
     pub tcp: TcpSettings,
+    /// Shared Memory Communications this host has (spec 4.4).
+    pub smc: Option<SmcPath>,
     /// Sysplex distributor role.
     pub distributor: Option<Distributor>,
     /// RSA operations go to a crypto coprocessor.
     pub crypto_coprocessor: bool,
     /// Attached to the machine's HiperSockets LAN instead of Ethernet.
     pub iqd: Option<IqdAttach>,
+}
+
+/// SMC-R (RoCE, between machines) or SMC-D (ISM, inside one machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmcKind {
+    R,
+    D,
+}
+
+/// A host's SMC: its kind and the path's parameters.
+#[derive(Clone, Debug)]
+pub struct SmcPath {
+    pub kind: SmcKind,
+    pub model: SmcModel,
 }
 
 /// A sysplex distributor: connections to `dvipa` are spread round robin over
@@ -266,6 +287,9 @@ pub struct HostStats {
     pub retransmits: u64,
     pub acks_out: u64,
     pub segments_out: u64,
+    /// Writes (data and cursor updates) sent and taken over SMC.
+    pub smc_writes_out: u64,
+    pub smc_writes_in: u64,
     pub interrupts: u64,
     pub polls: u64,
     /// Write signals (SIGA) the stack issued to its adapter.
@@ -295,6 +319,8 @@ impl HostStats {
             retransmits: self.retransmits.saturating_sub(b.retransmits),
             acks_out: self.acks_out.saturating_sub(b.acks_out),
             segments_out: self.segments_out.saturating_sub(b.segments_out),
+            smc_writes_out: self.smc_writes_out.saturating_sub(b.smc_writes_out),
+            smc_writes_in: self.smc_writes_in.saturating_sub(b.smc_writes_in),
             interrupts: self.interrupts.saturating_sub(b.interrupts),
             polls: self.polls.saturating_sub(b.polls),
             sigas: self.sigas.saturating_sub(b.sigas),
@@ -349,6 +375,8 @@ struct Host {
     down: Wire,
     /// XCF link from the distributor into this host (a target).
     xcf_in: Option<Wire>,
+    /// The SMC path into this host (its RoCE port, or ISM).
+    smc_in: Option<Wire>,
     /// Distributor: connection routing table (client ip, client port, port)
     /// → target, and the round-robin cursor.
     vcrt: BTreeMap<(u32, u16, u16), usize>,
@@ -417,6 +445,9 @@ enum Ev {
     Siga(usize),
     XcfDone(usize),
     XcfArrive(usize, Pkt),
+    /// The SMC path into a host finished sending a write / a write landed.
+    SmcDone(usize),
+    SmcArrive(usize, Pkt),
     App(usize, usize, u32, SockOp),
     Sample,
     /// A VSE TCP/IP partition's idle wait (of this generation) ends.
@@ -468,6 +499,8 @@ pub enum WorldError {
 
 const SERIAL_NIC: u64 = 1 << 40;
 const SERIAL_XCF: u64 = 1 << 41;
+/// Completions of a host's SMC path are taken in order, one unit at a time.
+const SERIAL_SMC: u64 = 1 << 42;
 /// Packets the device layer packs into one output SBAL before writing it.
 const SBAL_PACKETS: usize = 16;
 const DELACK_ZOS_NS: Ns = 200_000_000;
@@ -534,6 +567,18 @@ impl World {
                 up: Wire::new(up_link, 0),
                 down: Wire::new(down_link, h.link.switch_buffer),
                 xcf_in: None,
+                smc_in: h.smc.as_ref().map(|m| {
+                    Wire::new(
+                        LinkParams {
+                            rate_bps: m.model.rate_bps,
+                            latency_ns: m.model.latency_ns,
+                            mtu: m.model.write_bytes,
+                            loss: 0.0,
+                            switch_buffer: 0,
+                        },
+                        0,
+                    )
+                }),
                 vcrt: BTreeMap::new(),
                 rr_next: 0,
                 stats: HostStats::default(),
@@ -718,6 +763,24 @@ impl World {
                 self.hosts[t].stats.interrupts += 1;
                 self.submit(t, u, now);
             }
+            Ev::SmcDone(t) => {
+                if let Some(x) = self.hosts[t].smc_in.as_mut() {
+                    x.busy = false;
+                }
+                self.kick_smc(t, now);
+            }
+            Ev::SmcArrive(t, p) => {
+                // A completion: its interrupt, then the write taken.
+                let mut u = Unit::new(Some(SERIAL_SMC | t as u64));
+                let w = self.frame_wl(t, &p);
+                u.steps.push_back((Step::Interrupt(None), w));
+                u.steps.push_back((Step::Rx(p, false), w));
+                u.steps.push_back((Step::BatchEnd(u64::MAX), w));
+                let host = &mut self.hosts[t];
+                host.stats.interrupts += 1;
+                host.stats.smc_writes_in += 1;
+                self.submit(t, u, now);
+            }
             Ev::App(h, c, id, op) => {
                 let w = match self.hosts[h].conns.get(c).and_then(|x| x.as_ref()) {
                     Some(cn) if cn.id == id => cn.wl,
@@ -798,6 +861,48 @@ impl World {
                 self.q.schedule(arrive, Ev::XcfArrive(t, p));
             }
         }
+    }
+
+    fn kick_smc(&mut self, t: usize, now: Ns) {
+        if let Some(x) = self.hosts[t].smc_in.as_mut() {
+            if let Some((p, done, arrive)) = x.start(now) {
+                self.q.schedule(done, Ev::SmcDone(t));
+                self.q.schedule(arrive, Ev::SmcArrive(t, p));
+            }
+        }
+    }
+
+    /// A write (or cursor update) of an SMC connection: onto the SMC path
+    /// into the peer, which takes writes one after another at its rate.
+    /// The connection's window bounds what waits there.
+    fn smc_send(&mut self, h: usize, pkt: Pkt, now: Ns) {
+        self.hosts[h].stats.smc_writes_out += 1;
+        let Some(d) = self.ip_map.get(&pkt.dst_ip).copied() else {
+            self.hosts[h].stats.stray_segments += 1;
+            return;
+        };
+        match self.hosts.get_mut(d).and_then(|x| x.smc_in.as_mut()) {
+            Some(x) => {
+                x.enqueue(pkt);
+                self.kick_smc(d, now);
+            }
+            None => self.hosts[h].stats.stray_segments += 1,
+        }
+    }
+
+    /// The SMC path workload `w`'s connections take, if any: both ends have
+    /// the same kind of SMC, and the workload is one SMC serves here —
+    /// long-lived plain TCP connections reached directly (not connect per
+    /// transaction, not AT-TLS, not through a sysplex distributor).
+    fn smc_for(&self, w: usize) -> Option<&SmcPath> {
+        let spec = self.workloads.get(w)?;
+        let a = self.hosts.get(spec.client)?.spec.smc.as_ref()?;
+        let b = self.hosts.get(spec.server)?.spec.smc.as_ref()?;
+        let eligible = a.kind == b.kind
+            && spec.kind != Kind::Crr
+            && spec.tls.is_none()
+            && spec.via_distributor.is_none();
+        eligible.then_some(a)
     }
 
     /// Sysplex distributor: forward a packet for the DVIPA to its target.
@@ -1331,6 +1436,14 @@ impl World {
             Step::Interrupt(_) => c.interrupt_ns,
             Step::Poll => c.poll_ns,
             Step::AppCall(..) => c.app_call_ns,
+            Step::Rx(p, _) if p.smc => {
+                // A write taken from the SMC path: no IP or TCP segment
+                // processing; the data is copied out of the receive buffer.
+                let m = host.spec.smc.as_ref().map(|x| &x.model);
+                m.map_or(c.rx_ack_ns, |m| {
+                    m.recv_ns + u64::from(p.len) * m.copy_byte_ps / 1000
+                })
+            }
             Step::Rx(p, _) => {
                 if p.len == 0 {
                     return c.rx_ack_ns;
@@ -1348,6 +1461,14 @@ impl World {
             Step::BatchEnd(_) | Step::ReturnBuffers(_) => 0,
             Step::PollWindow(..) => 0,
             Step::Siga => c.siga_ns,
+            Step::Tx(p, _, _, _, _) if p.smc => {
+                // Posting a write: the data copied into the send buffer and,
+                // over ISM, moved by the CPU too.
+                let m = host.spec.smc.as_ref().map(|x| &x.model);
+                m.map_or(c.tx_ack_ns, |m| {
+                    m.send_ns + u64::from(p.len) * (m.copy_byte_ps + m.move_byte_ps) / 1000
+                })
+            }
             Step::Tx(p, kind, _, _, _) => {
                 // On HiperSockets the sending CPU also moves the frame.
                 let mv = host
@@ -1486,6 +1607,7 @@ impl World {
                 tos: 0,
                 wnd: s.wnd,
                 len: s.len,
+                smc: cn.tcb.cfg.smc && s.flags & (SYN | FIN | crate::packet::RST) == 0,
             };
             let k = if s.len == 0 && s.flags & (SYN | FIN) == 0 {
                 TxKind::Ack
@@ -1606,7 +1728,9 @@ impl World {
                 if let TxKind::Ack = kind {
                     host.stats.acks_out += 1;
                 }
-                if self.hosts[h].spec.iqd.is_some() {
+                if pkt.smc {
+                    self.smc_send(h, pkt, now);
+                } else if self.hosts[h].spec.iqd.is_some() {
                     self.iqd_send(h, pkt, now);
                 } else if self.osas[h].is_some() {
                     // Fill an output SBAL (up to 16 packets or 64 KB), then
@@ -1725,10 +1849,20 @@ impl World {
         let ask = |want: Option<u32>, dflt: u32, max: Option<u32>| {
             want.map_or(dflt, |b| max.map_or(b, |m| b.min(m)))
         };
+        let rcvbuf = ask(spec.rcvbuf, t.rcv_buf, t.max_rcv_buf_coded);
+        // An SMC connection's data goes in writes of up to the path's size,
+        // and at most a quarter of the smaller receive buffer, so that
+        // several are in flight while the receiver's cursor updates return.
+        let smc = self.smc_for(w).map(|s| {
+            let pt = &self.hosts[peer].spec.tcp;
+            let peer_rcv = ask(spec.rcvbuf, pt.rcv_buf, pt.max_rcv_buf_coded);
+            (rcvbuf.min(peer_rcv) / 4).clamp(1024, s.model.write_bytes.max(1024))
+        });
         TcpCfg {
-            mss: mtu.saturating_sub(40).max(536),
+            mss: smc.unwrap_or(mtu.saturating_sub(40).max(536)),
+            smc: smc.is_some(),
             sndbuf: ask(spec.sndbuf, t.send_buf, t.max_send_buf_coded),
-            rcvbuf: ask(spec.rcvbuf, t.rcv_buf, t.max_rcv_buf_coded),
+            rcvbuf,
             tso: self.hosts[h].spec.segmentation_offload,
             dupthresh: t.frr_threshold,
             ..TcpCfg::default()

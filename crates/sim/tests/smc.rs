@@ -1,0 +1,139 @@
+//! Shared Memory Communications (spec 4.4): between two hosts of the same
+//! SMC kind, a connection opens over the OSAs and then moves its data by
+//! writes into the peer's buffer, bypassing the adapter, its timers and its
+//! signals; the TCP window still bounds it. Other connections stay on TCP.
+
+mod common;
+use common::{host, run_text};
+use softosa_sim::report::RunResult;
+
+/// Two z/OS hosts on 10 GbE OSAs with `smc_a` / `smc_b`, one workload (its
+/// lines after `[[workload]]`).
+fn scenario(smc_a: &str, smc_b: &str, workload: &str) -> String {
+    format!(
+        r#"
+duration_ms = 150
+warmup_ms = 50
+[[host]]
+name = "zosa"
+type = "zos"
+machine = "z14"
+ip = "192.0.2.1"
+adapter = "osa-express6s"
+speed = "10g"
+inbperf = "DYNAMIC"
+smc = "{smc_a}"
+[[host]]
+name = "zosb"
+type = "zos"
+machine = "z14"
+ip = "192.0.2.2"
+adapter = "osa-express6s"
+speed = "10g"
+inbperf = "DYNAMIC"
+smc = "{smc_b}"
+[[workload]]
+{workload}
+"#
+    )
+}
+
+const RR1: &str = "type = \"RR\"\nconnections = 1\nrequest = 1024\nresponse = 1024\nclient = \"zosa\"\nserver = \"zosb\"";
+
+fn only(text: &str) -> RunResult {
+    let mut runs = run_text(text);
+    assert_eq!(runs.len(), 1);
+    runs.remove(0).1
+}
+
+fn smc_writes(r: &RunResult) -> u64 {
+    r.hosts.iter().map(|h| h.tcp.smc_writes_out).sum()
+}
+
+fn osa_frames(r: &RunResult, name: &str) -> u64 {
+    host(r, name).link_out.frames
+}
+
+#[test]
+fn smc_r_carries_request_response_off_the_adapter() {
+    let tcp = only(&scenario("none", "none", RR1));
+    let smc = only(&scenario("r", "r", RR1));
+    let (t, s) = (&tcp.workloads[0], &smc.workloads[0]);
+    assert!(t.transactions > 100 && s.transactions > 100);
+    // Over TCP each transaction is two frames through the OSAs, each
+    // signalled; over SMC-R none in the measured window (the connection
+    // opened during the warm-up), and two writes per transaction instead.
+    assert!(osa_frames(&tcp, "zosa") >= t.transactions);
+    assert!(10 * host(&tcp, "zosb").tcp.sigas >= 9 * t.transactions);
+    assert_eq!(osa_frames(&smc, "zosa") + osa_frames(&smc, "zosb"), 0);
+    assert_eq!(host(&smc, "zosb").tcp.sigas, 0);
+    assert_eq!(smc_writes(&tcp), 0);
+    let w = smc_writes(&smc);
+    assert!(
+        w >= 2 * s.transactions,
+        "{w} writes, {} txns",
+        s.transactions
+    );
+    // No adapter hold, no signal, no IP/TCP processing: a shorter round
+    // trip, and less CPU per transaction.
+    assert!(
+        s.latency_mean_us < 0.9 * t.latency_mean_us,
+        "SMC-R {} us, TCP {} us",
+        s.latency_mean_us,
+        t.latency_mean_us
+    );
+    assert!(s.cpu_us_per_txn_server < t.cpu_us_per_txn_server);
+}
+
+#[test]
+fn only_two_ends_of_one_kind_and_long_lived_plain_connections_use_smc() {
+    // One end SMC-R, the other SMC-D: no common path.
+    assert_eq!(smc_writes(&only(&scenario("r", "d", RR1))), 0);
+    assert_eq!(smc_writes(&only(&scenario("r", "none", RR1))), 0);
+    // SMC-D between two hosts that both have it.
+    assert!(smc_writes(&only(&scenario("d", "d", RR1))) > 0);
+    // A connection per transaction stays on TCP, and so does AT-TLS.
+    let crr = RR1.replace("type = \"RR\"", "type = \"CRR\"");
+    let r = only(&scenario("r", "r", &crr));
+    assert!(r.workloads[0].transactions > 10);
+    assert_eq!(smc_writes(&r), 0);
+    let tls = format!("{RR1}\ntls = \"resume\"");
+    let r = only(&scenario("r", "r", &tls));
+    assert!(r.workloads[0].transactions > 10);
+    assert_eq!(smc_writes(&r), 0);
+}
+
+#[test]
+fn the_receive_buffer_still_bounds_an_smc_stream() {
+    let str_ = |kb: u32| {
+        format!(
+            "type = \"STR\"\nconnections = 1\nrequest = 1\nresponse = 20000000\n\
+             client = \"zosa\"\nserver = \"zosb\"\nsndbuf_kb = 1024\nrcvbuf_kb = {kb}"
+        )
+    };
+    let small = only(&scenario("r", "r", &str_(16)));
+    let large = only(&scenario("r", "r", &str_(1024)));
+    let (s, l) = (small.workloads[0].mb_per_s, large.workloads[0].mb_per_s);
+    assert!(smc_writes(&small) > 0);
+    assert!(s > 0.0 && l > 2.0 * s, "16 KB: {s} MB/s, 1 MB: {l} MB/s");
+    // The 25 GbE RoCE port bounds the large one (3125 MB/s).
+    assert!(l < 3125.0, "{l}");
+}
+
+#[test]
+fn smc_runs_are_deterministic() {
+    let text = scenario("r", "r", RR1);
+    let a = serde_json::to_string(&only(&text).to_json().unwrap()).unwrap();
+    let b = serde_json::to_string(&only(&text).to_json().unwrap()).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_bad_smc_value_is_refused_with_the_choices() {
+    let e = softosa_sim::scenario::Scenario::parse("t.toml", &scenario("x", "r", RR1))
+        .unwrap()
+        .variants()
+        .expect_err("smc = x is refused")
+        .to_string();
+    assert!(e.contains("smc \"x\"") && e.contains("r (SMC-R"), "{e}");
+}
