@@ -312,6 +312,8 @@ pub struct ConfigStack {
     /// `Yes`, `No` or `Auto` (DELAYACKS, NODELAYACKS, AUTODELAYACKS).
     pub tcp_delay_ack: &'static str,
     pub tcp_frr_threshold: u32,
+    pub smc_r: bool,
+    pub smc_d: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -384,6 +386,8 @@ pub fn build_config(
                 AckDelay::Auto => "Auto",
             },
             tcp_frr_threshold: c.tcp.frr_threshold,
+            smc_r: c.smc_r,
+            smc_d: c.smc_d,
         });
     }
     Ok(ConfigReport {
@@ -436,6 +440,11 @@ impl Report for ConfigReport {
             l.line(format!(
                 "SegmentationOffload: {}",
                 yes_no_mixed(s.segmentation_offload)
+            ));
+            l.line(format!(
+                "SMCR: {}  SMCD: {}",
+                yes_no_mixed(s.smc_r),
+                yes_no_mixed(s.smc_d)
             ));
             l.line(format!(
                 "IQDMultiWrite: {}  ZIIP IQDIOMultiWrite: {}",

@@ -556,9 +556,11 @@ fn config_shows_accelerator_and_wlm_mapping() {
     cfg.stacks[0].qdio_accelerator = Some(1);
     cfg.stacks[0].segmentation_offload = true;
     cfg.stacks[0].wlm_priorityq = Some(Default::default());
+    cfg.stacks[0].smc_r = true;
     let e = engine(cfg);
     let c = text(DisplayKind::Config, &e, None);
     assert!(c.contains("QDIOAccel: Yes  QDIOAccelPriority: 1\n"), "{c}");
+    assert!(c.contains("SMCR: Yes  SMCD: No\n"), "{c}");
     assert!(c.contains("SegmentationOffload: Yes\n"), "{c}");
     assert!(
         c.contains("  IOPRI1 0\n  IOPRI2 1\n  IOPRI3 2 3\n  IOPRI4 4 5 6 FWD\n"),

@@ -479,6 +479,12 @@ pub struct StackConfig {
     /// TCPCONFIG.
     #[serde(default)]
     pub tcp: TcpSettings,
+    /// `GLOBALCONFIG SMCR` / `SMCD`: the stack may move a connection's data
+    /// by Shared Memory Communications over RoCE / ISM.
+    #[serde(default)]
+    pub smc_r: bool,
+    #[serde(default)]
+    pub smc_d: bool,
 }
 
 impl StackConfig {
@@ -499,6 +505,8 @@ impl StackConfig {
             default_queue: 1,
             default_forward_queue: 4,
             tcp: TcpSettings::default(),
+            smc_r: false,
+            smc_d: false,
         }
     }
 }

@@ -336,6 +336,8 @@ pub fn activate(
                 .map_or(dflt.frr_threshold, |v| v.value),
         };
         sc.iqd_multiwrite = p.global.iqdmultiwrite.as_ref().is_some_and(|x| x.value);
+        sc.smc_r = p.global.smcr.as_ref().is_some_and(|x| x.value);
+        sc.smc_d = p.global.smcd.as_ref().is_some_and(|x| x.value);
         sc.ziip_iqdio_multiwrite = sc.iqd_multiwrite
             && p.global
                 .ziip_iqdiomultiwrite

@@ -376,6 +376,11 @@ pub struct GlobalConfig {
     pub wlmpriorityq: Option<WlmPriorityQ>,
     /// NOWLMPRIORITYQ coded (kept for printing).
     pub nowlmpriorityq: Option<Span>,
+    /// SMCR (true) or NOSMCR (false), and the PFIDs of its RoCE functions.
+    pub smcr: Option<Spanned<bool>>,
+    pub smcr_pfids: Vec<Spanned<u16>>,
+    /// SMCD (true) or NOSMCD (false).
+    pub smcd: Option<Spanned<bool>>,
 }
 
 /// When TCP acknowledges data that arrives with the PUSH bit on (TCPCONFIG

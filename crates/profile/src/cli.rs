@@ -80,7 +80,9 @@ Keywords are case-insensitive and may be abbreviated as z/OS allows
 TCPCONFIG's buffer sizes (TCPSENDBFRSIZE, TCPRCVBUFRSIZE and their MAX
 forms: bytes or K, at least 256, TCPMAXRCVBUFRSIZE at most 512K),
 DELAYACKS / NODELAYACKS / AUTODELAYACKS and FRRTHRESHOLD are read and used
-by `softosa sim`; its other parameters are warnings.
+by `softosa sim`; its other parameters are warnings. GLOBALCONFIG SMCR
+(with its PFID, PORTNUM, MTU, FIXEDMEMORY and TCPKEEPMININTERVAL options)
+and SMCD are read too: they give a simulated host SMC-R / SMC-D.
 z/OS statements softosa does not model (UDPCONFIG, PORT, AUTOLOG ...
 ENDAUTOLOG, INCLUDE, VIPARANGE, ...) are a warning at their line and are
 skipped up to the next statement, or to the next line that starts in
@@ -92,7 +94,7 @@ NOTCPIPSTATISTICS, ZERT AGGREGATION; IPAQENET6 INTFID; IPAQENET TEMPIP;
 ROUTE DELAYACKS and the retransmission settings; ...) is a warning once its
 values are checked for count and form (ranges only where softosa has IBM's,
 such as ARPTO 60-86400); one whose values softosa cannot check
-(GLOBALCONFIG SYSPLEXMONITOR, SMCR, ...) is an error that says so; an
+(GLOBALCONFIG SYSPLEXMONITOR, SMCGLOBAL, ...) is an error that says so; an
 unknown parameter is an error.
 
 Example:
@@ -493,6 +495,12 @@ fn summary(
                 "WLMPRIORITYQ {:?} FWD->{}",
                 w.queue_for, w.forwarded_queue
             ));
+        }
+        if s.smc_r {
+            g.push("SMCR".to_string());
+        }
+        if s.smc_d {
+            g.push("SMCD".to_string());
         }
         if !g.is_empty() {
             writeln!(out, "  GLOBALCONFIG: {}", g.join(", "))?;

@@ -371,6 +371,10 @@ enum GP {
     Ziip,
     Wlm,
     NoWlm,
+    Smcr,
+    NoSmcr,
+    Smcd,
+    NoSmcd,
 }
 
 const GLOBAL_PARAMS: &[(Keyword, GP)] = &[
@@ -381,6 +385,30 @@ const GLOBAL_PARAMS: &[(Keyword, GP)] = &[
     (kw("ZIIP"), GP::Ziip),
     (kw("WLMPRIORITYQ"), GP::Wlm),
     (kw("NOWLMPRIORITYQ"), GP::NoWlm),
+    (kw("SMCR"), GP::Smcr),
+    (kw("NOSMCR"), GP::NoSmcr),
+    (kw("SMCD"), GP::Smcd),
+    (kw("NOSMCD"), GP::NoSmcd),
+];
+
+/// The options of GLOBALCONFIG SMCR and SMCD (IP Configuration Reference,
+/// GLOBALCONFIG statement, "SMCR options" and "SMCD options"; SMCD has only
+/// the last two: its ISM functions are found, not defined).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SmcOpt {
+    Pfid,
+    PortNum,
+    Mtu,
+    FixedMemory,
+    TcpKeep,
+}
+
+const SMC_OPTIONS: &[(Keyword, SmcOpt)] = &[
+    (kw("PFID"), SmcOpt::Pfid),
+    (kw("PORTNum"), SmcOpt::PortNum),
+    (kw("MTU"), SmcOpt::Mtu),
+    (kw("FIXEDMemory"), SmcOpt::FixedMemory),
+    (kw("TCPKEEPmininterval"), SmcOpt::TcpKeep),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -777,8 +805,6 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
         other("MLSCHKTERMinate", &[]),
         other("NOMLSCHKTERMinate", &[]),
         other("POOLLimit", &[Val::SizeKm("a size in K or M, e.g. 512M")]),
-        other("NOSMCD", &[]),
-        other("NOSMCR", &[]),
         other("SYSPLEXWLMPoll", &[num("a number of seconds")]),
         other("TCPIPStatistics", &[]),
         other("NOTCPIPStatistics", &[]),
@@ -803,8 +829,6 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
         kw("AIASSIST"),
         kw("IKEDREQuired"),
         kw("POLICYREQuired"),
-        kw("SMCD"),
-        kw("SMCR"),
         kw("SMCGlobal"),
         kw("SYSPLEXMONitor"),
     ],
@@ -2530,8 +2554,127 @@ impl Parser<'_> {
                     }
                 }
                 GP::Wlm => self.wlmpriorityq(&t),
+                GP::Smcr | GP::Smcd => {
+                    let r = p == GP::Smcr;
+                    let pfids = self.smc_options(r);
+                    let g = &mut self.prof.global;
+                    if r {
+                        g.smcr = Some(Spanned::new(true, t.span));
+                        g.smcr_pfids = pfids;
+                    } else {
+                        g.smcd = Some(Spanned::new(true, t.span));
+                    }
+                }
+                GP::NoSmcr => {
+                    self.prof.global.smcr = Some(Spanned::new(false, t.span));
+                    self.prof.global.smcr_pfids.clear();
+                }
+                GP::NoSmcd => self.prof.global.smcd = Some(Spanned::new(false, t.span)),
             }
         }
+    }
+
+    /// The options after GLOBALCONFIG SMCR (`r`) or SMCD: PFID pfid (four
+    /// hexadecimal digits at most; each may be followed by PORTNUM 1 or 2
+    /// and MTU), FIXEDMEMORY and TCPKEEPMININTERVAL, in any order. Returns
+    /// the PFIDs read. Ranges softosa has not confirmed (MTU, FIXEDMEMORY,
+    /// TCPKEEPMININTERVAL) are checked for form only.
+    fn smc_options(&mut self, r: bool) -> Vec<Spanned<u16>> {
+        const S: &str = "GLOBALCONFIG";
+        let mut pfids = Vec::new();
+        while let Some(n) = self.peek().cloned() {
+            let Ok(o) = find(SMC_OPTIONS, &n.text) else {
+                break;
+            };
+            self.pos += 1;
+            if !r && matches!(o, SmcOpt::Pfid | SmcOpt::PortNum | SmcOpt::Mtu) {
+                self.err(
+                    n.span,
+                    ErrorKind::ParameterNotValidHere {
+                        param: n.upper(),
+                        context: "GLOBALCONFIG SMCD (its ISM functions are found, not named)"
+                            .into(),
+                    },
+                );
+                self.skip_values(&GLOBALCONFIG_P);
+                continue;
+            }
+            match o {
+                SmcOpt::Pfid => {
+                    const E: &str = "a PCIe function id of 1-4 hexadecimal digits, e.g. 0018";
+                    let Some(v) = self.value(S, "SMCR PFID", E) else {
+                        continue;
+                    };
+                    let hex = !v.text.is_empty()
+                        && v.text.len() <= 4
+                        && v.text.bytes().all(|b| b.is_ascii_hexdigit());
+                    match u16::from_str_radix(&v.text, 16).ok().filter(|_| hex) {
+                        Some(id) => {
+                            if pfids.iter().any(|x: &Spanned<u16>| x.value == id) {
+                                self.repeated(v.span, S, format!("SMCR PFID {}", v.text));
+                            }
+                            pfids.push(Spanned::new(id, v.span));
+                        }
+                        None => self.invalid(&v, S, "SMCR PFID", E),
+                    }
+                }
+                SmcOpt::PortNum => {
+                    const E: &str = "a RoCE port number, 1 or 2";
+                    if pfids.is_empty() {
+                        self.err(
+                            n.span,
+                            ErrorKind::ParameterNotValidHere {
+                                param: "PORTNUM".into(),
+                                context: "GLOBALCONFIG SMCR except after a PFID".into(),
+                            },
+                        );
+                    }
+                    if let Some(v) = self.number(S, "SMCR PORTNUM", E) {
+                        if !(1..=2).contains(&v.value) {
+                            self.err(
+                                v.span,
+                                ErrorKind::InvalidValue {
+                                    stmt: S,
+                                    name: None,
+                                    param: "SMCR PORTNUM".into(),
+                                    value: v.value.to_string(),
+                                    expected: E.into(),
+                                },
+                            );
+                        }
+                    }
+                }
+                SmcOpt::Mtu => {
+                    if pfids.is_empty() {
+                        self.err(
+                            n.span,
+                            ErrorKind::ParameterNotValidHere {
+                                param: "MTU".into(),
+                                context: "GLOBALCONFIG SMCR except after a PFID".into(),
+                            },
+                        );
+                    }
+                    let _ = self.number(S, "SMCR MTU", "a decimal number of bytes, e.g. 1024");
+                }
+                SmcOpt::FixedMemory => {
+                    let p = if r {
+                        "SMCR FIXEDMEMORY"
+                    } else {
+                        "SMCD FIXEDMEMORY"
+                    };
+                    let _ = self.number(S, p, "a decimal number of megabytes, e.g. 256");
+                }
+                SmcOpt::TcpKeep => {
+                    let p = if r {
+                        "SMCR TCPKEEPMININTERVAL"
+                    } else {
+                        "SMCD TCPKEEPMININTERVAL"
+                    };
+                    let _ = self.number(S, p, "a decimal number of seconds, e.g. 300");
+                }
+            }
+        }
+        pfids
     }
 
     fn wlmpriorityq(&mut self, t: &Token) {

@@ -213,6 +213,20 @@ pub fn print_profile(p: &Profile) -> String {
     } else if g.nowlmpriorityq.is_some() {
         gw.push("NOWLMPRIORITYQ".into());
     }
+    match &g.smcr {
+        Some(x) if x.value => {
+            let mut t = String::from("SMCR");
+            for p in &g.smcr_pfids {
+                let _ = write!(t, " PFID {:04X}", p.value);
+            }
+            gw.push(t);
+        }
+        Some(_) => gw.push("NOSMCR".into()),
+        None => {}
+    }
+    if let Some(x) = &g.smcd {
+        gw.push(if x.value { "SMCD" } else { "NOSMCD" }.into());
+    }
     if !gw.is_empty() {
         let _ = writeln!(s, "GLOBALCONFIG {}", gw.join(" "));
     }
