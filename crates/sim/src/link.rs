@@ -155,7 +155,7 @@ mod tests {
             tos: 0,
             wnd: 0,
             len,
-            smc: false,
+            smc: None,
         }
     }
     #[test]

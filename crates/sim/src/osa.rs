@@ -360,7 +360,7 @@ mod tests {
             tos: 0,
             wnd: 65536,
             len,
-            smc: false,
+            smc: None,
         }
     }
 

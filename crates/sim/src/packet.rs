@@ -40,9 +40,16 @@ pub struct Pkt {
     pub wnd: u32,
     /// TCP payload bytes (may exceed the MTU for an offloaded large send).
     pub len: u32,
-    /// Carried by the SMC path (a write into the peer's buffer, or a cursor
-    /// update), not as a frame through the adapter and the switch.
-    pub smc: bool,
+    /// Carried by this SMC path (a write into the peer's buffer, or a
+    /// cursor update), not as a frame through the adapter and the switch.
+    pub smc: Option<SmcKind>,
+}
+
+/// SMC-R (RoCE, between machines) or SMC-D (ISM, inside one machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SmcKind {
+    R,
+    D,
 }
 
 impl Pkt {
@@ -133,7 +140,7 @@ impl Pkt {
             tos: ip[1],
             wnd: (u16::from_be_bytes([t[14], t[15]]) as u32) << WSCALE,
             len,
-            smc: false,
+            smc: None,
         })
     }
 }
@@ -181,7 +188,7 @@ mod tests {
             tos: 0,
             wnd: 65536,
             len: 1448,
-            smc: false,
+            smc: None,
         }
     }
     #[test]

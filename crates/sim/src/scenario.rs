@@ -67,8 +67,9 @@ const ZOS_ONLY: [&str; 11] = [
 /// Fields of `[[host]]` that a z/OS host's `profile` / `profile_text`
 /// decides (its INTERFACE, GLOBALCONFIG and IPCONFIG statements), with the
 /// profile statement that sets each.
-const PROFILE_SET: [(&str, &str); 5] = [
+const PROFILE_SET: [(&str, &str); 6] = [
     ("inbperf", "INBPERF on the INTERFACE statement"),
+    ("smc", "GLOBALCONFIG SMCR or SMCD"),
     (
         "segmentation_offload",
         "GLOBALCONFIG or IPCONFIG SEGMENTATIONOFFLOAD",
@@ -1432,34 +1433,47 @@ impl Scenario {
                 )));
             }
         }
-        let smc = match h.smc.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None | Some("none") | Some("no") => None,
-            Some(k @ ("r" | "d")) => {
-                if kind == HostKind::Vse {
-                    return Err(bad("smc: VSE has no SMC".into()));
-                }
-                let model = models
-                    .smc
-                    .get(k)
-                    .cloned()
-                    .ok_or_else(|| bad(format!("smc {k:?}: no [models.smc.{k}] parameters")))?;
-                if model.write_bytes < 1024 || model.rate_bps == 0 {
-                    return Err(bad(format!(
-                        "[models.smc.{k}]: write_bytes must be at least 1024 and rate_bps above 0"
-                    )));
-                }
-                Some(SmcPath {
-                    kind: if k == "r" { SmcKind::R } else { SmcKind::D },
-                    model,
-                })
-            }
+        // The kinds: the host's `smc` field, or its profile's GLOBALCONFIG
+        // SMCR / SMCD (the two are never both given).
+        let mut kinds: Vec<SmcKind> = match h.smc.as_deref().map(str::to_ascii_lowercase).as_deref()
+        {
+            None | Some("none") | Some("no") => Vec::new(),
+            Some("r") => vec![SmcKind::R],
+            Some("d") => vec![SmcKind::D],
+            Some("rd") | Some("dr") | Some("both") => vec![SmcKind::R, SmcKind::D],
             Some(o) => {
                 return Err(bad(format!(
                     "smc {o:?}: use r (SMC-R over RoCE), d (SMC-D over ISM, hosts in one \
-                     machine) or none"
+                         machine), rd (both) or none"
                 )))
             }
         };
+        if let Some(s) = stack {
+            if s.smc_r {
+                kinds.push(SmcKind::R);
+            }
+            if s.smc_d {
+                kinds.push(SmcKind::D);
+            }
+        }
+        if !kinds.is_empty() && kind == HostKind::Vse {
+            return Err(bad("smc: VSE has no SMC".into()));
+        }
+        let mut smc = Vec::new();
+        for k in kinds {
+            let key = if k == SmcKind::R { "r" } else { "d" };
+            let model = models
+                .smc
+                .get(key)
+                .cloned()
+                .ok_or_else(|| bad(format!("smc {key:?}: no [models.smc.{key}] parameters")))?;
+            if model.write_bytes < 1024 || model.rate_bps == 0 {
+                return Err(bad(format!(
+                    "[models.smc.{key}]: write_bytes must be at least 1024 and rate_bps above 0"
+                )));
+            }
+            smc.push(SmcPath { kind: k, model });
+        }
         Ok(HostSpec {
             name: h.name.clone(),
             kind,

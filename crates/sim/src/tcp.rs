@@ -41,8 +41,8 @@ pub struct TcpCfg {
     pub tso: bool,
     /// Duplicate ACKs that start a fast retransmit (z/OS FRRTHRESHOLD).
     pub dupthresh: u32,
-    /// The connection's data goes by the SMC path once it is open.
-    pub smc: bool,
+    /// The SMC path the connection's data takes once it is open.
+    pub smc: Option<crate::packet::SmcKind>,
 }
 
 impl Default for TcpCfg {
@@ -57,7 +57,7 @@ impl Default for TcpCfg {
             init_rto: 1_000_000_000,
             tso: false,
             dupthresh: 3,
-            smc: false,
+            smc: None,
         }
     }
 }

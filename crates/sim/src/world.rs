@@ -75,8 +75,9 @@ pub struct HostSpec {
     pub segmentation_offload: bool,
     /// The stack's TCPCONFIG (defaults for peers and profile-less hosts).
     pub tcp: TcpSettings,
-    /// Shared Memory Communications this host has (spec 4.4).
-    pub smc: Option<SmcPath>,
+    /// Shared Memory Communications this host has (spec 4.4): SMC-R,
+    /// SMC-D or both.
+    pub smc: Vec<SmcPath>,
     /// Sysplex distributor role.
     pub distributor: Option<Distributor>,
     /// RSA operations go to a crypto coprocessor.
@@ -85,14 +86,9 @@ pub struct HostSpec {
     pub iqd: Option<IqdAttach>,
 }
 
-/// SMC-R (RoCE, between machines) or SMC-D (ISM, inside one machine).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SmcKind {
-    R,
-    D,
-}
+pub use crate::packet::SmcKind;
 
-/// A host's SMC: its kind and the path's parameters.
+/// One of a host's SMC paths: its kind and parameters.
 #[derive(Clone, Debug)]
 pub struct SmcPath {
     pub kind: SmcKind,
@@ -375,8 +371,8 @@ struct Host {
     down: Wire,
     /// XCF link from the distributor into this host (a target).
     xcf_in: Option<Wire>,
-    /// The SMC path into this host (its RoCE port, or ISM).
-    smc_in: Option<Wire>,
+    /// The SMC paths into this host (its RoCE port, ISM).
+    smc_in: Vec<(SmcKind, Wire)>,
     /// Distributor: connection routing table (client ip, client port, port)
     /// → target, and the round-robin cursor.
     vcrt: BTreeMap<(u32, u16, u16), usize>,
@@ -446,7 +442,7 @@ enum Ev {
     XcfDone(usize),
     XcfArrive(usize, Pkt),
     /// The SMC path into a host finished sending a write / a write landed.
-    SmcDone(usize),
+    SmcDone(usize, SmcKind),
     SmcArrive(usize, Pkt),
     App(usize, usize, u32, SockOp),
     Sample,
@@ -567,18 +563,20 @@ impl World {
                 up: Wire::new(up_link, 0),
                 down: Wire::new(down_link, h.link.switch_buffer),
                 xcf_in: None,
-                smc_in: h.smc.as_ref().map(|m| {
-                    Wire::new(
-                        LinkParams {
+                smc_in: h
+                    .smc
+                    .iter()
+                    .map(|m| {
+                        let p = LinkParams {
                             rate_bps: m.model.rate_bps,
                             latency_ns: m.model.latency_ns,
                             mtu: m.model.write_bytes,
                             loss: 0.0,
                             switch_buffer: 0,
-                        },
-                        0,
-                    )
-                }),
+                        };
+                        (m.kind, Wire::new(p, 0))
+                    })
+                    .collect(),
                 vcrt: BTreeMap::new(),
                 rr_next: 0,
                 stats: HostStats::default(),
@@ -763,11 +761,11 @@ impl World {
                 self.hosts[t].stats.interrupts += 1;
                 self.submit(t, u, now);
             }
-            Ev::SmcDone(t) => {
-                if let Some(x) = self.hosts[t].smc_in.as_mut() {
+            Ev::SmcDone(t, k) => {
+                if let Some(x) = self.smc_wire(t, k) {
                     x.busy = false;
                 }
-                self.kick_smc(t, now);
+                self.kick_smc(t, k, now);
             }
             Ev::SmcArrive(t, p) => {
                 // A completion: its interrupt, then the write taken.
@@ -863,10 +861,19 @@ impl World {
         }
     }
 
-    fn kick_smc(&mut self, t: usize, now: Ns) {
-        if let Some(x) = self.hosts[t].smc_in.as_mut() {
+    fn smc_wire(&mut self, t: usize, k: SmcKind) -> Option<&mut Wire> {
+        self.hosts
+            .get_mut(t)?
+            .smc_in
+            .iter_mut()
+            .find(|(x, _)| *x == k)
+            .map(|(_, w)| w)
+    }
+
+    fn kick_smc(&mut self, t: usize, k: SmcKind, now: Ns) {
+        if let Some(x) = self.smc_wire(t, k) {
             if let Some((p, done, arrive)) = x.start(now) {
-                self.q.schedule(done, Ev::SmcDone(t));
+                self.q.schedule(done, Ev::SmcDone(t, k));
                 self.q.schedule(arrive, Ev::SmcArrive(t, p));
             }
         }
@@ -875,16 +882,16 @@ impl World {
     /// A write (or cursor update) of an SMC connection: onto the SMC path
     /// into the peer, which takes writes one after another at its rate.
     /// The connection's window bounds what waits there.
-    fn smc_send(&mut self, h: usize, pkt: Pkt, now: Ns) {
+    fn smc_send(&mut self, h: usize, k: SmcKind, pkt: Pkt, now: Ns) {
         self.hosts[h].stats.smc_writes_out += 1;
         let Some(d) = self.ip_map.get(&pkt.dst_ip).copied() else {
             self.hosts[h].stats.stray_segments += 1;
             return;
         };
-        match self.hosts.get_mut(d).and_then(|x| x.smc_in.as_mut()) {
+        match self.smc_wire(d, k) {
             Some(x) => {
                 x.enqueue(pkt);
-                self.kick_smc(d, now);
+                self.kick_smc(d, k, now);
             }
             None => self.hosts[h].stats.stray_segments += 1,
         }
@@ -894,15 +901,31 @@ impl World {
     /// the same kind of SMC, and the workload is one SMC serves here —
     /// long-lived plain TCP connections reached directly (not connect per
     /// transaction, not AT-TLS, not through a sysplex distributor).
+    /// SMC-D is preferred where both ends have it (they are in one machine).
     fn smc_for(&self, w: usize) -> Option<&SmcPath> {
         let spec = self.workloads.get(w)?;
-        let a = self.hosts.get(spec.client)?.spec.smc.as_ref()?;
-        let b = self.hosts.get(spec.server)?.spec.smc.as_ref()?;
-        let eligible = a.kind == b.kind
-            && spec.kind != Kind::Crr
-            && spec.tls.is_none()
-            && spec.via_distributor.is_none();
-        eligible.then_some(a)
+        let eligible =
+            spec.kind != Kind::Crr && spec.tls.is_none() && spec.via_distributor.is_none();
+        if !eligible {
+            return None;
+        }
+        let a = &self.hosts.get(spec.client)?.spec.smc;
+        let b = &self.hosts.get(spec.server)?.spec.smc;
+        [SmcKind::D, SmcKind::R].into_iter().find_map(|k| {
+            a.iter()
+                .find(|x| x.kind == k)
+                .filter(|_| b.iter().any(|y| y.kind == k))
+        })
+    }
+
+    /// The parameters of host `h`'s SMC path of kind `k`.
+    fn smc_model(&self, h: usize, k: SmcKind) -> Option<&SmcModel> {
+        self.hosts[h]
+            .spec
+            .smc
+            .iter()
+            .find(|x| x.kind == k)
+            .map(|x| &x.model)
     }
 
     /// Sysplex distributor: forward a packet for the DVIPA to its target.
@@ -1436,10 +1459,10 @@ impl World {
             Step::Interrupt(_) => c.interrupt_ns,
             Step::Poll => c.poll_ns,
             Step::AppCall(..) => c.app_call_ns,
-            Step::Rx(p, _) if p.smc => {
+            Step::Rx(p, _) if p.smc.is_some() => {
                 // A write taken from the SMC path: no IP or TCP segment
                 // processing; the data is copied out of the receive buffer.
-                let m = host.spec.smc.as_ref().map(|x| &x.model);
+                let m = p.smc.and_then(|k| self.smc_model(h, k));
                 m.map_or(c.rx_ack_ns, |m| {
                     m.recv_ns + u64::from(p.len) * m.copy_byte_ps / 1000
                 })
@@ -1461,10 +1484,10 @@ impl World {
             Step::BatchEnd(_) | Step::ReturnBuffers(_) => 0,
             Step::PollWindow(..) => 0,
             Step::Siga => c.siga_ns,
-            Step::Tx(p, _, _, _, _) if p.smc => {
+            Step::Tx(p, _, _, _, _) if p.smc.is_some() => {
                 // Posting a write: the data copied into the send buffer and,
                 // over ISM, moved by the CPU too.
-                let m = host.spec.smc.as_ref().map(|x| &x.model);
+                let m = p.smc.and_then(|k| self.smc_model(h, k));
                 m.map_or(c.tx_ack_ns, |m| {
                     m.send_ns + u64::from(p.len) * (m.copy_byte_ps + m.move_byte_ps) / 1000
                 })
@@ -1607,7 +1630,11 @@ impl World {
                 tos: 0,
                 wnd: s.wnd,
                 len: s.len,
-                smc: cn.tcb.cfg.smc && s.flags & (SYN | FIN | crate::packet::RST) == 0,
+                smc: cn
+                    .tcb
+                    .cfg
+                    .smc
+                    .filter(|_| s.flags & (SYN | FIN | crate::packet::RST) == 0),
             };
             let k = if s.len == 0 && s.flags & (SYN | FIN) == 0 {
                 TxKind::Ack
@@ -1728,8 +1755,8 @@ impl World {
                 if let TxKind::Ack = kind {
                     host.stats.acks_out += 1;
                 }
-                if pkt.smc {
-                    self.smc_send(h, pkt, now);
+                if let Some(k) = pkt.smc {
+                    self.smc_send(h, k, pkt, now);
                 } else if self.hosts[h].spec.iqd.is_some() {
                     self.iqd_send(h, pkt, now);
                 } else if self.osas[h].is_some() {
@@ -1856,11 +1883,12 @@ impl World {
         let smc = self.smc_for(w).map(|s| {
             let pt = &self.hosts[peer].spec.tcp;
             let peer_rcv = ask(spec.rcvbuf, pt.rcv_buf, pt.max_rcv_buf_coded);
-            (rcvbuf.min(peer_rcv) / 4).clamp(1024, s.model.write_bytes.max(1024))
+            let write = (rcvbuf.min(peer_rcv) / 4).clamp(1024, s.model.write_bytes.max(1024));
+            (s.kind, write)
         });
         TcpCfg {
-            mss: smc.unwrap_or(mtu.saturating_sub(40).max(536)),
-            smc: smc.is_some(),
+            mss: smc.map_or(mtu.saturating_sub(40).max(536), |(_, b)| b),
+            smc: smc.map(|(k, _)| k),
             sndbuf: ask(spec.sndbuf, t.send_buf, t.max_send_buf_coded),
             rcvbuf,
             tso: self.hosts[h].spec.segmentation_offload,

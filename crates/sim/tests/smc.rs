@@ -137,3 +137,40 @@ fn a_bad_smc_value_is_refused_with_the_choices() {
         .to_string();
     assert!(e.contains("smc \"x\"") && e.contains("r (SMC-R"), "{e}");
 }
+
+/// A z/OS profile's GLOBALCONFIG SMCR / SMCD gives the host SMC as the
+/// `smc` field does; a host with both uses SMC-D with a peer that has it.
+#[test]
+fn globalconfig_smcr_and_smcd_in_a_profile_enable_smc() {
+    let profiled = |global: &str, other_smc: &str| {
+        let text = scenario("none", other_smc, RR1).replacen(
+            "inbperf = \"DYNAMIC\"\nsmc = \"none\"",
+            &format!(
+                "profile_text = \"\"\"\n{global}\nINTERFACE OSA1 DEFINE IPAQENET IPADDR \
+                 192.0.2.1/24 PORTNAME P1\nSTART OSA1\n\"\"\""
+            ),
+            1,
+        );
+        assert!(text.contains("profile_text"), "{text}");
+        only(&text)
+    };
+    let writes_of = |r: &RunResult| smc_writes(r);
+    assert!(writes_of(&profiled("GLOBALCONFIG SMCR PFID 0018 PORTNUM 1", "r")) > 0);
+    assert_eq!(writes_of(&profiled("GLOBALCONFIG NOSMCR", "r")), 0);
+    assert_eq!(writes_of(&profiled("GLOBALCONFIG SMCR PFID 0018", "d")), 0);
+    // Both kinds at one end, SMC-D at the other: SMC-D.
+    let both = profiled("GLOBALCONFIG SMCR PFID 0018 SMCD", "d");
+    assert!(writes_of(&both) > 0);
+    // The smc field beside a profile is refused: the profile decides.
+    let clash = scenario("r", "r", RR1).replacen(
+        "inbperf = \"DYNAMIC\"\n",
+        "profile_text = \"INTERFACE OSA1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\"\n",
+        1,
+    );
+    let e = softosa_sim::scenario::Scenario::parse("t.toml", &clash)
+        .unwrap()
+        .variants()
+        .expect_err("smc beside a profile is refused")
+        .to_string();
+    assert!(e.contains("GLOBALCONFIG SMCR or SMCD"), "{e}");
+}
