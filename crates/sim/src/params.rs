@@ -183,6 +183,10 @@ pub struct SmcModel {
     /// application's data into its send buffer, the receiver out of its
     /// RMB into the application's buffer.
     pub copy_byte_ps: u64,
+    /// Share of a socket call's CPU (`sock_call_ns`) an SMC connection
+    /// still pays, percent: the socket layer stays, the TCP protocol work
+    /// done inside the call goes to the SMC path.
+    pub socket_share_pct: u32,
 }
 
 /// All named parameter sets.

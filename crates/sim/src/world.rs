@@ -1523,9 +1523,22 @@ impl World {
                 }
             }
             Step::Sock(ci, id, op) => {
+                // On an SMC connection a socket call does the socket layer's
+                // part only: the TCP protocol work it would do is the SMC
+                // path's, paid per write.
+                let sock_call_ns = host
+                    .conns
+                    .get(*ci)
+                    .and_then(|c| c.as_ref())
+                    .filter(|cn| cn.id == *id)
+                    .and_then(|cn| cn.tcb.cfg.smc)
+                    .and_then(|k| self.smc_model(h, k))
+                    .map_or(c.sock_call_ns, |m| {
+                        c.sock_call_ns * u64::from(m.socket_share_pct.min(100)) / 100
+                    });
                 let calls = match op {
                     SockOp::Request | SockOp::Respond => {
-                        return 2 * c.sock_call_ns + self.tls_cost(h, *ci, *id, *op);
+                        return 2 * sock_call_ns + self.tls_cost(h, *ci, *id, *op);
                     }
                     SockOp::Read => 1,
                     SockOp::Write => host
@@ -1539,7 +1552,7 @@ impl World {
                         })
                         .unwrap_or(1),
                 };
-                calls * c.sock_call_ns
+                calls * sock_call_ns
             }
             Step::Connect(..) => c.conn_ns,
             Step::Timer(..) => c.interrupt_ns / 2,
