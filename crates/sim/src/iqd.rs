@@ -58,6 +58,7 @@ mod tests {
             model: IqdModel {
                 siga_ns: 10_000,
                 byte_ps: 500,
+                zos_byte_ps: 0,
                 latency_ns: 1_000,
                 in_buffers: 126,
             },

@@ -151,6 +151,13 @@ pub struct IqdModel {
     /// Frames a receiver's input queue holds before a send fails (the
     /// receiver had no empty buffer; counted, TCP retransmits).
     pub in_buffers: usize,
+    /// A z/OS stack's CPU per payload byte of a HiperSockets frame, at the
+    /// sender and at the receiver, picoseconds: the copy between the
+    /// application's buffer and the stack's. Its per-packet costs, fitted at
+    /// Ethernet frame sizes, do not cover frames of up to 56 KB. (0 for the
+    /// VSE and peer stacks, whose costs were fitted on HiperSockets.)
+    #[serde(default)]
+    pub zos_byte_ps: u64,
 }
 
 /// A Shared Memory Communications path (spec 4.4): once two hosts that

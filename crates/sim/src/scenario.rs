@@ -64,6 +64,28 @@ const ZOS_ONLY: [&str; 11] = [
     "xcf_latency_us",
 ];
 
+/// Fields of a z/OS `[[host]]` that configure its OSA, which a z/OS host on
+/// HiperSockets does not have.
+const IQD_ZOS_NOT: [&str; 10] = [
+    "adapter",
+    "inbperf",
+    "segmentation_offload",
+    "wlm_priorityq",
+    "wlm_priorityq_map",
+    "read_storage",
+    "profile",
+    "profile_text",
+    "dvipa",
+    "distribute_to",
+];
+
+/// Whether host table `h` says `link = "hipersockets"` (or `iqd`).
+fn on_hipersockets(h: &toml::Value) -> bool {
+    h.get("link")
+        .and_then(|l| l.as_str())
+        .is_some_and(|l| l.eq_ignore_ascii_case("hipersockets") || l.eq_ignore_ascii_case("iqd"))
+}
+
 /// Fields of `[[host]]` that a z/OS host's `profile` / `profile_text`
 /// decides (its INTERFACE, GLOBALCONFIG and IPCONFIG statements), with the
 /// profile statement that sets each.
@@ -798,6 +820,16 @@ impl Scenario {
                      is none; name the hosts to change (hosts = [\"...\"])",
                 ));
             }
+            if v.hosts.is_empty()
+                && any_zos
+                && !self.file.hosts.iter().any(|h| vary_selects_host(v, h))
+            {
+                return Err(self.invalid(format!(
+                    "[vary] field: {} is a setting of a z/OS host's OSA, and every z/OS host \
+                     here is on HiperSockets, which has none: the [vary] would change nothing",
+                    v.field
+                )));
+            }
         } else {
             let known = names(&self.file.workloads);
             if let Some(n) = v.workloads.iter().find(|n| !known.contains(n)) {
@@ -878,6 +910,16 @@ impl Scenario {
                     return Err(self.invalid(format!(
                         "{at}: {k} applies to z/OS hosts only (this host is of type {})",
                         h.kind
+                    )));
+                }
+            }
+            if h.kind.eq_ignore_ascii_case("zos") && on_hipersockets(hv) {
+                // The OSA's settings would be shown in the scenario but not run.
+                if let Some(k) = IQD_ZOS_NOT.iter().find(|k| hv.get(**k).is_some()) {
+                    return Err(self.invalid(format!(
+                        "{at}: {k} applies to a z/OS host's OSA; this host is on HiperSockets \
+                         (link = \"hipersockets\"), which presents every frame at once and \
+                         has no write queues"
                     )));
                 }
             }
@@ -1259,13 +1301,6 @@ impl Scenario {
                         hs.mfs_kb
                     )));
                 }
-                if zos {
-                    return Err(bad(
-                        "z/OS hosts attach through an OSA adapter here; HiperSockets \
-                         links are modelled for VSE and peer hosts"
-                            .into(),
-                    ));
-                }
                 Some(crate::iqd::IqdAttach {
                     model: model.clone(),
                     mfs_kb: hs.mfs_kb,
@@ -1342,7 +1377,7 @@ impl Scenario {
             }
             costs.processors = p;
         }
-        let adapter = if zos {
+        let adapter = if zos && iqd.is_none() {
             let named = h.adapter.clone().unwrap_or_else(|| "osa-express3".into());
             let g = adapter_feature(&named, rate, models).map_err(bad)?;
             let gen = models
@@ -1409,7 +1444,11 @@ impl Scenario {
             })
         } else {
             if h.adapter.is_some() {
-                return Err(bad("adapter applies to z/OS hosts only".into()));
+                return Err(bad(if zos {
+                    "adapter: this z/OS host is on HiperSockets, which has no OSA".into()
+                } else {
+                    "adapter applies to z/OS hosts only".into()
+                }));
             }
             None
         };
@@ -1628,12 +1667,16 @@ fn host_refs(hosts: &[toml::Value]) -> Vec<String> {
 }
 
 /// Whether a `[vary]` of a host field changes host table `h`: the hosts it
-/// names, else every z/OS host.
+/// names, else every z/OS host (for a field of the OSA's, every z/OS host
+/// that has one).
 fn vary_selects_host(v: &Vary, h: &toml::Value) -> bool {
     if v.hosts.is_empty() {
-        h.get("type")
+        let zos = h
+            .get("type")
             .and_then(|t| t.as_str())
-            .is_some_and(|t| t.eq_ignore_ascii_case("zos"))
+            .is_some_and(|t| t.eq_ignore_ascii_case("zos"));
+        // A field of the OSA's changes the z/OS hosts that have one.
+        zos && !(on_hipersockets(h) && IQD_ZOS_NOT.contains(&v.field.as_str()))
     } else {
         let name = h.get("name").and_then(|n| n.as_str()).unwrap_or("");
         v.hosts.iter().any(|x| x == name)

@@ -918,6 +918,18 @@ impl World {
         })
     }
 
+    /// A z/OS stack's copy of `len` payload bytes of a HiperSockets frame
+    /// (its per-packet costs hold that of an Ethernet frame only).
+    fn iqd_zos_copy(&self, h: usize, len: u32) -> u64 {
+        let host = &self.hosts[h];
+        match &host.spec.iqd {
+            Some(a) if host.spec.kind == HostKind::Zos => {
+                u64::from(len) * a.model.zos_byte_ps / 1000
+            }
+            _ => 0,
+        }
+    }
+
     /// The parameters of host `h`'s SMC path of kind `k`.
     fn smc_model(&self, h: usize, k: SmcKind) -> Option<&SmcModel> {
         self.hosts[h]
@@ -1479,7 +1491,10 @@ impl World {
                     .is_some_and(|cn| {
                         cn.tcb.state == State::Established && p.seq != cn.tcb.rcv_nxt
                     });
-                bytes + c.rx_pkt_ns + if ooo { c.rx_ooo_ns } else { 0 }
+                bytes
+                    + c.rx_pkt_ns
+                    + if ooo { c.rx_ooo_ns } else { 0 }
+                    + self.iqd_zos_copy(h, p.len)
             }
             Step::BatchEnd(_) | Step::ReturnBuffers(_) => 0,
             Step::PollWindow(..) => 0,
@@ -1498,7 +1513,8 @@ impl World {
                     .spec
                     .iqd
                     .as_ref()
-                    .map_or(0, |a| a.move_cost(crate::iqd::frame_bytes(p.len)));
+                    .map_or(0, |a| a.move_cost(crate::iqd::frame_bytes(p.len)))
+                    + self.iqd_zos_copy(h, p.len);
                 mv + match kind {
                     TxKind::Ack => c.tx_ack_ns,
                     TxKind::Data => {

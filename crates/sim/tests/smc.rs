@@ -174,3 +174,94 @@ fn globalconfig_smcr_and_smcd_in_a_profile_enable_smc() {
         .to_string();
     assert!(e.contains("GLOBALCONFIG SMCR or SMCD"), "{e}");
 }
+
+/// Two z/OS systems on one machine's HiperSockets LAN (`link =
+/// "hipersockets"`: no OSA), with `smc` at both.
+fn on_hipersockets(smc: &str, workload: &str) -> String {
+    format!(
+        r#"
+duration_ms = 150
+warmup_ms = 50
+[hipersockets]
+machine = "z14"
+mfs_kb = 64
+[[host]]
+name = "zosa"
+type = "zos"
+machine = "z14"
+link = "hipersockets"
+ip = "192.0.2.1"
+smc = "{smc}"
+[[host]]
+name = "zosb"
+type = "zos"
+machine = "z14"
+link = "hipersockets"
+ip = "192.0.2.2"
+smc = "{smc}"
+[[workload]]
+{workload}
+"#
+    )
+}
+
+#[test]
+fn smc_d_between_two_z_os_on_one_machine_against_their_hipersockets() {
+    let iqd = only(&on_hipersockets("none", RR1));
+    let ism = only(&on_hipersockets("d", RR1));
+    let (t, s) = (&iqd.workloads[0], &ism.workloads[0]);
+    assert!(t.transactions > 100 && s.transactions > 100);
+    // Over HiperSockets the frames move on the LAN and no adapter exists.
+    assert_eq!(smc_writes(&iqd), 0);
+    assert!(host(&iqd, "zosa").tcp.iqd_sent >= t.transactions);
+    assert!(host(&iqd, "zosa").adapter.is_none());
+    // Over ISM the data moves by writes; the LAN carries nothing in the
+    // measured window, and each transaction costs less CPU (no IP/TCP
+    // segment work, the socket calls' TCP part gone).
+    assert!(smc_writes(&ism) >= 2 * s.transactions);
+    assert_eq!(host(&ism, "zosa").tcp.iqd_sent, 0);
+    assert!(
+        s.cpu_us_per_txn_server < t.cpu_us_per_txn_server,
+        "SMC-D {} us, HiperSockets {} us",
+        s.cpu_us_per_txn_server,
+        t.cpu_us_per_txn_server
+    );
+}
+
+#[test]
+fn a_z_os_host_on_hipersockets_takes_no_osa_setting() {
+    for (line, says) in [
+        (
+            "adapter = \"osa-express6s\"",
+            "adapter applies to a z/OS host's OSA",
+        ),
+        (
+            "inbperf = \"DYNAMIC\"",
+            "inbperf applies to a z/OS host's OSA",
+        ),
+    ] {
+        let text = on_hipersockets("none", RR1).replacen(
+            "link = \"hipersockets\"\n",
+            &format!("link = \"hipersockets\"\n{line}\n"),
+            1,
+        );
+        let e = softosa_sim::scenario::Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .expect_err("an OSA setting on HiperSockets is refused")
+            .to_string();
+        assert!(e.contains(says), "{e}");
+    }
+    // A [vary] of an OSA setting without a hosts list leaves such hosts
+    // out (here: every host, so it selects nothing and says so).
+    let text = format!(
+        "{}[vary]\nfield = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC\"]\n",
+        on_hipersockets("none", RR1)
+    );
+    let e = softosa_sim::scenario::Scenario::parse("t.toml", &text)
+        .unwrap()
+        .variants()
+        .expect_err("nothing to vary")
+        .to_string();
+    assert!(e.contains("every z/OS host here is on HiperSockets"), "{e}");
+}
