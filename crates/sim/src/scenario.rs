@@ -64,20 +64,12 @@ const ZOS_ONLY: [&str; 11] = [
     "xcf_latency_us",
 ];
 
-/// Fields of a z/OS `[[host]]` that configure its OSA, which a z/OS host on
-/// HiperSockets does not have.
-const IQD_ZOS_NOT: [&str; 10] = [
-    "adapter",
-    "inbperf",
-    "segmentation_offload",
-    "wlm_priorityq",
-    "wlm_priorityq_map",
-    "read_storage",
-    "profile",
-    "profile_text",
-    "dvipa",
-    "distribute_to",
-];
+/// Whether `[[host]]` field `k` configures a z/OS host's OSA (which a z/OS
+/// host on HiperSockets does not have): `adapter`, and the z/OS-only fields
+/// but the XCF link's.
+fn osa_setting(k: &str) -> bool {
+    k == "adapter" || (ZOS_ONLY.contains(&k) && !k.starts_with("xcf_"))
+}
 
 /// Whether host table `h` says `link = "hipersockets"` (or `iqd`).
 fn on_hipersockets(h: &toml::Value) -> bool {
@@ -915,7 +907,8 @@ impl Scenario {
             }
             if h.kind.eq_ignore_ascii_case("zos") && on_hipersockets(hv) {
                 // The OSA's settings would be shown in the scenario but not run.
-                if let Some(k) = IQD_ZOS_NOT.iter().find(|k| hv.get(**k).is_some()) {
+                let mut fields = std::iter::once("adapter").chain(ZOS_ONLY);
+                if let Some(k) = fields.find(|k| osa_setting(k) && hv.get(*k).is_some()) {
                     return Err(self.invalid(format!(
                         "{at}: {k} applies to a z/OS host's OSA; this host is on HiperSockets \
                          (link = \"hipersockets\"), which presents every frame at once and \
@@ -1676,7 +1669,7 @@ fn vary_selects_host(v: &Vary, h: &toml::Value) -> bool {
             .and_then(|t| t.as_str())
             .is_some_and(|t| t.eq_ignore_ascii_case("zos"));
         // A field of the OSA's changes the z/OS hosts that have one.
-        zos && !(on_hipersockets(h) && IQD_ZOS_NOT.contains(&v.field.as_str()))
+        zos && !(on_hipersockets(h) && osa_setting(&v.field))
     } else {
         let name = h.get("name").and_then(|n| n.as_str()).unwrap_or("");
         v.hosts.iter().any(|x| x == name)
