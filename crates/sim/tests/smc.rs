@@ -4,7 +4,7 @@
 //! signals; the TCP window still bounds it. Other connections stay on TCP.
 
 mod common;
-use common::{host, run_text};
+use common::{host, only};
 use softosa_sim::report::RunResult;
 
 /// Two z/OS hosts on 10 GbE OSAs with `smc_a` / `smc_b`, one workload (its
@@ -39,12 +39,6 @@ smc = "{smc_b}"
 }
 
 const RR1: &str = "type = \"RR\"\nconnections = 1\nrequest = 1024\nresponse = 1024\nclient = \"zosa\"\nserver = \"zosb\"";
-
-fn only(text: &str) -> RunResult {
-    let mut runs = run_text(text);
-    assert_eq!(runs.len(), 1);
-    runs.remove(0).1
-}
 
 fn smc_writes(r: &RunResult) -> u64 {
     r.hosts.iter().map(|h| h.tcp.smc_writes_out).sum()

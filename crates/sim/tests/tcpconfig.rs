@@ -5,7 +5,7 @@
 //! retransmit.
 
 mod common;
-use common::{host, run_text};
+use common::{host, only};
 use softosa_sim::report::RunResult;
 
 /// z/OS `zos` with `tcpconfig` in its profile, an AIX peer more than
@@ -43,12 +43,6 @@ latency_us = 1000
 /// AIX streams to z/OS: z/OS's receive buffer is the window (AIX's
 /// application asks for a send buffer that does not limit it).
 const INTO_ZOS: &str = "type = \"STR\"\nconnections = 1\nrequest = 1\nresponse = 20000000\nclient = \"zos\"\nserver = \"aix\"\nsndbuf_kb = 1024";
-
-fn only(text: &str) -> RunResult {
-    let mut runs = run_text(text);
-    assert_eq!(runs.len(), 1);
-    runs.remove(0).1
-}
 
 fn mb_per_s(r: &RunResult) -> f64 {
     r.workloads[0].mb_per_s

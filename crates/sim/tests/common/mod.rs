@@ -23,3 +23,10 @@ pub fn run_text(text: &str) -> Vec<(String, RunResult)> {
 pub fn host<'a>(r: &'a RunResult, name: &str) -> &'a HostResult {
     r.hosts.iter().find(|h| h.name == name).unwrap()
 }
+
+/// The results of the scenario `text`, which has no `[vary]` (one run).
+pub fn only(text: &str) -> RunResult {
+    let mut runs = run_text(text);
+    assert_eq!(runs.len(), 1, "a scenario with one run");
+    runs.remove(0).1
+}
