@@ -810,26 +810,39 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
         other("NOTCPIPStatistics", &[]),
         other("XCFGRPid", &[num("a sysplex group id suffix")]),
         other("NOZERT", &[]),
+        other("SMCGlobal", &[]),
         other(
             "ZERT",
             &[Val::OptKw(&[kw("AGGregation"), kw("NOAGGregation")])],
         ),
     ],
-    subs: &[SubParams {
-        after: "ZERT AGGREGATION",
-        params: &[
-            other(
-                "INTVAL",
-                &[Val::NumOr("SMF", "SMF, or a recording interval (a number)")],
-            ),
-            other("SYNCVAL", &[Val::Time("a time of day hh:mm, e.g. 00:00")]),
-        ],
-    }],
+    subs: &[
+        SubParams {
+            after: "ZERT AGGREGATION",
+            params: &[
+                other(
+                    "INTVAL",
+                    &[Val::NumOr("SMF", "SMF, or a recording interval (a number)")],
+                ),
+                other("SYNCVAL", &[Val::Time("a time of day hh:mm, e.g. 00:00")]),
+            ],
+        },
+        // GLOBALCONFIG statement, V2R3 syntax diagram: SMCGlobal, then
+        // AUTOCACHE or NOAUTOCACHE and AUTOSMC or NOAUTOSMC.
+        SubParams {
+            after: "SMCGLOBAL",
+            params: &[
+                other("AUTOCACHE", &[]),
+                other("NOAUTOCACHE", &[]),
+                other("AUTOSMC", &[]),
+                other("NOAUTOSMC", &[]),
+            ],
+        },
+    ],
     unsupported: &[
         kw("AIASSIST"),
         kw("IKEDREQuired"),
         kw("POLICYREQuired"),
-        kw("SMCGlobal"),
         kw("SYSPLEXMONitor"),
     ],
 };

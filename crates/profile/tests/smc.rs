@@ -97,3 +97,26 @@ fn activation_marks_the_stack_smc_capable() {
         (false, true)
     );
 }
+
+#[test]
+fn smcglobal_and_its_options_are_read_and_warned() {
+    let (p, v) = diags("GLOBALCONFIG SMCGLOBAL AUTOCACHE NOAUTOSMC SMCR PFID 18\n");
+    // SMCGLOBAL and each option: a warning at its place, no error.
+    assert_eq!(v.len(), 3, "{v:?}");
+    assert!(v.iter().all(|x| x.contains("warning")), "{v:?}");
+    assert!(
+        v[0].starts_with("s.prof:1:14: warning: GLOBALCONFIG SMCGLOBAL is not modelled"),
+        "{v:?}"
+    );
+    assert!(
+        v[2].starts_with("s.prof:1:34: warning: GLOBALCONFIG SMCGLOBAL NOAUTOSMC"),
+        "{v:?}"
+    );
+    assert_eq!(p.global.smcr.as_ref().map(|x| x.value), Some(true));
+    // Its options only follow it.
+    let (_, v) = diags("GLOBALCONFIG AUTOSMC\n");
+    assert!(
+        v[0].contains("AUTOSMC is not valid on GLOBALCONFIG except right after SMCGLOBAL"),
+        "{v:?}"
+    );
+}
