@@ -71,11 +71,14 @@ fn osa_setting(k: &str) -> bool {
     k == "adapter" || (ZOS_ONLY.contains(&k) && !k.starts_with("xcf_"))
 }
 
+/// The `link` words for a host on the machine's HiperSockets LAN.
+const HIPERSOCKETS_LINKS: [&str; 2] = ["hipersockets", "iqd"];
+
 /// Whether host table `h` says `link = "hipersockets"` (or `iqd`).
 fn on_hipersockets(h: &toml::Value) -> bool {
     h.get("link")
         .and_then(|l| l.as_str())
-        .is_some_and(|l| l.eq_ignore_ascii_case("hipersockets") || l.eq_ignore_ascii_case("iqd"))
+        .is_some_and(|l| HIPERSOCKETS_LINKS.iter().any(|w| l.eq_ignore_ascii_case(w)))
 }
 
 /// Fields of `[[host]]` that a z/OS host's `profile` / `profile_text`
@@ -1276,7 +1279,7 @@ impl Scenario {
         let is_vse = h.kind.eq_ignore_ascii_case("vse");
         let iqd = match h.link.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("ethernet") => None,
-            Some("hipersockets") | Some("iqd") => {
+            Some(l) if HIPERSOCKETS_LINKS.contains(&l) => {
                 let hs = self.file.hipersockets.clone().unwrap_or(HiperSocketsCfg {
                     machine: default_iqd_machine(),
                     mfs_kb: default_mfs(),
