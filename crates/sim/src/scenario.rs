@@ -1121,7 +1121,8 @@ impl Scenario {
                 let Some(kb) = kb else { continue };
                 if !(MIN_TCP_BUF / 1024..=MAX_TCP_BUF / 1024).contains(&kb) {
                     return Err(self.invalid(format!(
-                        "workload #{}: {key} {kb}: a TCP buffer of 4 to 16384 KB (default 64)",
+                        "workload #{}: {key} {kb}: a TCP buffer of 4 to 16384 KB (left out, each end \
+                         has its stack's default: a profile's TCPCONFIG, else 64)",
                         i + 1
                     )));
                 }
