@@ -1542,16 +1542,17 @@ impl World {
                 // On an SMC connection a socket call does the socket layer's
                 // part only: the TCP protocol work it would do is the SMC
                 // path's, paid per write.
-                let sock_call_ns = host
-                    .conns
-                    .get(*ci)
-                    .and_then(|c| c.as_ref())
-                    .filter(|cn| cn.id == *id)
-                    .and_then(|cn| cn.tcb.cfg.smc)
-                    .and_then(|k| self.smc_model(h, k))
-                    .map_or(c.sock_call_ns, |m| {
-                        c.sock_call_ns * u64::from(m.socket_share_pct.min(100)) / 100
-                    });
+                let smc_share = || {
+                    let cn = host.conns.get(*ci)?.as_ref().filter(|cn| cn.id == *id)?;
+                    let m = self.smc_model(h, cn.tcb.cfg.smc?)?;
+                    Some(u64::from(m.socket_share_pct.min(100)))
+                };
+                // (Only a host with SMC looks its connection up.)
+                let sock_call_ns = if host.spec.smc.is_empty() {
+                    c.sock_call_ns
+                } else {
+                    smc_share().map_or(c.sock_call_ns, |pct| c.sock_call_ns * pct / 100)
+                };
                 let calls = match op {
                     SockOp::Request | SockOp::Respond => {
                         return 2 * sock_call_ns + self.tls_cost(h, *ci, *id, *op);
