@@ -2,12 +2,9 @@
 //! activated and printed back.
 
 use softosa_profile::print::print_profile;
-use softosa_profile::*;
 
-fn diags(src: &str) -> (Profile, Vec<String>) {
-    let (p, d) = parse_profile("s.prof", src);
-    (p, d.items().iter().map(|x| x.to_string()).collect())
-}
+mod common;
+use common::diags;
 
 #[test]
 fn smcr_with_pfids_and_smcd_are_read_and_print_back() {
@@ -71,22 +68,10 @@ fn bad_smc_options_are_errors_at_their_place() {
 
 #[test]
 fn activation_marks_the_stack_smc_capable() {
-    use softosa_profile::activate::{activate, ActivateOptions, StackInput};
     let stack = |global: &str| {
-        let src = format!(
+        let s = common::activated_stack(&format!(
             "{global}\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nSTART A\n"
-        );
-        let (p, v) = diags(&src);
-        assert!(v.is_empty(), "{v:?}");
-        let input = StackInput {
-            name: "T".into(),
-            profile: &p,
-            policy: None,
-        };
-        let s = &activate(&[input], &[], &ActivateOptions::default())
-            .unwrap()
-            .config
-            .stacks[0];
+        ));
         (s.smc_r, s.smc_d)
     };
     assert_eq!(stack(""), (false, false));

@@ -5,10 +5,8 @@
 use softosa_profile::validate::validate_profile;
 use softosa_profile::*;
 
-fn diags(src: &str) -> (Profile, Vec<String>) {
-    let (p, d) = parse_profile("s.prof", src);
-    (p, d.items().iter().map(|x| x.to_string()).collect())
-}
+mod common;
+use common::diags;
 
 #[test]
 fn documented_abbreviations_are_accepted() {

@@ -5,10 +5,8 @@
 use softosa_profile::print::print_profile;
 use softosa_profile::*;
 
-fn diags(src: &str) -> (Profile, Vec<String>) {
-    let (p, d) = parse_profile("s.prof", src);
-    (p, d.items().iter().map(|x| x.to_string()).collect())
-}
+mod common;
+use common::diags;
 
 fn sizes(p: &Profile) -> [Option<u32>; 4] {
     let t = &p.tcp;
@@ -130,21 +128,8 @@ fn a_missing_value_a_repeat_and_an_unknown_parameter_are_reported() {
 
 #[test]
 fn activation_carries_the_settings_with_z_os_defaults_for_the_rest() {
-    use softosa_profile::activate::{activate, ActivateOptions, StackInput};
     let intf = "INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nSTART A\n";
-    let stack = |src: &str| {
-        let (p, v) = diags(src);
-        assert!(v.is_empty(), "{v:?}");
-        let input = StackInput {
-            name: "T".into(),
-            profile: &p,
-            policy: None,
-        };
-        let cfg = activate(&[input], &[], &ActivateOptions::default())
-            .unwrap()
-            .config;
-        cfg.stacks[0].tcp
-    };
+    let stack = |src: &str| common::activated_stack(src).tcp;
     let plain = stack(intf);
     assert_eq!(plain, softosa_engine::config::TcpSettings::default());
     assert_eq!(
