@@ -402,6 +402,17 @@ pub enum AckDelay {
     Auto,
 }
 
+impl AckDelay {
+    /// The TCPCONFIG parameter that sets it.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            AckDelay::Delay => "DELAYACKS",
+            AckDelay::NoDelay => "NODELAYACKS",
+            AckDelay::Auto => "AUTODELAYACKS",
+        }
+    }
+}
+
 /// The stack's TCP layer settings (TCPCONFIG), with z/OS's defaults where
 /// the profile codes nothing. The adapter does not use them; the simulator
 /// and the displays do.

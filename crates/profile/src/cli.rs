@@ -532,14 +532,7 @@ fn summary(
             if let Some(m) = t.max_send_buf_coded {
                 w.push(format!("TCPMAXSENDBUFRSIZE {m}"));
             }
-            w.push(
-                match t.delay_acks {
-                    ec::AckDelay::Delay => "DELAYACKS",
-                    ec::AckDelay::NoDelay => "NODELAYACKS",
-                    ec::AckDelay::Auto => "AUTODELAYACKS",
-                }
-                .into(),
-            );
+            w.push(t.delay_acks.keyword().into());
             w.push(format!("FRRTHRESHOLD {}", t.frr_threshold));
             writeln!(out, "  TCPCONFIG: {}", w.join(", "))?;
         }
