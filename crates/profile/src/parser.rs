@@ -2823,17 +2823,17 @@ impl Parser<'_> {
                     continue;
                 }
             };
-            let (group, name) = match p {
-                TP::SendBuf => ("TCPSENDBFRSIZE", "TCPSENDBFRSIZE"),
-                TP::RcvBuf => ("TCPRCVBUFRSIZE", "TCPRCVBUFRSIZE"),
-                TP::MaxRcvBuf => ("TCPMAXRCVBUFRSIZE", "TCPMAXRCVBUFRSIZE"),
-                TP::MaxSendBuf => ("TCPMAXSENDBUFRSIZE", "TCPMAXSENDBUFRSIZE"),
-                TP::Delay | TP::NoDelay | TP::AutoDelay => {
-                    ("DELAYACKS/NODELAYACKS/AUTODELAYACKS", "DELAYACKS")
-                }
-                TP::Frr => ("FRRTHRESHOLD", "FRRTHRESHOLD"),
+            // Its name in messages; the three delayed-ACK choices are one
+            // setting when repeated.
+            let name = match p {
+                TP::SendBuf => "TCPSENDBFRSIZE",
+                TP::RcvBuf => "TCPRCVBUFRSIZE",
+                TP::MaxRcvBuf => "TCPMAXRCVBUFRSIZE",
+                TP::MaxSendBuf => "TCPMAXSENDBUFRSIZE",
+                TP::Delay | TP::NoDelay | TP::AutoDelay => "DELAYACKS/NODELAYACKS/AUTODELAYACKS",
+                TP::Frr => "FRRTHRESHOLD",
             };
-            self.note_repeat(t.span, S, group.to_string());
+            self.note_repeat(t.span, S, name.to_string());
             match p {
                 TP::SendBuf | TP::RcvBuf | TP::MaxRcvBuf | TP::MaxSendBuf => {
                     let max = if p == TP::MaxRcvBuf {
