@@ -24,6 +24,7 @@ Examples:
   softosa sim scenarios/quick-rr.toml --display tuning     ... plus the VTAM tuning statistics
   softosa sim scenarios/inbperf-modes.toml --format csv    one line per variant and workload
   softosa sim scenarios/olm-rr-sweep.toml --seed 2         the same run with another seed
+  softosa sim scenarios/inbperf-modes.toml --seeds 5       is a mode's gain larger than the seed's?
 
 Scenario files: scenarios/*.toml (one per feature); every field is in
 docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
@@ -49,6 +50,13 @@ pub struct SimArgs {
     /// Override the scenario's random seed.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Run every variant with this many seeds (the scenario's or --seed's,
+    /// and the next ones) and show each figure as the mean with the
+    /// farthest run's distance, and each variant's change against the
+    /// first paired seed by seed (1 to 20; 1 is a single run). A change
+    /// smaller than its spread is the seed's, not the setting's.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=20))]
+    pub seeds: u64,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -89,12 +97,23 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
                 .into(),
         )));
     }
+    if args.seeds > 1 && !args.display.is_empty() {
+        // A display shows one run's adapter, and there would be N of them.
+        return Err(Box::new(softosa_display::cli::Usage(
+            "--display shows the adapter at the end of one run, and --seeds makes several: \
+             pick one run with --seed S and leave out --seeds"
+                .into(),
+        )));
+    }
     let sc = Scenario::load(&args.scenario)?;
     let mut variants = sc.variants()?;
     if let Some(s) = args.seed {
         for v in &mut variants {
             v.setup.seed = s;
         }
+    }
+    if args.seeds > 1 {
+        return seeded(args, &sc, variants);
     }
     let kinds = args
         .display
@@ -170,6 +189,43 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         out.push(displays);
     }
     Ok(out)
+}
+
+/// `softosa sim --seeds N`: every variant with N seeds, summarised by
+/// [`crate::spread`]; CSV gives every run's own rows, with its seed.
+fn seeded(
+    args: &SimArgs,
+    sc: &Scenario,
+    variants: Vec<crate::scenario::Variant>,
+) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let first = args.seed.unwrap_or(sc.file.seed);
+    let seeds: Vec<u64> = (0..args.seeds).map(|k| first.wrapping_add(k)).collect();
+    let mut all = crate::spread::SeedRuns::new(seeds.clone());
+    let mut csv = vec![format!("seed,{}\n", RunResult::CSV_HEADER)];
+    let started = Instant::now();
+    let total = variants.len() * seeds.len();
+    for (i, v) in variants.iter().enumerate() {
+        for (k, &seed) in seeds.iter().enumerate() {
+            let mut setup = v.setup.clone();
+            setup.seed = seed;
+            let n = i * seeds.len() + k;
+            let label = variant_label(&format!("{}, seed {seed}", v.label), n, total);
+            let (r, _) = run_world_since(&label, &setup, args.quiet, started)?;
+            if args.format == Format::Csv {
+                csv.extend(r.to_csv(&v.label).lines().map(|l| format!("{seed},{l}\n")));
+            }
+            all.add(&v.label, &r);
+        }
+    }
+    let scenario = sc.file.name.clone().unwrap_or_else(|| sc.path.clone());
+    Ok(match args.format {
+        Format::Csv => csv,
+        Format::Json => vec![format!(
+            "{}\n",
+            serde_json::to_string_pretty(&all.to_json(&scenario))?
+        )],
+        Format::Text => vec![all.to_text(sc.file.name.as_deref())],
+    })
 }
 
 /// One finished run as it will be printed: its text, JSON or CSV, and
@@ -502,9 +558,137 @@ mod tests {
             )),
             format,
             seed: None,
+            seeds: 1,
             quiet: true,
             display: display.iter().map(|s| s.to_string()).collect(),
         }
+    }
+
+    /// `args` for a short quick-rr with a `[vary]` of BALANCED and DYNAMIC,
+    /// written to a file of its own named `tag`.
+    fn short_vary(format: Format, tag: &str) -> SimArgs {
+        let text = quick_rr().replace("duration_ms = 100", "duration_ms = 8")
+            + "\n[vary]\nfield = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC\"]\n";
+        let path =
+            std::env::temp_dir().join(format!("softosa-seeds-{}-{tag}.toml", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        SimArgs {
+            scenario: path,
+            ..args(format, &[])
+        }
+    }
+
+    /// Every figure `--seeds` reports is the one the single run with that
+    /// seed gives, and each change is the paired one of those runs.
+    #[test]
+    fn several_seeds_report_the_single_runs_and_their_paired_changes() {
+        let mut a = short_vary(Format::Json, "json");
+        a.seed = Some(4);
+        a.seeds = 3;
+        let doc: serde_json::Value = serde_json::from_str(&output(&a).unwrap()).unwrap();
+        assert_eq!(doc["seeds"], serde_json::json!([4, 5, 6]));
+        let vs = doc["variants"].as_array().unwrap();
+        assert_eq!(vs.len(), 2);
+        assert_eq!(vs[1]["changes_against"], "BALANCED");
+        let single: Vec<serde_json::Value> = (4..7)
+            .map(|seed| {
+                let mut one = a.clone();
+                one.seeds = 1;
+                one.seed = Some(seed);
+                serde_json::from_str(&output(&one).unwrap()).unwrap()
+            })
+            .collect();
+        let mut differ = false;
+        for (v, var) in vs.iter().enumerate() {
+            for (w, wl) in var["workloads"].as_array().unwrap().iter().enumerate() {
+                for key in ["transactions_per_s", "mb_per_s", "cpu_ms_per_mb_server"] {
+                    let runs: Vec<f64> = wl[key]["runs"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_f64().unwrap())
+                        .collect();
+                    for (k, one) in single.iter().enumerate() {
+                        let r = &one["variants"][v]["result"]["workloads"][w];
+                        assert_eq!(wl["workload"], r["name"]);
+                        assert_eq!(runs[k], r[key].as_f64().unwrap(), "{key} seed {k}");
+                        if v == 1 {
+                            let b = one["variants"][0]["result"]["workloads"][w][key]
+                                .as_f64()
+                                .unwrap();
+                            let ch = &var["changes"][w][key]["runs"][k];
+                            if b == 0.0 {
+                                // No change against nothing (a stream's
+                                // zero whole transactions).
+                                assert!(ch.is_null(), "{key}: {ch}");
+                            } else {
+                                let ch = ch.as_f64().unwrap();
+                                assert!((ch - (runs[k] / b - 1.0)).abs() < 1e-12, "{key}");
+                            }
+                        }
+                    }
+                    let mean = runs.iter().sum::<f64>() / runs.len() as f64;
+                    assert!((wl[key]["mean"].as_f64().unwrap() - mean).abs() < 1e-9);
+                    let lo = runs.iter().copied().fold(f64::INFINITY, f64::min);
+                    assert_eq!(wl[key]["min"].as_f64().unwrap(), lo);
+                    differ |= runs.iter().any(|x| *x != runs[0]);
+                }
+            }
+        }
+        assert!(differ, "three seeds gave three identical runs");
+    }
+
+    #[test]
+    fn several_seeds_in_csv_are_each_runs_rows_with_its_seed() {
+        let mut a = short_vary(Format::Csv, "csv");
+        a.seeds = 2;
+        let out = output(&a).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], format!("seed,{}", RunResult::CSV_HEADER));
+        // 2 variants x 2 seeds x 2 workloads, variant by variant.
+        assert_eq!(lines.len(), 1 + 8);
+        for seed in [1u64, 2] {
+            let mut one = a.clone();
+            one.seeds = 1;
+            one.seed = Some(seed);
+            let single = output(&one).unwrap();
+            let mine: Vec<&str> = lines[1..]
+                .iter()
+                .filter_map(|l| l.strip_prefix(&format!("{seed},")))
+                .collect();
+            let theirs: Vec<&str> = single.lines().skip(1).collect();
+            assert_eq!(mine, theirs, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn several_seeds_in_text_show_means_and_changes_and_repeat_exactly() {
+        let mut a = short_vary(Format::Text, "text");
+        a.seeds = 2;
+        let out = output(&a).unwrap();
+        assert!(out.contains("2 runs per variant (seeds 1 to 2)"), "{out}");
+        assert!(out.contains("change against BALANCED"), "{out}");
+        let dynamic_rr = out
+            .lines()
+            .filter(|l| l.starts_with("DYNAMIC") && l.contains("RR10"))
+            .nth(1)
+            .expect("a change line for DYNAMIC's RR10");
+        assert!(dynamic_rr.contains("trans/s +") || dynamic_rr.contains("trans/s -"));
+        assert!(dynamic_rr.contains("cpu us/tr"), "{dynamic_rr}");
+        assert_eq!(out, output(&a).unwrap(), "same seeds, same bytes");
+        // One scenario run: no change to show.
+        let mut one = args(Format::Text, &[]);
+        one.seeds = 2;
+        let text = output(&one).unwrap();
+        assert!(!text.contains("change against"), "{text}");
+    }
+
+    #[test]
+    fn several_seeds_with_a_display_are_refused() {
+        let mut a = args(Format::Text, &["tuning"]);
+        a.seeds = 3;
+        let e = output(&a).unwrap_err().to_string();
+        assert!(e.contains("--seed S"), "{e}");
     }
 
     #[test]

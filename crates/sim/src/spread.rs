@@ -1,0 +1,425 @@
+//! Several seeds of one scenario (simulator layer; spec 6.1 results).
+//!
+//! `softosa sim --seeds N` runs every variant with N seeds. A stream's rate
+//! over a short window follows a handful of TCP events (a loss, a window
+//! cut), so one run can differ from the next by more than the change a
+//! setting makes. This module gathers each run's workload figures and shows
+//! them as the mean with the lowest and highest run, and each variant's
+//! change against the first variant paired seed by seed: the change with
+//! seed 3 is variant-with-seed-3 against first-variant-with-seed-3, so a
+//! difference larger than its own spread is the setting's, not the seed's.
+
+use crate::report::{RunResult, WlResult};
+use std::fmt::Write as _;
+
+/// One figure of a workload, as it is compared across seeds.
+struct Metric {
+    /// Name in the JSON (the field of [`WlResult`] it comes from).
+    key: &'static str,
+    /// Column title in the text table; `None`: JSON and CSV only.
+    title: Option<&'static str>,
+    /// Decimals in the text table.
+    prec: usize,
+    /// When the figure is missing from a run.
+    per: Per,
+}
+
+/// What a figure is per, and so when a run has none.
+#[derive(Clone, Copy)]
+enum Per {
+    /// Always there (a rate).
+    Second,
+    /// Per completed transaction: none when none completed.
+    Transaction,
+    /// Per MB delivered: none when nothing was delivered.
+    Megabyte,
+}
+
+const METRICS: [Metric; 9] = [
+    Metric {
+        key: "transactions_per_s",
+        title: Some("trans/s"),
+        prec: 0,
+        per: Per::Second,
+    },
+    Metric {
+        key: "mb_per_s",
+        title: Some("MB/s"),
+        prec: 2,
+        per: Per::Second,
+    },
+    Metric {
+        key: "latency_mean_us",
+        title: Some("mean us"),
+        prec: 1,
+        per: Per::Transaction,
+    },
+    Metric {
+        key: "latency_p50_us",
+        title: None,
+        prec: 1,
+        per: Per::Transaction,
+    },
+    Metric {
+        key: "latency_p99_us",
+        title: Some("p99 us"),
+        prec: 1,
+        per: Per::Transaction,
+    },
+    Metric {
+        key: "cpu_us_per_txn_client",
+        title: None,
+        prec: 2,
+        per: Per::Transaction,
+    },
+    Metric {
+        key: "cpu_us_per_txn_server",
+        title: Some("cpu us/tr"),
+        prec: 2,
+        per: Per::Transaction,
+    },
+    Metric {
+        key: "cpu_ms_per_mb_client",
+        title: None,
+        prec: 2,
+        per: Per::Megabyte,
+    },
+    Metric {
+        key: "cpu_ms_per_mb_server",
+        title: Some("srv ms/MB"),
+        prec: 2,
+        per: Per::Megabyte,
+    },
+];
+
+/// A workload's figures in one run, in [`METRICS`] order.
+type Figures = [Option<f64>; METRICS.len()];
+
+fn figures(w: &WlResult) -> Figures {
+    let raw = [
+        w.transactions_per_s,
+        w.mb_per_s,
+        w.latency_mean_us,
+        w.latency_p50_us,
+        w.latency_p99_us,
+        w.cpu_us_per_txn_client,
+        w.cpu_us_per_txn_server,
+        w.cpu_ms_per_mb_client,
+        w.cpu_ms_per_mb_server,
+    ];
+    let mut out = [None; METRICS.len()];
+    for (i, (m, v)) in METRICS.iter().zip(raw).enumerate() {
+        let there = match m.per {
+            Per::Second => true,
+            Per::Transaction => w.transactions > 0,
+            Per::Megabyte => !w.delivered_nothing(),
+        };
+        out[i] = there.then_some(v);
+    }
+    out
+}
+
+/// Mean, lowest and highest of the runs that have the figure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stat {
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Stat {
+    /// `None` when no run has the figure.
+    fn of(values: impl Iterator<Item = Option<f64>>) -> Option<Stat> {
+        let (mut n, mut sum) = (0u32, 0.0);
+        let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        for v in values.flatten() {
+            n += 1;
+            sum += v;
+            min = min.min(v);
+            max = max.max(v);
+        }
+        (n > 0).then(|| Stat {
+            mean: sum / f64::from(n),
+            min,
+            max,
+        })
+    }
+
+    /// The run farthest from the mean, as a share of the mean (0 when the
+    /// mean is 0).
+    fn reach(&self) -> f64 {
+        if self.mean == 0.0 {
+            0.0
+        } else {
+            (self.max - self.mean).max(self.mean - self.min) / self.mean.abs()
+        }
+    }
+}
+
+/// One variant's runs, a run per seed.
+struct Variant {
+    label: String,
+    workloads: Vec<String>,
+    /// Each workload's kind (`RR`, `CRR`, `STR`), which picks the changes
+    /// worth a line in the text.
+    kinds: Vec<&'static str>,
+    /// `runs[seed][workload]`.
+    runs: Vec<Vec<Figures>>,
+}
+
+/// Every run of a `softosa sim --seeds N`, gathered as they end.
+pub struct SeedRuns {
+    seeds: Vec<u64>,
+    variants: Vec<Variant>,
+}
+
+impl SeedRuns {
+    /// Runs with these seeds, in this order, for every variant.
+    pub fn new(seeds: Vec<u64>) -> SeedRuns {
+        SeedRuns {
+            seeds,
+            variants: Vec::new(),
+        }
+    }
+
+    /// Keep the figures of `label`'s run with the next of its seeds (runs
+    /// of one variant come in seed order).
+    pub fn add(&mut self, label: &str, r: &RunResult) {
+        let figs: Vec<Figures> = r.workloads.iter().map(figures).collect();
+        if let Some(v) = self.variants.iter_mut().find(|v| v.label == label) {
+            v.runs.push(figs);
+            return;
+        }
+        self.variants.push(Variant {
+            label: label.to_string(),
+            workloads: r.workloads.iter().map(|w| w.name.clone()).collect(),
+            kinds: r.workloads.iter().map(|w| w.kind).collect(),
+            runs: vec![figs],
+        });
+    }
+
+    /// Figure `m` of workload `w` of variant `v`, run by run.
+    fn values(&self, v: usize, w: usize, m: usize) -> Vec<Option<f64>> {
+        self.variants[v]
+            .runs
+            .iter()
+            .map(|r| r.get(w).and_then(|f| f[m]))
+            .collect()
+    }
+
+    /// Variant `v`'s change of figure `m` of workload `name` against the
+    /// first variant, seed by seed (`None` for a seed where either run has
+    /// no figure or the first variant's is 0).
+    fn changes(&self, v: usize, name: &str, m: usize) -> Option<Vec<Option<f64>>> {
+        let base = self.variants.first()?;
+        let bw = base.workloads.iter().position(|n| n == name)?;
+        let w = self.variants[v].workloads.iter().position(|n| n == name)?;
+        let b = self.values(0, bw, m);
+        let x = self.values(v, w, m);
+        Some(
+            b.iter()
+                .zip(&x)
+                .map(|(b, x)| match (b, x) {
+                    (Some(b), Some(x)) if *b != 0.0 => Some(x / b - 1.0),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    /// The text report: a table of means with the farthest run's distance,
+    /// then each variant's changes against the first.
+    pub fn to_text(&self, scenario: Option<&str>) -> String {
+        let mut s = String::new();
+        if let Some(n) = scenario {
+            let _ = writeln!(s, "scenario: {n}");
+        }
+        let seeds = match (self.seeds.first(), self.seeds.last()) {
+            (Some(a), Some(b)) if self.seeds.len() > 1 => format!("seeds {a} to {b}"),
+            (Some(a), _) => format!("seed {a}"),
+            _ => "no seed".into(),
+        };
+        let _ = writeln!(
+            s,
+            "{} runs per variant ({seeds}): each figure is the mean over the runs, \
+             and ±x% how far the farthest run lies from it",
+            self.seeds.len()
+        );
+        let vw = self
+            .variants
+            .iter()
+            .map(|v| v.label.len())
+            .fold(22, usize::max);
+        let ww = self
+            .variants
+            .iter()
+            .flat_map(|v| v.workloads.iter().map(String::len))
+            .fold(18, usize::max);
+        let shown: Vec<(usize, &Metric)> = METRICS
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.title.is_some())
+            .collect();
+        let _ = write!(s, "{:<vw$} {:<ww$}", "variant", "workload");
+        for (_, m) in &shown {
+            let _ = write!(s, " {:>17}", m.title.unwrap_or_default());
+        }
+        s.push('\n');
+        let rows = self.variants.first().map_or(0, |v| v.workloads.len());
+        for w in 0..rows {
+            for (v, var) in self.variants.iter().enumerate() {
+                let Some(name) = var.workloads.get(w) else {
+                    continue;
+                };
+                let _ = write!(s, "{:<vw$} {:<ww$}", var.label, name);
+                for (m, metric) in &shown {
+                    let cell = match Stat::of(self.values(v, w, *m).into_iter()) {
+                        Some(st) => format!(
+                            "{:.p$} ±{:.1}%",
+                            st.mean,
+                            100.0 * st.reach(),
+                            p = metric.prec
+                        ),
+                        None => "-".into(),
+                    };
+                    let _ = write!(s, " {cell:>17}");
+                }
+                s.push('\n');
+            }
+        }
+        let Some(base) = self.variants.first() else {
+            return s;
+        };
+        if self.variants.len() < 2 {
+            return s;
+        }
+        let _ = writeln!(
+            s,
+            "\nchange against {}, seed by seed: the mean change (lowest .. highest)",
+            base.label
+        );
+        for (v, var) in self.variants.iter().enumerate().skip(1) {
+            for (name, kind) in var.workloads.iter().zip(&var.kinds) {
+                // What each kind is judged by: a stream by its rate and
+                // CPU per MB, the others per transaction.
+                let keys: &[&str] = if *kind == "STR" {
+                    &["mb_per_s", "cpu_ms_per_mb_server"]
+                } else {
+                    &[
+                        "transactions_per_s",
+                        "latency_mean_us",
+                        "cpu_us_per_txn_server",
+                    ]
+                };
+                let _ = write!(s, "{:<vw$} {:<ww$}", var.label, name);
+                for (m, metric) in METRICS.iter().enumerate() {
+                    if !keys.contains(&metric.key) {
+                        continue;
+                    }
+                    let st = self
+                        .changes(v, name, m)
+                        .and_then(|ch| Stat::of(ch.into_iter()));
+                    let cell = match st {
+                        Some(st) => format!(
+                            "{:+.1}% ({:+.1} .. {:+.1})",
+                            100.0 * st.mean,
+                            100.0 * st.min,
+                            100.0 * st.max
+                        ),
+                        None => "-".into(),
+                    };
+                    let _ = write!(s, "   {} {cell}", metric.title.unwrap_or(metric.key));
+                }
+                s.push('\n');
+            }
+        }
+        s
+    }
+
+    /// The JSON report: per variant and workload each figure's mean, min,
+    /// max and runs (null where a run has none); for every variant after
+    /// the first, `changes` against it in the same form.
+    pub fn to_json(&self, scenario: &str) -> serde_json::Value {
+        let stat = |vals: Vec<Option<f64>>| {
+            let st = Stat::of(vals.iter().copied());
+            serde_json::json!({
+                "mean": st.map(|s| s.mean),
+                "min": st.map(|s| s.min),
+                "max": st.map(|s| s.max),
+                "runs": vals,
+            })
+        };
+        let variants: Vec<serde_json::Value> = self
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(v, var)| {
+                let workloads: Vec<serde_json::Value> = var
+                    .workloads
+                    .iter()
+                    .enumerate()
+                    .map(|(w, name)| {
+                        let mut o = serde_json::Map::new();
+                        o.insert("workload".into(), name.clone().into());
+                        for (m, metric) in METRICS.iter().enumerate() {
+                            o.insert(metric.key.into(), stat(self.values(v, w, m)));
+                        }
+                        o.into()
+                    })
+                    .collect();
+                let mut o = serde_json::Map::new();
+                o.insert("variant".into(), var.label.clone().into());
+                o.insert("workloads".into(), workloads.into());
+                if v > 0 {
+                    let changes: Vec<serde_json::Value> = var
+                        .workloads
+                        .iter()
+                        .filter_map(|name| {
+                            let mut o = serde_json::Map::new();
+                            o.insert("workload".into(), name.clone().into());
+                            for (m, metric) in METRICS.iter().enumerate() {
+                                o.insert(metric.key.into(), stat(self.changes(v, name, m)?));
+                            }
+                            Some(o.into())
+                        })
+                        .collect();
+                    o.insert(
+                        "changes_against".into(),
+                        self.variants[0].label.clone().into(),
+                    );
+                    o.insert("changes".into(), changes.into());
+                }
+                o.into()
+            })
+            .collect();
+        serde_json::json!({
+            "scenario": scenario,
+            "seeds": self.seeds,
+            "variants": variants,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stat_skips_missing_runs_and_has_none_without_any() {
+        let st = Stat::of([Some(2.0), None, Some(4.0)].into_iter()).expect("two values");
+        assert_eq!(
+            st,
+            Stat {
+                mean: 3.0,
+                min: 2.0,
+                max: 4.0
+            }
+        );
+        assert!((st.reach() - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(Stat::of([None, None].into_iter()), None);
+        assert_eq!(
+            Stat::of([Some(0.0)].into_iter()).map(|s| s.reach()),
+            Some(0.0)
+        );
+    }
+}
