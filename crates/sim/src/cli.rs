@@ -25,6 +25,7 @@ Examples:
   softosa sim scenarios/inbperf-modes.toml --format csv    one line per variant and workload
   softosa sim scenarios/olm-rr-sweep.toml --seed 2         the same run with another seed
   softosa sim scenarios/inbperf-modes.toml --seeds 5       is a mode's gain larger than the seed's?
+  softosa sim scenarios/quick-rr.toml --duration-ms 2000   a longer measured window than the file's
 
 Scenario files: scenarios/*.toml (one per feature); every field is in
 docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
@@ -57,6 +58,11 @@ pub struct SimArgs {
     /// smaller than its spread is the seed's, not the setting's.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=20))]
     pub seeds: u64,
+    /// Measure this long instead of the scenario's duration_ms (0.000001
+    /// to 600000 ms; the warm-up stays the scenario's): a longer window
+    /// for a noisy stream, a shorter one for a first look.
+    #[arg(long, value_name = "MS", value_parser = duration_ms)]
+    pub duration_ms: Option<f64>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -105,7 +111,10 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
                 .into(),
         )));
     }
-    let sc = Scenario::load(&args.scenario)?;
+    let mut sc = Scenario::load(&args.scenario)?;
+    if let Some(d) = args.duration_ms {
+        sc.file.duration_ms = d;
+    }
     let mut variants = sc.variants()?;
     if let Some(s) = args.seed {
         for v in &mut variants {
@@ -189,6 +198,18 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         out.push(displays);
     }
     Ok(out)
+}
+
+/// `--duration-ms`: what a scenario's `duration_ms` may be.
+fn duration_ms(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(d) if (1e-6..=600_000.0).contains(&d) => Ok(d),
+        _ => Err(
+            "a measured window in ms, from 0.000001 (one nanosecond) to 600000 \
+                  (ten minutes)"
+                .into(),
+        ),
+    }
 }
 
 /// `softosa sim --seeds N`: every variant with N seeds, summarised by
@@ -559,6 +580,7 @@ mod tests {
             format,
             seed: None,
             seeds: 1,
+            duration_ms: None,
             quiet: true,
             display: display.iter().map(|s| s.to_string()).collect(),
         }
@@ -681,6 +703,26 @@ mod tests {
         one.seeds = 2;
         let text = output(&one).unwrap();
         assert!(!text.contains("change against"), "{text}");
+    }
+
+    #[test]
+    fn the_measured_window_can_be_set_from_the_command_line() {
+        let mut a = args(Format::Json, &[]);
+        a.duration_ms = Some(7.5);
+        let doc: serde_json::Value = serde_json::from_str(&output(&a).unwrap()).unwrap();
+        let w = doc["variants"][0]["result"]["window_s"].as_f64().unwrap();
+        assert!((w - 0.0075).abs() < 1e-12, "window {w} s");
+        #[derive(Debug, clap::Parser)]
+        struct T {
+            #[command(flatten)]
+            a: SimArgs,
+        }
+        for bad in ["0", "-1", "600001", "ten", "NaN"] {
+            let e = <T as clap::Parser>::try_parse_from(["sim", "x.toml", "--duration-ms", bad])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("ten minutes"), "{bad}: {e}");
+        }
     }
 
     #[test]
