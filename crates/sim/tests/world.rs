@@ -841,3 +841,34 @@ rcvbuf_kb = 256
     assert!(sender.tcp.timeouts >= 2, "{:?}", sender.tcp);
     assert!(sender.tcp.segments_out > 900, "{:?}", sender.tcp);
 }
+
+/// scenarios/switch-buffer.toml, shortened: a deep switch buffer keeps the
+/// stream's excess window standing in front of every request; a shallow
+/// one drops (counted) and the stream backs off.
+#[test]
+fn a_deep_switch_buffer_holds_a_standing_queue_ahead_of_requests() {
+    let text = std::fs::read_to_string(repo().join("scenarios/switch-buffer.toml"))
+        .unwrap()
+        .replace("duration_ms = 2000", "duration_ms = 300");
+    let runs = run_text(&text);
+    assert_eq!(runs.len(), 3);
+    let wl = |r: &RunResult, n: &str| r.workloads.iter().find(|w| w.name == n).unwrap().clone();
+    let (shallow, deep) = (&runs[0].1, &runs[2].1);
+    let drops = |r: &RunResult| host(r, "zosb").link_in.dropped_queue_full;
+    assert!(drops(shallow) > 0, "a 32 KB buffer overflows");
+    assert_eq!(drops(deep), 0, "1 MB holds the whole window");
+    let (rs, rd) = (wl(shallow, "RR30"), wl(deep, "RR30"));
+    assert!(
+        rd.latency_mean_us > 1.3 * rs.latency_mean_us,
+        "requests wait behind the standing queue: {} us against {} us",
+        rd.latency_mean_us,
+        rs.latency_mean_us
+    );
+    let (ss, sd) = (wl(shallow, "STR1"), wl(deep, "STR1"));
+    assert!(
+        sd.mb_per_s > ss.mb_per_s,
+        "the stream keeps its window only in the deep buffer: {} against {} MB/s",
+        sd.mb_per_s,
+        ss.mb_per_s
+    );
+}
