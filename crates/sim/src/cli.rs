@@ -235,7 +235,7 @@ fn seeded(
             if args.format == Format::Csv {
                 csv.extend(r.to_csv(&v.label).lines().map(|l| format!("{seed},{l}\n")));
             }
-            all.add(&v.label, &r);
+            all.add(i, &v.label, &r);
         }
     }
     let scenario = sc.file.name.clone().unwrap_or_else(|| sc.path.clone());

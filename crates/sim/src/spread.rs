@@ -182,12 +182,12 @@ impl SeedRuns {
         }
     }
 
-    /// Keep the figures of `label`'s run with the next of its seeds (runs
-    /// of one variant come in seed order).
-    pub fn add(&mut self, label: &str, r: &RunResult) {
+    /// Keep the figures of variant `v`'s (labelled `label`) run with the
+    /// next of its seeds: a variant's runs come in seed order.
+    pub fn add(&mut self, v: usize, label: &str, r: &RunResult) {
         let figs: Vec<Figures> = r.workloads.iter().map(figures).collect();
-        if let Some(v) = self.variants.iter_mut().find(|v| v.label == label) {
-            v.runs.push(figs);
+        if let Some(var) = self.variants.get_mut(v) {
+            var.runs.push(figs);
             return;
         }
         self.variants.push(Variant {
