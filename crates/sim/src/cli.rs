@@ -112,10 +112,21 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         )));
     }
     let mut sc = Scenario::load(&args.scenario)?;
+    let file_duration = sc.file.duration_ms;
     if let Some(d) = args.duration_ms {
         sc.file.duration_ms = d;
     }
-    let mut variants = sc.variants()?;
+    let mut variants = sc.variants().map_err(|e| -> Box<dyn std::error::Error> {
+        match args.duration_ms {
+            // The file says otherwise: say where the run's length came from.
+            Some(d) => format!(
+                "{e} (the run is measured for --duration-ms {d}, not the file's \
+                 duration_ms {file_duration})"
+            )
+            .into(),
+            None => Box::new(e),
+        }
+    })?;
     if let Some(s) = args.seed {
         for v in &mut variants {
             v.setup.seed = s;
@@ -717,6 +728,21 @@ mod tests {
             #[command(flatten)]
             a: SimArgs,
         }
+        // An error the shorter window causes says where the length came from.
+        let quick = quick_rr();
+        let path = std::env::temp_dir().join(format!("softosa-dur-{}.toml", std::process::id()));
+        let text = quick.replace("seed = 1", "seed = 1\nsample_us = 50000");
+        std::fs::write(&path, text).unwrap();
+        let mut a = args(Format::Text, &[]);
+        a.scenario = path.clone();
+        a.duration_ms = Some(1.0);
+        let e = output(&a).unwrap_err().to_string();
+        let _ = std::fs::remove_file(&path);
+        assert!(e.contains("sample_us 50000"), "{e}");
+        assert!(
+            e.contains("--duration-ms 1, not the file's duration_ms 100"),
+            "{e}"
+        );
         for bad in ["0", "-1", "600001", "ten", "NaN"] {
             let e = <T as clap::Parser>::try_parse_from(["sim", "x.toml", "--duration-ms", bad])
                 .unwrap_err()
