@@ -118,13 +118,14 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     }
     let mut variants = sc.variants().map_err(|e| -> Box<dyn std::error::Error> {
         match args.duration_ms {
-            // The file says otherwise: say where the run's length came from.
-            Some(d) => format!(
+            // An error about the run's length, which the file gives
+            // otherwise: say where the length came from.
+            Some(d) if e.to_string().contains("duration_ms") => format!(
                 "{e} (the run is measured for --duration-ms {d}, not the file's \
                  duration_ms {file_duration})"
             )
             .into(),
-            None => Box::new(e),
+            _ => Box::new(e),
         }
     })?;
     if let Some(s) = args.seed {
