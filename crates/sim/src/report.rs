@@ -84,6 +84,47 @@ impl WlResult {
     }
 }
 
+impl WlResult {
+    /// The latency distribution as a curve for a chart: about twenty bins
+    /// per decade of µs, each the share (%) of transactions in it; `None`
+    /// when no transaction completed.
+    pub fn latency_curve(&self) -> Option<Vec<(f64, f64)>> {
+        let total: u64 = self.latency_points.iter().map(|p| p.1).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut bins: std::collections::BTreeMap<i64, u64> = std::collections::BTreeMap::new();
+        for &(ns, n) in &self.latency_points {
+            let b = ((ns.max(1) as f64 / 1e3).log10() * 20.0).round() as i64;
+            *bins.entry(b).or_default() += n;
+        }
+        Some(
+            bins.into_iter()
+                .map(|(b, n)| (10f64.powf(b as f64 / 20.0), n as f64 / total as f64 * 100.0))
+                .collect(),
+        )
+    }
+}
+
+impl AdapterResult {
+    /// The sampled inter-packet gap timer of each read queue over time, as
+    /// chart series: (`"QUEUE gap"`, [(ms, µs)]); empty without sampling.
+    pub fn gap_series(&self) -> Vec<(String, Vec<(f64, f64)>)> {
+        let mut per_q: std::collections::BTreeMap<&str, Vec<(f64, f64)>> =
+            std::collections::BTreeMap::new();
+        for &(t, q, gap, _) in &self.samples {
+            per_q
+                .entry(q)
+                .or_default()
+                .push((t as f64 / 1e6, gap as f64 / 1e3));
+        }
+        per_q
+            .into_iter()
+            .map(|(q, p)| (format!("{q} gap"), p))
+            .collect()
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct AdapterResult {
     /// Timer retunes of the DYNAMIC tuner: (ns, queue, gap ns, block ns).

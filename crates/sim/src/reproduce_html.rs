@@ -111,21 +111,12 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
         if sc != "iwq-mixed-10g" {
             continue;
         }
-        if let Some(w) = r.workloads.iter().find(|w| w.name == "RR30") {
-            let total: u64 = w.latency_points.iter().map(|p| p.1).sum();
-            if total == 0 {
-                continue;
-            }
-            // merge into ~60 log bins for a readable curve
-            let mut bins: BTreeMap<i64, u64> = BTreeMap::new();
-            for &(ns, n) in &w.latency_points {
-                let b = ((ns.max(1) as f64 / 1e3).log10() * 20.0).round() as i64;
-                *bins.entry(b).or_default() += n;
-            }
-            let pts = bins
-                .into_iter()
-                .map(|(b, n)| (10f64.powf(b as f64 / 20.0), n as f64 / total as f64 * 100.0))
-                .collect();
+        if let Some(pts) = r
+            .workloads
+            .iter()
+            .find(|w| w.name == "RR30")
+            .and_then(|w| w.latency_curve())
+        {
             lat_series.push((v.clone(), pts));
         }
     }
@@ -149,20 +140,10 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
             continue;
         };
         let Some(a) = &host.adapter else { continue };
-        let mut per_q: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
-        for &(t, q, gap, _) in &a.samples {
-            per_q
-                .entry(q)
-                .or_default()
-                .push((t as f64 / 1e6, gap as f64 / 1e3));
-        }
-        if per_q.is_empty() {
+        let series = a.gap_series();
+        if series.is_empty() {
             continue;
         }
-        let series: Vec<(String, Vec<(f64, f64)>)> = per_q
-            .into_iter()
-            .map(|(q, p)| (format!("{q} gap"), p))
-            .collect();
         let _ = write!(
             h,
             "<h2>DYNAMIC tuner: z/OS-B inter-packet gap timer over time ({})</h2>",
