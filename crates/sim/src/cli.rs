@@ -26,6 +26,7 @@ Examples:
   softosa sim scenarios/olm-rr-sweep.toml --seed 2         the same run with another seed
   softosa sim scenarios/inbperf-modes.toml --seeds 5       is a mode's gain larger than the seed's?
   softosa sim scenarios/quick-rr.toml --duration-ms 2000   a longer measured window than the file's
+  softosa sim scenarios/inbperf-modes.toml --html r.html   ... and a page of charts, bars per mode
 
 Scenario files: scenarios/*.toml (one per feature); every field is in
 docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
@@ -63,6 +64,13 @@ pub struct SimArgs {
     /// for a noisy stream, a shorter one for a first look.
     #[arg(long, value_name = "MS", value_parser = duration_ms)]
     pub duration_ms: Option<f64>,
+    /// Also write a self-contained HTML report to FILE: the figures as a
+    /// table, bars per variant for each workload's throughput, latency and
+    /// CPU, its latency distributions, the adapters' and hosts' processors,
+    /// and the sampled LAN-idle timers (sample_us). Standard output is
+    /// unchanged.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -102,6 +110,17 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
              or --format json (the displays are then in its \"displays\" list)"
                 .into(),
         )));
+    }
+    if let Some(p) = &args.html {
+        if args.seeds > 1 {
+            return Err(Box::new(softosa_display::cli::Usage(
+                "--html charts one run per variant, and --seeds makes several: pick one \
+                 with --seed S, or leave out --html and read the spread from the text"
+                    .into(),
+            )));
+        }
+        // Before a run that can take minutes, not after it.
+        check_output("--html", p)?;
     }
     if args.seeds > 1 && !args.display.is_empty() {
         // A display shows one run's adapter, and there would be N of them.
@@ -167,6 +186,8 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         .into());
     }
     let mut runs: Vec<Rendered> = Vec::new();
+    let mut html_runs: Vec<crate::sim_html::Run> = Vec::new();
+    let mut html_rows: Vec<Vec<(String, String)>> = Vec::new();
     let mut displays = String::new();
     let mut displays_json: Vec<String> = Vec::new();
     let json = args.format == Format::Json;
@@ -201,7 +222,36 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
                 ));
             }
         }
+        if args.html.is_some() {
+            html_runs.push(crate::sim_html::Run::of(&v.label, &r));
+            html_rows.push(
+                r.workloads
+                    .iter()
+                    .map(|w| (w.name.clone(), side_cells(w)))
+                    .collect(),
+            );
+        }
         runs.push(Rendered::new(&v.label, &r, args.format)?);
+    }
+    if let Some(path) = &args.html {
+        // The table as the text's side-by-side one: workload by workload,
+        // each variant's row.
+        let mut table = Vec::new();
+        let n = html_rows.iter().map(Vec::len).max().unwrap_or(0);
+        for i in 0..n {
+            for (run, rows) in html_runs.iter().zip(&html_rows) {
+                if let Some((w, cells)) = rows.get(i) {
+                    table.push((run.label().to_string(), w.clone(), cells.clone()));
+                }
+            }
+        }
+        let title = sc.file.name.clone().unwrap_or_else(|| sc.path.clone());
+        let seed = args.seed.unwrap_or(sc.file.seed);
+        let page = crate::sim_html::render(&title, seed, &html_runs, &table);
+        std::fs::write(path, page).map_err(|e| format!("--html {}: {e}", path.display()))?;
+        if !args.quiet {
+            eprintln!("report written to {}", path.display());
+        }
     }
     // The seed the runs used (--seed overrides the file's).
     let seed = args.seed.unwrap_or(sc.file.seed);
@@ -291,17 +341,7 @@ impl Rendered {
                 .iter()
                 .map(|w| SideRow {
                     workload: w.name.clone(),
-                    // No completed transaction: no latency, no CPU per
-                    // transaction.
-                    cells: format!(
-                        "{:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10}",
-                        w.transactions_per_s,
-                        w.mb_per_s,
-                        w.per_txn(w.latency_mean_us, 1),
-                        w.per_txn(w.latency_p99_us, 1),
-                        w.per_txn(w.cpu_us_per_txn_server, 2),
-                        w.per_mb_or(w.cpu_ms_per_mb_server, 2, "-")
-                    ),
+                    cells: side_cells(w),
                 })
                 .collect()
         } else {
@@ -313,6 +353,20 @@ impl Rendered {
             rows,
         })
     }
+}
+
+/// A workload's main figures as the side-by-side table shows them. No
+/// completed transaction: no latency, no CPU per transaction.
+fn side_cells(w: &crate::report::WlResult) -> String {
+    format!(
+        "{:>10.0} {:>9.2} {:>9} {:>9} {:>10} {:>10}",
+        w.transactions_per_s,
+        w.mb_per_s,
+        w.per_txn(w.latency_mean_us, 1),
+        w.per_txn(w.latency_p99_us, 1),
+        w.per_txn(w.cpu_us_per_txn_server, 2),
+        w.per_mb_or(w.cpu_ms_per_mb_server, 2, "-")
+    )
 }
 
 /// `v` pretty-printed as an element of an array that is itself a member
@@ -593,6 +647,7 @@ mod tests {
             seed: None,
             seeds: 1,
             duration_ms: None,
+            html: None,
             quiet: true,
             display: display.iter().map(|s| s.to_string()).collect(),
         }
@@ -750,6 +805,75 @@ mod tests {
                 .to_string();
             assert!(e.contains("ten minutes"), "{bad}: {e}");
         }
+    }
+
+    /// `--html`: every row in the table, the charts each workload kind and
+    /// the hosts get, names escaped, standard output untouched, the same
+    /// page twice.
+    #[test]
+    fn the_html_report_charts_every_workload_and_leaves_stdout_alone() {
+        let mut a = short_vary(Format::Csv, "html");
+        let plain = output(&a).unwrap();
+        // A name that must be escaped in HTML.
+        let text = std::fs::read_to_string(&a.scenario).unwrap().replace(
+            "[[workload]]\ntype = \"RR\"",
+            "[[workload]]\nname = \"RR<10>\"\ntype = \"RR\"",
+        );
+        assert!(text.contains("RR<10>"), "quick-rr names its RR workload");
+        std::fs::write(&a.scenario, text).unwrap();
+        let page = a.scenario.with_extension("html");
+        a.html = Some(page.clone());
+        let out = output(&a).unwrap();
+        assert_eq!(
+            out,
+            plain.replace("RR10(100/800)", "RR<10>"),
+            "stdout is the CSV alone"
+        );
+        let h = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            h.contains("RR&lt;10&gt;") && !h.contains("RR<10>"),
+            "escaped"
+        );
+        // Two variants x two workloads in the table.
+        assert_eq!(h.matches("<tr><td>").count(), 4);
+        assert!(h.contains("<td>BALANCED</td>") && h.contains("<td>DYNAMIC</td>"));
+        // RR: throughput, latency, CPU bars and the distribution; STR:
+        // throughput and CPU per MB; hosts: microprocessor and CPU.
+        assert_eq!(h.matches("<svg").count(), 4 + 2 + 2, "{h}");
+        assert!(h.contains("RR&lt;10&gt;: latency distribution"));
+        assert_eq!(h, {
+            output(&a).unwrap();
+            std::fs::read_to_string(&page).unwrap()
+        });
+        // Sampled timers add one chart per adapter and variant.
+        let text = std::fs::read_to_string(&a.scenario)
+            .unwrap()
+            .replace("seed = 1", "seed = 1\nsample_us = 1000");
+        std::fs::write(&a.scenario, text).unwrap();
+        output(&a).unwrap();
+        let h = std::fs::read_to_string(&page).unwrap();
+        assert_eq!(
+            h.matches("<svg").count(),
+            8 + 2,
+            "one z/OS host, two variants"
+        );
+        let _ = std::fs::remove_file(&page);
+        let _ = std::fs::remove_file(&a.scenario);
+    }
+
+    #[test]
+    fn the_html_report_is_refused_where_it_could_not_be_written_or_would_be_one_of_many() {
+        let mut a = args(Format::Text, &[]);
+        a.html = Some(std::env::temp_dir());
+        let e = output(&a).unwrap_err().to_string();
+        assert!(e.contains("is a directory"), "{e}");
+        a.html = Some(std::env::temp_dir().join("softosa-nonexistent-dir/r.html"));
+        let e = output(&a).unwrap_err().to_string();
+        assert!(e.contains("does not exist"), "{e}");
+        a.html = Some(std::env::temp_dir().join("softosa-seeds.html"));
+        a.seeds = 2;
+        let e = output(&a).unwrap_err().to_string();
+        assert!(e.contains("--seed S"), "{e}");
     }
 
     #[test]

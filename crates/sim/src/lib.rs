@@ -23,6 +23,7 @@ pub mod report;
 pub mod reproduce;
 pub mod reproduce_html;
 pub mod scenario;
+pub mod sim_html;
 pub mod spread;
 pub mod svg;
 pub mod tcp;
