@@ -26,7 +26,7 @@ Examples:
   softosa sim scenarios/olm-rr-sweep.toml --seed 2         the same run with another seed
   softosa sim scenarios/inbperf-modes.toml --seeds 5       is a mode's gain larger than the seed's?
   softosa sim scenarios/quick-rr.toml --duration-ms 2000   a longer measured window than the file's
-  softosa sim scenarios/inbperf-modes.toml --html r.html   ... and a page of charts, bars per mode
+  softosa sim scenarios/inbperf-modes.toml --html r.html   the same, and a page of charts per mode
 
 Scenario files: scenarios/*.toml (one per feature); every field is in
 docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
@@ -57,7 +57,7 @@ pub struct SimArgs {
     /// farthest run's distance, and each variant's change against the
     /// first paired seed by seed (1 to 20; 1 is a single run). A change
     /// smaller than its spread is the seed's, not the setting's.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=20))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=20))]
     pub seeds: u64,
     /// Measure this long instead of the scenario's duration_ms (0.000001
     /// to 600000 ms; the warm-up stays the scenario's): a longer window
