@@ -27,6 +27,8 @@ Examples:
   softosa sim scenarios/inbperf-modes.toml --seeds 5       is a mode's gain larger than the seed's?
   softosa sim scenarios/quick-rr.toml --duration-ms 2000   a longer measured window than the file's
   softosa sim scenarios/inbperf-modes.toml --html r.html   the same, and a page of charts per mode
+  softosa sim scenarios/quick-rr.toml --vary inbperf=BALANCED,DYNAMIC
+                                                           a [vary] from the command line
 
 Scenario files: scenarios/*.toml (one per feature); every field is in
 docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
@@ -64,6 +66,19 @@ pub struct SimArgs {
     /// for a noisy stream, a shorter one for a first look.
     #[arg(long, value_name = "MS", value_parser = duration_ms)]
     pub duration_ms: Option<f64>,
+    /// Run the scenario once per value of one setting, as a [vary] table
+    /// would, without editing the file: FIELD=V1,V2,... (a [[host]] field
+    /// for every z/OS host, or a [[workload]] field for every workload;
+    /// e.g. inbperf=BALANCED,DYNAMIC or connections=1,10,30; an array
+    /// value as FIELD=[[...],[...]]). Refused when the file has a [vary].
+    #[arg(long, value_name = "FIELD=VALUES", value_parser = vary_arg)]
+    pub vary: Option<(String, Vec<toml::Value>)>,
+    /// With --vary: only these hosts (a host field) or workloads (a
+    /// workload field), by name, comma-separated (a workload is chosen by
+    /// its own name = "..."); e.g. --vary connections=1,10,30 --vary-on RR
+    /// leaves the stream beside workload RR alone.
+    #[arg(long, value_name = "NAMES", requires = "vary", value_delimiter = ',')]
+    pub vary_on: Vec<String>,
     /// Also write a self-contained HTML report to FILE: the figures as a
     /// table, bars per variant for each workload's throughput, latency and
     /// CPU, its latency distributions, the adapters' and hosts' processors,
@@ -131,16 +146,41 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         )));
     }
     let mut sc = Scenario::load(&args.scenario)?;
+    if let Some((field, values)) = &args.vary {
+        if let Some(v) = &sc.file.vary {
+            return Err(format!(
+                "--vary {field}: {} has a [vary] of its own (field {}); a scenario varies one \
+                 setting, so remove its [vary] table or leave out --vary",
+                args.scenario.display(),
+                v.field
+            )
+            .into());
+        }
+        let on: Vec<String> = args.vary_on.iter().map(|n| n.trim().to_string()).collect();
+        let host_field = crate::scenario::HOST_FIELDS.contains(&field.as_str());
+        sc.file.vary = Some(crate::scenario::Vary {
+            field: field.clone(),
+            hosts: if host_field { on.clone() } else { Vec::new() },
+            workloads: if host_field { Vec::new() } else { on },
+            values: values.clone(),
+            labels: Vec::new(),
+        });
+    }
     let file_duration = sc.file.duration_ms;
     if let Some(d) = args.duration_ms {
         sc.file.duration_ms = d;
     }
     let mut variants = sc.variants().map_err(|e| -> Box<dyn std::error::Error> {
-        match args.duration_ms {
+        let text = e.to_string();
+        match (&args.vary, args.duration_ms) {
+            // The [vary] the message names is the command line's.
+            (Some((field, _)), _) if text.contains("[vary]") => {
+                format!("{text} (the [vary] of --vary {field}=...)").into()
+            }
             // An error about the run's length, which the file gives
             // otherwise: say where the length came from.
-            Some(d) if e.to_string().contains("duration_ms") => format!(
-                "{e} (the run is measured for --duration-ms {d}, not the file's \
+            (_, Some(d)) if text.contains("duration_ms") => format!(
+                "{text} (the run is measured for --duration-ms {d}, not the file's \
                  duration_ms {file_duration})"
             )
             .into(),
@@ -260,6 +300,35 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         out.push(displays);
     }
     Ok(out)
+}
+
+/// `--vary FIELD=V1,V2,...`: the field and its values, each read as a TOML
+/// value (`10`, `0.001`, `true`, `"x"`) or else taken as a string
+/// (`BALANCED`, `DYNAMIC WORKLOADQ`, `10g`); values that are arrays are
+/// given as one TOML array, `FIELD=[[1, 2, 3, 4], [1, 1, 2, 2]]`.
+fn vary_arg(s: &str) -> Result<(String, Vec<toml::Value>), String> {
+    let (field, list) = s
+        .split_once('=')
+        .map(|(f, l)| (f.trim(), l.trim()))
+        .filter(|(f, l)| !f.is_empty() && !l.is_empty())
+        .ok_or("FIELD=V1,V2,... (e.g. inbperf=BALANCED,DYNAMIC)")?;
+    let toml_value = |t: &str| {
+        toml::from_str::<toml::Table>(&format!("v = {t}"))
+            .ok()
+            .and_then(|mut tb| tb.remove("v"))
+    };
+    let values = if list.starts_with('[') {
+        match toml_value(list) {
+            Some(toml::Value::Array(a)) => a,
+            _ => return Err(format!("{list}: not a TOML array of values")),
+        }
+    } else {
+        list.split(',')
+            .map(str::trim)
+            .map(|t| toml_value(t).unwrap_or_else(|| toml::Value::String(t.to_string())))
+            .collect()
+    };
+    Ok((field.to_string(), values))
 }
 
 /// `--duration-ms`: what a scenario's `duration_ms` may be.
@@ -648,6 +717,8 @@ mod tests {
             seeds: 1,
             duration_ms: None,
             html: None,
+            vary: None,
+            vary_on: Vec::new(),
             quiet: true,
             display: display.iter().map(|s| s.to_string()).collect(),
         }
@@ -874,6 +945,75 @@ mod tests {
         a.seeds = 2;
         let e = output(&a).unwrap_err().to_string();
         assert!(e.contains("--seed S"), "{e}");
+    }
+
+    /// `--vary` runs as the same `[vary]` written in the file would, with
+    /// numbers read as numbers and words as strings, and `--vary-on`
+    /// choosing workloads by name.
+    #[test]
+    fn a_vary_from_the_command_line_runs_as_the_file_s_would() {
+        let quick = quick_rr()
+            .replace("duration_ms = 100", "duration_ms = 8")
+            .replace(
+                "[[workload]]\ntype = \"RR\"",
+                "[[workload]]\nname = \"rr\"\ntype = \"RR\"",
+            );
+        let dir = std::env::temp_dir();
+        let plain = dir.join(format!("softosa-vary-{}.toml", std::process::id()));
+        let written = dir.join(format!("softosa-vary-file-{}.toml", std::process::id()));
+        std::fs::write(&plain, &quick).unwrap();
+        std::fs::write(
+            &written,
+            quick.clone()
+                + "\n[vary]\nfield = \"connections\"\nworkloads = [\"rr\"]\nvalues = [1, 4]\n",
+        )
+        .unwrap();
+        let mut a = args(Format::Csv, &[]);
+        a.scenario = written.clone();
+        let from_file = output(&a).unwrap();
+        a.scenario = plain.clone();
+        a.vary = Some(vary_arg("connections=1, 4").unwrap());
+        a.vary_on = vec!["rr".into()];
+        assert_eq!(output(&a).unwrap(), from_file);
+        assert_eq!(
+            from_file.lines().count(),
+            1 + 4,
+            "two runs of two workloads"
+        );
+        // A file with a [vary] of its own is not varied twice.
+        a.scenario = written.clone();
+        let e = output(&a).unwrap_err().to_string();
+        assert!(e.contains("has a [vary] of its own"), "{e}");
+        // An error in the values names the flag.
+        a.scenario = plain.clone();
+        a.vary = Some(vary_arg("inbperf=BALANCED,FAST").unwrap());
+        a.vary_on = Vec::new();
+        let e = output(&a).unwrap_err().to_string();
+        assert!(
+            e.contains("\"FAST\"") && e.contains("--vary inbperf="),
+            "{e}"
+        );
+        let _ = std::fs::remove_file(&plain);
+        let _ = std::fs::remove_file(&written);
+        // How values are read.
+        let (f, v) = vary_arg("inbperf=BALANCED,DYNAMIC WORKLOADQ").unwrap();
+        assert_eq!(f, "inbperf");
+        assert_eq!(
+            v,
+            vec![
+                toml::Value::from("BALANCED"),
+                toml::Value::from("DYNAMIC WORKLOADQ")
+            ]
+        );
+        let (_, v) = vary_arg("loss=0,0.001").unwrap();
+        assert_eq!(v, vec![toml::Value::from(0), toml::Value::from(0.001)]);
+        let (_, v) =
+            vary_arg("wlm_priorityq_map=[[1, 2, 2, 3, 4, 4, 4], [1, 1, 2, 2, 3, 3, 4]]").unwrap();
+        assert_eq!(v.len(), 2);
+        assert!(v[0].is_array());
+        for bad in ["inbperf", "=1,2", "inbperf=", "x=[1, 2"] {
+            assert!(vary_arg(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
