@@ -127,13 +127,6 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         )));
     }
     if let Some(p) = &args.html {
-        if args.seeds > 1 {
-            return Err(Box::new(softosa_display::cli::Usage(
-                "--html charts one run per variant, and --seeds makes several: pick one \
-                 with --seed S, or leave out --html and read the spread from the text"
-                    .into(),
-            )));
-        }
         // Before a run that can take minutes, not after it.
         check_output("--html", p)?;
     }
@@ -370,6 +363,13 @@ fn seeded(
         }
     }
     let scenario = sc.file.name.clone().unwrap_or_else(|| sc.path.clone());
+    if let Some(path) = &args.html {
+        std::fs::write(path, all.to_html(&scenario))
+            .map_err(|e| format!("--html {}: {e}", path.display()))?;
+        if !args.quiet {
+            eprintln!("report written to {}", path.display());
+        }
+    }
     Ok(match args.format {
         Format::Csv => csv,
         Format::Json => vec![format!(
@@ -933,7 +933,7 @@ mod tests {
     }
 
     #[test]
-    fn the_html_report_is_refused_where_it_could_not_be_written_or_would_be_one_of_many() {
+    fn the_html_report_is_refused_where_it_could_not_be_written() {
         let mut a = args(Format::Text, &[]);
         a.html = Some(std::env::temp_dir());
         let e = output(&a).unwrap_err().to_string();
@@ -941,10 +941,28 @@ mod tests {
         a.html = Some(std::env::temp_dir().join("softosa-nonexistent-dir/r.html"));
         let e = output(&a).unwrap_err().to_string();
         assert!(e.contains("does not exist"), "{e}");
-        a.html = Some(std::env::temp_dir().join("softosa-seeds.html"));
-        a.seeds = 2;
-        let e = output(&a).unwrap_err().to_string();
-        assert!(e.contains("--seed S"), "{e}");
+    }
+
+    /// `--html` with `--seeds`: per workload and figure the means with a
+    /// whisker each, and the changes against the first variant the same way.
+    #[test]
+    fn the_html_report_of_several_seeds_draws_each_spread() {
+        let mut a = short_vary(Format::Text, "html-seeds");
+        a.seeds = 3;
+        let page = a.scenario.with_extension("html");
+        a.html = Some(page.clone());
+        let text = output(&a).unwrap();
+        let h = std::fs::read_to_string(&page).unwrap();
+        let _ = std::fs::remove_file(&page);
+        let _ = std::fs::remove_file(&a.scenario);
+        // RR: three figures and their changes; STR: two and their changes.
+        assert_eq!(h.matches("<svg").count(), (3 + 1) + (2 + 1), "{h}");
+        // A whisker per bar: 2 variants x 5 figures, 1 change x 5 figures.
+        assert_eq!(h.matches("<path d=").count(), 2 * 5 + 5);
+        assert!(h.contains("change against BALANCED"));
+        // The page carries the text's tables, escaped.
+        let first = text.lines().nth(1).unwrap();
+        assert!(h.contains(&first.replace('>', "&gt;")), "{first}");
     }
 
     /// `--vary` runs as the same `[vary]` written in the file would, with

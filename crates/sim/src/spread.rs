@@ -336,6 +336,115 @@ impl SeedRuns {
         s
     }
 
+    /// The HTML report (`--html` with `--seeds`): the text's tables, then
+    /// per workload bars of each variant's mean with a whisker from its
+    /// lowest to its highest run, and the changes against the first
+    /// variant the same way. Charts for at most
+    /// [`crate::sim_html::MAX_CHARTED`] workloads.
+    pub fn to_html(&self, scenario: &str) -> String {
+        let esc = |t: &str| {
+            t.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;")
+        };
+        let mut h = String::new();
+        let _ = write!(
+            h,
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>softosa sim: {}</title>\
+             <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}pre{{font-size:12px}}</style>\
+             </head><body><h1>{}</h1><p>softosa sim, {} runs per variant. Each bar is the mean \
+             over the runs, its whisker the lowest and highest run; a change is paired seed by \
+             seed (variant-with-seed-k against the first variant with seed k).</p><pre>{}</pre>",
+            esc(scenario),
+            esc(scenario),
+            self.seeds.len(),
+            esc(&self.to_text(None))
+        );
+        let Some(base) = self.variants.first() else {
+            h.push_str("</body></html>\n");
+            return h;
+        };
+        let labels: Vec<String> = self.variants.iter().map(|v| v.label.clone()).collect();
+        let later: Vec<String> = labels.iter().skip(1).cloned().collect();
+        let metric = |key: &str| METRICS.iter().position(|m| m.key == key);
+        for (name, kind) in base
+            .workloads
+            .iter()
+            .zip(&base.kinds)
+            .take(crate::sim_html::MAX_CHARTED)
+        {
+            let _ = write!(h, "<h2>{} ({kind})</h2>", esc(name));
+            let keys: &[(&str, &str, &str)] = if *kind == "STR" {
+                &[
+                    ("mb_per_s", "throughput", "MB/s"),
+                    ("cpu_ms_per_mb_server", "CPU per MB (server)", "ms per MB"),
+                ]
+            } else {
+                &[
+                    ("transactions_per_s", "throughput", "transactions/s"),
+                    ("latency_mean_us", "mean latency", "us"),
+                    (
+                        "cpu_us_per_txn_server",
+                        "CPU per transaction (server)",
+                        "us",
+                    ),
+                ]
+            };
+            let mut ch_series = Vec::new();
+            let mut ch_ranges = Vec::new();
+            for &(key, what, unit) in keys {
+                let Some(m) = metric(key) else { continue };
+                let stats: Vec<Option<Stat>> = (0..self.variants.len())
+                    .map(|v| {
+                        let vw = self.variants[v].workloads.iter().position(|n| n == name)?;
+                        Stat::of(self.values(v, vw, m).into_iter())
+                    })
+                    .collect();
+                let means = stats.iter().map(|st| st.map_or(0.0, |x| x.mean)).collect();
+                let ranges = stats.iter().map(|st| st.map(|x| (x.min, x.max))).collect();
+                h.push_str(&crate::svg::bars_ranged(
+                    &format!("{name}: {what}"),
+                    &labels,
+                    &[(unit.to_string(), means)],
+                    &[ranges],
+                    unit,
+                ));
+                if later.is_empty() {
+                    continue;
+                }
+                let changes: Vec<Option<Stat>> = (1..self.variants.len())
+                    .map(|v| Stat::of(self.changes(v, name, m)?.into_iter()))
+                    .collect();
+                let pct = |x: f64| 100.0 * x;
+                ch_series.push((
+                    METRICS[m].title.unwrap_or(key).to_string(),
+                    changes
+                        .iter()
+                        .map(|c| c.map_or(0.0, |c| pct(c.mean)))
+                        .collect(),
+                ));
+                ch_ranges.push(
+                    changes
+                        .iter()
+                        .map(|c| c.map(|c| (pct(c.min), pct(c.max))))
+                        .collect(),
+                );
+            }
+            if !later.is_empty() {
+                h.push_str(&crate::svg::bars_ranged(
+                    &format!("{name}: change against {}", base.label),
+                    &later,
+                    &ch_series,
+                    &ch_ranges,
+                    "% change",
+                ));
+            }
+        }
+        h.push_str("</body></html>\n");
+        h
+    }
+
     /// The JSON report: per variant and workload each figure's mean, min,
     /// max and runs (null where a run has none); for every variant after
     /// the first, `changes` against it in the same form.

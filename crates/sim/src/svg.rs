@@ -39,6 +39,19 @@ fn legend_layout<'a>(
 }
 
 pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit: &str) -> String {
+    bars_ranged(title, groups, series, &[], unit)
+}
+
+/// As [`bars`], each bar with a whisker from `ranges[series][group]`'s
+/// low to its high (the lowest and highest of several runs whose mean the
+/// bar is); a bar without a range (`None`, or an empty `ranges`) has none.
+pub fn bars_ranged(
+    title: &str,
+    groups: &[String],
+    series: &[(String, Vec<f64>)],
+    ranges: &[Vec<Option<(f64, f64)>>],
+    unit: &str,
+) -> String {
     // Group labels that do not fit under their group are slanted, and the
     // chart grows (down, and left for the first label) to make room, so long
     // labels never overlap or run off the canvas. Bars are signed: negative
@@ -63,7 +76,13 @@ pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit:
     let legend_rows = legend.last().map_or(1, |(_, row)| row + 1) as f64;
     let b = 36.0 + label_drop + 16.0 * legend_rows;
     let h = 250.0 + b;
-    let values = || series.iter().flat_map(|s| s.1.iter().copied());
+    let values = || {
+        series.iter().flat_map(|s| s.1.iter().copied()).chain(
+            ranges
+                .iter()
+                .flat_map(|r| r.iter().flatten().flat_map(|&(a, b)| [a, b])),
+        )
+    };
     let hi = values().fold(0.0f64, f64::max);
     let lo = values().fold(0.0f64, f64::min);
     let span = (hi - lo).max(1e-12);
@@ -125,6 +144,22 @@ pub fn bars(title: &str, groups: &[String], series: &[(String, Vec<f64>)], unit:
                 COLORS[si % COLORS.len()],
                 fmt_num(v)
             );
+            if let Some(&Some((a, b))) = ranges.get(si).and_then(|r| r.get(gi)) {
+                let cx = x0 + si as f64 * bw + bw * 0.475;
+                let (ya, yb) = (y_of(a), y_of(b));
+                let cap = bw * 0.2;
+                let _ = write!(
+                    s,
+                    r#"<path d="M{:.1} {ya:.1}V{yb:.1}M{:.1} {ya:.1}H{:.1}M{:.1} {yb:.1}H{:.1}" stroke="black" fill="none"><title>{} .. {}</title></path>"#,
+                    cx,
+                    cx - cap,
+                    cx + cap,
+                    cx - cap,
+                    cx + cap,
+                    fmt_num(a),
+                    fmt_num(b)
+                );
+            }
         }
         let (lx, ly) = (x0 + gw * 0.4, 30.0 + plot_h + 14.0);
         if slant {
