@@ -82,8 +82,9 @@ pub struct SimArgs {
     /// Also write a self-contained HTML report to FILE: the figures as a
     /// table, bars per variant for each workload's throughput, latency and
     /// CPU, its latency distributions, the adapters' and hosts' processors,
-    /// and the sampled LAN-idle timers (sample_us). Standard output is
-    /// unchanged.
+    /// and the sampled LAN-idle timers (sample_us); with --seeds, each
+    /// mean with a whisker from its lowest to its highest run, and the
+    /// changes the same way. Standard output is unchanged.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// No progress bar.
