@@ -66,11 +66,12 @@ pub struct SimArgs {
     /// for a noisy stream, a shorter one for a first look.
     #[arg(long, value_name = "MS", value_parser = duration_ms)]
     pub duration_ms: Option<f64>,
-    /// Run the scenario once per value of one setting, as a [vary] table
-    /// would, without editing the file: FIELD=V1,V2,... (a [[host]] field
-    /// for every z/OS host, or a [[workload]] field for every workload;
-    /// e.g. inbperf=BALANCED,DYNAMIC or connections=1,10,30; an array
-    /// value as FIELD=[[...],[...]]). Refused when the file has a [vary].
+    /// Run the scenario once per value of one setting, as the file's vary
+    /// table would, without editing the file: FIELD=V1,V2,... (a host
+    /// field for every z/OS host, or a workload field for every workload;
+    /// e.g. inbperf=BALANCED,DYNAMIC or connections=1,10,30; values that
+    /// are arrays as one TOML array of them). Refused when the file has a
+    /// vary table of its own.
     #[arg(long, value_name = "FIELD=VALUES", value_parser = vary_arg)]
     pub vary: Option<(String, Vec<toml::Value>)>,
     /// With --vary: only these hosts (a host field) or workloads (a
