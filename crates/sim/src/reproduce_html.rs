@@ -3,15 +3,9 @@
 
 use crate::report::RunResult;
 use crate::reproduce::{Check, Rule, Verdict};
-use crate::svg;
+use crate::svg::{self, esc};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
 
 /// Render the report.
 pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>) -> String {

@@ -11,19 +11,12 @@
 //! [`MAX_CHARTED`] workloads and hosts get charts (the table has them all).
 
 use crate::report::{RunResult, WlResult};
-use crate::svg;
+use crate::svg::{self, esc};
 use std::fmt::Write as _;
 
 /// Workloads, hosts and timer charts shown as charts at most; beyond
 /// that a scenario of hundreds would give a page nobody can read.
 pub const MAX_CHARTED: usize = 12;
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// What the report shows of one workload in one run.
 struct Wl {

@@ -342,12 +342,7 @@ impl SeedRuns {
     /// variant the same way. Charts for at most
     /// [`crate::sim_html::MAX_CHARTED`] workloads.
     pub fn to_html(&self, scenario: &str) -> String {
-        let esc = |t: &str| {
-            t.replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-                .replace('"', "&quot;")
-        };
+        let esc = crate::svg::esc;
         let mut h = String::new();
         let _ = write!(
             h,

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-fn esc(s: &str) -> String {
+/// Text for an HTML or SVG text node: `&`, `<` and `>` escaped. Every
+/// page the simulator writes escapes with this one.
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
