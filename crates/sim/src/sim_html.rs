@@ -56,6 +56,50 @@ impl Wl {
     }
 }
 
+/// One figure of a workload, picked from a run (`None`: the run has none).
+type Pick = fn(&Wl) -> Option<f64>;
+
+/// A workload's bar charts: (what, unit, series as (label, figure)).
+type Charts = &'static [(&'static str, &'static str, &'static [(&'static str, Pick)])];
+
+/// The bars of an RR or CRR workload.
+const TRANSACTION_CHARTS: Charts = &[
+    (
+        "throughput",
+        "transactions/s",
+        &[("transactions/s", |w| Some(w.tps))],
+    ),
+    (
+        "latency",
+        "us",
+        &[
+            ("mean", |w| w.per_txn.map(|c| c[0])),
+            ("p99", |w| w.per_txn.map(|c| c[1])),
+        ],
+    ),
+    (
+        "CPU per transaction",
+        "us per transaction",
+        &[
+            ("client", |w| w.per_txn.map(|c| c[2])),
+            ("server", |w| w.per_txn.map(|c| c[3])),
+        ],
+    ),
+];
+
+/// The bars of a stream.
+const STREAM_CHARTS: Charts = &[
+    ("throughput", "MB/s", &[("MB/s", |w| Some(w.mbps))]),
+    (
+        "CPU per MB",
+        "ms per MB",
+        &[
+            ("client", |w| w.per_mb.map(|c| c[0])),
+            ("server", |w| w.per_mb.map(|c| c[1])),
+        ],
+    ),
+];
+
 /// What the report shows of one host in one run.
 struct Host {
     name: String,
@@ -165,50 +209,29 @@ pub fn render(
             continue;
         };
         let _ = write!(h, "<h2>{} ({})</h2>", esc(name), first.kind);
-        let col =
-            |f: &dyn Fn(&Wl) -> f64| -> Vec<f64> { ws.iter().map(|w| w.map_or(0.0, f)).collect() };
+        let charts = if first.is_stream() {
+            STREAM_CHARTS
+        } else {
+            TRANSACTION_CHARTS
+        };
+        for (what, unit, picks) in charts {
+            let series: Vec<(String, Vec<f64>)> = picks
+                .iter()
+                .map(|(label, pick)| {
+                    let vals = ws.iter().map(|w| w.and_then(pick).unwrap_or(0.0)).collect();
+                    (label.to_string(), vals)
+                })
+                .collect();
+            h.push_str(&svg::bars(
+                &format!("{name}: {what}"),
+                &labels,
+                &series,
+                unit,
+            ));
+        }
         if first.is_stream() {
-            h.push_str(&svg::bars(
-                &format!("{name}: throughput"),
-                &labels,
-                &[("MB/s".into(), col(&|w| w.mbps))],
-                "MB/s",
-            ));
-            h.push_str(&svg::bars(
-                &format!("{name}: CPU per MB"),
-                &labels,
-                &[
-                    ("client".into(), col(&|w| w.per_mb.map_or(0.0, |c| c[0]))),
-                    ("server".into(), col(&|w| w.per_mb.map_or(0.0, |c| c[1]))),
-                ],
-                "ms per MB",
-            ));
             continue;
         }
-        h.push_str(&svg::bars(
-            &format!("{name}: throughput"),
-            &labels,
-            &[("transactions/s".into(), col(&|w| w.tps))],
-            "transactions/s",
-        ));
-        h.push_str(&svg::bars(
-            &format!("{name}: latency"),
-            &labels,
-            &[
-                ("mean".into(), col(&|w| w.per_txn.map_or(0.0, |c| c[0]))),
-                ("p99".into(), col(&|w| w.per_txn.map_or(0.0, |c| c[1]))),
-            ],
-            "us",
-        ));
-        h.push_str(&svg::bars(
-            &format!("{name}: CPU per transaction"),
-            &labels,
-            &[
-                ("client".into(), col(&|w| w.per_txn.map_or(0.0, |c| c[2]))),
-                ("server".into(), col(&|w| w.per_txn.map_or(0.0, |c| c[3]))),
-            ],
-            "us per transaction",
-        ));
         let curves: Vec<(String, Vec<(f64, f64)>)> = runs
             .iter()
             .zip(&ws)
