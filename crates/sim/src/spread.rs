@@ -92,6 +92,33 @@ const METRICS: [Metric; 9] = [
     },
 ];
 
+/// The figures a workload of `kind` is judged by across seeds, as (its
+/// [`METRICS`] key, what it is, unit): a stream by its rate and CPU per
+/// MB, the others per transaction.
+fn judged_by(kind: &str) -> &'static [(&'static str, &'static str, &'static str)] {
+    if kind == "STR" {
+        &[
+            ("mb_per_s", "throughput", "MB/s"),
+            ("cpu_ms_per_mb_server", "CPU per MB (server)", "ms per MB"),
+        ]
+    } else {
+        &[
+            ("transactions_per_s", "throughput", "transactions/s"),
+            ("latency_mean_us", "mean latency", "us"),
+            (
+                "cpu_us_per_txn_server",
+                "CPU per transaction (server)",
+                "us",
+            ),
+        ]
+    }
+}
+
+/// The place of the figure `key` in [`METRICS`].
+fn metric_index(key: &str) -> Option<usize> {
+    METRICS.iter().position(|m| m.key == key)
+}
+
 /// A workload's figures in one run, in [`METRICS`] order.
 type Figures = [Option<f64>; METRICS.len()];
 
@@ -300,22 +327,10 @@ impl SeedRuns {
         );
         for (v, var) in self.variants.iter().enumerate().skip(1) {
             for (name, kind) in var.workloads.iter().zip(&var.kinds) {
-                // What each kind is judged by: a stream by its rate and
-                // CPU per MB, the others per transaction.
-                let keys: &[&str] = if *kind == "STR" {
-                    &["mb_per_s", "cpu_ms_per_mb_server"]
-                } else {
-                    &[
-                        "transactions_per_s",
-                        "latency_mean_us",
-                        "cpu_us_per_txn_server",
-                    ]
-                };
                 let _ = write!(s, "{:<vw$} {:<ww$}", var.label, name);
-                for (m, metric) in METRICS.iter().enumerate() {
-                    if !keys.contains(&metric.key) {
-                        continue;
-                    }
+                for &(key, _, _) in judged_by(kind) {
+                    let Some(m) = metric_index(key) else { continue };
+                    let metric = &METRICS[m];
                     let st = self
                         .changes(v, name, m)
                         .and_then(|ch| Stat::of(ch.into_iter()));
@@ -362,7 +377,6 @@ impl SeedRuns {
         };
         let labels: Vec<String> = self.variants.iter().map(|v| v.label.clone()).collect();
         let later: Vec<String> = labels.iter().skip(1).cloned().collect();
-        let metric = |key: &str| METRICS.iter().position(|m| m.key == key);
         for (name, kind) in base
             .workloads
             .iter()
@@ -370,26 +384,10 @@ impl SeedRuns {
             .take(crate::sim_html::MAX_CHARTED)
         {
             let _ = write!(h, "<h2>{} ({kind})</h2>", esc(name));
-            let keys: &[(&str, &str, &str)] = if *kind == "STR" {
-                &[
-                    ("mb_per_s", "throughput", "MB/s"),
-                    ("cpu_ms_per_mb_server", "CPU per MB (server)", "ms per MB"),
-                ]
-            } else {
-                &[
-                    ("transactions_per_s", "throughput", "transactions/s"),
-                    ("latency_mean_us", "mean latency", "us"),
-                    (
-                        "cpu_us_per_txn_server",
-                        "CPU per transaction (server)",
-                        "us",
-                    ),
-                ]
-            };
             let mut ch_series = Vec::new();
             let mut ch_ranges = Vec::new();
-            for &(key, what, unit) in keys {
-                let Some(m) = metric(key) else { continue };
+            for &(key, what, unit) in judged_by(kind) {
+                let Some(m) = metric_index(key) else { continue };
                 let stats: Vec<Option<Stat>> = (0..self.variants.len())
                     .map(|v| {
                         let vw = self.variants[v].workloads.iter().position(|n| n == name)?;
