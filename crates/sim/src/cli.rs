@@ -329,7 +329,7 @@ fn vary_arg(s: &str) -> Result<(String, Vec<toml::Value>), String> {
 /// `--duration-ms`: what a scenario's `duration_ms` may be.
 fn duration_ms(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(d) if (1e-6..=600_000.0).contains(&d) => Ok(d),
+        Ok(d) if crate::scenario::DURATION_MS.contains(&d) => Ok(d),
         _ => Err(
             "a measured window in ms, from 0.000001 (one nanosecond) to 600000 \
                   (ten minutes)"

@@ -182,6 +182,11 @@ pub struct HiperSocketsCfg {
     pub mfs_kb: u32,
 }
 
+/// What `duration_ms` may be, in ms: at least a nanosecond, the clock's
+/// step, and at most ten simulated minutes (also `softosa sim
+/// --duration-ms`).
+pub const DURATION_MS: std::ops::RangeInclusive<f64> = 1e-6..=600_000.0;
+
 /// Repeat the run with one setting changed.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1212,7 +1217,7 @@ impl Scenario {
         }
         // At least a nanosecond, the clock's step: 1e-9 ms was taken and
         // ran with a 0 ns window, every rate zero.
-        if !(self.file.duration_ms >= 1e-6 && self.file.duration_ms <= 600_000.0) {
+        if !DURATION_MS.contains(&self.file.duration_ms) {
             return Err(self.invalid(format!(
                 "duration_ms {} must be in [0.000001, 600000] (one nanosecond to ten minutes)",
                 self.file.duration_ms
