@@ -268,6 +268,8 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         }
         runs.push(Rendered::new(&v.label, &r, args.format)?);
     }
+    // The seed the runs used (--seed overrides the file's).
+    let seed = args.seed.unwrap_or(sc.file.seed);
     if let Some(path) = &args.html {
         // The table as the text's side-by-side one: workload by workload,
         // each variant's row.
@@ -281,20 +283,24 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
             }
         }
         let title = sc.file.name.clone().unwrap_or_else(|| sc.path.clone());
-        let seed = args.seed.unwrap_or(sc.file.seed);
         let page = crate::sim_html::render(&title, seed, &html_runs, &table);
-        std::fs::write(path, page).map_err(|e| format!("--html {}: {e}", path.display()))?;
-        if !args.quiet {
-            eprintln!("report written to {}", path.display());
-        }
+        write_page(path, page, args.quiet)?;
     }
-    // The seed the runs used (--seed overrides the file's).
-    let seed = args.seed.unwrap_or(sc.file.seed);
     let mut out = render(&sc, seed, runs, args.format, displays_json)?;
     if !displays.is_empty() {
         out.push(displays);
     }
     Ok(out)
+}
+
+/// Write `--html`'s page and say so on standard error (standard output is
+/// the results').
+fn write_page(path: &std::path::Path, page: String, quiet: bool) -> Result<(), String> {
+    std::fs::write(path, page).map_err(|e| format!("--html {}: {e}", path.display()))?;
+    if !quiet {
+        eprintln!("report written to {}", path.display());
+    }
+    Ok(())
 }
 
 /// `--vary FIELD=V1,V2,...`: the field and its values, each read as a TOML
@@ -366,11 +372,7 @@ fn seeded(
     }
     let scenario = sc.file.name.clone().unwrap_or_else(|| sc.path.clone());
     if let Some(path) = &args.html {
-        std::fs::write(path, all.to_html(&scenario))
-            .map_err(|e| format!("--html {}: {e}", path.display()))?;
-        if !args.quiet {
-            eprintln!("report written to {}", path.display());
-        }
+        write_page(path, all.to_html(&scenario), args.quiet)?;
     }
     Ok(match args.format {
         Format::Csv => csv,
