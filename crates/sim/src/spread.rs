@@ -22,6 +22,8 @@ struct Metric {
     prec: usize,
     /// When the figure is missing from a run.
     per: Per,
+    /// The figure in a run's results.
+    get: fn(&WlResult) -> f64,
 }
 
 /// What a figure is per, and so when a run has none.
@@ -41,54 +43,63 @@ const METRICS: [Metric; 9] = [
         title: Some("trans/s"),
         prec: 0,
         per: Per::Second,
+        get: |w| w.transactions_per_s,
     },
     Metric {
         key: "mb_per_s",
         title: Some("MB/s"),
         prec: 2,
         per: Per::Second,
+        get: |w| w.mb_per_s,
     },
     Metric {
         key: "latency_mean_us",
         title: Some("mean us"),
         prec: 1,
         per: Per::Transaction,
+        get: |w| w.latency_mean_us,
     },
     Metric {
         key: "latency_p50_us",
         title: None,
         prec: 1,
         per: Per::Transaction,
+        get: |w| w.latency_p50_us,
     },
     Metric {
         key: "latency_p99_us",
         title: Some("p99 us"),
         prec: 1,
         per: Per::Transaction,
+        get: |w| w.latency_p99_us,
     },
     Metric {
         key: "cpu_us_per_txn_client",
         title: None,
         prec: 2,
         per: Per::Transaction,
+        get: |w| w.cpu_us_per_txn_client,
     },
     Metric {
         key: "cpu_us_per_txn_server",
         title: Some("cpu us/tr"),
         prec: 2,
         per: Per::Transaction,
+        get: |w| w.cpu_us_per_txn_server,
     },
     Metric {
         key: "cpu_ms_per_mb_client",
         title: None,
         prec: 2,
         per: Per::Megabyte,
+        get: |w| w.cpu_ms_per_mb_client,
     },
     Metric {
         key: "cpu_ms_per_mb_server",
         title: Some("srv ms/MB"),
         prec: 2,
         per: Per::Megabyte,
+        get: |w| w.cpu_ms_per_mb_server,
     },
 ];
 
@@ -123,25 +134,14 @@ fn metric_index(key: &str) -> Option<usize> {
 type Figures = [Option<f64>; METRICS.len()];
 
 fn figures(w: &WlResult) -> Figures {
-    let raw = [
-        w.transactions_per_s,
-        w.mb_per_s,
-        w.latency_mean_us,
-        w.latency_p50_us,
-        w.latency_p99_us,
-        w.cpu_us_per_txn_client,
-        w.cpu_us_per_txn_server,
-        w.cpu_ms_per_mb_client,
-        w.cpu_ms_per_mb_server,
-    ];
     let mut out = [None; METRICS.len()];
-    for (i, (m, v)) in METRICS.iter().zip(raw).enumerate() {
+    for (o, m) in out.iter_mut().zip(&METRICS) {
         let there = match m.per {
             Per::Second => true,
             Per::Transaction => w.transactions > 0,
             Per::Megabyte => !w.delivered_nothing(),
         };
-        out[i] = there.then_some(v);
+        *o = there.then(|| (m.get)(w));
     }
     out
 }
