@@ -29,6 +29,8 @@ Examples:
   softosa sim scenarios/inbperf-modes.toml --html r.html   the same, and a page of charts per mode
   softosa sim scenarios/quick-rr.toml --vary inbperf=BALANCED,DYNAMIC
                                                            a [vary] from the command line
+  softosa sim scenarios/quick-rr.toml --vary models.adapter.osa-express3-1g.signal_ns=6000,12000
+                                                           how much a result owes to a model value
 
 Scenario files: scenarios/*.toml (one per feature); every field is in
 docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
@@ -68,10 +70,12 @@ pub struct SimArgs {
     pub duration_ms: Option<f64>,
     /// Run the scenario once per value of one setting, as the file's vary
     /// table would, without editing the file: FIELD=V1,V2,... (a host
-    /// field for every z/OS host, or a workload field for every workload;
-    /// e.g. inbperf=BALANCED,DYNAMIC or connections=1,10,30; values that
-    /// are arrays as one TOML array of them). Refused when the file has a
-    /// vary table of its own.
+    /// field for every z/OS host, a workload field for every workload, or
+    /// a model parameter models.TABLE.SET.FIELD for every host on that set;
+    /// e.g. inbperf=BALANCED,DYNAMIC, connections=1,10,30 or
+    /// models.machine.z10.interrupt_ns=1500,3000; values that are arrays as
+    /// one TOML array of them). Refused when the file has a vary table of
+    /// its own.
     #[arg(long, value_name = "FIELD=VALUES", value_parser = vary_arg)]
     pub vary: Option<(String, Vec<toml::Value>)>,
     /// With --vary: only these hosts (a host field) or workloads (a
@@ -148,6 +152,13 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
                  setting, so remove its [vary] table or leave out --vary",
                 args.scenario.display(),
                 v.field
+            )
+            .into());
+        }
+        if field.starts_with("models.") && !args.vary_on.is_empty() {
+            return Err(format!(
+                "--vary-on: {field} is a model parameter, which changes every host that runs \
+                 on its set; leave out --vary-on"
             )
             .into());
         }
@@ -1015,6 +1026,26 @@ mod tests {
             e.contains("\"FAST\"") && e.contains("--vary inbperf="),
             "{e}"
         );
+        // A model parameter: every host on the set changes, so no
+        // --vary-on; the runs are the values.
+        a.vary = Some(vary_arg("models.machine.z10.interrupt_ns=1500,6000").unwrap());
+        a.vary_on = vec!["rr".into()];
+        let e = output(&a).unwrap_err().to_string();
+        assert!(
+            e.contains("--vary-on: models.machine.z10.interrupt_ns"),
+            "{e}"
+        );
+        a.vary_on = Vec::new();
+        let csv = output(&a).unwrap();
+        let rows: Vec<&str> = csv.lines().skip(1).collect();
+        assert_eq!(rows.len(), 4, "{csv}");
+        assert!(
+            rows[0].starts_with("1500,rr,") && rows[2].starts_with("6000,rr,"),
+            "{csv}"
+        );
+        // The dearer interrupt shows in the server's CPU per transaction.
+        let server_cpu = |row: &str| row.split(',').nth(14).unwrap().parse::<f64>().unwrap();
+        assert!(server_cpu(rows[2]) > server_cpu(rows[0]), "{csv}");
         let _ = std::fs::remove_file(&plain);
         let _ = std::fs::remove_file(&written);
         // How values are read.

@@ -218,31 +218,168 @@ pub struct Models {
     pub smc: BTreeMap<String, SmcModel>,
 }
 
+/// The tables of named sets a `[models]` layer may hold.
+pub const TABLES: [&str; 6] = ["adapter", "machine", "peer", "vse", "hipersockets", "smc"];
+
+/// What is wrong with a scenario's `[models]`: the table it is in
+/// (`[models]`, `[models.machine]` or `[models.machine.z10]`), the field
+/// or set to blame when one is, and what.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerError {
+    pub place: String,
+    pub key: Option<String>,
+    pub what: String,
+}
+
+impl LayerError {
+    fn at(table: &str, name: &str, key: Option<String>, what: String) -> Self {
+        LayerError {
+            place: format!("[models.{table}.{name}]"),
+            key,
+            what,
+        }
+    }
+}
+
+/// Type-checks one set of `table` on its own, so an error names it and the
+/// field to blame. `new`: no built-in set has its name (it gives every
+/// field).
+fn check_set(table: &str, name: &str, set: &toml::Table, new: bool) -> Result<(), LayerError> {
+    fn one<T: serde::de::DeserializeOwned>(set: &toml::Table) -> Result<(), String> {
+        toml::Value::Table(set.clone())
+            .try_into::<T>()
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+    let r = match table {
+        "adapter" => one::<AdapterGen>(set),
+        "machine" | "peer" | "vse" => one::<HostCosts>(set),
+        "hipersockets" => one::<IqdModel>(set),
+        _ => one::<SmcModel>(set),
+    };
+    let Err(msg) = r else { return Ok(()) };
+    let msg = msg.trim_end();
+    // serde names the field of a type error on a line of its own
+    // ("...\nin `key`"), and an unknown one in the message itself.
+    if let Some((what, key)) = msg.split_once("\nin `") {
+        let key = key.trim_end_matches('`').to_string();
+        return Err(LayerError::at(table, name, Some(key), what.to_string()));
+    }
+    if let Some(key) = msg
+        .strip_prefix("unknown field `")
+        .and_then(|r| r.split_once('`'))
+        .map(|(k, _)| k.to_string())
+    {
+        return Err(LayerError::at(table, name, Some(key), msg.to_string()));
+    }
+    let what = if new && msg.starts_with("missing field") {
+        format!(
+            "{msg}: a set of a new name gives every field (one named like a built-in set, \
+             e.g. [models.{table}.{}], gives only the fields it changes)",
+            builtin_example(table)
+        )
+    } else {
+        msg.to_string()
+    };
+    Err(LayerError::at(table, name, None, what))
+}
+
+/// A built-in set's name in `table`, for messages.
+fn builtin_example(table: &str) -> &'static str {
+    match table {
+        "adapter" => "osa-express3",
+        "machine" => "z10",
+        "peer" => "aix",
+        "vse" => "z800",
+        "hipersockets" => "z800",
+        _ => "r",
+    }
+}
+
 impl Models {
     /// The embedded defaults.
     pub fn builtin() -> Result<Models, toml::de::Error> {
         toml::from_str(DEFAULT_MODELS)
     }
-    /// Overlay `other` (scenario-supplied) on top of `self`.
-    pub fn overlay(&mut self, other: &Models) {
-        for (k, v) in &other.adapter {
-            self.adapter.insert(k.clone(), v.clone());
+
+    /// The names of the sets in `table` (one of [`TABLES`]).
+    pub fn names(&self, table: &str) -> Option<Vec<&str>> {
+        fn k<V>(m: &BTreeMap<String, V>) -> Vec<&str> {
+            m.keys().map(String::as_str).collect()
         }
-        for (k, v) in &other.machine {
-            self.machine.insert(k.clone(), v.clone());
+        Some(match table {
+            "adapter" => k(&self.adapter),
+            "machine" => k(&self.machine),
+            "peer" => k(&self.peer),
+            "vse" => k(&self.vse),
+            "hipersockets" => k(&self.hipersockets),
+            "smc" => k(&self.smc),
+            _ => return None,
+        })
+    }
+
+    /// The built-in sets with a scenario's own `[models]` laid over them.
+    /// A set named like a built-in one changes only the fields it gives
+    /// (`[models.machine.z10]` with `interrupt_ns = 3000` keeps every other
+    /// z10 cost); a set of a new name gives every field.
+    pub fn layered(own: Option<&toml::Table>) -> Result<Models, LayerError> {
+        let whole = |what: String| LayerError {
+            place: "[models]".into(),
+            key: None,
+            what,
+        };
+        let mut base: toml::Table = DEFAULT_MODELS
+            .parse()
+            .map_err(|e| whole(format!("built-in models: {e}")))?;
+        for (table, sets) in own.into_iter().flatten() {
+            if !TABLES.contains(&table.as_str()) {
+                return Err(LayerError {
+                    place: "[models]".into(),
+                    key: Some(table.clone()),
+                    what: format!(
+                        "not a table of parameter sets (known: {})",
+                        TABLES.join(", ")
+                    ),
+                });
+            }
+            let Some(sets) = sets.as_table() else {
+                return Err(LayerError {
+                    place: "[models]".into(),
+                    key: Some(table.clone()),
+                    what: format!(
+                        "holds named sets, e.g. [models.{table}.{}] with the fields to change",
+                        builtin_example(table)
+                    ),
+                });
+            };
+            let slot = base
+                .entry(table.clone())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let Some(slot) = slot.as_table_mut() else {
+                return Err(whole(format!("built-in models: {table} is not a table")));
+            };
+            for (name, set) in sets {
+                let Some(set) = set.as_table() else {
+                    return Err(LayerError {
+                        place: format!("[models.{table}]"),
+                        key: Some(name.clone()),
+                        what: format!(
+                            "is a set of fields: [models.{table}.{name}] then field = value lines"
+                        ),
+                    });
+                };
+                let builtin = slot.get(name).and_then(toml::Value::as_table);
+                let mut merged = builtin.cloned().unwrap_or_default();
+                for (k, v) in set {
+                    merged.insert(k.clone(), v.clone());
+                }
+                check_set(table, name, &merged, builtin.is_none())?;
+                slot.insert(name.clone(), toml::Value::Table(merged));
+            }
         }
-        for (k, v) in &other.peer {
-            self.peer.insert(k.clone(), v.clone());
-        }
-        for (k, v) in &other.vse {
-            self.vse.insert(k.clone(), v.clone());
-        }
-        for (k, v) in &other.hipersockets {
-            self.hipersockets.insert(k.clone(), v.clone());
-        }
-        for (k, v) in &other.smc {
-            self.smc.insert(k.clone(), v.clone());
-        }
+        toml::Value::Table(base)
+            .try_into()
+            .map_err(|e: toml::de::Error| whole(e.to_string()))
     }
 }
 
@@ -277,13 +414,59 @@ mod tests {
         );
     }
     #[test]
-    fn overlay_replaces_entries() {
-        let mut m = Models::builtin().unwrap();
-        let o: Models = toml::from_str(
-            "[machine.z10]\nprocessors=8\ninterrupt_ns=1\nrx_pkt_ns=1\nrx_ooo_ns=1\nrx_ack_ns=1\ntx_pkt_ns=1\ntx_ack_ns=1\ntso_seg_ns=1\ntso_pkt_ns=1\nsock_call_ns=1\nconn_ns=1\nsock_block=1\npoll_ns=1\n",
-        )
-        .unwrap();
-        m.overlay(&o);
-        assert_eq!(m.machine["z10"].processors, 8);
+    fn a_set_named_like_a_builtin_changes_only_what_it_gives() {
+        let base = Models::builtin().unwrap();
+        let own: toml::Table = "[machine.z10]\ninterrupt_ns = 9999\n".parse().unwrap();
+        let m = Models::layered(Some(&own)).unwrap();
+        assert_eq!(m.machine["z10"].interrupt_ns, 9999);
+        let mut want = base.machine["z10"].clone();
+        want.interrupt_ns = 9999;
+        assert_eq!(m.machine["z10"], want, "every other z10 cost kept");
+        assert_eq!(m.machine["z14"], base.machine["z14"]);
+        assert_eq!(Models::layered(None).unwrap(), base);
+    }
+
+    #[test]
+    fn a_new_set_gives_every_field() {
+        let own: toml::Table = "[adapter.my-osa]\nframe_ns = 1\n".parse().unwrap();
+        let e = Models::layered(Some(&own)).unwrap_err();
+        assert_eq!(e.place, "[models.adapter.my-osa]");
+        assert!(
+            e.what.contains("missing field") && e.what.contains("gives every field"),
+            "{e:?}"
+        );
+        // A whole set of a new name is added beside the built-in ones.
+        let builtin: toml::Table = DEFAULT_MODELS.parse().unwrap();
+        let mut whole = toml::Table::new();
+        whole.insert("my-osa".into(), builtin["adapter"]["osa-express3"].clone());
+        let mut own = toml::Table::new();
+        own.insert("adapter".into(), toml::Value::Table(whole));
+        let m = Models::layered(Some(&own)).unwrap();
+        assert_eq!(m.adapter["my-osa"], m.adapter["osa-express3"]);
+    }
+
+    #[test]
+    fn layer_errors_name_the_set_and_field() {
+        let err = |t: &str| Models::layered(Some(&t.parse().unwrap())).unwrap_err();
+        let e = err("[peer.aix]\nack_every = \"two\"\n");
+        assert_eq!(
+            (e.place.as_str(), e.key.as_deref()),
+            ("[models.peer.aix]", Some("ack_every"))
+        );
+        let e = err("[peer.aix]\nack_evry = 2\n");
+        assert_eq!(e.key.as_deref(), Some("ack_evry"));
+        assert!(e.what.contains("unknown field"), "{e:?}");
+        let e = err("[machines.z10]\nprocessors = 2\n");
+        assert_eq!(
+            (e.place.as_str(), e.key.as_deref()),
+            ("[models]", Some("machines"))
+        );
+        let e = err("machine = 3\n");
+        assert_eq!(e.key.as_deref(), Some("machine"));
+        let e = err("[machine]\nz10 = 3\n");
+        assert_eq!(
+            (e.place.as_str(), e.key.as_deref()),
+            ("[models.machine]", Some("z10"))
+        );
     }
 }

@@ -156,7 +156,9 @@ pub struct ScenarioFile {
     #[serde(rename = "workload")]
     pub workloads: Vec<toml::Value>,
     pub vary: Option<Vary>,
-    pub models: Option<Models>,
+    /// The file's own `[models]`, laid over the built-in sets by
+    /// [`Models::layered`] (so a set may give only the fields it changes).
+    pub models: Option<toml::Table>,
     /// The machine's HiperSockets LAN that hosts with
     /// `link = "hipersockets"` attach to.
     pub hipersockets: Option<HiperSocketsCfg>,
@@ -500,12 +502,7 @@ impl Scenario {
 
     /// The variants to run (one if there is no `[vary]`).
     pub fn variants(&self) -> Result<Vec<Variant>, ScenarioError> {
-        let mut models =
-            Models::builtin().map_err(|e| self.invalid(format!("built-in models: {e}")))?;
-        if let Some(m) = &self.file.models {
-            self.check_models(m)?;
-            models.overlay(m);
-        }
+        let models = self.models(self.file.models.as_ref())?;
         // Checked even when no host uses it yet: a typo here should not
         // wait for the day a host is moved onto HiperSockets.
         if let Some(hs) = &self.file.hipersockets {
@@ -543,11 +540,11 @@ impl Scenario {
                     None => "no value".to_string(),
                     Some(x) => format!("only {} = {}", v.field, value_text(x)),
                 },
-                v.field,
-                if WORKLOAD_FIELDS.contains(&v.field.as_str()) {
-                    "[[workload]]"
-                } else {
-                    "[[host]]"
+                model_field(&v.field).map_or(v.field.as_str(), |(_, _, k)| k),
+                match model_field(&v.field) {
+                    Some((t, n, _)) => format!("[models.{t}.{n}]"),
+                    None if WORKLOAD_FIELDS.contains(&v.field.as_str()) => "[[workload]]".into(),
+                    None => "[[host]]".into(),
                 }
             )));
         }
@@ -569,21 +566,38 @@ impl Scenario {
         }
         let host_field = HOST_FIELDS.contains(&v.field.as_str());
         let wl_field = WORKLOAD_FIELDS.contains(&v.field.as_str());
-        if !host_field && !wl_field {
+        let model = model_field(&v.field);
+        if !host_field && !wl_field && model.is_none() {
             return Err(self.invalid(format!(
-                "[vary] field {:?} is not a host or workload field (host: {}; workload: {})",
+                "[vary] field {:?} is not a host or workload field or a model parameter \
+                 (host: {}; workload: {}; model: models.TABLE.SET.FIELD, e.g. \
+                 models.machine.z10.interrupt_ns)",
                 v.field,
                 HOST_FIELDS.join(", "),
                 WORKLOAD_FIELDS.join(", ")
             )));
         }
-        self.check_vary_selection(v, host_field)?;
+        if let Some((t, n, _)) = model {
+            self.check_model_vary(v, &models, t, n)?;
+        }
+        self.check_vary_selection(v, host_field || model.is_some())?;
         let mut out: Vec<Variant> = Vec::new();
         let mut digests = Vec::new();
         for (i, val) in v.values.iter().enumerate() {
             let mut hosts = self.file.hosts.clone();
             let mut wls = self.file.workloads.clone();
-            if host_field {
+            let mut run_models = None;
+            if let Some((t, n, k)) = model {
+                let own = with_model_value(self.file.models.as_ref(), t, n, k, val);
+                run_models = Some(self.models(Some(&own)).map_err(|e| match e {
+                    ScenarioError::Invalid { what, .. } => self.invalid(format!(
+                        "[vary] values: {} = {}: {what}",
+                        v.field,
+                        value_text(val)
+                    )),
+                    other => other,
+                })?);
+            } else if host_field {
                 for h in hosts.iter_mut() {
                     if vary_selects_host(v, h) {
                         if let Some(t) = h.as_table_mut() {
@@ -604,20 +618,38 @@ impl Scenario {
             let label = v.labels.get(i).cloned().unwrap_or_else(|| value_label(val));
             // The base resolved, so what fails here is the value's doing:
             // point at [vary], say which value.
-            let setup = self.resolve(&hosts, &wls, &models).map_err(|e| match e {
-                ScenarioError::Invalid { what, .. } => self.invalid(format!(
-                    "[vary] values: {} = {}: {what}",
-                    v.field,
-                    value_text(val)
-                )),
-                other => other,
-            })?;
+            let setup = self
+                .resolve(&hosts, &wls, run_models.as_ref().unwrap_or(&models))
+                .map_err(|e| match e {
+                    ScenarioError::Invalid { what, .. } => self.invalid(format!(
+                        "[vary] values: {} = {}: {what}",
+                        v.field,
+                        value_text(val)
+                    )),
+                    other => other,
+                })?;
             // A variant that runs the same setup as another would be shown
             // as a comparison of two settings while nothing differs.
             let digest = setup_digest(&setup);
             if let Some(j) = digests.iter().position(|d| *d == digest) {
                 let same: &Variant = &out[j];
                 if format!("{:?}", same.setup) == format!("{setup:?}") {
+                    if let Some((t, n, _)) = model {
+                        // Only a set no host runs on leaves the runs alike.
+                        return Err(self.invalid(format!(
+                            "[vary] field: no host of this scenario runs on [models.{t}.{n}], \
+                             so {} could not change its runs{}",
+                            v.field,
+                            if t == "adapter" && models.adapter.contains_key(&format!("{n}-1g")) {
+                                format!(
+                                    " (a host at 1g or less runs on the generation's 1 GbE \
+                                     feature, {n}-1g)"
+                                )
+                            } else {
+                                String::new()
+                            }
+                        )));
+                    }
                     return Err(self.invalid(format!(
                         "[vary] values: {f} = {} and {f} = {} run the same setup, so their \
                          columns could not differ; give values that change the run",
@@ -638,7 +670,21 @@ impl Scenario {
         Ok(out)
     }
 
-    /// The scenario's own `[models]` entries: values the simulator would
+    /// The named parameter sets of a run: the built-in ones with `own`
+    /// (the file's `[models]`, or a variant's) laid over them, checked.
+    fn models(&self, own: Option<&toml::Table>) -> Result<Models, ScenarioError> {
+        let models = Models::layered(own).map_err(|e| {
+            let what = plain_types_line(&e.what);
+            self.invalid(match &e.key {
+                Some(k) => format!("{} {k}: {what}", e.place),
+                None => format!("{} {what}", e.place),
+            })
+        })?;
+        self.check_models(&models)?;
+        Ok(models)
+    }
+
+    /// The named sets' values that the simulator would
     /// otherwise clamp (a processor count of 0 ran as 1 and was reported as
     /// "1 CPs") or that make every frame a drop (no input buffer).
     fn check_models(&self, m: &Models) -> Result<(), ScenarioError> {
@@ -743,6 +789,45 @@ impl Scenario {
                     )));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// A `[vary]` of a model parameter (`models.TABLE.SET.FIELD`) changes
+    /// one named set wherever it is used: it takes no hosts or workloads
+    /// list, and the set must exist (built in or the file's own).
+    fn check_model_vary(
+        &self,
+        v: &Vary,
+        models: &Models,
+        table: &str,
+        set: &str,
+    ) -> Result<(), ScenarioError> {
+        let list = if v.hosts.is_empty() {
+            (!v.workloads.is_empty()).then_some("workloads")
+        } else {
+            Some("hosts")
+        };
+        if let Some(list) = list {
+            return Err(self.invalid(format!(
+                "[vary] {list}: field {} is a model parameter; it changes every host that \
+                 runs on [models.{table}.{set}], so give no hosts or workloads list",
+                v.field
+            )));
+        }
+        let Some(names) = models.names(table) else {
+            return Err(self.invalid(format!(
+                "[vary] field {:?}: {table:?} is not a table of parameter sets (known: {})",
+                v.field,
+                crate::params::TABLES.join(", ")
+            )));
+        };
+        if !names.contains(&set) {
+            return Err(self.invalid(format!(
+                "[vary] field {:?}: there is no set [models.{table}.{set}] (known: {})",
+                v.field,
+                names.join(", ")
+            )));
         }
         Ok(())
     }
@@ -1691,6 +1776,44 @@ fn value_label(v: &toml::Value) -> String {
         toml::Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// A `[vary]` field naming a model parameter, `models.TABLE.SET.FIELD`:
+/// (table, set, field). The set's name may hold dots; the table's and the
+/// field's do not.
+fn model_field(field: &str) -> Option<(&str, &str, &str)> {
+    let (table, rest) = field.strip_prefix("models.")?.split_once('.')?;
+    let (set, key) = rest.rsplit_once('.')?;
+    (!table.is_empty() && !set.is_empty() && !key.is_empty()).then_some((table, set, key))
+}
+
+/// The file's own `[models]` (or none) with `table.set.key` = `value`.
+fn with_model_value(
+    own: Option<&toml::Table>,
+    table: &str,
+    set: &str,
+    key: &str,
+    value: &toml::Value,
+) -> toml::Table {
+    let mut own = own.cloned().unwrap_or_default();
+    let t = own
+        .entry(table.to_string())
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if !t.is_table() {
+        *t = toml::Value::Table(toml::Table::new());
+    }
+    if let Some(t) = t.as_table_mut() {
+        let s = t
+            .entry(set.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if !s.is_table() {
+            *s = toml::Value::Table(toml::Table::new());
+        }
+        if let Some(s) = s.as_table_mut() {
+            s.insert(key.to_string(), value.clone());
+        }
+    }
+    own
 }
 
 /// A `[vary]` value as written in TOML, for messages.
@@ -3318,6 +3441,98 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         own.machine.get_mut("z10").unwrap().processors = 256;
         let sc = Scenario::parse("t.toml", BASIC).unwrap();
         assert!(sc.check_models(&own).is_ok());
+    }
+
+    #[test]
+    fn a_models_table_may_change_one_field_of_a_builtin_set() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let text = format!("{no_vary}[models.machine.z10]\ninterrupt_ns = 4321\n");
+        let v = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap();
+        let mut want = Models::builtin().unwrap().machine["z10"].clone();
+        assert_ne!(want.interrupt_ns, 4321);
+        want.interrupt_ns = 4321;
+        assert_eq!(v[0].setup.hosts[0].costs, want, "the other z10 costs kept");
+        // Errors point at the field's line, or at the set a new name must
+        // fill.
+        let with = |body: &'static str| {
+            move |b: &str| format!("{}{body}", &b[..b.find("[vary]").unwrap()])
+        };
+        refused_at(
+            with("[models.peer.aix]\nack_every = \"two\"\n"),
+            "ack_every",
+            "[models.peer.aix] ack_every: invalid type",
+        );
+        refused_at(
+            with("[models.machine.z10]\nintrupt_ns = 1\n"),
+            "intrupt_ns",
+            "[models.machine.z10] intrupt_ns: unknown field",
+        );
+        let e = refused_at(
+            with("[models.adapter.my-osa]\nframe_ns = 1\n"),
+            "[models.adapter.my-osa]",
+            "[models.adapter.my-osa] missing field",
+        );
+        assert!(e.contains("gives every field"), "{e}");
+        refused_at(
+            with("[models.machines.z10]\nprocessors = 2\n"),
+            "[models.machines.z10]",
+            "[models] machines: not a table of parameter sets",
+        );
+    }
+
+    #[test]
+    fn a_vary_may_change_one_model_parameter() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let vary = |field: &str, values: &str| {
+            format!("{no_vary}[vary]\nfield = \"{field}\"\nvalues = [{values}]\n")
+        };
+        let text = vary("models.machine.z10.interrupt_ns", "1000, 3000");
+        let v = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!((v[0].label.as_str(), v[1].label.as_str()), ("1000", "3000"));
+        let z10 = Models::builtin().unwrap().machine["z10"].clone();
+        for (run, ns) in v.iter().zip([1000, 3000]) {
+            let c = &run.setup.hosts[0].costs;
+            assert_eq!(c.interrupt_ns, ns);
+            assert_eq!(c.rx_pkt_ns, z10.rx_pkt_ns, "only the varied field changes");
+        }
+        // The peer is not a z10: its costs are the same in both runs.
+        assert_eq!(v[0].setup.hosts[1].costs, v[1].setup.hosts[1].costs);
+        // The file's own partial set is the base each value changes.
+        let own = text.replace("[vary]", "[models.machine.z10]\nrx_pkt_ns = 777\n[vary]");
+        let v = Scenario::parse("t.toml", &own).unwrap().variants().unwrap();
+        assert_eq!(v[1].setup.hosts[0].costs.rx_pkt_ns, 777);
+        assert_eq!(v[1].setup.hosts[0].costs.interrupt_ns, 3000);
+        // Refused: a set no host runs on (BASIC's 1 GbE OSA-Express3 runs
+        // on the 1 GbE feature), an unknown set, a hosts list, a bad value.
+        let e = refused(&vary("models.adapter.osa-express3.frame_ns", "1, 2"));
+        assert!(
+            e.contains("no host of this scenario runs on") && e.contains("osa-express3-1g"),
+            "{e}"
+        );
+        let e = refused(&vary("models.machine.z11.interrupt_ns", "1, 2"));
+        assert!(
+            e.contains("no set [models.machine.z11]") && e.contains("z10"),
+            "{e}"
+        );
+        let e = refused(&text.replace("values =", "hosts = [\"zos\"]\nvalues ="));
+        assert!(
+            e.contains("[vary] hosts: field models.machine.z10.interrupt_ns is a model parameter"),
+            "{e}"
+        );
+        let e = refused(&vary("models.machine.z10.processors", "0, 2"));
+        assert!(e.contains("[vary] values: models.machine.z10.processors = 0: [models.machine.z10] processors 0 must be 1..256"), "{e}");
+        let e = refused(&vary("models.machine.z10.interrupt_ns", "1000"));
+        assert!(
+            e.contains("set interrupt_ns in the [models.machine.z10] table"),
+            "{e}"
+        );
     }
 
     #[test]
