@@ -842,6 +842,46 @@ rcvbuf_kb = 256
     assert!(sender.tcp.segments_out > 900, "{:?}", sender.tcp);
 }
 
+/// scenarios/signal-cost.toml, shortened: a [vary] over one model
+/// parameter (the 1 GbE card's signal cost) changes that field alone, and
+/// RR20's signalled responses then take the card's time: the dearer the
+/// signal, the fewer transactions, while the host's CPU per transaction
+/// (no field of that set) stays put.
+#[test]
+fn a_vary_over_the_card_s_signal_cost_moves_only_the_card() {
+    let text = std::fs::read_to_string(repo().join("scenarios/signal-cost.toml"))
+        .unwrap()
+        .replace("duration_ms = 300", "duration_ms = 60");
+    let runs = run_text(&text);
+    assert_eq!(runs.len(), 3);
+    let rr: Vec<_> = runs.iter().map(|(_, r)| r.workloads[0].clone()).collect();
+    assert!(
+        rr[0].transactions_per_s > 1.2 * rr[1].transactions_per_s
+            && rr[1].transactions_per_s > 1.2 * rr[2].transactions_per_s,
+        "{:?}",
+        rr.iter().map(|w| w.transactions_per_s).collect::<Vec<_>>()
+    );
+    let cpu: Vec<f64> = rr.iter().map(|w| w.cpu_us_per_txn_server).collect();
+    assert!(
+        cpu.iter().all(|c| (c - cpu[0]).abs() < 0.05 * cpu[0]),
+        "the host's costs are not the varied set's: {cpu:?}"
+    );
+    // With the built-in 12 us the card, not the link, is what is full.
+    let card = |i: usize| {
+        host(&runs[i].1, "zos")
+            .adapter
+            .as_ref()
+            .unwrap()
+            .microprocessor_busy_pct
+    };
+    assert!(
+        card(2) > 95.0 && card(0) < card(2),
+        "{} {}",
+        card(0),
+        card(2)
+    );
+}
+
 /// scenarios/switch-buffer.toml, shortened: a deep switch buffer keeps the
 /// stream's excess window standing in front of every request; a shallow
 /// one drops (counted) and the stream backs off.
