@@ -31,6 +31,7 @@ Examples:
                                                            a [vary] from the command line
   softosa sim scenarios/quick-rr.toml --vary models.adapter.osa-express3-1g.signal_ns=6000,12000
                                                            how much a result owes to a model value
+  softosa sim scenarios/quick-rr.toml --models             the model values its runs use, as TOML
 
 Scenario files: scenarios/*.toml (one per feature); every field is in
 docs/scenarios.md. Start from scenarios/quick-rr.toml and change the hosts'
@@ -92,6 +93,13 @@ pub struct SimArgs {
     /// changes the same way. Standard output is unchanged.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Run nothing; print the model parameter sets the scenario's runs
+    /// use (the adapter generations, machines, peers, ... of its hosts),
+    /// as TOML for the file's models table: the built-in values with the
+    /// file's own laid over them, the fields the file or its vary sets
+    /// marked.
+    #[arg(long, conflicts_with_all = ["seeds", "html", "display", "seed"])]
+    pub models: bool,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -193,6 +201,15 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
             _ => Box::new(e),
         }
     })?;
+    if args.models {
+        if args.format != Format::Text {
+            return Err(Box::new(softosa_display::cli::Usage(
+                "--models prints TOML, the layout of a scenario's [models]; leave out --format"
+                    .into(),
+            )));
+        }
+        return Ok(vec![sc.models_text(&variants)?]);
+    }
     if let Some(s) = args.seed {
         for v in &mut variants {
             v.setup.seed = s;
@@ -734,6 +751,7 @@ mod tests {
             html: None,
             vary: None,
             vary_on: Vec::new(),
+            models: false,
             quiet: true,
             display: display.iter().map(|s| s.to_string()).collect(),
         }

@@ -323,6 +323,18 @@ impl Models {
     /// (`[models.machine.z10]` with `interrupt_ns = 3000` keeps every other
     /// z10 cost); a set of a new name gives every field.
     pub fn layered(own: Option<&toml::Table>) -> Result<Models, LayerError> {
+        toml::Value::Table(Self::layered_table(own)?)
+            .try_into()
+            .map_err(|e: toml::de::Error| LayerError {
+                place: "[models]".into(),
+                key: None,
+                what: e.to_string(),
+            })
+    }
+
+    /// [`Models::layered`] as TOML: every set, built in or the file's, with
+    /// the file's fields laid over the built-in ones; each set checked.
+    pub fn layered_table(own: Option<&toml::Table>) -> Result<toml::Table, LayerError> {
         let whole = |what: String| LayerError {
             place: "[models]".into(),
             key: None,
@@ -377,9 +389,7 @@ impl Models {
                 slot.insert(name.clone(), toml::Value::Table(merged));
             }
         }
-        toml::Value::Table(base)
-            .try_into()
-            .map_err(|e: toml::de::Error| whole(e.to_string()))
+        Ok(base)
     }
 }
 

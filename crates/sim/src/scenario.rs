@@ -793,6 +793,128 @@ impl Scenario {
         Ok(())
     }
 
+    /// The model parameter sets the runs of `variants` use, as TOML that a
+    /// `[models]` table could hold: each set whole (built in, with the
+    /// file's fields laid over it), headed by the hosts on it, the fields
+    /// this file or its `[vary]` sets marked (`softosa sim --models`).
+    pub fn models_text(&self, variants: &[Variant]) -> Result<String, ScenarioError> {
+        use std::fmt::Write as _;
+        let tables = crate::params::TABLES;
+        let mut used: std::collections::BTreeMap<(usize, String), Vec<String>> =
+            std::collections::BTreeMap::new();
+        let iqd_machine = self
+            .file
+            .hipersockets
+            .as_ref()
+            .map_or_else(default_iqd_machine, |h| h.machine.clone());
+        for v in variants {
+            for h in &v.setup.hosts {
+                let mut add = |table: &str, name: &str| {
+                    let t = tables.iter().position(|x| *x == table).unwrap_or(0);
+                    let on = used.entry((t, name.to_string())).or_default();
+                    if !on.contains(&h.name) {
+                        on.push(h.name.clone());
+                    }
+                };
+                add(
+                    match h.kind {
+                        HostKind::Zos => "machine",
+                        HostKind::Peer => "peer",
+                        HostKind::Vse => "vse",
+                    },
+                    &h.model,
+                );
+                if let Some(a) = &h.adapter {
+                    add("adapter", &a.generation_name);
+                }
+                if h.iqd.is_some() {
+                    add("hipersockets", &iqd_machine);
+                }
+                for p in &h.smc {
+                    add(
+                        "smc",
+                        match p.kind {
+                            SmcKind::R => "r",
+                            SmcKind::D => "d",
+                        },
+                    );
+                }
+            }
+        }
+        let layered = |own: Option<&toml::Table>| {
+            Models::layered_table(own).map_err(|e| self.invalid(format!("{} {}", e.place, e.what)))
+        };
+        let (merged, builtin) = (layered(self.file.models.as_ref())?, layered(None)?);
+        let set_of = |t: &toml::Table, table: &str, name: &str| -> Option<toml::Table> {
+            t.get(table)?.get(name)?.as_table().cloned()
+        };
+        let own = self.file.models.as_ref();
+        let varied = self
+            .file
+            .vary
+            .as_ref()
+            .and_then(|v| Some((model_field(&v.field)?, v)));
+        let mut out = format!(
+            "# The model parameter sets the runs of {} use: the built-in ones\n\
+             # (calibration/models.toml) with the file's [models] laid over them.\n\
+             # To change a value, copy its set's header and the line into the\n\
+             # file's [models]; the fields left out keep these values. A field\n\
+             # a set does not list has its default (docs/scenarios.md, [models]).\n",
+            self.path
+        );
+        let given = |table: &str, name: &str, key: &str| -> bool {
+            own.and_then(|o| o.get(table)?.get(name)?.get(key))
+                .is_some()
+        };
+        for ((t, name), hosts) in &used {
+            let table = tables[*t];
+            let Some(set) = set_of(&merged, table, name) else {
+                continue;
+            };
+            let was = set_of(&builtin, table, name);
+            let bare = name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            let header = if bare {
+                name.clone()
+            } else {
+                format!("{name:?}")
+            };
+            let _ = writeln!(out, "\n# hosts: {}", hosts.join(", "));
+            let _ = writeln!(out, "[models.{table}.{header}]");
+            for (key, value) in &set {
+                let mut line = format!("{key} = {value}");
+                let note = match varied {
+                    Some(((vt, vn, vk), v))
+                        if (vt, vn, vk) == (table, name.as_str(), key.as_str()) =>
+                    {
+                        Some(format!(
+                            "varied by [vary]: {}",
+                            v.values
+                                .iter()
+                                .map(value_text)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    }
+                    _ if given(table, name, key) => {
+                        Some(match was.as_ref().and_then(|w| w.get(key)) {
+                            Some(b) if b != value => format!("this file's (built in: {b})"),
+                            Some(_) => "this file's (the built-in value)".to_string(),
+                            None => "this file's".to_string(),
+                        })
+                    }
+                    _ => None,
+                };
+                if let Some(n) = note {
+                    let _ = write!(line, "  # {n}");
+                }
+                let _ = writeln!(out, "{line}");
+            }
+        }
+        Ok(out)
+    }
+
     /// A `[vary]` of a model parameter (`models.TABLE.SET.FIELD`) changes
     /// one named set wherever it is used: it takes no hosts or workloads
     /// list, and the set must exist (built in or the file's own).
@@ -3480,6 +3602,48 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             with("[models.machines.z10]\nprocessors = 2\n"),
             "[models.machines.z10]",
             "[models] machines: not a table of parameter sets",
+        );
+    }
+
+    #[test]
+    fn the_models_text_is_the_sets_the_runs_use_and_reads_back() {
+        let no_vary = &BASIC[..BASIC.find("[vary]").unwrap()];
+        let own = format!("{no_vary}[models.machine.z10]\ninterrupt_ns = 4321\nrx_pkt_ns = 2000\n");
+        let sc = Scenario::parse("t.toml", &own).unwrap();
+        let v = sc.variants().unwrap();
+        let text = sc.models_text(&v).unwrap();
+        // The sets of the hosts: z/OS's machine and 1 GbE card, the peer.
+        for h in [
+            "[models.machine.z10]",
+            "[models.adapter.osa-express3-1g]",
+            "[models.peer.aix]",
+        ] {
+            assert!(text.contains(h), "{h}: {text}");
+        }
+        assert!(!text.contains("[models.machine.z14]"), "{text}");
+        assert!(
+            text.contains("interrupt_ns = 4321  # this file's (built in: 1500)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("rx_pkt_ns = 2000  # this file's (the built-in value)"),
+            "{text}"
+        );
+        // As a file's [models] (in place of its own), the runs are the same.
+        let back = format!("{no_vary}{text}");
+        let w = Scenario::parse("t.toml", &back)
+            .unwrap()
+            .variants()
+            .unwrap();
+        assert_eq!(format!("{:?}", w[0].setup), format!("{:?}", v[0].setup));
+        // A [vary] over a model parameter is marked on its field.
+        let varied =
+            format!("{no_vary}[vary]\nfield = \"models.peer.aix.ack_every\"\nvalues = [2, 4]\n");
+        let sc = Scenario::parse("t.toml", &varied).unwrap();
+        let text = sc.models_text(&sc.variants().unwrap()).unwrap();
+        assert!(
+            text.contains("ack_every = 2  # varied by [vary]: 2, 4"),
+            "{text}"
         );
     }
 
