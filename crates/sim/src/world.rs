@@ -11,7 +11,8 @@
 //!   engine's write queues → microprocessor → link → switch → peer NIC
 //!   (interrupt coalescing) → peer unit → TCP.
 //! * SMC (spec 4.4), between two hosts of the same SMC kind: the connection
-//!   opens on the paths above; its data and ACKs (the receiver's cursor
+//!   opens on the paths above and does its CLC rendezvous there (one round
+//!   trip of TCP data); its data and ACKs (the receiver's cursor
 //!   updates) then go as writes onto the peer's SMC path (RoCE port or
 //!   ISM: a rate and a latency) → a completion interrupt and a unit on the
 //!   peer → TCP, bypassing adapter, switch and IP/TCP segment costs.
@@ -39,7 +40,7 @@ use crate::link::{LinkParams, Wire, WireStats};
 use crate::osa::{Osa, OsaSetup};
 use crate::packet::{mac_nic, nic_mac, Pkt, ACK, FIN, SYN};
 use crate::params::{AdapterGen, HostCosts, SmcModel};
-use crate::tcp::{Seg, State, Tcb, TcpCfg};
+use crate::tcp::{seq_le, Seg, State, Tcb, TcpCfg};
 use crate::vse::{Next, Partition, VseState};
 use crate::workload::{Kind, WlStats, WorkloadSpec};
 use rand::SeedableRng;
@@ -223,8 +224,12 @@ struct Conn {
     /// application send waits for them.
     srb_emitting: u32,
     /// TLS handshake rounds this end has completed (of the workload's
-    /// `tls.rounds()`).
+    /// `tls.rounds()`), or on an SMC connection its CLC rendezvous (one).
     hs: u8,
+    /// An SMC connection: the first sequence number this end sends over
+    /// the SMC path, once its side of the CLC rendezvous is done; what
+    /// comes before it (the rendezvous) went over TCP.
+    smc_from: Option<u32>,
 }
 
 /// The two ends of a new connection, as seen from this host.
@@ -264,6 +269,7 @@ impl Conn {
             srb_emitting: 0,
             ooo_acks: 0,
             hs: 0,
+            smc_from: None,
         }
     }
 }
@@ -898,14 +904,14 @@ impl World {
     }
 
     /// The SMC path workload `w`'s connections take, if any: both ends have
-    /// the same kind of SMC, and the workload is one SMC serves here —
-    /// long-lived plain TCP connections reached directly (not connect per
-    /// transaction, not AT-TLS, not through a sysplex distributor).
-    /// SMC-D is preferred where both ends have it (they are in one machine).
+    /// the same kind of SMC, and the connection is one SMC serves here —
+    /// plain TCP reached directly (not AT-TLS, not through a sysplex
+    /// distributor). Every such connection, short-lived ones too, first
+    /// does the CLC rendezvous over TCP ([`CLC_PROPOSAL_BYTES`]). SMC-D is
+    /// preferred where both ends have it (they are in one machine).
     fn smc_for(&self, w: usize) -> Option<&SmcPath> {
         let spec = self.workloads.get(w)?;
-        let eligible =
-            spec.kind != Kind::Crr && spec.tls.is_none() && spec.via_distributor.is_none();
+        let eligible = spec.tls.is_none() && spec.via_distributor.is_none();
         if !eligible {
             return None;
         }
@@ -1593,7 +1599,7 @@ impl World {
             return 0;
         };
         let k = &host.spec.costs;
-        let (req, resp, in_hs) = msg_sizes(spec, cn.hs);
+        let (req, resp, in_hs) = msg_sizes(spec, cn.hs, false);
         let bytes = req + resp;
         let sym = bytes * k.crypto_ps_per_byte / 1000 + k.tls_record_ns;
         if !in_hs {
@@ -1660,11 +1666,10 @@ impl World {
                 tos: 0,
                 wnd: s.wnd,
                 len: s.len,
-                smc: cn
-                    .tcb
-                    .cfg
-                    .smc
-                    .filter(|_| s.flags & (SYN | FIN | crate::packet::RST) == 0),
+                smc: cn.tcb.cfg.smc.filter(|_| {
+                    s.flags & (SYN | FIN | crate::packet::RST) == 0
+                        && cn.smc_from.is_some_and(|f| seq_le(f, s.seq))
+                }),
             };
             let k = if s.len == 0 && s.flags & (SYN | FIN) == 0 {
                 TxKind::Ack
@@ -2069,7 +2074,7 @@ impl World {
         }
         let spec = &self.workloads[w];
         let kind = spec.kind;
-        let (req, resp, in_hs) = msg_sizes(spec, cn.hs);
+        let (req, resp, in_hs) = msg_sizes(spec, cn.hs, cn.tcb.cfg.smc.is_some());
         let mut app: Option<SockOp> = None;
         let mut txn_done = false;
         let mut close_client = false;
@@ -2078,7 +2083,9 @@ impl World {
             app = Some(SockOp::Request);
         }
         if r.delivered > 0 {
-            if now >= self.measure_from && now < self.end {
+            // A handshake's messages (TLS, SMC's CLC) are the stack's, not
+            // the application's data: they count as neither's throughput.
+            if !in_hs && now >= self.measure_from && now < self.end {
                 self.stats[w].delivered_bytes += u64::from(r.delivered);
             }
             cn.rcvd += u64::from(r.delivered);
@@ -2087,6 +2094,10 @@ impl World {
                     // handshake round done: next round or the real request
                     cn.rcvd -= resp;
                     cn.hs += 1;
+                    if cn.tcb.cfg.smc.is_some() {
+                        // The rendezvous is done: what follows goes over SMC.
+                        cn.smc_from = Some(cn.tcb.snd_lim);
+                    }
                     app = Some(SockOp::Request);
                 } else if cn.rcvd >= resp {
                     cn.rcvd -= resp;
@@ -2196,7 +2207,8 @@ impl World {
             return;
         }
         let spec = &self.workloads[cn.wl];
-        let (req, resp, in_hs) = msg_sizes(spec, cn.hs);
+        let smc = cn.tcb.cfg.smc.is_some();
+        let (req, resp, in_hs) = msg_sizes(spec, cn.hs, smc);
         match op {
             SockOp::Request => {
                 // The receive of the previous response returns in this same
@@ -2211,8 +2223,8 @@ impl World {
                 // A transaction starts with the connection's first send when it
                 // must connect each time (CRR, handshake included), else with
                 // each request.
-                if spec.tls.is_none() || (in_hs && cn.hs == 0) || (!in_hs && spec.kind != Kind::Crr)
-                {
+                let rounds = spec.tls.is_some() || smc;
+                if !rounds || (in_hs && cn.hs == 0) || (!in_hs && spec.kind != Kind::Crr) {
                     cn.txn_start = now;
                 }
                 cn.to_write += req;
@@ -2229,6 +2241,10 @@ impl World {
         let n = cn.to_write.min(u64::from(u32::MAX)) as u32;
         let wrote = cn.tcb.write(n);
         cn.to_write -= u64::from(wrote);
+        if smc && matches!(op, SockOp::Respond) && in_hs {
+            // The server's Accept is written: its later data goes over SMC.
+            cn.smc_from = Some(cn.tcb.snd_lim);
+        }
         if cn.in_units == 0 && cn.app_emitting == 0 && cn.srb_emitting == 0 {
             cn.tcb.output(now, &mut self.segs);
         }
@@ -2632,7 +2648,23 @@ fn merge_into_pass(cpu: &mut Cpu<(Step, usize)>, key: u64, u: &mut Unit<(Step, u
 
 /// (request, response, in handshake) the connection exchanges next, given
 /// how many handshake rounds it completed.
-fn msg_sizes(spec: &WorkloadSpec, hs: u8) -> (u64, u64, bool) {
+/// The SMC CLC rendezvous (spec 4.4) inside the TCP stream, after the
+/// three-way handshake and before any data moves over the SMC path: the
+/// client's Proposal, the server's Accept, the client's Confirm (the CLC
+/// messages of RFC 7609 are some 50–70 bytes each). It takes one round
+/// trip over TCP: the Confirm goes with the client's first data, so its
+/// bytes are counted with the Proposal's.
+const CLC_PROPOSAL_BYTES: u64 = 120;
+/// The server's CLC Accept.
+const CLC_ACCEPT_BYTES: u64 = 68;
+
+/// The sizes of the next request and response of a connection whose
+/// rounds so far are `hs`, and whether they are a handshake's (a TLS
+/// handshake's, or on an SMC connection, `smc`, the CLC rendezvous).
+fn msg_sizes(spec: &WorkloadSpec, hs: u8, smc: bool) -> (u64, u64, bool) {
+    if smc && hs == 0 {
+        return (CLC_PROPOSAL_BYTES, CLC_ACCEPT_BYTES, true);
+    }
     match spec.tls {
         Some(t) if hs < t.rounds() => {
             let (a, b) = t.sizes(hs);
