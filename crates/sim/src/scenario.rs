@@ -525,10 +525,12 @@ impl Scenario {
         let base = self.resolve(&self.file.hosts, &self.file.workloads, &models)?;
         self.check_unused_host_fields()?;
         let Some(v) = &self.file.vary else {
-            return Ok(vec![Variant {
+            let out = vec![Variant {
                 label: "base".into(),
                 setup: base,
-            }]);
+            }];
+            self.check_models_used(&out)?;
+            return Ok(out);
         };
         if v.values.len() < 2 {
             // One value ran one variant whose text output named nothing:
@@ -662,6 +664,7 @@ impl Scenario {
             digests.push(digest);
             out.push(Variant { label, setup });
         }
+        self.check_models_used(&out)?;
         // The output of every run is held until all have run.
         let share = crate::world::MAX_TIMER_SAMPLES / out.len().max(1);
         for v in &mut out {
@@ -793,12 +796,12 @@ impl Scenario {
         Ok(())
     }
 
-    /// The model parameter sets the runs of `variants` use, as TOML that a
-    /// `[models]` table could hold: each set whole (built in, with the
-    /// file's fields laid over it), headed by the hosts on it, the fields
-    /// this file or its `[vary]` sets marked (`softosa sim --models`).
-    pub fn models_text(&self, variants: &[Variant]) -> Result<String, ScenarioError> {
-        use std::fmt::Write as _;
+    /// The parameter sets the hosts of `variants` run on, each with the
+    /// hosts on it: (index in [`crate::params::TABLES`], set name).
+    fn used_sets(
+        &self,
+        variants: &[Variant],
+    ) -> std::collections::BTreeMap<(usize, String), Vec<String>> {
         let tables = crate::params::TABLES;
         let mut used: std::collections::BTreeMap<(usize, String), Vec<String>> =
             std::collections::BTreeMap::new();
@@ -841,6 +844,51 @@ impl Scenario {
                 }
             }
         }
+        used
+    }
+
+    /// A set of the file's `[models]` that no host of any run is on would
+    /// change nothing, silently: an error (an OSA-Express3 port at 1 GbE
+    /// runs on `osa-express3-1g`, not on `osa-express3`).
+    fn check_models_used(&self, variants: &[Variant]) -> Result<(), ScenarioError> {
+        let Some(own) = &self.file.models else {
+            return Ok(());
+        };
+        let used = self.used_sets(variants);
+        let tables = crate::params::TABLES;
+        for (table, sets) in own {
+            let t = tables.iter().position(|x| x == table).unwrap_or(0);
+            for name in sets.as_table().into_iter().flat_map(|x| x.keys()) {
+                if !used.contains_key(&(t, name.clone())) {
+                    let gbe = format!("{name}-1g");
+                    let hint = if table == "adapter"
+                        && used
+                            .keys()
+                            .any(|(u, n)| tables[*u] == "adapter" && *n == gbe)
+                    {
+                        format!(" (the 1 GbE ports here run on [models.adapter.{gbe}])")
+                    } else {
+                        String::new()
+                    };
+                    return Err(self.invalid(format!(
+                        "[models.{table}.{name}] no host of this scenario runs on this set, so \
+                         its values would change nothing{hint}; `softosa sim FILE --models` \
+                         lists the sets the hosts use"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The model parameter sets the runs of `variants` use, as TOML that a
+    /// `[models]` table could hold: each set whole (built in, with the
+    /// file's fields laid over it), headed by the hosts on it, the fields
+    /// this file or its `[vary]` sets marked (`softosa sim --models`).
+    pub fn models_text(&self, variants: &[Variant]) -> Result<String, ScenarioError> {
+        use std::fmt::Write as _;
+        let tables = crate::params::TABLES;
+        let used = self.used_sets(variants);
         let layered = |own: Option<&toml::Table>| {
             Models::layered_table(own).map_err(|e| self.invalid(format!("{} {}", e.place, e.what)))
         };
@@ -3355,17 +3403,23 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             assert!(e.contains(says), "{e}");
         }
         // Their own speeds still run; a scenario's own adapter model decides
-        // its ports.
+        // its ports (the file's set only where a host runs on it: a set no
+        // host uses is refused).
         for (adapter, speed) in [
             ("osa-express3", "10g"),
             ("osa-express5s", "1g"),
             ("my-osa", "25g"),
         ] {
+            let own = if adapter == "my-osa" {
+                "[models.adapter.my-osa]\nframe_ns = 1000\nbyte_ps = 100\nsort_ns = 0\npresent_ns = 1000\nlatency_ns = 1000\nin_buffer_frames = 100\nolm_frame_ns = 0\nsiga_latency_ns = 1000\n"
+            } else {
+                ""
+            };
             let text = no_vary.replacen(
                 "inbperf = \"DYNAMIC WORKLOADQ\"",
                 &format!("adapter = \"{adapter}\"\nspeed = \"{speed}\""),
                 1,
-            ) + "[models.adapter.my-osa]\nframe_ns = 1000\nbyte_ps = 100\nsort_ns = 0\npresent_ns = 1000\nlatency_ns = 1000\nin_buffer_frames = 100\nolm_frame_ns = 0\nsiga_latency_ns = 1000\n";
+            ) + own;
             let v = Scenario::parse("t.toml", &text).unwrap().variants();
             assert!(v.is_ok(), "{adapter} {speed}: {v:?}");
         }
@@ -3603,6 +3657,24 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "[models.machines.z10]",
             "[models] machines: not a table of parameter sets",
         );
+        // A set no host runs on would change nothing: BASIC's z/OS is on
+        // 1 GbE, so on the OSA-Express3 1 GbE feature.
+        let e = refused_at(
+            with("[models.adapter.osa-express3]\nframe_ns = 1\n"),
+            "[models.adapter.osa-express3]",
+            "[models.adapter.osa-express3] no host of this scenario runs on this set",
+        );
+        assert!(e.contains("[models.adapter.osa-express3-1g]"), "{e}");
+        refused_at(
+            with("[models.machine.z14]\ninterrupt_ns = 1\n"),
+            "[models.machine.z14]",
+            "[models.machine.z14] no host",
+        );
+        // A set only a [vary]'s run uses is used.
+        let text = format!(
+            "{no_vary}[models.machine.z14]\ninterrupt_ns = 1\n[vary]\nfield = \"machine\"\nvalues = [\"z10\", \"z14\"]\n"
+        );
+        assert!(Scenario::parse("t.toml", &text).unwrap().variants().is_ok());
     }
 
     #[test]
