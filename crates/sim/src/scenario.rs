@@ -959,6 +959,13 @@ impl Scenario {
                 }
                 let _ = writeln!(out, "{line}");
             }
+            if let Some(((vt, vn, vk), v)) = varied {
+                if (vt, vn) == (table, name.as_str()) && !set.contains_key(vk) {
+                    // A field the set leaves at its default.
+                    let vals: Vec<String> = v.values.iter().map(value_text).collect();
+                    let _ = writeln!(out, "# {vk}: varied by [vary]: {}", vals.join(", "));
+                }
+            }
         }
         Ok(out)
     }
