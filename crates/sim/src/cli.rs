@@ -164,11 +164,10 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
             .into());
         }
         if field.starts_with("models.") && !args.vary_on.is_empty() {
-            return Err(format!(
+            return Err(Box::new(softosa_display::cli::Usage(format!(
                 "--vary-on: {field} is a model parameter, which changes every host that runs \
                  on its set; leave out --vary-on"
-            )
-            .into());
+            ))));
         }
         let on: Vec<String> = args.vary_on.iter().map(|n| n.trim().to_string()).collect();
         let host_field = crate::scenario::HOST_FIELDS.contains(&field.as_str());
@@ -1064,6 +1063,21 @@ mod tests {
         // The dearer interrupt shows in the server's CPU per transaction.
         let server_cpu = |row: &str| row.split(',').nth(14).unwrap().parse::<f64>().unwrap();
         assert!(server_cpu(rows[2]) > server_cpu(rows[0]), "{csv}");
+        // --models shows the set with the varied field, as TOML, and
+        // runs nothing; it prints TOML only.
+        a.models = true;
+        let e = output(&a).unwrap_err().to_string();
+        assert!(e.contains("--models prints TOML"), "{e}");
+        a.format = Format::Text;
+        let toml_text = output(&a).unwrap();
+        assert!(
+            toml_text.contains("[models.machine.z10]")
+                && toml_text.contains("interrupt_ns = 1500  # varied by [vary]: 1500, 6000"),
+            "{toml_text}"
+        );
+        assert!(toml_text.parse::<toml::Table>().is_ok(), "{toml_text}");
+        a.models = false;
+        a.format = Format::Csv;
         let _ = std::fs::remove_file(&plain);
         let _ = std::fs::remove_file(&written);
         // How values are read.

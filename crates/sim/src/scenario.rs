@@ -687,9 +687,9 @@ impl Scenario {
         Ok(models)
     }
 
-    /// The named sets' values that the simulator would
-    /// otherwise clamp (a processor count of 0 ran as 1 and was reported as
-    /// "1 CPs") or that make every frame a drop (no input buffer).
+    /// Refuses the sets' values that the simulator would otherwise clamp
+    /// (a processor count of 0 ran as 1 and was reported as "1 CPs") or
+    /// that make every frame a drop (no input buffer).
     fn check_models(&self, m: &Models) -> Result<(), ScenarioError> {
         let err = |table: &str, name: &str, what: String| {
             Err(self.invalid(format!("[models.{table}.{name}] {what}")))
