@@ -3638,44 +3638,68 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert_ne!(want.interrupt_ns, 4321);
         want.interrupt_ns = 4321;
         assert_eq!(v[0].setup.hosts[0].costs, want, "the other z10 costs kept");
-        // Errors point at the field's line, or at the set a new name must
-        // fill.
-        let with = |body: &'static str| {
-            move |b: &str| format!("{}{body}", &b[..b.find("[vary]").unwrap()])
-        };
+        // Errors point at the field's line, or at the set's header: a set
+        // of a new name must give every field, and a set no host runs on
+        // would change nothing (BASIC's z/OS is on 1 GbE, so on the
+        // OSA-Express3 1 GbE feature). (set, its lines, where, what)
+        for (set, lines, marker, says, also) in [
+            (
+                "peer.aix",
+                "ack_every = \"two\"",
+                "ack_every",
+                "ack_every: invalid type",
+                "",
+            ),
+            (
+                "machine.z10",
+                "intrupt_ns = 1",
+                "intrupt_ns",
+                "intrupt_ns: unknown field",
+                "",
+            ),
+            (
+                "adapter.my-osa",
+                "frame_ns = 1",
+                "[models.",
+                "missing field",
+                "gives every field",
+            ),
+            (
+                "machine.z14",
+                "interrupt_ns = 1",
+                "[models.",
+                "no host of this scenario",
+                "",
+            ),
+            (
+                "adapter.osa-express3",
+                "frame_ns = 1",
+                "[models.",
+                "no host of this scenario runs on this set",
+                "[models.adapter.osa-express3-1g]",
+            ),
+        ] {
+            let e = refused_at(
+                |b| {
+                    format!(
+                        "{}[models.{set}]\n{lines}\n",
+                        &b[..b.find("[vary]").unwrap()]
+                    )
+                },
+                marker,
+                &format!("[models.{set}] {says}"),
+            );
+            assert!(e.contains(also), "{e}");
+        }
         refused_at(
-            with("[models.peer.aix]\nack_every = \"two\"\n"),
-            "ack_every",
-            "[models.peer.aix] ack_every: invalid type",
-        );
-        refused_at(
-            with("[models.machine.z10]\nintrupt_ns = 1\n"),
-            "intrupt_ns",
-            "[models.machine.z10] intrupt_ns: unknown field",
-        );
-        let e = refused_at(
-            with("[models.adapter.my-osa]\nframe_ns = 1\n"),
-            "[models.adapter.my-osa]",
-            "[models.adapter.my-osa] missing field",
-        );
-        assert!(e.contains("gives every field"), "{e}");
-        refused_at(
-            with("[models.machines.z10]\nprocessors = 2\n"),
+            |b| {
+                format!(
+                    "{}[models.machines.z10]\nprocessors = 2\n",
+                    &b[..b.find("[vary]").unwrap()]
+                )
+            },
             "[models.machines.z10]",
             "[models] machines: not a table of parameter sets",
-        );
-        // A set no host runs on would change nothing: BASIC's z/OS is on
-        // 1 GbE, so on the OSA-Express3 1 GbE feature.
-        let e = refused_at(
-            with("[models.adapter.osa-express3]\nframe_ns = 1\n"),
-            "[models.adapter.osa-express3]",
-            "[models.adapter.osa-express3] no host of this scenario runs on this set",
-        );
-        assert!(e.contains("[models.adapter.osa-express3-1g]"), "{e}");
-        refused_at(
-            with("[models.machine.z14]\ninterrupt_ns = 1\n"),
-            "[models.machine.z14]",
-            "[models.machine.z14] no host",
         );
         // A set only a [vary]'s run uses is used.
         let text = format!(
