@@ -249,7 +249,6 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     }
     let mut runs: Vec<Rendered> = Vec::new();
     let mut html_runs: Vec<crate::sim_html::Run> = Vec::new();
-    let mut html_rows: Vec<Vec<(String, String)>> = Vec::new();
     let mut displays = String::new();
     let mut displays_json: Vec<String> = Vec::new();
     let json = args.format == Format::Json;
@@ -286,29 +285,21 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         }
         if args.html.is_some() {
             html_runs.push(crate::sim_html::Run::of(&v.label, &r));
-            html_rows.push(
-                r.workloads
-                    .iter()
-                    .map(|w| (w.name.clone(), side_cells(w)))
-                    .collect(),
-            );
         }
-        runs.push(Rendered::new(&v.label, &r, args.format)?);
+        runs.push(Rendered::new(
+            &v.label,
+            &r,
+            args.format,
+            args.html.is_some(),
+        )?);
     }
     // The seed the runs used (--seed overrides the file's).
     let seed = args.seed.unwrap_or(sc.file.seed);
     if let Some(path) = &args.html {
-        // The table as the text's side-by-side one: workload by workload,
-        // each variant's row.
-        let mut table = Vec::new();
-        let n = html_rows.iter().map(Vec::len).max().unwrap_or(0);
-        for i in 0..n {
-            for (run, rows) in html_runs.iter().zip(&html_rows) {
-                if let Some((w, cells)) = rows.get(i) {
-                    table.push((run.label().to_string(), w.clone(), cells.clone()));
-                }
-            }
-        }
+        // The table as the text's side-by-side one.
+        let table: Vec<(String, String, String)> = side_rows(&runs)
+            .map(|(label, w)| (label.to_string(), w.workload.clone(), w.cells.clone()))
+            .collect();
         let title = sc.file.name.clone().unwrap_or_else(|| sc.path.clone());
         let page = crate::sim_html::render(&title, seed, &html_runs, &table);
         write_page(path, page, args.quiet)?;
@@ -412,7 +403,8 @@ fn seeded(
 }
 
 /// One finished run as it will be printed: its text, JSON or CSV, and
-/// for the side-by-side table its workloads' main figures.
+/// for the side-by-side table (the text's, or `--html`'s) its workloads'
+/// main figures.
 struct Rendered {
     label: String,
     /// The run's part of the output in the chosen format (for JSON, the
@@ -428,7 +420,13 @@ struct SideRow {
 }
 
 impl Rendered {
-    fn new(label: &str, r: &RunResult, f: Format) -> Result<Rendered, serde_json::Error> {
+    /// `side`: keep the side-by-side rows in any format (for `--html`).
+    fn new(
+        label: &str,
+        r: &RunResult,
+        f: Format,
+        side: bool,
+    ) -> Result<Rendered, serde_json::Error> {
         let body = match f {
             Format::Json => {
                 json_element(&serde_json::json!({ "variant": label, "result": r.to_json()? }))?
@@ -436,7 +434,7 @@ impl Rendered {
             Format::Csv => r.to_csv(label),
             Format::Text => r.to_text(),
         };
-        let rows = if f == Format::Text {
+        let rows = if f == Format::Text || side {
             r.workloads
                 .iter()
                 .map(|w| SideRow {
@@ -685,18 +683,19 @@ fn side_by_side(runs: &[Rendered]) -> String {
         "{:<vw$} {:<ww$} {:>10} {:>9} {:>9} {:>9} {:>10} {:>10}\n",
         "variant", "workload", "trans/s", "MB/s", "mean us", "p99 us", "cpu us/tr", "srv ms/MB"
     ));
-    let n = runs.first().map(|r| r.rows.len()).unwrap_or(0);
-    for i in 0..n {
-        for r in runs {
-            if let Some(w) = r.rows.get(i) {
-                s.push_str(&format!(
-                    "{:<vw$} {:<ww$} {}\n",
-                    r.label, w.workload, w.cells
-                ));
-            }
-        }
+    for (label, w) in side_rows(runs) {
+        s.push_str(&format!("{:<vw$} {:<ww$} {}\n", label, w.workload, w.cells));
     }
     s
+}
+
+/// The side-by-side order: workload by workload, each variant's row.
+fn side_rows(runs: &[Rendered]) -> impl Iterator<Item = (&str, &SideRow)> {
+    let n = runs.iter().map(|r| r.rows.len()).max().unwrap_or(0);
+    (0..n).flat_map(move |i| {
+        runs.iter()
+            .filter_map(move |r| Some((r.label.as_str(), r.rows.get(i)?)))
+    })
 }
 
 pub use crate::reproduce::{run as run_reproduce, ReproduceArgs};
@@ -714,7 +713,7 @@ mod tests {
     ) -> Result<String, serde_json::Error> {
         let runs = results
             .iter()
-            .map(|(l, r)| Rendered::new(l, r, f))
+            .map(|(l, r)| Rendered::new(l, r, f, false))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(render(sc, 1, runs, f, Vec::new())?.concat())
     }
@@ -1153,7 +1152,7 @@ mod tests {
         for shown in [0, 1, 2] {
             let runs = results
                 .iter()
-                .map(|(l, r)| Rendered::new(l, r, Format::Json))
+                .map(|(l, r)| Rendered::new(l, r, Format::Json, false))
                 .collect::<Result<Vec<_>, _>>()
                 .unwrap();
             let pieces = displays[..shown].iter().map(|d| json_element(d).unwrap());

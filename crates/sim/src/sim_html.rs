@@ -118,11 +118,6 @@ pub struct Run {
 }
 
 impl Run {
-    /// The run's variant label.
-    pub fn label(&self) -> &str {
-        &self.label
-    }
-
     /// Keep what the report shows of `r`, the run labelled `label`.
     pub fn of(label: &str, r: &RunResult) -> Run {
         Run {
