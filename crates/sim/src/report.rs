@@ -377,6 +377,20 @@ impl RunResult {
                 h.tcp.units,
                 h.tcp.sd_forwarded,
             );
+            let t = &h.tcp;
+            if t.connections_opened + t.time_wait_entered + t.stray_segments > 0 {
+                // a port reused while in TIME_WAIT is one a stack without
+                // TIME_WAIT reuse would not have had
+                let reused = match t.time_wait_reused {
+                    0 => String::new(),
+                    n => format!(" ({n} of its ports reused while in TIME_WAIT)"),
+                };
+                let _ = writeln!(
+                    s,
+                    "  connections: opened {}, to TIME_WAIT {}{reused}, FINs answered from TIME_WAIT {}, segments for no connection {}",
+                    t.connections_opened, t.time_wait_entered, t.time_wait_acks, t.stray_segments
+                );
+            }
             if h.tcp.smc_writes_out + h.tcp.smc_writes_in > 0 {
                 let _ = writeln!(
                     s,

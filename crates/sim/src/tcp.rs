@@ -130,6 +130,8 @@ pub struct Tcb {
     pub snd_lim: u32,
     pub fin_queued: bool,
     pub fin_sent: bool,
+    /// The peer's FIN has arrived (in order).
+    pub fin_rcvd: bool,
     /// Congestion window (bytes); grows by bytes acknowledged.
     pub cwnd: u32,
     pub ssthresh: u32,
@@ -183,6 +185,7 @@ impl Tcb {
             snd_lim: iss.wrapping_add(1),
             fin_queued: false,
             fin_sent: false,
+            fin_rcvd: false,
             cwnd: cfg.init_cwnd_segs.max(1) * cfg.mss,
             ssthresh: u32::MAX / 2,
             peer_wnd: cfg.mss * 4,
@@ -285,6 +288,12 @@ impl Tcb {
         self.fin_queued = true;
     }
 
+    /// Our FIN went out and the peer has acknowledged it (the FIN takes
+    /// the sequence number after the last byte written).
+    pub fn fin_acked(&self) -> bool {
+        self.fin_sent && self.snd_una == self.snd_lim.wrapping_add(1)
+    }
+
     /// A pure ACK for the current receive state.
     pub fn make_ack(&mut self) -> Seg {
         self.ack_pending = false;
@@ -368,6 +377,10 @@ impl Tcb {
         }
         if self.fin_queued && !self.fin_sent && self.snd_nxt == self.snd_lim {
             self.fin_sent = true;
+            // the FIN carries the acknowledgment of all received
+            self.ack_pending = false;
+            self.unacked_segs = 0;
+            self.delack_at = None;
             let s = Seg {
                 seq: self.snd_nxt,
                 ack: self.rcv_nxt,
@@ -378,6 +391,10 @@ impl Tcb {
             };
             self.stats.segs_out += 1;
             out.push(s);
+            // an unacknowledged FIN is retransmitted like data
+            if self.rto_at.is_none() {
+                self.rto_at = Some(now + self.rto);
+            }
         }
         out.len() - n0
     }
@@ -525,7 +542,8 @@ impl Tcb {
                     self.cwnd = self.cwnd.saturating_add(inc.max(1)).min(cap);
                 }
                 self.dupacks = 0;
-                self.rto_at = if self.snd_una == self.snd_max {
+                let fin_out = self.fin_sent && !self.fin_acked();
+                self.rto_at = if self.snd_una == self.snd_max && !fin_out || self.fin_acked() {
                     None
                 } else {
                     Some(now + self.rto)
@@ -607,6 +625,7 @@ impl Tcb {
         }
         if flags & FIN != 0 && seq.wrapping_add(len) == self.rcv_nxt {
             self.rcv_nxt = self.rcv_nxt.wrapping_add(1);
+            self.fin_rcvd = true;
             r.peer_fin = true;
             self.ack_pending = true;
         }
@@ -837,6 +856,48 @@ mod tests {
             &mut o2,
         );
         assert!(r.peer_fin);
+    }
+
+    #[test]
+    fn a_lost_fin_is_sent_again_until_acknowledged() {
+        let (mut c, mut s) = pair(TcpCfg::default());
+        s.write(100);
+        let mut out = Vec::new();
+        s.output(0, &mut out);
+        let (acks, _) = deliver(&mut c, &out, 1);
+        let mut o = Vec::new();
+        for a in &acks {
+            s.input(2, a.seq, a.ack, a.flags, a.wnd, a.len, &mut o);
+        }
+        // all data acknowledged; the FIN goes out and is lost
+        s.close();
+        let mut fin = Vec::new();
+        s.output(3, &mut fin);
+        assert_eq!(fin.len(), 1);
+        assert_eq!(fin[0].flags & FIN, FIN);
+        assert!(!s.fin_acked());
+        let due = s.rto_at.expect("an unacknowledged FIN keeps the timer");
+        let mut again = Vec::new();
+        s.on_rto(due, &mut again);
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].flags & FIN, FIN);
+        assert_eq!(again[0].seq, fin[0].seq);
+        // the peer acknowledges it: the timer stops for good
+        let r = c.input(
+            due + 1,
+            again[0].seq,
+            again[0].ack,
+            again[0].flags,
+            again[0].wnd,
+            0,
+            &mut o,
+        );
+        assert!(r.peer_fin);
+        let a = c.make_ack();
+        assert_eq!(a.ack, fin[0].seq.wrapping_add(1));
+        s.input(due + 2, a.seq, a.ack, a.flags, a.wnd, 0, &mut o);
+        assert!(s.fin_acked());
+        assert_eq!(s.rto_at, None);
     }
 
     #[test]

@@ -230,7 +230,38 @@ struct Conn {
     /// the SMC path, once its side of the CLC rendezvous is done; what
     /// comes before it (the rendezvous) went over TCP.
     smc_from: Option<u32>,
+    /// Whether the application has closed this end (and which end closed
+    /// first). A closed connection lingers until the close handshake ends;
+    /// its application does nothing more meanwhile.
+    close: Close,
 }
+
+/// How far a connection is in closing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Close {
+    Open,
+    /// This end closed first (FIN_WAIT): it waits for its FIN to be
+    /// acknowledged and for the peer's FIN, acknowledges that, and stays
+    /// in TIME_WAIT.
+    Active,
+    /// The peer closed first (LAST_ACK): this end's FIN needs only its
+    /// acknowledgment.
+    Passive,
+}
+
+/// A connection in TIME_WAIT, kept small: when its acknowledgment of the
+/// peer's FIN was lost, the peer sends the FIN again and this answers it.
+#[derive(Clone, Copy, Debug)]
+struct TimeWait {
+    until: Ns,
+    /// The last ACK, to send again.
+    ack: Pkt,
+    wl: usize,
+}
+
+/// How long a connection stays in TIME_WAIT: twice the maximum segment
+/// lifetime, 60 s (z/OS's TIMEWAITINTERVAL default, and Linux's).
+const TIME_WAIT_NS: Ns = 60_000_000_000;
 
 /// The two ends of a new connection, as seen from this host.
 struct ConnEnds {
@@ -270,6 +301,7 @@ impl Conn {
             ooo_acks: 0,
             hs: 0,
             smc_from: None,
+            close: Close::Open,
         }
     }
 }
@@ -279,6 +311,15 @@ impl Conn {
 pub struct HostStats {
     pub stray_segments: u64,
     pub connections_opened: u64,
+    /// Connections that went through TIME_WAIT (closed by this end first).
+    pub time_wait_entered: u64,
+    /// Retransmitted FINs answered from TIME_WAIT.
+    pub time_wait_acks: u64,
+    /// Client ports taken for a new connection while their previous
+    /// connection to the same server port was still in TIME_WAIT, as a
+    /// stack that reuses TIME_WAIT ports does (Linux `tcp_tw_reuse`). A
+    /// stack that does not would have run out of ephemeral ports.
+    pub time_wait_reused: u64,
     pub units: u64,
     pub ooo_segments_in: u64,
     /// Packets this sysplex distributor forwarded to targets.
@@ -312,6 +353,9 @@ impl HostStats {
         HostStats {
             stray_segments: self.stray_segments.saturating_sub(b.stray_segments),
             connections_opened: self.connections_opened.saturating_sub(b.connections_opened),
+            time_wait_entered: self.time_wait_entered.saturating_sub(b.time_wait_entered),
+            time_wait_acks: self.time_wait_acks.saturating_sub(b.time_wait_acks),
+            time_wait_reused: self.time_wait_reused.saturating_sub(b.time_wait_reused),
             units: self.units.saturating_sub(b.units),
             ooo_segments_in: self.ooo_segments_in.saturating_sub(b.ooo_segments_in),
             sd_forwarded: self.sd_forwarded.saturating_sub(b.sd_forwarded),
@@ -348,6 +392,12 @@ struct Host {
     conns: Vec<Option<Conn>>,
     free: Vec<usize>,
     lookup: BTreeMap<(u16, u32, u16), usize>,
+    /// Connections in TIME_WAIT by (local port, remote ip, remote port),
+    /// and their keys in the order they entered it (some since reused:
+    /// an entry is expired from the front only if its time still matches).
+    /// At most one entry per client port and server, so bounded.
+    time_wait: BTreeMap<(u16, u32, u16), TimeWait>,
+    tw_order: VecDeque<((u16, u32, u16), Ns)>,
     listen: BTreeMap<u16, usize>,
     touched: Vec<Vec<usize>>,
     /// Per processor: packets built by the running unit and not yet handed
@@ -552,6 +602,8 @@ impl World {
                 conns: Vec::new(),
                 free: Vec::new(),
                 lookup: BTreeMap::new(),
+                time_wait: BTreeMap::new(),
+                tw_order: VecDeque::new(),
                 listen: BTreeMap::new(),
                 touched: (0..n).map(|_| Vec::new()).collect(),
                 pending_write: (0..n).map(|_| Vec::new()).collect(),
@@ -1666,8 +1718,10 @@ impl World {
                 tos: 0,
                 wnd: s.wnd,
                 len: s.len,
+                // the close handshake goes over TCP
                 smc: cn.tcb.cfg.smc.filter(|_| {
                     s.flags & (SYN | FIN | crate::packet::RST) == 0
+                        && cn.close == Close::Open
                         && cn.smc_from.is_some_and(|f| seq_le(f, s.seq))
                 }),
             };
@@ -1958,6 +2012,11 @@ impl World {
                 break;
             }
         }
+        if let Some(t) = host.time_wait.remove(&(lport, rip, rport)) {
+            if t.until > now {
+                host.stats.time_wait_reused += 1;
+            }
+        }
         host.iss = host.iss.wrapping_add(0x0101_0101);
         let id = host.next_id;
         host.next_id = host.next_id.wrapping_add(1);
@@ -2016,7 +2075,7 @@ impl World {
                         self.push_segs(h, p, c);
                         self.arm_timers(h, c);
                     }
-                    _ => self.hosts[h].stats.stray_segments += 1,
+                    _ => self.time_wait_rx(h, p, &pkt, now),
                 }
                 return;
             }
@@ -2037,6 +2096,10 @@ impl World {
             pkt.len,
             &mut self.segs,
         );
+        if cn.close != Close::Open {
+            self.closing_rx(h, p, c, r.peer_fin, now);
+            return;
+        }
         let w = cn.wl;
         let id = cn.id;
         if pkt.len > 0 && now >= self.measure_from && now < self.end {
@@ -2168,17 +2231,21 @@ impl World {
                     self.segs.push(a);
                 }
             }
+            if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
+                cn.close = Close::Passive;
+            }
             self.push_segs(h, p, c);
-            self.free_conn(h, c);
+            self.arm_timers(h, c);
             return;
         }
         if close_client {
             if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
                 cn.tcb.close();
                 cn.tcb.output(now, &mut self.segs);
+                cn.close = Close::Active;
             }
             self.push_segs(h, p, c);
-            self.free_conn(h, c);
+            self.arm_timers(h, c);
             let mut u = Unit::new(None);
             u.steps.push_back((Step::Connect(w), w));
             self.submit(h, u, now);
@@ -2199,11 +2266,87 @@ impl World {
         }
     }
 
+    /// A segment reached a connection its application has closed (see
+    /// [`Close`]): the close handshake goes on. The peer's FIN is
+    /// acknowledged at once; once both FINs are acknowledged, the end that
+    /// closed first keeps only a TIME_WAIT entry and the other is gone.
+    fn closing_rx(&mut self, h: usize, p: usize, c: usize, peer_fin: bool, now: Ns) {
+        let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
+            return;
+        };
+        let mut last_ack = None;
+        if peer_fin {
+            let a = cn.tcb.make_ack();
+            last_ack = Some(Pkt {
+                src_mac: nic_mac(h),
+                dst_mac: cn.dst_mac,
+                src_ip: cn.lip,
+                dst_ip: cn.rip,
+                sport: cn.lport,
+                dport: cn.rport,
+                seq: a.seq,
+                ack: a.ack,
+                flags: a.flags,
+                tos: 0,
+                wnd: a.wnd,
+                len: 0,
+                smc: None,
+            });
+            self.segs.push(a);
+        }
+        let done = cn.tcb.fin_acked() && cn.tcb.fin_rcvd;
+        let active = cn.close == Close::Active;
+        let key = (cn.lport, cn.rip, cn.rport);
+        let wl = cn.wl;
+        self.push_segs(h, p, c);
+        if !done {
+            self.arm_timers(h, c);
+            return;
+        }
+        self.free_conn(h, c);
+        if active {
+            let host = &mut self.hosts[h];
+            // what has expired leaves first, so the table stays bounded
+            while let Some(&(k, until)) = host.tw_order.front() {
+                if until > now {
+                    break;
+                }
+                host.tw_order.pop_front();
+                if host.time_wait.get(&k).is_some_and(|t| t.until == until) {
+                    host.time_wait.remove(&k);
+                }
+            }
+            if let Some(ack) = last_ack {
+                let until = now + TIME_WAIT_NS;
+                host.time_wait.insert(key, TimeWait { until, ack, wl });
+                host.tw_order.push_back((key, until));
+                host.stats.time_wait_entered += 1;
+            }
+        }
+    }
+
+    /// A segment for no open connection: a retransmitted FIN of a
+    /// connection in TIME_WAIT gets its ACK again; anything else is stray.
+    fn time_wait_rx(&mut self, h: usize, p: usize, pkt: &Pkt, now: Ns) {
+        let host = &mut self.hosts[h];
+        let key = (pkt.dport, pkt.src_ip, pkt.sport);
+        match host.time_wait.get(&key) {
+            Some(t) if t.until > now && pkt.flags & FIN != 0 => {
+                let (ack, wl) = (t.ack, t.wl);
+                host.stats.time_wait_acks += 1;
+                let imp = self.workloads.get(wl).map(|w| w.importance).unwrap_or(1);
+                let step = Step::Tx(ack, TxKind::Ack, imp, true, false);
+                host.cpu.push_front(p, [(step, wl)].into_iter());
+            }
+            _ => host.stats.stray_segments += 1,
+        }
+    }
+
     fn sock(&mut self, h: usize, p: usize, c: usize, id: u32, op: SockOp, now: Ns) {
         let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
             return;
         };
-        if cn.id != id || cn.tcb.state != State::Established {
+        if cn.id != id || cn.tcb.state != State::Established || cn.close != Close::Open {
             return;
         }
         let spec = &self.workloads[cn.wl];

@@ -142,12 +142,101 @@ fn crr_opens_a_connection_per_transaction() {
     let r = run_text(&text);
     let w = &r[0].1.workloads[0];
     assert!(w.transactions > 100);
-    let opened = host(&r[0].1, "zos").tcp.connections_opened;
+    // Each transaction opens one connection and closes it; the window's
+    // edges cut at most one per connection of the workload.
+    let near = |n: u64, what: &str| {
+        assert!(
+            n.abs_diff(w.transactions) <= 9,
+            "{what} {n}, transactions {}",
+            w.transactions
+        );
+    };
+    let (zos, linux) = (host(&r[0].1, "zos"), host(&r[0].1, "linux"));
+    near(zos.tcp.connections_opened, "accepted");
+    near(linux.tcp.connections_opened, "opened");
+    // The client closes first: its end of every connection passes through
+    // TIME_WAIT after acknowledging the server's FIN, so nothing arrives
+    // for a connection that is already gone.
+    near(linux.tcp.time_wait_entered, "TIME_WAIT");
+    assert_eq!(zos.tcp.time_wait_entered, 0, "the server closes second");
+    assert_eq!(linux.tcp.stray_segments + zos.tcp.stray_segments, 0);
+    assert_eq!(linux.tcp.time_wait_reused, 0, "ports are plenty here");
+}
+
+#[test]
+fn a_busy_crr_client_reuses_time_wait_ports_and_counts_it() {
+    // Some 50k connections a second from one client to one server port
+    // use up the 64k ephemeral ports in about a second and a quarter; the
+    // client then takes ports whose previous connection is still in
+    // TIME_WAIT, and says how often.
+    let text = std::fs::read_to_string(repo().join("scenarios/crr-web.toml")).unwrap();
+    let text = text.replace("duration_ms = 100", "duration_ms = 1600");
+    assert!(text.contains("duration_ms = 1600"), "crr-web.toml changed");
+    let r = run_text(&text);
+    let linux = host(&r[0].1, "linux");
+    let opened = linux.tcp.connections_opened;
+    assert!(opened > 70_000, "{opened}");
+    // the window starts after the warm-up: every port wrap in it reuses
+    assert!(linux.tcp.time_wait_reused > 0);
+    assert!(linux.tcp.time_wait_reused < opened);
+    assert_eq!(linux.tcp.stray_segments, 0);
+    let text_out = r[0].1.to_text();
     assert!(
-        opened as f64 >= w.transactions as f64,
-        "{opened} < {}",
-        w.transactions
+        text_out.contains("of its ports reused while in TIME_WAIT"),
+        "{text_out}"
     );
+}
+
+#[test]
+fn a_lost_last_ack_is_answered_from_time_wait() {
+    // Frames into the client are lost at random: sometimes the server's
+    // FIN, sometimes the client's last ACK on the way back is lost
+    // (the server then sends its FIN again, and the client's TIME_WAIT
+    // entry answers it). Every connection still closes on both ends.
+    let text = r#"
+name = "lossy CRR"
+duration_ms = 6000
+warmup_ms = 100
+seed = 3
+
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+speed = "1g"
+machine = "z10"
+adapter = "osa-express3"
+inbperf = "DYNAMIC"
+loss = 0.01
+
+[[host]]
+name = "linux"
+type = "linux"
+ip = "192.0.2.10"
+speed = "1g"
+loss = 0.01
+
+[[workload]]
+name = "CRR4"
+type = "CRR"
+connections = 4
+request = 100
+response = 800
+client = "linux"
+server = "zos"
+"#;
+    let r = run_text(text);
+    let (zos, linux) = (host(&r[0].1, "zos"), host(&r[0].1, "linux"));
+    let w = &r[0].1.workloads[0];
+    // (a lost SYN or response stalls its connection for a timeout)
+    assert!(w.transactions > 100, "{}", w.transactions);
+    assert!(zos.tcp.retransmits > 0, "the server resends what was lost");
+    assert!(
+        linux.tcp.time_wait_acks > 0,
+        "some FINs come again to TIME_WAIT: {:?}",
+        linux.tcp
+    );
+    assert!(linux.tcp.time_wait_acks < linux.tcp.time_wait_entered / 10);
 }
 
 #[test]
