@@ -1,8 +1,9 @@
 //! TCP endpoint model (simulator layer; spec 6.2 "TCP", 2.3 ordering and
 //! ACK frequency).
 //!
-//! One [`Tcb`] per connection end: three-way handshake and close (CRR), slow
-//! start, congestion avoidance, the peer's receive window, duplicate ACKs,
+//! One [`Tcb`] per connection end: three-way handshake and close (CRR; a
+//! FIN is retransmitted until acknowledged, and the host keeps the closed
+//! connection through FIN_WAIT / LAST_ACK and TIME_WAIT), slow start, congestion avoidance, the peer's receive window, duplicate ACKs,
 //! NewReno fast retransmit / recovery on the third duplicate ACK (RFC 6582:
 //! one recovery per window of losses, one retransmission per hole, none for
 //! a hole that a reordered original filled), congestion window validation
