@@ -2274,55 +2274,62 @@ impl World {
         let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
             return;
         };
-        let mut last_ack = None;
         if peer_fin {
             let a = cn.tcb.make_ack();
-            last_ack = Some(Pkt {
+            self.segs.push(a);
+        }
+        let done = cn.tcb.fin_acked() && cn.tcb.fin_rcvd;
+        // what TIME_WAIT sends again: the ACK of the peer's FIN
+        let tw = (done && cn.close == Close::Active).then(|| TimeWait {
+            until: now + TIME_WAIT_NS,
+            ack: Pkt {
                 src_mac: nic_mac(h),
                 dst_mac: cn.dst_mac,
                 src_ip: cn.lip,
                 dst_ip: cn.rip,
                 sport: cn.lport,
                 dport: cn.rport,
-                seq: a.seq,
-                ack: a.ack,
-                flags: a.flags,
+                seq: cn.tcb.snd_nxt,
+                ack: cn.tcb.rcv_nxt,
+                flags: ACK,
                 tos: 0,
-                wnd: a.wnd,
+                wnd: cn.tcb.adv_wnd(),
                 len: 0,
                 smc: None,
-            });
-            self.segs.push(a);
-        }
-        let done = cn.tcb.fin_acked() && cn.tcb.fin_rcvd;
-        let active = cn.close == Close::Active;
+            },
+            wl: cn.wl,
+        });
         let key = (cn.lport, cn.rip, cn.rport);
-        let wl = cn.wl;
         self.push_segs(h, p, c);
         if !done {
             self.arm_timers(h, c);
             return;
         }
         self.free_conn(h, c);
-        if active {
-            let host = &mut self.hosts[h];
-            // what has expired leaves first, so the table stays bounded
-            while let Some(&(k, until)) = host.tw_order.front() {
-                if until > now {
-                    break;
-                }
-                host.tw_order.pop_front();
-                if host.time_wait.get(&k).is_some_and(|t| t.until == until) {
-                    host.time_wait.remove(&k);
-                }
+        let Some(tw) = tw else {
+            return;
+        };
+        let host = &mut self.hosts[h];
+        // What has expired leaves first; entries of reused ports are
+        // dropped from the order when they outnumber the live ones, so
+        // both stay bounded by the ports in TIME_WAIT.
+        while let Some(&(k, until)) = host.tw_order.front() {
+            if until > now {
+                break;
             }
-            if let Some(ack) = last_ack {
-                let until = now + TIME_WAIT_NS;
-                host.time_wait.insert(key, TimeWait { until, ack, wl });
-                host.tw_order.push_back((key, until));
-                host.stats.time_wait_entered += 1;
+            host.tw_order.pop_front();
+            if host.time_wait.get(&k).is_some_and(|t| t.until == until) {
+                host.time_wait.remove(&k);
             }
         }
+        if host.tw_order.len() > 2 * host.time_wait.len() + 1024 {
+            let live = &host.time_wait;
+            host.tw_order
+                .retain(|(k, until)| live.get(k).is_some_and(|t| t.until == *until));
+        }
+        host.tw_order.push_back((key, tw.until));
+        host.time_wait.insert(key, tw);
+        host.stats.time_wait_entered += 1;
     }
 
     /// A segment for no open connection: a retransmitted FIN of a
