@@ -304,6 +304,26 @@ impl Conn {
             close: Close::Open,
         }
     }
+
+    /// Segment `s` of this connection as host `h` sends it, over `smc`
+    /// or (None) through the adapter or NIC.
+    fn packet(&self, h: usize, s: &Seg, smc: Option<SmcKind>) -> Pkt {
+        Pkt {
+            src_mac: nic_mac(h),
+            dst_mac: self.dst_mac,
+            src_ip: self.lip,
+            dst_ip: self.rip,
+            sport: self.lport,
+            dport: self.rport,
+            seq: s.seq,
+            ack: s.ack,
+            flags: s.flags,
+            tos: 0,
+            wnd: s.wnd,
+            len: s.len,
+            smc,
+        }
+    }
 }
 
 /// Per-host counters of the simulator's own making.
@@ -1705,26 +1725,13 @@ impl World {
         let wl = cn.wl;
         let imp = self.workloads.get(wl).map(|w| w.importance).unwrap_or(1);
         let mk = |s: &Seg| {
-            let pk = Pkt {
-                src_mac: nic_mac(h),
-                dst_mac: cn.dst_mac,
-                src_ip: cn.lip,
-                dst_ip: cn.rip,
-                sport: cn.lport,
-                dport: cn.rport,
-                seq: s.seq,
-                ack: s.ack,
-                flags: s.flags,
-                tos: 0,
-                wnd: s.wnd,
-                len: s.len,
-                // the close handshake goes over TCP
-                smc: cn.tcb.cfg.smc.filter(|_| {
-                    s.flags & (SYN | FIN | crate::packet::RST) == 0
-                        && cn.close == Close::Open
-                        && cn.smc_from.is_some_and(|f| seq_le(f, s.seq))
-                }),
-            };
+            // the close handshake goes over TCP
+            let smc = cn.tcb.cfg.smc.filter(|_| {
+                s.flags & (SYN | FIN | crate::packet::RST) == 0
+                    && cn.close == Close::Open
+                    && cn.smc_from.is_some_and(|f| seq_le(f, s.seq))
+            });
+            let pk = cn.packet(h, s, smc);
             let k = if s.len == 0 && s.flags & (SYN | FIN) == 0 {
                 TxKind::Ack
             } else {
@@ -2280,24 +2287,20 @@ impl World {
         }
         let done = cn.tcb.fin_acked() && cn.tcb.fin_rcvd;
         // what TIME_WAIT sends again: the ACK of the peer's FIN
-        let tw = (done && cn.close == Close::Active).then(|| TimeWait {
-            until: now + TIME_WAIT_NS,
-            ack: Pkt {
-                src_mac: nic_mac(h),
-                dst_mac: cn.dst_mac,
-                src_ip: cn.lip,
-                dst_ip: cn.rip,
-                sport: cn.lport,
-                dport: cn.rport,
+        let tw = (done && cn.close == Close::Active).then(|| {
+            let ack = Seg {
                 seq: cn.tcb.snd_nxt,
                 ack: cn.tcb.rcv_nxt,
                 flags: ACK,
-                tos: 0,
                 wnd: cn.tcb.adv_wnd(),
                 len: 0,
-                smc: None,
-            },
-            wl: cn.wl,
+                rexmit: false,
+            };
+            TimeWait {
+                until: now + TIME_WAIT_NS,
+                ack: cn.packet(h, &ack, None),
+                wl: cn.wl,
+            }
         });
         let key = (cn.lport, cn.rip, cn.rport);
         self.push_segs(h, p, c);
