@@ -1816,7 +1816,9 @@ impl World {
                         continue;
                     }
                     // NODELAYACKS: what arrived is acknowledged now, not
-                    // held for a reply (AUTODELAYACKS is taken as DELAYACKS).
+                    // held for a reply. AUTODELAYACKS is taken as DELAYACKS:
+                    // it keeps delaying where the reply carries the ACK before
+                    // the delay runs out, as in every closed-loop workload.
                     if cn.tcb.unacked_segs >= 2 || cn.force_ack || no_delay {
                         cn.force_ack = false;
                         let a = cn.tcb.make_ack();
