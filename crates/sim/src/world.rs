@@ -1042,7 +1042,9 @@ impl World {
                 t
             }
         };
-        if pkt.flags & (FIN | crate::packet::RST) != 0 {
+        // A FIN does not end the route: the last ACK of the close follows
+        // it. The target says when the connection is gone (`free_conn`).
+        if pkt.flags & crate::packet::RST != 0 {
             host.vcrt.remove(&key);
         }
         host.stats.sd_forwarded += 1;
@@ -1947,6 +1949,26 @@ impl World {
     }
 
     fn free_conn(&mut self, h: usize, c: usize) {
+        if let Some((lip, key)) = self.hosts[h]
+            .conns
+            .get(c)
+            .and_then(|x| x.as_ref())
+            .map(|cn| (cn.lip, (cn.rip, cn.rport, cn.lport)))
+        {
+            // A target tells its distributor that a distributed connection
+            // has ended, which removes the distributor's route for it.
+            for (d, host) in self.hosts.iter_mut().enumerate() {
+                if d != h
+                    && host
+                        .spec
+                        .distributor
+                        .as_ref()
+                        .is_some_and(|x| x.dvipa == lip)
+                {
+                    host.vcrt.remove(&key);
+                }
+            }
+        }
         let host = &mut self.hosts[h];
         if let Some(cn) = host.conns.get_mut(c).and_then(|x| x.take()) {
             host.lookup.remove(&(cn.lport, cn.rip, cn.rport));

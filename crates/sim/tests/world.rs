@@ -240,6 +240,85 @@ server = "zos"
 }
 
 #[test]
+fn distributed_crr_connections_close_on_their_target() {
+    // A connection per transaction to a distributed DVIPA with two targets:
+    // every segment of a connection, the client's last ACK after the FIN
+    // exchange too, must reach the target that accepted it, and the
+    // distributor's routing entry must go when the connection has ended.
+    let text = r#"
+name = "distributed CRR"
+duration_ms = 300
+warmup_ms = 50
+seed = 2
+
+[[host]]
+name = "zosd"
+type = "zos"
+machine = "z10"
+ip = "192.0.2.1"
+adapter = "osa-express3"
+speed = "1g"
+inbperf = "DYNAMIC"
+dvipa = "192.0.2.100"
+distribute_to = ["zost1", "zost2"]
+xcf_speed = "10g"
+xcf_latency_us = 5
+
+[[host]]
+name = "zost1"
+type = "zos"
+machine = "z10"
+ip = "192.0.2.2"
+adapter = "osa-express3"
+speed = "1g"
+inbperf = "DYNAMIC"
+
+[[host]]
+name = "zost2"
+type = "zos"
+machine = "z10"
+ip = "192.0.2.3"
+adapter = "osa-express3"
+speed = "1g"
+inbperf = "DYNAMIC"
+
+[[host]]
+name = "linux"
+type = "linux"
+ip = "192.0.2.10"
+speed = "1g"
+
+[[workload]]
+name = "CRR8"
+type = "CRR"
+connections = 8
+request = 100
+response = 800
+client = "linux"
+server = "zosd"
+to_dvipa = true
+"#;
+    let r = run_text(text);
+    let res = &r[0].1;
+    let w = &res.workloads[0];
+    assert!(w.transactions > 1000, "{}", w.transactions);
+    for name in ["zosd", "zost1", "zost2", "linux"] {
+        assert_eq!(host(res, name).tcp.stray_segments, 0, "{name}");
+    }
+    let (t1, t2) = (host(res, "zost1"), host(res, "zost2"));
+    // round robin: both targets serve about half
+    let (a, b) = (t1.tcp.connections_opened, t2.tcp.connections_opened);
+    assert!(a.abs_diff(b) <= 8, "{a} {b}");
+    assert!(
+        host(res, "linux")
+            .tcp
+            .time_wait_entered
+            .abs_diff(w.transactions)
+            <= 8
+    );
+}
+
+#[test]
 fn sysplex_distributor_forwards_to_its_target() {
     let text =
         std::fs::read_to_string(repo().join("scenarios/sysplex-distributor-mix.toml")).unwrap();
