@@ -3,7 +3,8 @@
 //!
 //! One [`Tcb`] per connection end: three-way handshake and close (CRR; a
 //! FIN is retransmitted until acknowledged, and the host keeps the closed
-//! connection through FIN_WAIT / LAST_ACK and TIME_WAIT), slow start, congestion avoidance, the peer's receive window, duplicate ACKs,
+//! connection through FIN_WAIT / LAST_ACK and TIME_WAIT), slow start,
+//! congestion avoidance, the peer's receive window, duplicate ACKs,
 //! NewReno fast retransmit / recovery on the third duplicate ACK (RFC 6582:
 //! one recovery per window of losses, one retransmission per hole, none for
 //! a hole that a reordered original filled), congestion window validation
@@ -543,12 +544,13 @@ impl Tcb {
                     self.cwnd = self.cwnd.saturating_add(inc.max(1)).min(cap);
                 }
                 self.dupacks = 0;
-                let fin_out = self.fin_sent && !self.fin_acked();
-                self.rto_at = if self.snd_una == self.snd_max && !fin_out || self.fin_acked() {
-                    None
+                // nothing left to acknowledge: all data, and the FIN if sent
+                let idle = if self.fin_sent {
+                    self.fin_acked()
                 } else {
-                    Some(now + self.rto)
+                    self.snd_una == self.snd_max
                 };
+                self.rto_at = if idle { None } else { Some(now + self.rto) };
             } else if ack == self.snd_una
                 && len == 0
                 && flags & (SYN | FIN) == 0
