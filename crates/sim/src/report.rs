@@ -358,7 +358,7 @@ impl RunResult {
         for h in &self.hosts {
             let _ = writeln!(
                 s,
-                "host {} ({}, {} CPs): CPU {:.1}% busy ({:.1} ms/s); segs out {} (acks {}), rexmit {} (fast {}), RTO {}, dupacks in {}, out-of-order in {}, interrupts {}, polls {}, SIGAs {}, units {}, SD forwarded {}",
+                "host {} ({}, {} CPs): CPU {:.1}% busy ({:.1} ms/s); segs out {} (acks {}), rexmit {} (fast {}), RTO {}, dupacks in {}, out-of-order in {}, interrupts {}, polls {}, SIGAs {}, units {}, SD forwarded {}{}",
                 h.name,
                 h.model,
                 h.processors,
@@ -376,6 +376,10 @@ impl RunResult {
                 h.tcp.sigas,
                 h.tcp.units,
                 h.tcp.sd_forwarded,
+                match h.tcp.sd_unrouted {
+                    0 => String::new(),
+                    n => format!(" (unrouted, dropped {n})"),
+                },
             );
             let t = &h.tcp;
             if t.connections_opened + t.time_wait_entered + t.stray_segments > 0 {

@@ -259,6 +259,12 @@ struct TimeWait {
     wl: usize,
 }
 
+/// Routes a sysplex distributor's connection table (VCRT) holds; a new
+/// connection beyond them is refused (its SYN dropped and counted). A
+/// scenario has at most 100,000 connections, each with at most one more
+/// still closing, so a valid one never reaches it: it only bounds memory.
+const VCRT_ROUTES: usize = 262_144;
+
 /// How long a connection stays in TIME_WAIT: twice the maximum segment
 /// lifetime, 60 s (z/OS's TIMEWAITINTERVAL default, and Linux's).
 const TIME_WAIT_NS: Ns = 60_000_000_000;
@@ -344,6 +350,10 @@ pub struct HostStats {
     pub ooo_segments_in: u64,
     /// Packets this sysplex distributor forwarded to targets.
     pub sd_forwarded: u64,
+    /// Packets for the distributed DVIPA that no route (VCRT entry) took:
+    /// a new connection when the table was full, or a late segment of an
+    /// ended one. Dropped.
+    pub sd_unrouted: u64,
     pub dupacks_in: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
@@ -379,6 +389,7 @@ impl HostStats {
             units: self.units.saturating_sub(b.units),
             ooo_segments_in: self.ooo_segments_in.saturating_sub(b.ooo_segments_in),
             sd_forwarded: self.sd_forwarded.saturating_sub(b.sd_forwarded),
+            sd_unrouted: self.sd_unrouted.saturating_sub(b.sd_unrouted),
             dupacks_in: self.dupacks_in.saturating_sub(b.dupacks_in),
             fast_retransmits: self.fast_retransmits.saturating_sub(b.fast_retransmits),
             timeouts: self.timeouts.saturating_sub(b.timeouts),
@@ -1033,13 +1044,20 @@ impl World {
         let host = &mut self.hosts[h];
         let target = match host.vcrt.get(&key) {
             Some(&t) => t,
-            None => {
+            // a new connection gets a route if the table has room
+            None if pkt.flags & SYN != 0 && host.vcrt.len() < VCRT_ROUTES => {
                 let t = next;
                 host.rr_next = host.rr_next.wrapping_add(1);
-                if host.vcrt.len() < 65_536 {
-                    host.vcrt.insert(key, t);
-                }
+                host.vcrt.insert(key, t);
                 t
+            }
+            None => {
+                // No route: a connection the table had no room for, or a
+                // segment after its connection ended. Sent on at random it
+                // would reach a target that does not know it; it is
+                // dropped here and counted.
+                host.stats.sd_unrouted += 1;
+                return true;
             }
         };
         // A FIN does not end the route: the last ACK of the close follows

@@ -305,6 +305,13 @@ to_dvipa = true
     for name in ["zosd", "zost1", "zost2", "linux"] {
         assert_eq!(host(res, name).tcp.stray_segments, 0, "{name}");
     }
+    // every segment to the DVIPA found its connection's route
+    assert_eq!(host(res, "zosd").tcp.sd_unrouted, 0);
+    // the client's SYN, its request (carrying the handshake's ACK), its
+    // FIN and its last ACK: four frames a connection go through the
+    // distributor (the targets answer the client directly)
+    let per = host(res, "zosd").tcp.sd_forwarded as f64 / w.transactions as f64;
+    assert!((per - 4.0).abs() < 0.05, "{per}");
     let (t1, t2) = (host(res, "zost1"), host(res, "zost2"));
     // round robin: both targets serve about half
     let (a, b) = (t1.tcp.connections_opened, t2.tcp.connections_opened);
