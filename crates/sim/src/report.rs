@@ -382,7 +382,9 @@ impl RunResult {
                 },
             );
             let t = &h.tcp;
-            if t.connections_opened + t.time_wait_entered + t.stray_segments > 0 {
+            if t.connections_opened + t.time_wait_entered + t.time_wait_segments + t.stray_segments
+                > 0
+            {
                 // a port reused while in TIME_WAIT is one a stack without
                 // TIME_WAIT reuse would not have had
                 let reused = match t.time_wait_reused {
@@ -391,8 +393,12 @@ impl RunResult {
                 };
                 let _ = writeln!(
                     s,
-                    "  connections: opened {}, to TIME_WAIT {}{reused}, FINs answered from TIME_WAIT {}, segments for no connection {}",
-                    t.connections_opened, t.time_wait_entered, t.time_wait_acks, t.stray_segments
+                    "  connections: opened {}, to TIME_WAIT {}{reused}, segments to TIME_WAIT {} (FINs answered again {}), segments for no connection {}",
+                    t.connections_opened,
+                    t.time_wait_entered,
+                    t.time_wait_segments,
+                    t.time_wait_acks,
+                    t.stray_segments
                 );
             }
             if h.tcp.smc_writes_out + h.tcp.smc_writes_in > 0 {

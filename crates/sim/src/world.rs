@@ -339,7 +339,10 @@ pub struct HostStats {
     pub connections_opened: u64,
     /// Connections that went through TIME_WAIT (closed by this end first).
     pub time_wait_entered: u64,
-    /// Retransmitted FINs answered from TIME_WAIT.
+    /// Segments that reached a connection in TIME_WAIT (late ACKs,
+    /// retransmitted FINs).
+    pub time_wait_segments: u64,
+    /// Of them, retransmitted FINs, answered with the last ACK again.
     pub time_wait_acks: u64,
     /// Client ports taken for a new connection while their previous
     /// connection to the same server port was still in TIME_WAIT, as a
@@ -384,6 +387,7 @@ impl HostStats {
             stray_segments: self.stray_segments.saturating_sub(b.stray_segments),
             connections_opened: self.connections_opened.saturating_sub(b.connections_opened),
             time_wait_entered: self.time_wait_entered.saturating_sub(b.time_wait_entered),
+            time_wait_segments: self.time_wait_segments.saturating_sub(b.time_wait_segments),
             time_wait_acks: self.time_wait_acks.saturating_sub(b.time_wait_acks),
             time_wait_reused: self.time_wait_reused.saturating_sub(b.time_wait_reused),
             units: self.units.saturating_sub(b.units),
@@ -2175,7 +2179,10 @@ impl World {
                 && (r.ooo
                     || r.dup_data
                     || r.filled_hole
-                    || r.peer_fin
+                    // a server closes at once on the peer's FIN, and its
+                    // own FIN carries the ACK (a pure ACK queued before it
+                    // would go out after it)
+                    || (r.peer_fin && cn.client)
                     || cn.tcb.unacked_segs >= ack_every)
             {
                 let a = cn.tcb.make_ack();
@@ -2377,18 +2384,23 @@ impl World {
         host.stats.time_wait_entered += 1;
     }
 
-    /// A segment for no open connection: a retransmitted FIN of a
-    /// connection in TIME_WAIT gets its ACK again; anything else is stray.
+    /// A segment for no open connection. One for a connection in
+    /// TIME_WAIT is taken there (RFC 9293: a late ACK is absorbed; a
+    /// retransmitted FIN, whose sender missed our last ACK, gets that ACK
+    /// again); anything else is stray.
     fn time_wait_rx(&mut self, h: usize, p: usize, pkt: &Pkt, now: Ns) {
         let host = &mut self.hosts[h];
         let key = (pkt.dport, pkt.src_ip, pkt.sport);
         match host.time_wait.get(&key) {
-            Some(t) if t.until > now && pkt.flags & FIN != 0 => {
-                let (ack, wl) = (t.ack, t.wl);
-                host.stats.time_wait_acks += 1;
-                let imp = self.workloads.get(wl).map(|w| w.importance).unwrap_or(1);
-                let step = Step::Tx(ack, TxKind::Ack, imp, true, false);
-                host.cpu.push_front(p, [(step, wl)].into_iter());
+            Some(t) if t.until > now => {
+                host.stats.time_wait_segments += 1;
+                if pkt.flags & FIN != 0 {
+                    let (ack, wl) = (t.ack, t.wl);
+                    host.stats.time_wait_acks += 1;
+                    let imp = self.workloads.get(wl).map(|w| w.importance).unwrap_or(1);
+                    let step = Step::Tx(ack, TxKind::Ack, imp, true, false);
+                    host.cpu.push_front(p, [(step, wl)].into_iter());
+                }
             }
             _ => host.stats.stray_segments += 1,
         }

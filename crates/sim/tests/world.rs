@@ -161,6 +161,55 @@ fn crr_opens_a_connection_per_transaction() {
     assert_eq!(zos.tcp.time_wait_entered, 0, "the server closes second");
     assert_eq!(linux.tcp.stray_segments + zos.tcp.stray_segments, 0);
     assert_eq!(linux.tcp.time_wait_reused, 0, "ports are plenty here");
+    assert_eq!(
+        linux.tcp.time_wait_segments, 0,
+        "on a clean link nothing comes late"
+    );
+}
+
+#[test]
+fn a_peer_server_closes_with_one_fin_carrying_its_ack() {
+    // Linux serving AIX, a connection per transaction: the server answers
+    // the client's FIN with its own FIN, which carries the ACK. A separate
+    // pure ACK queued first would leave after the FIN and reach the client
+    // in TIME_WAIT.
+    let text = r#"
+name = "peer CRR"
+duration_ms = 200
+warmup_ms = 50
+seed = 4
+
+[[host]]
+name = "linux"
+type = "linux"
+ip = "192.0.2.10"
+speed = "10g"
+
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.11"
+speed = "10g"
+
+[[workload]]
+name = "CRR4"
+type = "CRR"
+connections = 4
+request = 100
+response = 800
+client = "aix"
+server = "linux"
+"#;
+    let r = run_text(text);
+    let res = &r[0].1;
+    let w = &res.workloads[0];
+    assert!(w.transactions > 500, "{}", w.transactions);
+    let (srv, cli) = (host(res, "linux"), host(res, "aix"));
+    // SYN-ACK, the response, the FIN: three segments a connection
+    let per = srv.tcp.segments_out as f64 / w.transactions as f64;
+    assert!((per - 3.0).abs() < 0.05, "{per}");
+    assert_eq!(cli.tcp.time_wait_segments + cli.tcp.stray_segments, 0);
+    assert!(cli.tcp.time_wait_entered.abs_diff(w.transactions) <= 4);
 }
 
 #[test]
