@@ -112,6 +112,18 @@ impl<S> Cpu<S> {
             }
         }
     }
+    /// Insert steps into the running unit on `p` after its first `at`
+    /// steps, in the order given: work that must follow what the same step
+    /// put at the front before (see [`Cpu::push_front`]).
+    pub fn insert_front(&mut self, p: usize, at: usize, steps: impl Iterator<Item = S>) {
+        if let Some(Some(u)) = self.running.get_mut(p) {
+            let mut i = at.min(u.steps.len());
+            for s in steps {
+                u.steps.insert(i, s);
+                i += 1;
+            }
+        }
+    }
     pub fn charge(&mut self, p: usize, ns: u64) {
         if let Some(b) = self.busy_ns.get_mut(p) {
             *b += ns;

@@ -563,6 +563,10 @@ pub struct World {
     max_samples: usize,
     segs: Vec<Seg>,
     started: Vec<usize>,
+    /// Segment steps the step being applied has put at the front of its
+    /// unit so far: later segments of the same step go after them, so a
+    /// step's segments leave in the order they were made.
+    front_pushed: usize,
     pub samples: Vec<TimerSample>,
     /// When sampling stopped before the run's end, at its cap
     /// ([`Setup::max_samples`]): the time of the last sample.
@@ -737,6 +741,7 @@ impl World {
             max_samples: setup.max_samples,
             segs: Vec::with_capacity(64),
             started: Vec::with_capacity(8),
+            front_pushed: 0,
             samples: Vec::new(),
             sampling_stopped: None,
             link_frames: 0,
@@ -1719,6 +1724,7 @@ impl World {
 
     fn cpu_done(&mut self, h: usize, p: usize, now: Ns) {
         if let Some((step, wl)) = self.hosts[h].cur[p].take() {
+            self.front_pushed = 0;
             self.apply(h, p, step, wl, now);
         }
         self.next_step(h, p, now);
@@ -1767,7 +1773,11 @@ impl World {
         if let Some((Step::Tx(_, _, _, eow, _), _)) = steps.last_mut() {
             *eow = true;
         }
-        self.hosts[h].cpu.push_front(p, steps.into_iter());
+        let n = steps.len();
+        self.hosts[h]
+            .cpu
+            .insert_front(p, self.front_pushed, steps.into_iter());
+        self.front_pushed += n;
         self.segs = segs;
         self.segs.clear();
     }
