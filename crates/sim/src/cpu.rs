@@ -117,10 +117,8 @@ impl<S> Cpu<S> {
     /// put at the front before (see [`Cpu::push_front`]).
     pub fn insert_front(&mut self, p: usize, at: usize, steps: impl Iterator<Item = S>) {
         if let Some(Some(u)) = self.running.get_mut(p) {
-            let mut i = at.min(u.steps.len());
-            for s in steps {
+            for (i, s) in (at.min(u.steps.len())..).zip(steps) {
                 u.steps.insert(i, s);
-                i += 1;
             }
         }
     }
