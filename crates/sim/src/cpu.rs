@@ -228,4 +228,18 @@ mod tests {
         let got: Vec<u32> = std::iter::from_fn(|| c.next_step(0)).collect();
         assert_eq!(got, vec![1, 2, 3, 9]);
     }
+
+    #[test]
+    fn insert_front_goes_after_what_was_put_first() {
+        let mut c = Cpu::new(1);
+        c.submit(unit(&[9], None));
+        let mut st = Vec::new();
+        c.dispatch(&mut st);
+        c.insert_front(0, 0, [1, 2].into_iter());
+        c.insert_front(0, 2, [3, 4].into_iter());
+        // a position past the end appends
+        c.insert_front(0, 99, [5].into_iter());
+        let got: Vec<u32> = std::iter::from_fn(|| c.next_step(0)).collect();
+        assert_eq!(got, vec![1, 2, 3, 4, 9, 5]);
+    }
 }
