@@ -13,6 +13,14 @@ fn repo() -> PathBuf {
 mod common;
 use common::{host, run_text};
 
+/// A `[[workload]]` of CRRn(100/800) from `client` to `server`.
+fn crr(n: u32, client: &str, server: &str) -> String {
+    format!(
+        "[[workload]]\nname = \"CRR{n}\"\ntype = \"CRR\"\nconnections = {n}\n\
+         request = 100\nresponse = 800\nclient = \"{client}\"\nserver = \"{server}\"\n"
+    )
+}
+
 const STREAM_OUT: &str = r#"
 duration_ms = 100
 warmup_ms = 60
@@ -191,16 +199,8 @@ type = "aix"
 ip = "192.0.2.11"
 speed = "10g"
 
-[[workload]]
-name = "CRR4"
-type = "CRR"
-connections = 4
-request = 100
-response = 800
-client = "aix"
-server = "linux"
 "#;
-    let r = run_text(text);
+    let r = run_text(&(text.to_string() + &crr(4, "aix", "linux")));
     let res = &r[0].1;
     let w = &res.workloads[0];
     assert!(w.transactions > 500, "{}", w.transactions);
@@ -265,16 +265,8 @@ ip = "192.0.2.10"
 speed = "1g"
 loss = 0.01
 
-[[workload]]
-name = "CRR4"
-type = "CRR"
-connections = 4
-request = 100
-response = 800
-client = "linux"
-server = "zos"
 "#;
-    let r = run_text(text);
+    let r = run_text(&(text.to_string() + &crr(4, "linux", "zos")));
     let (zos, linux) = (host(&r[0].1, "zos"), host(&r[0].1, "linux"));
     let w = &r[0].1.workloads[0];
     // (a lost SYN or response stalls its connection for a timeout)
@@ -337,17 +329,8 @@ type = "linux"
 ip = "192.0.2.10"
 speed = "1g"
 
-[[workload]]
-name = "CRR8"
-type = "CRR"
-connections = 8
-request = 100
-response = 800
-client = "linux"
-server = "zosd"
-to_dvipa = true
 "#;
-    let r = run_text(text);
+    let r = run_text(&(text.to_string() + &crr(8, "linux", "zosd") + "to_dvipa = true\n"));
     let res = &r[0].1;
     let w = &res.workloads[0];
     assert!(w.transactions > 1000, "{}", w.transactions);
