@@ -1981,36 +1981,23 @@ impl World {
     }
 
     fn free_conn(&mut self, h: usize, c: usize) {
-        if let Some((lip, key)) = self.hosts[h]
-            .conns
-            .get(c)
-            .and_then(|x| x.as_ref())
-            .map(|cn| (cn.lip, (cn.rip, cn.rport, cn.lport)))
-        {
-            // A target tells its distributor that a distributed connection
-            // has ended, which removes the distributor's route for it.
-            for (d, host) in self.hosts.iter_mut().enumerate() {
-                if d != h
-                    && host
-                        .spec
-                        .distributor
-                        .as_ref()
-                        .is_some_and(|x| x.dvipa == lip)
-                {
-                    host.vcrt.remove(&key);
-                }
-            }
-        }
         let host = &mut self.hosts[h];
-        if let Some(cn) = host.conns.get_mut(c).and_then(|x| x.take()) {
-            host.lookup.remove(&(cn.lport, cn.rip, cn.rport));
-            let s = cn.tcb.stats;
-            host.stats.ooo_segments_in += s.ooo_in;
-            host.stats.dupacks_in += s.dupacks_in;
-            host.stats.fast_retransmits += s.fast_rexmits;
-            host.stats.timeouts += s.timeouts;
-            host.stats.retransmits += s.rexmits;
-            host.free.push(c);
+        let Some(cn) = host.conns.get_mut(c).and_then(|x| x.take()) else {
+            return;
+        };
+        host.lookup.remove(&(cn.lport, cn.rip, cn.rport));
+        let s = cn.tcb.stats;
+        host.stats.ooo_segments_in += s.ooo_in;
+        host.stats.dupacks_in += s.dupacks_in;
+        host.stats.fast_retransmits += s.fast_rexmits;
+        host.stats.timeouts += s.timeouts;
+        host.stats.retransmits += s.rexmits;
+        host.free.push(c);
+        // A target tells its distributor that a distributed connection has
+        // ended, which removes the distributor's route for it (a DVIPA maps
+        // to its distributor, any other address to its own host).
+        if let Some(d) = self.ip_map.get(&cn.lip).copied().filter(|&d| d != h) {
+            self.hosts[d].vcrt.remove(&(cn.rip, cn.rport, cn.lport));
         }
     }
 
