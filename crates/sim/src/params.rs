@@ -232,6 +232,15 @@ pub struct LayerError {
 }
 
 impl LayerError {
+    /// An error of the `[models]` table as a whole, or of its `key`.
+    fn models(key: Option<&str>, what: String) -> Self {
+        LayerError {
+            place: "[models]".into(),
+            key: key.map(str::to_string),
+            what,
+        }
+    }
+
     fn at(table: &str, name: &str, key: Option<String>, what: String) -> Self {
         LayerError {
             place: format!("[models.{table}.{name}]"),
@@ -325,44 +334,34 @@ impl Models {
     pub fn layered(own: Option<&toml::Table>) -> Result<Models, LayerError> {
         toml::Value::Table(Self::layered_table(own)?)
             .try_into()
-            .map_err(|e: toml::de::Error| LayerError {
-                place: "[models]".into(),
-                key: None,
-                what: e.to_string(),
-            })
+            .map_err(|e: toml::de::Error| LayerError::models(None, e.to_string()))
     }
 
     /// [`Models::layered`] as TOML: every set, built in or the file's, with
     /// the file's fields laid over the built-in ones; each set checked.
     pub fn layered_table(own: Option<&toml::Table>) -> Result<toml::Table, LayerError> {
-        let whole = |what: String| LayerError {
-            place: "[models]".into(),
-            key: None,
-            what,
-        };
+        let whole = |what: String| LayerError::models(None, what);
         let mut base: toml::Table = DEFAULT_MODELS
             .parse()
             .map_err(|e| whole(format!("built-in models: {e}")))?;
         for (table, sets) in own.into_iter().flatten() {
             if !TABLES.contains(&table.as_str()) {
-                return Err(LayerError {
-                    place: "[models]".into(),
-                    key: Some(table.clone()),
-                    what: format!(
+                return Err(LayerError::models(
+                    Some(table),
+                    format!(
                         "not a table of parameter sets (known: {})",
                         TABLES.join(", ")
                     ),
-                });
+                ));
             }
             let Some(sets) = sets.as_table() else {
-                return Err(LayerError {
-                    place: "[models]".into(),
-                    key: Some(table.clone()),
-                    what: format!(
+                return Err(LayerError::models(
+                    Some(table),
+                    format!(
                         "holds named sets, e.g. [models.{table}.{}] with the fields to change",
                         builtin_example(table)
                     ),
-                });
+                ));
             };
             let slot = base
                 .entry(table.clone())

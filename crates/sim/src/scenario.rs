@@ -586,19 +586,22 @@ impl Scenario {
         let mut out: Vec<Variant> = Vec::new();
         let mut digests = Vec::new();
         for (i, val) in v.values.iter().enumerate() {
+            // The base resolved, so what fails from here is the value's
+            // doing: point at [vary], say which value.
+            let at_value = |e: ScenarioError| match e {
+                ScenarioError::Invalid { what, .. } => self.invalid(format!(
+                    "[vary] values: {} = {}: {what}",
+                    v.field,
+                    value_text(val)
+                )),
+                other => other,
+            };
             let mut hosts = self.file.hosts.clone();
             let mut wls = self.file.workloads.clone();
             let mut run_models = None;
             if let Some((t, n, k)) = model {
                 let own = with_model_value(self.file.models.as_ref(), t, n, k, val);
-                run_models = Some(self.models(Some(&own)).map_err(|e| match e {
-                    ScenarioError::Invalid { what, .. } => self.invalid(format!(
-                        "[vary] values: {} = {}: {what}",
-                        v.field,
-                        value_text(val)
-                    )),
-                    other => other,
-                })?);
+                run_models = Some(self.models(Some(&own)).map_err(at_value)?);
             } else if host_field {
                 for h in hosts.iter_mut() {
                     if vary_selects_host(v, h) {
@@ -618,18 +621,9 @@ impl Scenario {
                 }
             }
             let label = v.labels.get(i).cloned().unwrap_or_else(|| value_label(val));
-            // The base resolved, so what fails here is the value's doing:
-            // point at [vary], say which value.
             let setup = self
                 .resolve(&hosts, &wls, run_models.as_ref().unwrap_or(&models))
-                .map_err(|e| match e {
-                    ScenarioError::Invalid { what, .. } => self.invalid(format!(
-                        "[vary] values: {} = {}: {what}",
-                        v.field,
-                        value_text(val)
-                    )),
-                    other => other,
-                })?;
+                .map_err(at_value)?;
             // A variant that runs the same setup as another would be shown
             // as a comparison of two settings while nothing differs.
             let digest = setup_digest(&setup);
