@@ -312,6 +312,7 @@ pub struct ConfigStack {
     /// `Yes`, `No` or `Auto` (DELAYACKS, NODELAYACKS, AUTODELAYACKS).
     pub tcp_delay_ack: &'static str,
     pub tcp_frr_threshold: u32,
+    pub tcp_time_wait_s: u32,
     pub smc_r: bool,
     pub smc_d: bool,
 }
@@ -386,6 +387,7 @@ pub fn build_config(
                 AckDelay::Auto => "Auto",
             },
             tcp_frr_threshold: c.tcp.frr_threshold,
+            tcp_time_wait_s: c.tcp.time_wait_s,
             smc_r: c.smc_r,
             smc_d: c.smc_d,
         });
@@ -411,8 +413,8 @@ impl Report for ConfigReport {
                 s.tcp_max_rcv_buf, s.tcp_max_snd_buf
             ));
             l.line(format!(
-                "DelayAck: {}  FRRThreshold: {}",
-                s.tcp_delay_ack, s.tcp_frr_threshold
+                "DelayAck: {}  FRRThreshold: {}  TimeWaitInterval: {}",
+                s.tcp_delay_ack, s.tcp_frr_threshold, s.tcp_time_wait_s
             ));
             l.line("");
             l.line("IP Configuration Table:");

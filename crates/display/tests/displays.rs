@@ -581,7 +581,7 @@ fn config_shows_the_tcp_table_with_z_os_defaults_where_nothing_is_coded() {
             "TCP Configuration Table:\n\
              DefaultRcvBufSize:  00065536  DefaultSndBufSize:  00065536\n\
              DefltMaxRcvBufSize: 00262144  DefltMaxSndBufSize: 00262144\n\
-             DelayAck: Yes  FRRThreshold: 3\n"
+             DelayAck: Yes  FRRThreshold: 3  TimeWaitInterval: 60\n"
         ),
         "{c}"
     );
@@ -592,6 +592,7 @@ fn config_shows_the_tcp_table_with_z_os_defaults_where_nothing_is_coded() {
         max_send_buf_coded: None,
         delay_acks: AckDelay::NoDelay,
         frr_threshold: 5,
+        time_wait_s: 30,
     };
     let e = engine(cfg);
     let c = text(DisplayKind::Config, &e, None);
@@ -603,7 +604,10 @@ fn config_shows_the_tcp_table_with_z_os_defaults_where_nothing_is_coded() {
         c.contains("DefltMaxRcvBufSize: 00524288  DefltMaxSndBufSize: 00262144\n"),
         "{c}"
     );
-    assert!(c.contains("DelayAck: No  FRRThreshold: 5\n"), "{c}");
+    assert!(
+        c.contains("DelayAck: No  FRRThreshold: 5  TimeWaitInterval: 30\n"),
+        "{c}"
+    );
     let j = json(DisplayKind::Config, &e, None);
     assert_eq!(j["stacks"][0]["tcp_default_rcv_buf"], 262144);
     assert_eq!(j["stacks"][0]["tcp_delay_ack"], "No");

@@ -431,6 +431,9 @@ pub struct TcpSettings {
     pub delay_acks: AckDelay,
     /// FRRTHRESHOLD: duplicate ACKs that start a fast retransmit (default 3).
     pub frr_threshold: u32,
+    /// TIMEWAITINTERVAL: seconds a connection stays in TIME_WAIT after
+    /// this end closed first (default 60).
+    pub time_wait_s: u32,
 }
 
 impl TcpSettings {
@@ -454,6 +457,7 @@ impl Default for TcpSettings {
             max_send_buf_coded: None,
             delay_acks: AckDelay::Delay,
             frr_threshold: 3,
+            time_wait_s: 60,
         }
     }
 }

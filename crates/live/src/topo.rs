@@ -194,7 +194,8 @@ pub struct StackSpec {
 /// does not grow it, so receive autotuning is off), and FRRTHRESHOLD as
 /// the duplicate-ACK threshold Linux starts from (`tcp_reordering`; Linux
 /// raises it when it sees reordering). NODELAYACKS is a route attribute,
-/// set apart ([`Topology::build`]).
+/// set apart ([`Topology::build`]). TIMEWAITINTERVAL has no counterpart
+/// (Linux's TIME_WAIT is a fixed 60 s).
 pub fn tcp_tuning(t: &TcpSettings) -> Vec<(&'static str, String)> {
     let rmax = t.max_rcv_buf().max(t.rcv_buf);
     let wmax = t.max_send_buf().max(t.send_buf);

@@ -334,6 +334,7 @@ pub fn activate(
                 .frr_threshold
                 .as_ref()
                 .map_or(dflt.frr_threshold, |v| v.value),
+            time_wait_s: t.time_wait.as_ref().map_or(dflt.time_wait_s, |v| v.value),
         };
         sc.iqd_multiwrite = p.global.iqdmultiwrite.as_ref().is_some_and(|x| x.value);
         sc.smc_r = p.global.smcr.as_ref().is_some_and(|x| x.value);

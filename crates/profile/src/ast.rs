@@ -421,6 +421,9 @@ pub struct TcpConfig {
     pub delay_acks: Option<Spanned<DelayAcks>>,
     /// FRRTHRESHOLD: duplicate ACKs that start a fast retransmit.
     pub frr_threshold: Option<Spanned<u32>>,
+    /// TIMEWAITINTERVAL: seconds a connection this stack closed first
+    /// stays in TIME_WAIT.
+    pub time_wait: Option<Spanned<u32>>,
 }
 
 /// DYNAMICXCF address, mask and cost.

@@ -79,8 +79,9 @@ Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.
 TCPCONFIG's buffer sizes (TCPSENDBFRSIZE, TCPRCVBUFRSIZE and their MAX
 forms: bytes or K, at least 256, TCPMAXRCVBUFRSIZE at most 512K),
-DELAYACKS / NODELAYACKS / AUTODELAYACKS and FRRTHRESHOLD are read and used
-by `softosa sim`; its other parameters are warnings. GLOBALCONFIG SMCR
+DELAYACKS / NODELAYACKS / AUTODELAYACKS, FRRTHRESHOLD and TIMEWAITINTERVAL
+(0-120 seconds) are read and used by `softosa sim`; its other parameters
+are warnings. GLOBALCONFIG SMCR
 (with its PFID, PORTNUM, MTU, FIXEDMEMORY and TCPKEEPMININTERVAL options)
 and SMCD are read too: they give a simulated host SMC-R / SMC-D.
 z/OS statements softosa does not model (UDPCONFIG, PORT, AUTOLOG ...
@@ -534,6 +535,7 @@ fn summary(
             }
             w.push(t.delay_acks.keyword().into());
             w.push(format!("FRRTHRESHOLD {}", t.frr_threshold));
+            w.push(format!("TIMEWAITINTERVAL {}", t.time_wait_s));
             writeln!(out, "  TCPCONFIG: {}", w.join(", "))?;
         }
         writeln!(out, "  IPCONFIG: {}", ip.join(", "))?;

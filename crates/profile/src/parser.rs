@@ -437,6 +437,7 @@ enum TP {
     NoDelay,
     AutoDelay,
     Frr,
+    TimeWait,
 }
 
 /// TCPCONFIG (IP Configuration Reference, TCPCONFIG statement; the
@@ -450,7 +451,12 @@ const TCPCONFIG_PARAMS: &[(Keyword, TP)] = &[
     (kw("NODELAYAcks"), TP::NoDelay),
     (kw("AUTODELAYAcks"), TP::AutoDelay),
     (kw("FRRTHReshold"), TP::Frr),
+    (kw("TIMEWAITInterval"), TP::TimeWait),
 ];
+
+/// The longest TIMEWAITINTERVAL, seconds (IP Configuration Reference,
+/// TCPCONFIG: 0 to 120, default 60).
+const TIME_WAIT_MAX_S: u32 = 120;
 
 /// The smallest TCP buffer size z/OS takes, bytes (IBM Health Checker for
 /// z/OS, CSTCP_TCPMAXRCVBUFRSIZE: "256 to 512K").
@@ -1062,7 +1068,6 @@ const TCPCONFIG_OTHER: OtherParams = OtherParams {
         ),
         other("TCPTIMEstamp", &[]),
         other("NOTCPTIMEstamp", &[]),
-        other("TIMEWAITInterval", &[num("a number of seconds")]),
         other("TTLS", &[]),
         other("NOTTLS", &[]),
     ],
@@ -1466,6 +1471,32 @@ impl Parser<'_> {
                 None
             }
         }
+    }
+
+    /// A number that must lie in `range`; one outside it is an error at
+    /// the value.
+    fn number_in(
+        &mut self,
+        stmt: &'static str,
+        param: &'static str,
+        expected: &'static str,
+        range: std::ops::RangeInclusive<u32>,
+    ) -> Option<Spanned<u32>> {
+        let v = self.number(stmt, param, expected)?;
+        if range.contains(&v.value) {
+            return Some(v);
+        }
+        self.err(
+            v.span,
+            ErrorKind::InvalidValue {
+                stmt,
+                name: None,
+                param: param.into(),
+                value: v.value.to_string(),
+                expected: expected.into(),
+            },
+        );
+        None
     }
 
     fn set_once<T>(
@@ -2832,6 +2863,7 @@ impl Parser<'_> {
                 TP::MaxSendBuf => "TCPMAXSENDBUFRSIZE",
                 TP::Delay | TP::NoDelay | TP::AutoDelay => "DELAYACKS/NODELAYACKS/AUTODELAYACKS",
                 TP::Frr => "FRRTHRESHOLD",
+                TP::TimeWait => "TIMEWAITINTERVAL",
             };
             self.note_repeat(t.span, S, name.to_string());
             match p {
@@ -2863,21 +2895,14 @@ impl Parser<'_> {
                 }
                 TP::Frr => {
                     const E: &str = "a number of duplicate ACKs, at least 1";
-                    if let Some(v) = self.number(S, "FRRTHRESHOLD", E) {
-                        if v.value >= 1 {
-                            self.prof.tcp.frr_threshold = Some(v);
-                        } else {
-                            self.err(
-                                v.span,
-                                ErrorKind::InvalidValue {
-                                    stmt: S,
-                                    name: None,
-                                    param: "FRRTHRESHOLD".into(),
-                                    value: v.value.to_string(),
-                                    expected: E.into(),
-                                },
-                            );
-                        }
+                    if let Some(v) = self.number_in(S, name, E, 1..=u32::MAX) {
+                        self.prof.tcp.frr_threshold = Some(v);
+                    }
+                }
+                TP::TimeWait => {
+                    const E: &str = "seconds, 0-120";
+                    if let Some(v) = self.number_in(S, name, E, 0..=TIME_WAIT_MAX_S) {
+                        self.prof.tcp.time_wait = Some(v);
                     }
                 }
             }

@@ -312,6 +312,9 @@ pub fn print_profile(p: &Profile) -> String {
     if let Some(f) = &t.frr_threshold {
         tw.push(format!("FRRTHRESHOLD {}", f.value));
     }
+    if let Some(f) = &t.time_wait {
+        tw.push(format!("TIMEWAITINTERVAL {}", f.value));
+    }
     if !tw.is_empty() {
         let _ = writeln!(s, "TCPCONFIG {}", tw.join(" "));
     }

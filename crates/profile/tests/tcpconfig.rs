@@ -1,5 +1,5 @@
 //! TCPCONFIG: the TCP layer settings softosa models (buffer sizes, delayed
-//! ACKs, the fast retransmit threshold) are read, checked and activated;
+//! ACKs, the fast retransmit threshold, TIME_WAIT) are read, checked and activated;
 //! its other parameters are checked for form and skipped with a warning.
 
 use softosa_profile::print::print_profile;
@@ -16,7 +16,7 @@ fn sizes(p: &Profile) -> [Option<u32>; 4] {
 #[test]
 fn sizes_in_bytes_or_k_abbreviations_and_the_last_coded_wins() {
     let src = "TCPCONFIG TCPSENDB 128K TCPRCVB 65536 DELAYACKS\n\
-               TCPCONFIG tcpmaxrcvb 512k NODELAYA FRRTHR 5\n\
+               TCPCONFIG tcpmaxrcvb 512k NODELAYA FRRTHR 5 TIMEWAITI 30\n\
                \x20 TCPMAXSENDB 300000 SENDGARBAGE FALSE\n";
     let (p, v) = diags(src);
     assert_eq!(
@@ -32,10 +32,11 @@ fn sizes_in_bytes_or_k_abbreviations_and_the_last_coded_wins() {
         Some(DelayAcks::NoDelay)
     );
     assert_eq!(p.tcp.frr_threshold.as_ref().map(|f| f.value), Some(5));
+    assert_eq!(p.tcp.time_wait.as_ref().map(|f| f.value), Some(30));
     // Printed in bytes, it reads back the same.
     let text = print_profile(&p);
     assert!(
-        text.contains("TCPCONFIG TCPSENDBFRSIZE 131072 TCPRCVBUFRSIZE 65536 TCPMAXRCVBUFRSIZE 524288 TCPMAXSENDBUFRSIZE 300000 NODELAYACKS FRRTHRESHOLD 5"),
+        text.contains("TCPCONFIG TCPSENDBFRSIZE 131072 TCPRCVBUFRSIZE 65536 TCPMAXRCVBUFRSIZE 524288 TCPMAXSENDBUFRSIZE 300000 NODELAYACKS FRRTHRESHOLD 5 TIMEWAITINTERVAL 30"),
         "{text}"
     );
     let (again, v) = diags(&text);
@@ -62,6 +63,7 @@ impl SameValues for TcpConfig {
             max_send_buf: sp(self.max_send_buf, &o.max_send_buf),
             delay_acks: sp(self.delay_acks, &o.delay_acks),
             frr_threshold: sp(self.frr_threshold, &o.frr_threshold),
+            time_wait: sp(self.time_wait, &o.time_wait),
         }
     }
 }
@@ -84,6 +86,10 @@ fn bad_values_are_errors_at_the_value_and_the_rest_is_still_read() {
         (
             "TCPCONFIG FRRTHRESHOLD 0 TCPRCVBUFRSIZE 32K",
             "s.prof:1:24: error: TCPCONFIG FRRTHRESHOLD: 0 is not valid (a number of duplicate ACKs, at least 1)",
+        ),
+        (
+            "TCPCONFIG TIMEWAITINTERVAL 121 TCPRCVBUFRSIZE 32K",
+            "s.prof:1:28: error: TCPCONFIG TIMEWAITINTERVAL: 121 is not valid (seconds, 0-120)",
         ),
         (
             "TCPCONFIG CONNECTTIMEOUT 500 TCPRCVBUFRSIZE 32K",
@@ -141,7 +147,8 @@ fn activation_carries_the_settings_with_z_os_defaults_for_the_rest() {
         (262144, 262144)
     );
     let coded = stack(&format!(
-        "TCPCONFIG TCPRCVBUFRSIZE 256K TCPMAXRCVBUFRSIZE 512K AUTODELAYACKS FRRTHRESHOLD 4\n{intf}"
+        "TCPCONFIG TCPRCVBUFRSIZE 256K TCPMAXRCVBUFRSIZE 512K AUTODELAYACKS FRRTHRESHOLD 4\n\
+         TCPCONFIG TIMEWAITINTERVAL 0\n{intf}"
     ));
     assert_eq!(coded.rcv_buf, 262144);
     assert_eq!(coded.send_buf, 65536);
@@ -149,4 +156,5 @@ fn activation_carries_the_settings_with_z_os_defaults_for_the_rest() {
     assert_eq!(coded.max_send_buf_coded, None);
     assert_eq!(coded.delay_acks, softosa_engine::config::AckDelay::Auto);
     assert_eq!(coded.frr_threshold, 4);
+    assert_eq!((plain.time_wait_s, coded.time_wait_s), (60, 0));
 }

@@ -107,6 +107,11 @@ pub struct HostCosts {
     /// Peers only: delayed-ACK timer.
     #[serde(default)]
     pub delack_ns: u64,
+    /// Peers and VSE: seconds a connection this host closed first stays in
+    /// TIME_WAIT (a z/OS host takes its profile's TCPCONFIG
+    /// TIMEWAITINTERVAL instead).
+    #[serde(default = "default_time_wait_s")]
+    pub time_wait_s: u32,
     /// Per payload byte received or sent in a data packet, picoseconds: the
     /// stack's own copy and checksum work (0 where `rx_pkt_ns`/`tx_pkt_ns`
     /// already cover it).
@@ -135,6 +140,12 @@ pub struct HostCosts {
     /// (building the request and handing it to the TCP/IP partition).
     #[serde(default)]
     pub app_call_ns: u64,
+}
+
+/// TIME_WAIT where a model set gives none: twice a maximum segment
+/// lifetime of 30 s, as Linux and z/OS keep it.
+fn default_time_wait_s() -> u32 {
+    60
 }
 
 /// A HiperSockets (IQD) LAN on one machine: the sending CPU moves each frame

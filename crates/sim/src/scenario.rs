@@ -1717,7 +1717,11 @@ impl Scenario {
                 .and_then(|i| c.stacks.get(i.stack))
         });
         let profile_tso = stack.is_some_and(|s| s.segmentation_offload);
-        let tcp = stack.map(|s| s.tcp).unwrap_or_default();
+        let mut tcp = stack.map(|s| s.tcp).unwrap_or_default();
+        if !zos {
+            // A peer's TIME_WAIT is its system's habit (AIX's tcp_timewait).
+            tcp.time_wait_s = costs.time_wait_s;
+        }
         for (name, b) in [
             ("TCPSENDBFRSIZE", tcp.send_buf),
             ("TCPRCVBUFRSIZE", tcp.rcv_buf),

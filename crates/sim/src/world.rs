@@ -265,10 +265,6 @@ struct TimeWait {
 /// still closing, so a valid one never reaches it: it only bounds memory.
 const VCRT_ROUTES: usize = 262_144;
 
-/// How long a connection stays in TIME_WAIT: twice the maximum segment
-/// lifetime, 60 s (z/OS's TIMEWAITINTERVAL default, and Linux's).
-const TIME_WAIT_NS: Ns = 60_000_000_000;
-
 /// The two ends of a new connection, as seen from this host.
 struct ConnEnds {
     lip: u32,
@@ -2324,6 +2320,8 @@ impl World {
     /// acknowledged at once; once both FINs are acknowledged, the end that
     /// closed first keeps only a TIME_WAIT entry and the other is gone.
     fn closing_rx(&mut self, h: usize, p: usize, c: usize, peer_fin: bool, now: Ns) {
+        // TIMEWAITINTERVAL (or a peer's own habit); 0 closes at once
+        let tw_ns = u64::from(self.hosts[h].spec.tcp.time_wait_s) * 1_000_000_000;
         let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) else {
             return;
         };
@@ -2333,7 +2331,7 @@ impl World {
         }
         let done = cn.tcb.fin_acked() && cn.tcb.fin_rcvd;
         // what TIME_WAIT sends again: the ACK of the peer's FIN
-        let tw = (done && cn.close == Close::Active).then(|| {
+        let tw = (done && cn.close == Close::Active && tw_ns > 0).then(|| {
             let ack = Seg {
                 seq: cn.tcb.snd_nxt,
                 ack: cn.tcb.rcv_nxt,
@@ -2343,7 +2341,7 @@ impl World {
                 rexmit: false,
             };
             TimeWait {
-                until: now + TIME_WAIT_NS,
+                until: now + tw_ns,
                 ack: cn.packet(h, &ack, None),
                 wl: cn.wl,
             }

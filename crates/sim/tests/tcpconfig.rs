@@ -134,3 +134,26 @@ fn a_profile_buffer_the_simulator_cannot_hold_is_refused_with_its_name() {
     assert!(e.contains("TCPRCVBUFRSIZE 2048"), "{e}");
     assert!(e.contains("4 KB to 16384 KB"), "{e}");
 }
+
+#[test]
+fn timewaitinterval_is_how_long_z_os_keeps_a_connection_it_closed_first() {
+    // z/OS is the CRR client, so its end of each connection closes first.
+    let crr = "type = \"CRR\"\nconnections = 4\nrequest = 100\nresponse = 800\nclient = \"zos\"\nserver = \"aix\"";
+    let kept = only(&scenario("", "", crr));
+    let none = only(&scenario("TCPCONFIG TIMEWAITINTERVAL 0", "", crr));
+    for r in [&kept, &none] {
+        let (z, a) = (&host(r, "zos").tcp, &host(r, "aix").tcp);
+        assert!(z.connections_opened > 20, "{z:?}");
+        // the passive end is done at the last ACK
+        assert_eq!(a.time_wait_entered, 0, "{a:?}");
+        assert_eq!((z.stray_segments, a.stray_segments), (0, 0));
+    }
+    // 60 s by default: every connection closed in the window is still
+    // there at its end (the window's edges cut a few).
+    let z = &host(&kept, "zos").tcp;
+    assert!(
+        z.time_wait_entered.abs_diff(z.connections_opened) <= 4,
+        "{z:?}"
+    );
+    assert_eq!(host(&none, "zos").tcp.time_wait_entered, 0);
+}

@@ -237,6 +237,22 @@ fn a_busy_crr_client_reuses_time_wait_ports_and_counts_it() {
 }
 
 #[test]
+fn a_peer_whose_time_wait_has_run_out_reuses_its_ports_freely() {
+    // The same busy client as above, keeping TIME_WAIT for one second: by
+    // the time its ports wrap (about 1.25 s in), the first connections'
+    // entries have expired, so no port is taken from TIME_WAIT.
+    let text = std::fs::read_to_string(repo().join("scenarios/crr-web.toml")).unwrap();
+    let text = text.replace("duration_ms = 100", "duration_ms = 1600")
+        + "\n[models.peer.linux]\ntime_wait_s = 1\n";
+    let r = run_text(&text);
+    let linux = host(&r[0].1, "linux");
+    assert!(linux.tcp.connections_opened > 70_000, "{:?}", linux.tcp);
+    assert!(linux.tcp.time_wait_entered > 60_000, "{:?}", linux.tcp);
+    assert_eq!(linux.tcp.time_wait_reused, 0, "{:?}", linux.tcp);
+    assert_eq!(linux.tcp.stray_segments, 0);
+}
+
+#[test]
 fn a_lost_last_ack_is_answered_from_time_wait() {
     // Frames into the client are lost at random: sometimes the server's
     // FIN, sometimes the client's last ACK on the way back is lost
