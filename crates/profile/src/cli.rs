@@ -298,23 +298,6 @@ fn print_diags(d: &Diagnostics, err: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Print the diagnostics of `more` that `shown` (printed already) does not
-/// have; how many.
-fn print_new(
-    shown: &Diagnostics,
-    more: &Diagnostics,
-    err: &mut dyn Write,
-) -> std::io::Result<usize> {
-    let mut n = 0;
-    for x in more.items() {
-        if !shown.items().contains(x) {
-            writeln!(err, "{x}")?;
-            n += 1;
-        }
-    }
-    Ok(n)
-}
-
 /// `softosa profile check`.
 pub fn run_check(
     a: &CheckArgs,
@@ -349,10 +332,7 @@ pub fn run_check(
                     "--policy {stack}={f}: {f} is not a Policy Agent file (it does not start with SetSubnetPrioTosMask)"
                 )));
             }
-            (Some(Loaded::Profile(p)), None) => {
-                validate_profile(&p, &mut d);
-                loaded.push((path.clone(), *p));
-            }
+            (Some(Loaded::Profile(p)), None) => loaded.push((path.clone(), *p)),
             (Some(Loaded::Policy(Some(pol))), None) => shared_policy = Some(pol),
             (Some(Loaded::Policy(None)), None) | (None, _) => {}
             (Some(Loaded::Trl(t)), None) => trls.push(t),
@@ -391,56 +371,56 @@ pub fn run_check(
             stack_policy.insert(key, pol);
         }
     }
-    let named: Vec<(String, &Profile)> = profiles.iter().map(|(n, p)| (n.clone(), p)).collect();
     let trl_refs: Vec<&TrlFile> = trls.iter().collect();
-    validate_system(&named, &trl_refs, &mut d);
+    // Activation checks each profile and the system as a whole (once);
+    // files that did not read cleanly are only checked, not activated.
+    let act = if d.has_errors() {
+        for (_, p) in &profiles {
+            validate_profile(p, &mut d);
+        }
+        let named: Vec<(String, &Profile)> = profiles.iter().map(|(n, p)| (n.clone(), p)).collect();
+        validate_system(&named, &trl_refs, &mut d);
+        None
+    } else {
+        let inputs: Vec<StackInput<'_>> = profiles
+            .iter()
+            .map(|(n, p)| StackInput {
+                name: n.clone(),
+                profile: p,
+                policy: stack_policy
+                    .get(&n.to_ascii_uppercase())
+                    .or(shared_policy.as_ref()),
+            })
+            .collect();
+        match activate(&inputs, &trl_refs, &ActivateOptions::default()) {
+            Ok(mut a) => {
+                d.extend(std::mem::take(&mut a.warnings));
+                Some(a)
+            }
+            Err(ad) => {
+                d.extend(ad);
+                None
+            }
+        }
+    };
     d.sort();
     print_diags(&d, err)?;
-    if d.has_errors() {
-        writeln!(
-            err,
-            "{} error(s), {} warning(s)",
-            d.error_count(),
-            d.warning_count()
-        )?;
-        return Ok(ExitCode::from(1));
-    }
-    if a.quiet {
-        return Ok(ExitCode::SUCCESS);
-    }
-    // Activate, to show what the engine would run.
-    let inputs: Vec<StackInput<'_>> = profiles
-        .iter()
-        .map(|(n, p)| StackInput {
-            name: n.clone(),
-            profile: p,
-            policy: stack_policy
-                .get(&n.to_ascii_uppercase())
-                .or(shared_policy.as_ref()),
-        })
-        .collect();
-    let act = match activate(&inputs, &trl_refs, &ActivateOptions::default()) {
-        Ok(a) => a,
-        Err(mut ad) => {
-            // Activation re-runs the checks, whose warnings are printed
-            // already: show only what is new (the error it stopped on).
-            ad.sort();
-            print_new(&d, &ad, err)?;
-            if ad.dropped() > 0 {
-                writeln!(err, "... and {} more diagnostics not shown", ad.dropped())?;
-            }
+    let act = match act {
+        Some(a) if !d.has_errors() => a,
+        _ => {
+            writeln!(
+                err,
+                "{} error(s), {} warning(s)",
+                d.error_count(),
+                d.warning_count()
+            )?;
             return Ok(ExitCode::from(1));
         }
     };
-    // Activation re-runs the checks; show only what is new.
-    let extra = print_new(&d, &act.warnings, err)?;
-    summary(
-        &act.config,
-        &profiles,
-        &trls,
-        d.warning_count() + extra,
-        out,
-    )?;
+    if a.quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
+    summary(&act.config, &profiles, &trls, d.warning_count(), out)?;
     Ok(ExitCode::SUCCESS)
 }
 
