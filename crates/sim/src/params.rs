@@ -201,6 +201,10 @@ pub struct SmcModel {
     /// application's data into its send buffer, the receiver out of its
     /// RMB into the application's buffer.
     pub copy_byte_ps: u64,
+    /// The sender's move takes the data straight from the application's
+    /// buffer (SMC-D's zero-copy outbound): no copy into a send buffer.
+    #[serde(default)]
+    pub zero_copy_send: bool,
     /// Share of a socket call's CPU (`sock_call_ns`) an SMC connection
     /// still pays, percent: the socket layer stays, the TCP protocol work
     /// done inside the call goes to the SMC path.

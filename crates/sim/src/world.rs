@@ -1603,11 +1603,13 @@ impl World {
             Step::PollWindow(..) => 0,
             Step::Siga => c.siga_ns,
             Step::Tx(p, _, _, _, _) if p.smc.is_some() => {
-                // Posting a write: the data copied into the send buffer and,
-                // over ISM, moved by the CPU too.
+                // Posting a write: the data copied into the send buffer
+                // (unless the move takes it from the application's own)
+                // and, over ISM, moved by the CPU.
                 let m = p.smc.and_then(|k| self.smc_model(h, k));
                 m.map_or(c.tx_ack_ns, |m| {
-                    m.send_ns + u64::from(p.len) * (m.copy_byte_ps + m.move_byte_ps) / 1000
+                    let copy = if m.zero_copy_send { 0 } else { m.copy_byte_ps };
+                    m.send_ns + u64::from(p.len) * (copy + m.move_byte_ps) / 1000
                 })
             }
             Step::Tx(p, kind, _, _, _) => {
