@@ -172,6 +172,9 @@ pub struct HostResult {
     pub name: String,
     pub model: String,
     pub processors: usize,
+    /// How long a connection this host closed first stays in TIME_WAIT,
+    /// seconds (TIMEWAITINTERVAL, or a peer's own).
+    pub time_wait_s: u32,
     pub cpu_busy_pct: f64,
     pub cpu_ms_per_s: f64,
     /// Data segments received per workload (same order as `workloads`).
@@ -220,6 +223,7 @@ pub(crate) fn collect(w: &World) -> RunResult {
             name: v.name.to_string(),
             model: v.model.to_string(),
             processors: v.processors,
+            time_wait_s: v.time_wait_s,
             cpu_busy_pct: v.cpu_window_ns as f64 / 1e9 / win / v.processors.max(1) as f64 * 100.0,
             cpu_ms_per_s: v.cpu_window_ns as f64 / 1e6 / win,
             rx_data_segments: v.rx_wl.to_vec(),
@@ -393,9 +397,10 @@ impl RunResult {
                 };
                 let _ = writeln!(
                     s,
-                    "  connections: opened {}, to TIME_WAIT {}{reused}, segments to TIME_WAIT {} (FINs answered again {}), segments for no connection {}",
+                    "  connections: opened {}, to TIME_WAIT {} (kept {} s){reused}, segments to TIME_WAIT {} (FINs answered again {}), segments for no connection {}",
                     t.connections_opened,
                     t.time_wait_entered,
+                    h.time_wait_s,
                     t.time_wait_segments,
                     t.time_wait_acks,
                     t.stray_segments

@@ -156,4 +156,10 @@ fn timewaitinterval_is_how_long_z_os_keeps_a_connection_it_closed_first() {
         "{z:?}"
     );
     assert_eq!(host(&none, "zos").tcp.time_wait_entered, 0);
+    // The report says how long each host keeps TIME_WAIT: z/OS its
+    // profile's, AIX its own 15 s.
+    let keep = |r: &RunResult, h: &str| host(r, h).time_wait_s;
+    assert_eq!((keep(&kept, "zos"), keep(&none, "zos")), (60, 0));
+    assert_eq!(keep(&none, "aix"), 15);
+    assert!(none.to_text().contains("to TIME_WAIT 0 (kept 0 s)"));
 }
