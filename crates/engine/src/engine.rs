@@ -427,6 +427,12 @@ pub struct Engine {
     chpid_olm: [usize; 256],
 }
 
+/// An ESP packet at least this long (IP total length, bytes) counts as a
+/// stream's data for the DYNAMIC tuner: a full-sized segment at the common
+/// 1500-byte MTU or above (1280 is IPv6's minimum MTU); interactive
+/// messages are mostly smaller.
+const ESP_STREAM_MIN_LEN: u32 = 1280;
+
 const DEFAULT_OSA_MTU: u32 = 8992;
 /// The largest frame an Ethernet wire carries (jumbo, with headers).
 const MAX_JUMBO_FRAME: u32 = 9018;
@@ -1195,6 +1201,16 @@ impl Engine {
         let kind = match (self.observe_in(now, id, info), info.tcp_payload()) {
             (true, Some(0)) => FrameKind::StreamAck,
             (true, Some(_)) => FrameKind::StreamData,
+            // An IPsec packet hides its connection from the adapter; the
+            // stack, which decrypts it, knows whether it streams. Standing
+            // in for that, a full-sized ESP packet counts as a stream's
+            // data (spec 2.2: the tuner weighs what the queue carries).
+            _ if info
+                .ip()
+                .is_some_and(|ip| ip.ipsec && ip.total_len >= ESP_STREAM_MIN_LEN) =>
+            {
+                FrameKind::StreamData
+            }
             _ => FrameKind::Other,
         };
         let qk = self.classify(id, info);

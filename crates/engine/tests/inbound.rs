@@ -463,6 +463,62 @@ fn ipsec_queue_needs_osa_express6s() {
         .is_none());
 }
 
+/// An IPsec (ESP) flow of `ip_len`-byte packets every 5 µs for 200 ms into
+/// a stack with IPSECURITY; the engine.
+fn esp_flow(workloadq: bool, ip_len: usize) -> Engine {
+    let mut cfg = single(InbPerf::Dynamic, workloadq, TimerTable::default());
+    cfg.stacks[0].ipsecurity = true;
+    let mut e = Engine::new(cfg).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    use softosa_engine::wire::build::*;
+    let eth = EthSpec {
+        dst: mac,
+        src: PEER_MAC,
+        vlan: None,
+    };
+    let mut b = Vec::new();
+    let ips = IpSpec::new(ip("192.0.2.9"), ip("192.0.2.1"));
+    eth_ip_raw(&mut b, &eth, &ips, 50, &vec![0; ip_len - 20]);
+    for n in 0..40_000u64 {
+        let t = us(n * 5);
+        advance(&mut e, t);
+        drain(&mut e, t);
+        wire(&mut e, t, &b);
+    }
+    e
+}
+
+#[test]
+fn the_dynamic_tuner_takes_full_sized_esp_packets_as_a_stream() {
+    // The adapter cannot see the connection inside ESP; the stack can, and
+    // the engine stands in for it by the packets' size.
+    let balanced = TimerTable::default().balanced;
+    let floor = TimerTable::default().dynamic_floor;
+    let stream = esp_flow(true, 1500);
+    assert!(
+        stream
+            .read_counters(IfaceId(0), QueueKind::Ipsec)
+            .unwrap()
+            .packcnt
+            > 30_000
+    );
+    assert_eq!(
+        stream.timers(IfaceId(0), QueueKind::Ipsec).unwrap(),
+        balanced
+    );
+    let small = esp_flow(true, 200);
+    assert_eq!(
+        small.timers(IfaceId(0), QueueKind::Ipsec).unwrap().gap,
+        floor.gap
+    );
+    // Without IWQ the same stream is on PRIMARY, whose tuner then saves CPU.
+    let one_queue = esp_flow(false, 1500);
+    assert_eq!(
+        one_queue.timers(IfaceId(0), QueueKind::Primary).unwrap(),
+        balanced
+    );
+}
+
 #[test]
 fn workloadq_rules_are_enforced_at_activation() {
     for (mode, vmac, by) in [
