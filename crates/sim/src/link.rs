@@ -156,6 +156,7 @@ mod tests {
             wnd: 0,
             len,
             smc: None,
+            esp: false,
         }
     }
     #[test]

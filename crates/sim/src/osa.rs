@@ -10,7 +10,7 @@
 //! by the world (`params::AdapterGen`).
 
 use crate::event::Ns;
-use crate::packet::{Pkt, HDR_LEN};
+use crate::packet::{Pkt, MAX_HDR_LEN};
 use softosa_engine::config::{Mac, SystemConfig};
 use softosa_engine::wire::Frame;
 use softosa_engine::{
@@ -64,7 +64,7 @@ pub struct Osa {
     mss: u32,
     workloadq: bool,
     olm: bool,
-    hdr: [u8; HDR_LEN],
+    hdr: [u8; MAX_HDR_LEN],
     buf: Vec<u8>,
     /// Batches handed to the host, by token.
     open: Vec<Option<(BatchId, QueueKind)>>,
@@ -96,7 +96,7 @@ impl Osa {
     pub fn new(setup: &OsaSetup, _ip: u32, _mac: [u8; 6]) -> Result<Osa, OsaError> {
         let mut cfg = setup.config.clone();
         // Keep only headers: payload bytes never exist in the simulator.
-        cfg.tuning.store_bytes = Some(HDR_LEN as u32);
+        cfg.tuning.store_bytes = Some(MAX_HDR_LEN as u32);
         let icfg = cfg
             .interfaces
             .get(setup.iface)
@@ -117,7 +117,7 @@ impl Osa {
             mss: mtu.saturating_sub(40).max(536),
             workloadq: icfg.workloadq,
             olm: icfg.olm,
-            hdr: [0; HDR_LEN],
+            hdr: [0; MAX_HDR_LEN],
             buf: Vec::with_capacity(128),
             open: Vec::new(),
             free: Vec::new(),
@@ -148,9 +148,9 @@ impl Osa {
     }
     /// A frame from the LAN, after the microprocessor got to it.
     pub fn wire_in(&mut self, now: Ns, p: &Pkt) {
-        p.build(&mut self.hdr);
+        let n = p.build(&mut self.hdr);
         let f = Frame {
-            data: &self.hdr,
+            data: &self.hdr[..n],
             wire_len: p.wire_len(),
         };
         let _ = self.engine.handle_wire_frame(ns(now), self.port, f);
@@ -165,10 +165,11 @@ impl Osa {
         importance: u8,
         end_of_write: bool,
     ) -> Option<u8> {
-        p.build(&mut self.hdr);
+        let n = p.build(&mut self.hdr);
         let f = Frame {
-            data: &self.hdr[14..],
-            wire_len: 40 + p.len,
+            data: &self.hdr[14..n],
+            // the IP packet as the stack hands it over (no Ethernet padding)
+            wire_len: 40 + p.esp_overhead() + p.len,
         };
         let wlm = match importance {
             0 => WlmClass::SysStc,
@@ -361,6 +362,7 @@ mod tests {
             wnd: 65536,
             len,
             smc: None,
+            esp: false,
         }
     }
 

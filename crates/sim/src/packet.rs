@@ -4,9 +4,27 @@
 //! TCP headers (54 bytes) so the engine's parser and data router classify them
 //! exactly as they would live traffic. Payload bytes never exist: a frame is
 //! the 54 header bytes plus its real `wire_len`.
+//!
+//! An IPsec-protected segment (spec 4.1: ESP in transport mode) is IP
+//! protocol 50: after the IPv4 header comes the 8-byte ESP header (SPI and
+//! sequence number), and after that, where the ciphertext would start, the
+//! simulator keeps the TCP header in the clear for its own use; the adapter
+//! reads only up to the ESP header, as it would. Its wire length adds what
+//! ESP adds to each packet ([`ESP_OVERHEAD`]).
 
 /// Length of Ethernet (14) + IPv4 (20) + TCP (20) headers.
 pub const HDR_LEN: usize = 54;
+/// The ESP header: SPI (4) and sequence number (4).
+pub const ESP_HDR_LEN: usize = 8;
+/// The longest header the simulator builds: an ESP packet's.
+pub const MAX_HDR_LEN: usize = HDR_LEN + ESP_HDR_LEN;
+/// What ESP adds to a packet on the wire, bytes: its header (8), an
+/// AES-GCM initialisation vector (8), the trailer's pad length and next
+/// header (2) with padding to a 4-byte boundary (2 on average), and a
+/// 16-byte integrity check value.
+pub const ESP_OVERHEAD: u32 = 36;
+/// The IP protocol number of ESP.
+const IPPROTO_ESP: u8 = 50;
 /// Ethernet per-frame overhead on the wire that is not in `wire_len`:
 /// preamble+SFD (8), FCS (4), inter-frame gap (12).
 pub const ETH_OVERHEAD: u32 = 24;
@@ -43,6 +61,9 @@ pub struct Pkt {
     /// Carried by this SMC path (a write into the peer's buffer, or a
     /// cursor update), not as a frame through the adapter and the switch.
     pub smc: Option<SmcKind>,
+    /// IPsec-protected (ESP): encrypted by the sending host, decrypted by
+    /// the receiving one, and not readable past the ESP header on the way.
+    pub esp: bool,
 }
 
 /// SMC-R (RoCE, between machines) or SMC-D (ISM, inside one machine).
@@ -55,10 +76,19 @@ pub enum SmcKind {
 impl Pkt {
     /// Length on the wire excluding preamble/FCS/IFG (padded to 60).
     pub fn wire_len(&self) -> u32 {
-        (HDR_LEN as u32 + self.len).max(ETH_MIN)
+        (HDR_LEN as u32 + self.esp_overhead() + self.len).max(ETH_MIN)
     }
-    /// Build the 54 header bytes.
-    pub fn build(&self, b: &mut [u8; HDR_LEN]) {
+    /// Bytes ESP adds to this packet (none when it is not protected).
+    pub fn esp_overhead(&self) -> u32 {
+        if self.esp {
+            ESP_OVERHEAD
+        } else {
+            0
+        }
+    }
+    /// Build the header bytes (Ethernet, IPv4, the ESP header if
+    /// protected, TCP); how many: 54, or [`MAX_HDR_LEN`] for ESP.
+    pub fn build(&self, b: &mut [u8; MAX_HDR_LEN]) -> usize {
         b[0..6].copy_from_slice(&self.dst_mac);
         b[6..12].copy_from_slice(&self.src_mac);
         b[12] = 0x08;
@@ -66,20 +96,30 @@ impl Pkt {
         let ip = &mut b[14..34];
         ip[0] = 0x45;
         ip[1] = self.tos;
-        let tot = (40 + self.len).min(65535) as u16;
+        let tot = (40 + self.esp_overhead() + self.len).min(65535) as u16;
         ip[2..4].copy_from_slice(&tot.to_be_bytes());
         ip[4..6].copy_from_slice(&(self.seq as u16).to_be_bytes());
         ip[6] = 0x40; // DF
         ip[7] = 0;
         ip[8] = 64;
-        ip[9] = 6;
+        ip[9] = if self.esp { IPPROTO_ESP } else { 6 };
         ip[10] = 0;
         ip[11] = 0;
         ip[12..16].copy_from_slice(&self.src_ip.to_be_bytes());
         ip[16..20].copy_from_slice(&self.dst_ip.to_be_bytes());
         let c = ip_checksum(ip);
         ip[10..12].copy_from_slice(&c.to_be_bytes());
-        let t = &mut b[34..54];
+        let mut at = 34;
+        if self.esp {
+            // One security association per connection and direction: an
+            // SPI made from the ports (1-255 are reserved), the sequence
+            // number from TCP's.
+            let spi = u32::from(self.sport).wrapping_mul(0x9e37_79b1) ^ u32::from(self.dport);
+            b[34..38].copy_from_slice(&spi.max(256).to_be_bytes());
+            b[38..42].copy_from_slice(&self.seq.to_be_bytes());
+            at += ESP_HDR_LEN;
+        }
+        let t = &mut b[at..at + 20];
         t[0..2].copy_from_slice(&self.sport.to_be_bytes());
         t[2..4].copy_from_slice(&self.dport.to_be_bytes());
         t[4..8].copy_from_slice(&self.seq.to_be_bytes());
@@ -92,6 +132,7 @@ impl Pkt {
         t[17] = 0;
         t[18] = 0;
         t[19] = 0;
+        at + 20
     }
     /// Parse a frame that starts with an Ethernet header or directly with an
     /// IPv4 header (layer-3 presentation). `wire_len` is the frame's real
@@ -105,18 +146,21 @@ impl Pkt {
             }
             (Some(&data[0..12]), &data[14..], 14u32)
         };
-        if ip.len() < 40 || ip[0] >> 4 != 4 || ip[9] != 6 {
+        if ip.len() < 40 || ip[0] >> 4 != 4 || (ip[9] != 6 && ip[9] != IPPROTO_ESP) {
             return None;
         }
+        let esp = ip[9] == IPPROTO_ESP;
         let ihl = ((ip[0] & 0x0f) as usize) * 4;
-        if ihl < 20 || ip.len() < ihl + 20 {
+        let skip = if esp { ESP_HDR_LEN } else { 0 };
+        if ihl < 20 || ip.len() < ihl + skip + 20 {
             return None;
         }
-        let t = &ip[ihl..];
+        let t = &ip[ihl + skip..];
         let doff = ((t[12] >> 4) as u32) * 4;
-        let hdrs = l2 + ihl as u32 + doff;
+        let extra = if esp { ESP_OVERHEAD } else { 0 };
+        let hdrs = l2 + ihl as u32 + doff + extra;
         let tot = u16::from_be_bytes([ip[2], ip[3]]) as u32;
-        let len_ip = tot.saturating_sub(ihl as u32 + doff);
+        let len_ip = tot.saturating_sub(ihl as u32 + doff + extra);
         let len_wire = wire_len.saturating_sub(hdrs);
         // Minimum-size frames are padded: trust the IP length when smaller.
         let len = if tot >= 65535 { len_wire } else { len_ip };
@@ -141,6 +185,7 @@ impl Pkt {
             wnd: (u16::from_be_bytes([t[14], t[15]]) as u32) << WSCALE,
             len,
             smc: None,
+            esp,
         })
     }
 }
@@ -189,13 +234,14 @@ mod tests {
             wnd: 65536,
             len: 1448,
             smc: None,
+            esp: false,
         }
     }
     #[test]
     fn round_trips_through_bytes() {
         let p = sample();
-        let mut b = [0u8; HDR_LEN];
-        p.build(&mut b);
+        let mut b = [0u8; MAX_HDR_LEN];
+        assert_eq!(p.build(&mut b), HDR_LEN);
         assert_eq!(ip_checksum(&b[14..34]), 0, "valid IPv4 checksum");
         let q = Pkt::parse(&b, p.wire_len()).unwrap();
         assert_eq!(p, q);
@@ -209,7 +255,7 @@ mod tests {
         let mut p = sample();
         p.len = 1;
         assert_eq!(p.wire_len(), 60);
-        let mut b = [0u8; HDR_LEN];
+        let mut b = [0u8; MAX_HDR_LEN];
         p.build(&mut b);
         assert_eq!(Pkt::parse(&b, 60).unwrap().len, 1);
         p.len = 0;
@@ -218,11 +264,35 @@ mod tests {
     }
     #[test]
     fn rejects_non_tcp_and_short() {
-        let mut b = [0u8; HDR_LEN];
+        let mut b = [0u8; MAX_HDR_LEN];
         sample().build(&mut b);
         b[23] = 17;
         assert!(Pkt::parse(&b, 100).is_none());
         assert!(Pkt::parse(&b[..20], 100).is_none());
+    }
+    #[test]
+    fn an_esp_packet_is_protocol_50_and_longer_on_the_wire() {
+        let p = Pkt {
+            esp: true,
+            ..sample()
+        };
+        let mut b = [0u8; MAX_HDR_LEN];
+        assert_eq!(p.build(&mut b), MAX_HDR_LEN);
+        assert_eq!(b[23], 50, "IP protocol ESP");
+        assert_eq!(ip_checksum(&b[14..34]), 0, "valid IPv4 checksum");
+        assert_eq!(p.wire_len(), sample().wire_len() + ESP_OVERHEAD);
+        let tot = u16::from_be_bytes([b[16], b[17]]) as u32;
+        assert_eq!(tot + 14, p.wire_len(), "IP total length");
+        assert_eq!(Pkt::parse(&b, p.wire_len()), Some(p));
+        // layer 3, and a pure ACK (padding never hides ESP's overhead)
+        let a = Pkt { len: 0, ..p };
+        a.build(&mut b);
+        let l3 = Pkt {
+            src_mac: [0; 6],
+            dst_mac: [0; 6],
+            ..a
+        };
+        assert_eq!(Pkt::parse(&b[14..], a.wire_len() - 14), Some(l3));
     }
     #[test]
     fn mac_encoding_round_trips() {

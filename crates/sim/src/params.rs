@@ -98,6 +98,11 @@ pub struct HostCosts {
     /// Per TLS-protected message (record framing, MAC setup).
     #[serde(default)]
     pub tls_record_ns: u64,
+    /// Per IPsec-protected packet sent or received (ESP header and trailer,
+    /// security association lookup), besides `crypto_ps_per_byte` on its
+    /// TCP header and payload.
+    #[serde(default)]
+    pub ipsec_pkt_ns: u64,
     /// Peers only: NIC interrupt coalescing delay.
     #[serde(default)]
     pub nic_coalesce_ns: u64,

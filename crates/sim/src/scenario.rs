@@ -327,6 +327,9 @@ pub struct WorkloadCfg {
     /// sysplex distributor) instead of its own address.
     #[serde(default)]
     pub to_dvipa: bool,
+    /// IPsec (ESP in transport mode) between client and server.
+    #[serde(default)]
+    pub ipsec: bool,
 }
 
 /// A loaded scenario: the file plus where it came from.
@@ -1324,6 +1327,8 @@ impl Scenario {
             )));
         }
         let mut workloads = Vec::new();
+        // (host, workload) pairs protected by IPsec
+        let mut ipsec_hosts: Vec<(usize, usize)> = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
             let w: WorkloadCfg = self.typed(wv, &format!("workload #{}", i + 1))?;
             let kind = match w.kind.to_ascii_uppercase().as_str() {
@@ -1416,6 +1421,24 @@ impl Scenario {
                     )))
                 }
             };
+            if w.ipsec {
+                let why = if tls.is_some() {
+                    Some("it takes tls or ipsec, not both".to_string())
+                } else if via.is_some() {
+                    Some("IPsec to a distributed DVIPA is not modelled".to_string())
+                } else {
+                    [client, server]
+                        .into_iter()
+                        .find(|&h| specs[h].kind == HostKind::Vse)
+                        .map(|h| {
+                            format!("{:?} is VSE, which softosa gives no IPsec", specs[h].name)
+                        })
+                };
+                if let Some(why) = why {
+                    return Err(self.invalid(format!("workload #{}: ipsec: {why}", i + 1)));
+                }
+                ipsec_hosts.extend([(client, i), (server, i)]);
+            }
             if w.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
                 // A nameless row in every table and an empty CSV field.
                 return Err(self.invalid(format!(
@@ -1460,7 +1483,31 @@ impl Scenario {
                 rcvbuf: w.rcvbuf_kb.map(|k| k * 1024),
                 via_distributor: via,
                 tls,
+                ipsec: w.ipsec,
             });
+        }
+        // A z/OS stack protects traffic with IPsec only with IPCONFIG
+        // IPSECURITY: a profile must code it; a host described by fields
+        // gets it (and with it the IPSEC input queue on an OSA-Express6S
+        // with IWQ, spec 2.3).
+        for (h, i) in ipsec_hosts {
+            let Some(a) = specs[h].adapter.as_mut() else {
+                continue;
+            };
+            let from_profile = cfgs[h].profile.is_some() || cfgs[h].profile_text.is_some();
+            let iface = a.osa.config.interfaces.get(a.osa.iface).map(|x| x.stack);
+            let Some(stack) = iface.and_then(|k| a.osa.config.stacks.get_mut(k)) else {
+                continue;
+            };
+            if from_profile && !stack.ipsecurity {
+                return Err(self.invalid(format!(
+                    "workload #{}: ipsec: {:?}'s profile has no IPCONFIG IPSECURITY (z/OS \
+                     protects traffic with IPsec only with it)",
+                    i + 1,
+                    specs[h].name
+                )));
+            }
+            stack.ipsecurity = true;
         }
         // Each connection holds both ends' TCP state (about 400 bytes):
         // bound the whole scenario, not only each workload.
@@ -2127,6 +2174,7 @@ pub const WORKLOAD_FIELDS: &[&str] = &[
     "rcvbuf_kb",
     "type",
     "tls",
+    "ipsec",
 ];
 
 fn keys<V>(m: &std::collections::BTreeMap<String, V>) -> String {

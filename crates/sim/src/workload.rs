@@ -78,6 +78,9 @@ pub struct WorkloadSpec {
     pub via_distributor: Option<usize>,
     /// AT-TLS protection of the connections.
     pub tls: Option<Tls>,
+    /// IPsec (ESP, transport mode) between the two hosts: every packet of
+    /// the workload's connections encrypted and authenticated.
+    pub ipsec: bool,
 }
 
 /// Bounded logarithmic latency histogram: 64 buckets per power of two from

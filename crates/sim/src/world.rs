@@ -38,7 +38,7 @@ use crate::event::{EventQueue, Ns};
 use crate::iqd::IqdAttach;
 use crate::link::{LinkParams, Wire, WireStats};
 use crate::osa::{Osa, OsaSetup};
-use crate::packet::{mac_nic, nic_mac, Pkt, ACK, FIN, SYN};
+use crate::packet::{mac_nic, nic_mac, Pkt, ACK, ESP_OVERHEAD, FIN, SYN};
 use crate::params::{AdapterGen, HostCosts, SmcModel};
 use crate::tcp::{seq_le, Seg, State, Tcb, TcpCfg};
 use crate::vse::{Next, Partition, VseState};
@@ -187,6 +187,8 @@ enum Step {
 #[derive(Debug)]
 struct Conn {
     id: u32,
+    /// IPsec-protected: its packets are ESP (spec 4.1).
+    esp: bool,
     /// Local address (a target answers from the DVIPA).
     lip: u32,
     tcb: Tcb,
@@ -277,9 +279,17 @@ struct ConnEnds {
 impl Conn {
     /// A connection just opened (client) or accepted (server): nothing sent,
     /// received or pending yet.
-    fn new(id: u32, tcb: Tcb, wl: usize, client: bool, ends: ConnEnds, now: Ns) -> Conn {
+    fn new(
+        id: u32,
+        tcb: Tcb,
+        (wl, esp): (usize, bool),
+        client: bool,
+        ends: ConnEnds,
+        now: Ns,
+    ) -> Conn {
         Conn {
             id,
+            esp,
             lip: ends.lip,
             tcb,
             wl,
@@ -324,6 +334,7 @@ impl Conn {
             wnd: s.wnd,
             len: s.len,
             smc,
+            esp: self.esp,
         }
     }
 }
@@ -999,7 +1010,8 @@ impl World {
     /// preferred where both ends have it (they are in one machine).
     fn smc_for(&self, w: usize) -> Option<&SmcPath> {
         let spec = self.workloads.get(w)?;
-        let eligible = spec.tls.is_none() && spec.via_distributor.is_none();
+        // IPsec-protected traffic is not eligible either (spec 4.4).
+        let eligible = spec.tls.is_none() && spec.via_distributor.is_none() && !spec.ipsec;
         if !eligible {
             return None;
         }
@@ -1584,7 +1596,7 @@ impl World {
             }
             Step::Rx(p, _) => {
                 if p.len == 0 {
-                    return c.rx_ack_ns;
+                    return c.rx_ack_ns + esp_cost(c, p);
                 }
                 let bytes = u64::from(p.len) * c.byte_ps / 1000;
                 let ooo = host
@@ -1598,6 +1610,7 @@ impl World {
                     + c.rx_pkt_ns
                     + if ooo { c.rx_ooo_ns } else { 0 }
                     + self.iqd_zos_copy(h, p.len)
+                    + esp_cost(c, p)
             }
             Step::BatchEnd(_) | Step::ReturnBuffers(_) => 0,
             Step::PollWindow(..) => 0,
@@ -1620,28 +1633,30 @@ impl World {
                     .as_ref()
                     .map_or(0, |a| a.move_cost(crate::iqd::frame_bytes(p.len)))
                     + self.iqd_zos_copy(h, p.len);
-                mv + match kind {
-                    TxKind::Ack => c.tx_ack_ns,
-                    TxKind::Data => {
-                        let mss = host.spec.link.mtu.saturating_sub(40).max(536);
-                        let bytes = u64::from(p.len) * c.byte_ps / 1000;
-                        if p.len > mss {
-                            bytes + c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
-                        } else {
-                            // Segmentation offload needs checksum offload:
-                            // the adapter then computes the TCP checksum of
-                            // every outbound data packet, small ones too; the
-                            // stack still does header-only packets.
-                            let offload = host.spec.segmentation_offload && p.len > 0;
-                            let cksum = if offload {
-                                0
+                mv + esp_cost(c, p)
+                    + match kind {
+                        TxKind::Ack => c.tx_ack_ns,
+                        TxKind::Data => {
+                            let mss = host.spec.link.mtu.saturating_sub(40).max(536);
+                            let bytes = u64::from(p.len) * c.byte_ps / 1000;
+                            if p.len > mss {
+                                bytes + c.tso_seg_ns + u64::from(p.len.div_ceil(mss)) * c.tso_pkt_ns
                             } else {
-                                u64::from(p.len + 20) * c.cksum_ps_per_byte / 1000
-                            };
-                            bytes + cksum + c.tx_pkt_ns
+                                // Segmentation offload needs checksum offload:
+                                // the adapter then computes the TCP checksum of
+                                // every outbound data packet, small ones too; the
+                                // stack still does header-only packets, and an
+                                // ESP packet's (its checksum is encrypted).
+                                let offload = host.spec.segmentation_offload && p.len > 0 && !p.esp;
+                                let cksum = if offload {
+                                    0
+                                } else {
+                                    u64::from(p.len + 20) * c.cksum_ps_per_byte / 1000
+                                };
+                                bytes + cksum + c.tx_pkt_ns
+                            }
                         }
                     }
-                }
             }
             Step::Sock(ci, id, op) => {
                 // On an SMC connection a socket call does the socket layer's
@@ -2023,12 +2038,16 @@ impl World {
             let write = (rcvbuf.min(peer_rcv) / 4).clamp(1024, s.model.write_bytes.max(1024));
             (s.kind, write)
         });
+        // ESP's header, IV, trailer and check value leave less of the MTU
+        // for TCP; and every packet is encrypted on its own, so none is
+        // offloaded (spec 4.1, 3.2).
+        let esp = if spec.ipsec { ESP_OVERHEAD } else { 0 };
         TcpCfg {
-            mss: smc.map_or(mtu.saturating_sub(40).max(536), |(_, b)| b),
+            mss: smc.map_or(mtu.saturating_sub(40 + esp).max(536), |(_, b)| b),
             smc: smc.map(|(k, _)| k),
             sndbuf: ask(spec.sndbuf, t.send_buf, t.max_send_buf_coded),
             rcvbuf,
-            tso: self.hosts[h].spec.segmentation_offload,
+            tso: self.hosts[h].spec.segmentation_offload && !spec.ipsec,
             dupthresh: t.frr_threshold,
             ..TcpCfg::default()
         }
@@ -2078,7 +2097,8 @@ impl World {
             rport,
             dst_mac: nic_mac(target),
         };
-        let cn = Conn::new(id, tcb, w, true, ends, now);
+        let esp = self.workloads[w].ipsec;
+        let cn = Conn::new(id, tcb, (w, esp), true, ends, now);
         let c = self.alloc_conn(h, cn);
         self.segs.push(syn);
         self.push_segs(h, p, c);
@@ -2117,7 +2137,8 @@ impl World {
                             rport: pkt.sport,
                             dst_mac: nic_mac(src),
                         };
-                        let cn = Conn::new(id, tcb, w, false, ends, now);
+                        let esp = self.workloads[w].ipsec;
+                        let cn = Conn::new(id, tcb, (w, esp), false, ends, now);
                         let c = self.alloc_conn(h, cn);
                         self.segs.push(sa);
                         self.push_segs(h, p, c);
@@ -2867,6 +2888,15 @@ const CLC_ACCEPT_BYTES: u64 = 68;
 /// The sizes of the next request and response of a connection whose
 /// rounds so far are `hs`, and whether they are a handshake's (a TLS
 /// handshake's, or on an SMC connection, `smc`, the CLC rendezvous).
+/// What IPsec adds to handling one packet (spec 4.1): the per-packet ESP
+/// work, and encrypting or decrypting its TCP header and payload.
+fn esp_cost(c: &HostCosts, p: &Pkt) -> u64 {
+    if !p.esp {
+        return 0;
+    }
+    c.ipsec_pkt_ns + u64::from(p.len + 20) * c.crypto_ps_per_byte / 1000
+}
+
 fn msg_sizes(spec: &WorkloadSpec, hs: u8, smc: bool) -> (u64, u64, bool) {
     if smc && hs == 0 {
         return (CLC_PROPOSAL_BYTES, CLC_ACCEPT_BYTES, true);
