@@ -383,14 +383,7 @@ fn queue_precedence_ipsec_sysdist_bulk_ee_primary() {
         src: PEER_MAC,
         vlan: None,
     };
-    let mut b = Vec::new();
-    eth_ip_raw(
-        &mut b,
-        &eth,
-        &IpSpec::new(ip("192.0.2.9"), ip("192.0.2.100")),
-        50,
-        &[0; 40],
-    );
+    let b = esp_frame(mac, "192.0.2.100", 60);
     assert_eq!(
         wire(&mut e, us(1), &b),
         Disposition::Queued {
@@ -463,13 +456,9 @@ fn ipsec_queue_needs_osa_express6s() {
         .is_none());
 }
 
-/// An IPsec (ESP) flow of `ip_len`-byte packets every 5 µs for 200 ms into
-/// a stack with IPSECURITY; the engine.
-fn esp_flow(workloadq: bool, ip_len: usize) -> Engine {
-    let mut cfg = single(InbPerf::Dynamic, workloadq, TimerTable::default());
-    cfg.stacks[0].ipsecurity = true;
-    let mut e = Engine::new(cfg).unwrap();
-    let mac = e.interface(IfaceId(0)).unwrap().mac;
+/// An ESP packet (IP protocol 50) of `ip_len` bytes from 192.0.2.9 to
+/// `dst`, in an Ethernet frame to `mac`.
+fn esp_frame(mac: Mac, dst: &str, ip_len: usize) -> Vec<u8> {
     use softosa_engine::wire::build::*;
     let eth = EthSpec {
         dst: mac,
@@ -477,8 +466,19 @@ fn esp_flow(workloadq: bool, ip_len: usize) -> Engine {
         vlan: None,
     };
     let mut b = Vec::new();
-    let ips = IpSpec::new(ip("192.0.2.9"), ip("192.0.2.1"));
+    let ips = IpSpec::new(ip("192.0.2.9"), ip(dst));
     eth_ip_raw(&mut b, &eth, &ips, 50, &vec![0; ip_len - 20]);
+    b
+}
+
+/// An IPsec (ESP) flow of `ip_len`-byte packets every 5 µs for 200 ms into
+/// a stack with IPSECURITY; the engine.
+fn esp_flow(workloadq: bool, ip_len: usize) -> Engine {
+    let mut cfg = single(InbPerf::Dynamic, workloadq, TimerTable::default());
+    cfg.stacks[0].ipsecurity = true;
+    let mut e = Engine::new(cfg).unwrap();
+    let mac = e.interface(IfaceId(0)).unwrap().mac;
+    let b = esp_frame(mac, "192.0.2.1", ip_len);
     for n in 0..40_000u64 {
         let t = us(n * 5);
         advance(&mut e, t);
