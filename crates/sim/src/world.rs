@@ -1627,12 +1627,9 @@ impl World {
             }
             Step::Tx(p, kind, _, _, _) => {
                 // On HiperSockets the sending CPU also moves the frame.
-                let mv = host
-                    .spec
-                    .iqd
-                    .as_ref()
-                    .map_or(0, |a| a.move_cost(crate::iqd::frame_bytes(p.len)))
-                    + self.iqd_zos_copy(h, p.len);
+                let mv = host.spec.iqd.as_ref().map_or(0, |a| {
+                    a.move_cost(crate::iqd::frame_bytes(p.len + p.esp_overhead()))
+                }) + self.iqd_zos_copy(h, p.len);
                 mv + esp_cost(c, p)
                     + match kind {
                         TxKind::Ack => c.tx_ack_ns,
@@ -2635,7 +2632,7 @@ impl World {
             return;
         };
         let lat = a.model.latency_ns;
-        let bytes = crate::iqd::frame_bytes(pkt.len);
+        let bytes = crate::iqd::frame_bytes(pkt.len + pkt.esp_overhead());
         let dst = self
             .ip_map
             .get(&pkt.dst_ip)
