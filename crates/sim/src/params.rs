@@ -112,6 +112,14 @@ pub struct HostCosts {
     /// Peers only: delayed-ACK timer.
     #[serde(default)]
     pub delack_ns: u64,
+    /// A z/VM guest on a VSWITCH (spec 7.1): CP's work to move one frame
+    /// between the guest's virtual NIC and the uplink OSA, either mode.
+    #[serde(default)]
+    pub vswitch_frame_ns: u64,
+    /// Likewise, IP mode only: CP's link-layer work for the guest (finding
+    /// the guest by IP address, building and stripping link headers).
+    #[serde(default)]
+    pub vswitch_ip_ns: u64,
     /// Peers and VSE: seconds a connection this host closed first stays in
     /// TIME_WAIT (a z/OS host takes its profile's TCPCONFIG
     /// TIMEWAITINTERVAL instead).

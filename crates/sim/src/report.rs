@@ -385,6 +385,17 @@ impl RunResult {
                     n => format!(" (unrouted, dropped {n})"),
                 },
             );
+            if h.tcp.vswitch_cp_ns > 0 {
+                // the guest's own CPU ("emulation") and CP's, as z/VM's
+                // Performance Toolkit splits them
+                let cp = h.tcp.vswitch_cp_ns as f64 / 1e6 / self.window_s.max(1e-9);
+                let _ = writeln!(
+                    s,
+                    "  z/VM: guest (emulation) {:.1} ms/s, CP for the VSWITCH {:.1} ms/s",
+                    (h.cpu_ms_per_s - cp).max(0.0),
+                    cp
+                );
+            }
             let t = &h.tcp;
             if t.connections_opened + t.time_wait_entered + t.time_wait_segments + t.stray_segments
                 > 0

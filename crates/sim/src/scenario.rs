@@ -295,6 +295,9 @@ pub struct HostCfg {
     /// ISM: hosts in one machine) or `none` (default). Connections between
     /// two hosts of the same kind move their data that way.
     pub smc: Option<String>,
+    /// A z/VM guest's virtual NIC on a VSWITCH: `ip` (IP mode, layer 3) or
+    /// `ethernet` (Ethernet mode, layer 2). Left out: the host's own NIC.
+    pub vswitch: Option<String>,
 }
 
 fn default_importance() -> u8 {
@@ -1586,6 +1589,22 @@ impl Scenario {
         };
         let zos = h.kind.eq_ignore_ascii_case("zos");
         let is_vse = h.kind.eq_ignore_ascii_case("vse");
+        let vswitch = match h.vswitch.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None => None,
+            Some(_) if zos || is_vse => {
+                return Err(bad(
+                    "vswitch: a z/VM guest's virtual NIC; give it to a peer type (zvm, linux)"
+                        .into(),
+                ))
+            }
+            Some("ip") | Some("layer3") => Some(crate::world::VswitchMode::Ip),
+            Some("ethernet") | Some("layer2") => Some(crate::world::VswitchMode::Ethernet),
+            Some(o) => {
+                return Err(bad(format!(
+                    "vswitch {o:?}: use ip (IP mode, layer 3) or ethernet (Ethernet mode, layer 2)"
+                )))
+            }
+        };
         let iqd = match h.link.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("ethernet") => None,
             Some(l) if HIPERSOCKETS_LINKS.contains(&l) => {
@@ -1613,6 +1632,11 @@ impl Scenario {
             }
             Some(o) => return Err(bad(format!("link {o:?} is not ethernet or hipersockets"))),
         };
+        if vswitch.is_some() && iqd.is_some() {
+            return Err(bad(
+                "vswitch: a VSWITCH's uplink is an OSA on Ethernet, not HiperSockets".into(),
+            ));
+        }
         if is_vse && iqd.is_none() {
             return Err(bad(
                 "VSE hosts attach by HiperSockets (link = \"hipersockets\") in this version".into(),
@@ -1834,6 +1858,7 @@ impl Scenario {
             tcp,
             smc,
             crypto_coprocessor: h.crypto_coprocessor,
+            vswitch,
             distributor: None,
             iqd,
         })
@@ -2146,6 +2171,7 @@ fn profile_config(
 /// Host fields a `[vary]` may change.
 pub const HOST_FIELDS: &[&str] = &[
     "inbperf",
+    "vswitch",
     "adapter",
     "machine",
     "processors",

@@ -85,6 +85,21 @@ pub struct HostSpec {
     pub crypto_coprocessor: bool,
     /// Attached to the machine's HiperSockets LAN instead of Ethernet.
     pub iqd: Option<IqdAttach>,
+    /// A z/VM guest whose NIC is a virtual NIC on a VSWITCH (spec 7.1), in
+    /// this transport mode; `None`: its own NIC.
+    pub vswitch: Option<VswitchMode>,
+}
+
+/// How a z/VM virtual switch and its guests' virtual NICs carry traffic
+/// (spec 7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VswitchMode {
+    /// IP mode (layer 3): CP finds a frame's guest by IP address and
+    /// handles the link layer for it.
+    Ip,
+    /// Ethernet mode (layer 2): CP forwards frames by MAC address; the
+    /// guest's stack builds and reads its own Ethernet headers.
+    Ethernet,
 }
 
 pub use crate::packet::SmcKind;
@@ -383,6 +398,9 @@ pub struct HostStats {
     pub iqd_sent: u64,
     /// HiperSockets frames for this host dropped: no free input buffer.
     pub iqd_no_buffer: u64,
+    /// CPU time CP spent moving this guest's frames through its VSWITCH
+    /// (part of the host's CPU), ns.
+    pub vswitch_cp_ns: u64,
     /// VSE turbo dispatcher and stack cycle counters.
     pub vse: Option<crate::vse::VseStats>,
 }
@@ -415,6 +433,7 @@ impl HostStats {
             write_waits: self.write_waits.saturating_sub(b.write_waits),
             iqd_sent: self.iqd_sent.saturating_sub(b.iqd_sent),
             iqd_no_buffer: self.iqd_no_buffer.saturating_sub(b.iqd_no_buffer),
+            vswitch_cp_ns: self.vswitch_cp_ns.saturating_sub(b.vswitch_cp_ns),
             vse: match (&self.vse, &b.vse) {
                 (Some(n), Some(b)) => Some(n.since(b)),
                 (n, _) => n.clone(),
@@ -1595,8 +1614,9 @@ impl World {
                 })
             }
             Step::Rx(p, _) => {
+                let cp = vswitch_cost(&host.spec, p);
                 if p.len == 0 {
-                    return c.rx_ack_ns + esp_cost(c, p);
+                    return c.rx_ack_ns + esp_cost(c, p) + cp;
                 }
                 let bytes = u64::from(p.len) * c.byte_ps / 1000;
                 let ooo = host
@@ -1611,6 +1631,7 @@ impl World {
                     + if ooo { c.rx_ooo_ns } else { 0 }
                     + self.iqd_zos_copy(h, p.len)
                     + esp_cost(c, p)
+                    + cp
             }
             Step::BatchEnd(_) | Step::ReturnBuffers(_) => 0,
             Step::PollWindow(..) => 0,
@@ -1631,6 +1652,7 @@ impl World {
                     a.move_cost(crate::iqd::frame_bytes(p.len + p.esp_overhead()))
                 }) + self.iqd_zos_copy(h, p.len);
                 mv + esp_cost(c, p)
+                    + vswitch_cost(&host.spec, p)
                     + match kind {
                         TxKind::Ack => c.tx_ack_ns,
                         TxKind::Data => {
@@ -1810,6 +1832,8 @@ impl World {
                 }
             }
             Step::Rx(pkt, ack_each_ooo) => {
+                let cp = vswitch_cost(&self.hosts[h].spec, &pkt);
+                self.hosts[h].stats.vswitch_cp_ns += cp;
                 if self.hosts[h].spec.iqd.is_some() {
                     // the frame is processed: its input buffer is free again
                     self.hosts[h].iqd_held = self.hosts[h].iqd_held.saturating_sub(1);
@@ -1893,6 +1917,7 @@ impl World {
                     self.write_done(h, p, &pkt, app, now);
                 }
                 let host = &mut self.hosts[h];
+                host.stats.vswitch_cp_ns += vswitch_cost(&host.spec, &pkt);
                 host.stats.segments_out += 1;
                 if let TxKind::Ack = kind {
                     host.stats.acks_out += 1;
@@ -2885,6 +2910,18 @@ const CLC_ACCEPT_BYTES: u64 = 68;
 /// The sizes of the next request and response of a connection whose
 /// rounds so far are `hs`, and whether they are a handshake's (a TLS
 /// handshake's, or on an SMC connection, `smc`, the CLC rendezvous).
+/// CP's work to move one frame between a guest's virtual NIC and the
+/// VSWITCH's uplink (spec 7.1): the same in both modes, plus the IP-mode
+/// link-layer work. Nothing for a host with its own NIC or over SMC.
+fn vswitch_cost(spec: &HostSpec, p: &Pkt) -> u64 {
+    match spec.vswitch {
+        _ if p.smc.is_some() => 0,
+        None => 0,
+        Some(VswitchMode::Ethernet) => spec.costs.vswitch_frame_ns,
+        Some(VswitchMode::Ip) => spec.costs.vswitch_frame_ns + spec.costs.vswitch_ip_ns,
+    }
+}
+
 /// What IPsec adds to handling one packet (spec 4.1): the per-packet ESP
 /// work, and encrypting or decrypting its TCP header and payload.
 fn esp_cost(c: &HostCosts, p: &Pkt) -> u64 {
