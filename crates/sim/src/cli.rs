@@ -188,6 +188,8 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         match (&args.vary, args.duration_ms) {
             // The [vary] the message names is the command line's.
             (Some((field, _)), _) if text.contains("[vary]") => {
+                // its hosts list is --vary-on
+                let text = text.replace("(hosts = [\"...\"])", "(--vary-on NAME,...)");
                 format!("{text} (the [vary] of --vary {field}=...)").into()
             }
             // An error about the run's length, which the file gives
@@ -1042,6 +1044,24 @@ mod tests {
             e.contains("\"FAST\"") && e.contains("--vary inbperf="),
             "{e}"
         );
+        // A host field with no z/OS host to fall back on: the fix named
+        // is the command line's own (--vary-on), not the file's hosts list.
+        let guests = std::env::temp_dir().join(format!("softosa-zv-{}.toml", std::process::id()));
+        let zv = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/zvm-vswitch.toml"
+        ))
+        .unwrap();
+        std::fs::write(&guests, zv.split("\n[vary]").next().unwrap()).unwrap();
+        a.scenario = guests.clone();
+        a.vary = Some(vary_arg("vswitch=ip,ethernet").unwrap());
+        let e = output(&a).unwrap_err().to_string();
+        assert!(
+            e.contains("(--vary-on NAME,...)") && !e.contains("hosts ="),
+            "{e}"
+        );
+        let _ = std::fs::remove_file(&guests);
+        a.scenario = plain.clone();
         // A model parameter: every host on the set changes, so no
         // --vary-on; the runs are the values.
         a.vary = Some(vary_arg("models.machine.z10.interrupt_ns=1500,6000").unwrap());
