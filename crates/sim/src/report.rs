@@ -175,6 +175,11 @@ pub struct HostResult {
     /// How long a connection this host closed first stays in TIME_WAIT,
     /// seconds (TIMEWAITINTERVAL, or a peer's own).
     pub time_wait_s: u32,
+    /// A z/VM guest on a VSWITCH: its virtual NIC's transport layer, 2
+    /// (Ethernet mode) or 3 (IP mode), as the Performance Toolkit's VNIC
+    /// screens show it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vnic_layer: Option<u8>,
     pub cpu_busy_pct: f64,
     pub cpu_ms_per_s: f64,
     /// Data segments received per workload (same order as `workloads`).
@@ -224,6 +229,10 @@ pub(crate) fn collect(w: &World) -> RunResult {
             model: v.model.to_string(),
             processors: v.processors,
             time_wait_s: v.time_wait_s,
+            vnic_layer: v.vswitch.map(|m| match m {
+                crate::world::VswitchMode::Ethernet => 2,
+                crate::world::VswitchMode::Ip => 3,
+            }),
             cpu_busy_pct: v.cpu_window_ns as f64 / 1e9 / win / v.processors.max(1) as f64 * 100.0,
             cpu_ms_per_s: v.cpu_window_ns as f64 / 1e6 / win,
             rx_data_segments: v.rx_wl.to_vec(),
@@ -385,13 +394,14 @@ impl RunResult {
                     n => format!(" (unrouted, dropped {n})"),
                 },
             );
-            if h.tcp.vswitch_cp_ns > 0 {
-                // the guest's own CPU ("emulation") and CP's, as z/VM's
-                // Performance Toolkit splits them
+            if let Some(layer) = h.vnic_layer {
+                // the virtual NIC as the Performance Toolkit's VNIC screens
+                // show it, and the guest's own CPU ("emulation") and CP's
                 let cp = h.tcp.vswitch_cp_ns as f64 / 1e6 / self.window_s.max(1e-9);
                 let _ = writeln!(
                     s,
-                    "  z/VM: guest (emulation) {:.1} ms/s, CP for the VSWITCH {:.1} ms/s",
+                    "  z/VM: VNIC type QDIO, L {layer} ({} mode) on a VSWITCH; guest (emulation) {:.1} ms/s, CP for the VSWITCH {:.1} ms/s",
+                    if layer == 2 { "Ethernet" } else { "IP" },
                     (h.cpu_ms_per_s - cp).max(0.0),
                     cp
                 );

@@ -47,8 +47,13 @@ fn ethernet_mode_saves_cp_time_per_frame() {
     assert!((s_eth.mb_per_s / s_ip.mb_per_s - 1.0).abs() < 0.01);
     assert!(s_eth.cpu_ms_per_mb_server < s_ip.cpu_ms_per_mb_server);
     let text = ip.to_text();
-    assert!(text.contains("z/VM: guest (emulation)"), "{text}");
+    assert!(
+        text.contains("z/VM: VNIC type QDIO, L 3 (IP mode)"),
+        "{text}"
+    );
     assert!(text.contains("CP for the VSWITCH"), "{text}");
+    assert!(eth.to_text().contains("L 2 (Ethernet mode)"));
+    assert_eq!(host(eth, "rr-client").vnic_layer, Some(2));
 }
 
 #[test]
