@@ -4,7 +4,7 @@
 //! no longer share a queue (and its timers) with clear interactive work.
 
 mod common;
-use common::{host, only, run_text};
+use common::{host, only, refusal, run_text};
 use softosa_sim::report::RunResult;
 
 /// z/OS on a 10 GbE OSA of `adapter` with `inbperf`, a clear RR30 from one
@@ -137,12 +137,7 @@ fn ipsec_costs_cpu_per_byte_and_takes_no_offload() {
 
 #[test]
 fn bad_ipsec_workloads_are_refused_with_the_reason() {
-    let err = |text: String| {
-        softosa_sim::scenario::Scenario::parse("t.toml", &text)
-            .and_then(|s| s.variants())
-            .expect_err("refused")
-            .to_string()
-    };
+    let err = |text: String| refusal(&text);
     let base = scenario("osa-express6s", "DYNAMIC", true, "");
     let e = err(base.replace("ipsec = true", "ipsec = true\ntls = \"full\""));
     assert!(e.contains("ipsec: it takes tls or ipsec, not both"), "{e}");

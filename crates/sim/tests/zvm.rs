@@ -4,7 +4,7 @@
 //! splits a guest's CPU into its own and CP's.
 
 mod common;
-use common::{host, run_text};
+use common::{host, refusal, run_text};
 use std::path::PathBuf;
 
 fn example() -> String {
@@ -68,12 +68,7 @@ fn a_host_with_its_own_nic_pays_no_cp_time() {
 
 #[test]
 fn a_vswitch_only_for_a_guest_on_ethernet_and_only_in_two_modes() {
-    let err = |text: String| {
-        softosa_sim::scenario::Scenario::parse("t.toml", &text)
-            .and_then(|s| s.variants())
-            .expect_err("refused")
-            .to_string()
-    };
+    let err = |text: String| refusal(&text);
     let zos = "[[host]]\nname = \"z\"\ntype = \"zos\"\nip = \"192.0.2.9\"\n";
     let wl = "[[workload]]\ntype = \"RR\"\nconnections = 1\nrequest = 1\nresponse = 1\nclient = \"g\"\nserver = \"z\"\n";
     let guest = |extra: &str| {

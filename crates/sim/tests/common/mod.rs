@@ -30,3 +30,12 @@ pub fn only(text: &str) -> RunResult {
     assert_eq!(runs.len(), 1, "a scenario with one run");
     runs.remove(0).1
 }
+
+/// The error a scenario `text` is refused with (at parsing or when its
+/// variants are made).
+pub fn refusal(text: &str) -> String {
+    Scenario::parse("t.toml", text)
+        .and_then(|s| s.variants())
+        .expect_err("the scenario is refused")
+        .to_string()
+}
