@@ -1463,18 +1463,11 @@ impl Parser<'_> {
         param: &'static str,
         expected: &'static str,
     ) -> Option<Spanned<u32>> {
-        let t = self.value(stmt, param, expected)?;
-        match parse_dec(&t.text) {
-            Some(n) => Some(Spanned::new(n, t.span)),
-            None => {
-                self.invalid(&t, stmt, param, expected);
-                None
-            }
-        }
+        self.number_in(stmt, param, expected, 0..=u32::MAX)
     }
 
-    /// A number that must lie in `range`; one outside it is an error at
-    /// the value.
+    /// A number that must lie in `range`; anything else is an error at the
+    /// value.
     fn number_in(
         &mut self,
         stmt: &'static str,
@@ -1482,21 +1475,14 @@ impl Parser<'_> {
         expected: &'static str,
         range: std::ops::RangeInclusive<u32>,
     ) -> Option<Spanned<u32>> {
-        let v = self.number(stmt, param, expected)?;
-        if range.contains(&v.value) {
-            return Some(v);
+        let t = self.value(stmt, param, expected)?;
+        match parse_dec(&t.text).filter(|n| range.contains(n)) {
+            Some(n) => Some(Spanned::new(n, t.span)),
+            None => {
+                self.invalid(&t, stmt, param, expected);
+                None
+            }
         }
-        self.err(
-            v.span,
-            ErrorKind::InvalidValue {
-                stmt,
-                name: None,
-                param: param.into(),
-                value: v.value.to_string(),
-                expected: expected.into(),
-            },
-        );
-        None
     }
 
     fn set_once<T>(
