@@ -212,24 +212,32 @@ speed = "10g"
     assert!(cli.tcp.time_wait_entered.abs_diff(w.transactions) <= 4);
 }
 
+/// `scenarios/crr-web.toml` run for 1.6 s, with `extra` appended: some
+/// 50k connections a second from one Linux client, enough to wrap its
+/// ephemeral ports about 1.25 s in.
+fn busy_crr_web(extra: &str) -> RunResult {
+    let text = std::fs::read_to_string(repo().join("scenarios/crr-web.toml")).unwrap();
+    let text = text.replace("duration_ms = 100", "duration_ms = 1600");
+    assert!(text.contains("duration_ms = 1600"), "crr-web.toml changed");
+    let mut r = run_text(&(text + extra));
+    r.remove(0).1
+}
+
 #[test]
 fn a_busy_crr_client_reuses_time_wait_ports_and_counts_it() {
     // Some 50k connections a second from one client to one server port
     // use up the 64k ephemeral ports in about a second and a quarter; the
     // client then takes ports whose previous connection is still in
     // TIME_WAIT, and says how often.
-    let text = std::fs::read_to_string(repo().join("scenarios/crr-web.toml")).unwrap();
-    let text = text.replace("duration_ms = 100", "duration_ms = 1600");
-    assert!(text.contains("duration_ms = 1600"), "crr-web.toml changed");
-    let r = run_text(&text);
-    let linux = host(&r[0].1, "linux");
+    let r = busy_crr_web("");
+    let linux = host(&r, "linux");
     let opened = linux.tcp.connections_opened;
     assert!(opened > 70_000, "{opened}");
     // the window starts after the warm-up: every port wrap in it reuses
     assert!(linux.tcp.time_wait_reused > 0);
     assert!(linux.tcp.time_wait_reused < opened);
     assert_eq!(linux.tcp.stray_segments, 0);
-    let text_out = r[0].1.to_text();
+    let text_out = r.to_text();
     assert!(
         text_out.contains("of its ports reused while in TIME_WAIT"),
         "{text_out}"
@@ -241,11 +249,8 @@ fn a_peer_whose_time_wait_has_run_out_reuses_its_ports_freely() {
     // The same busy client as above, keeping TIME_WAIT for one second: by
     // the time its ports wrap (about 1.25 s in), the first connections'
     // entries have expired, so no port is taken from TIME_WAIT.
-    let text = std::fs::read_to_string(repo().join("scenarios/crr-web.toml")).unwrap();
-    let text = text.replace("duration_ms = 100", "duration_ms = 1600")
-        + "\n[models.peer.linux]\ntime_wait_s = 1\n";
-    let r = run_text(&text);
-    let linux = host(&r[0].1, "linux");
+    let r = busy_crr_web("\n[models.peer.linux]\ntime_wait_s = 1\n");
+    let linux = host(&r, "linux");
     assert!(linux.tcp.connections_opened > 70_000, "{:?}", linux.tcp);
     assert!(linux.tcp.time_wait_entered > 60_000, "{:?}", linux.tcp);
     assert_eq!(linux.tcp.time_wait_reused, 0, "{:?}", linux.tcp);
