@@ -307,7 +307,19 @@ fn check_set(table: &str, name: &str, set: &toml::Table, new: bool) -> Result<()
         .and_then(|r| r.split_once('`'))
         .map(|(k, _)| k.to_string())
     {
-        return Err(LayerError::at(table, name, Some(key), msg.to_string()));
+        // The three host tables share one layout: list only the fields a
+        // set of this one takes.
+        let msg = match msg.split_once("expected one of ") {
+            Some((head, list)) => {
+                let fields: Vec<&str> = list
+                    .split(", ")
+                    .filter(|f| unused_by(table, f.trim_matches('`')).is_none())
+                    .collect();
+                format!("{head}expected one of {}", fields.join(", "))
+            }
+            None => msg.to_string(),
+        };
+        return Err(LayerError::at(table, name, Some(key), msg));
     }
     let what = if new && msg.starts_with("missing field") {
         format!(
@@ -319,6 +331,46 @@ fn check_set(table: &str, name: &str, set: &toml::Table, new: bool) -> Result<()
         msg.to_string()
     };
     Err(LayerError::at(table, name, None, what))
+}
+
+/// The [`HostCosts`] fields a set of `table` (`machine`, `peer` or `vse`)
+/// never uses, each with the reason: the three tables share one layout,
+/// but a z/OS host ACKs, signals and keeps TIME_WAIT its own way, a peer
+/// has no OSA, and VSE runs on HiperSockets only. Giving one would change
+/// nothing, so it is refused like an unknown field.
+fn unused_by(table: &str, key: &str) -> Option<&'static str> {
+    const VSE_ONLY: &str = "VSE only (a [models.vse] set)";
+    const VSWITCH: &str = "a z/VM guest's on a VSWITCH (a [models.peer] set; host field vswitch)";
+    match (table, key) {
+        ("machine", "ack_every" | "delack_ns") => Some(
+            "a peer's ACK habit; a z/OS stack ACKs once per connection per batch \
+             (spec 6.2), and its profile's TCPCONFIG DELAYACKS says whether it delays",
+        ),
+        ("machine", "nic_coalesce_ns") => Some(
+            "a peer's NIC; a z/OS host's inbound path is its OSA's (a [models.adapter] set) \
+             or HiperSockets' (a [models.hipersockets] set)",
+        ),
+        ("machine", "time_wait_s") => {
+            Some("a z/OS host keeps TIME_WAIT for its profile's TCPCONFIG TIMEWAITINTERVAL")
+        }
+        ("machine" | "vse", "vswitch_frame_ns" | "vswitch_ip_ns") => Some(VSWITCH),
+        (
+            "machine" | "peer",
+            "stack_wait_ns" | "stack_np_share" | "app_np_share" | "app_call_ns",
+        ) => Some(VSE_ONLY),
+        ("peer", "siga_ns") => Some(
+            "z/OS only: a peer has no OSA to signal (a HiperSockets write's cost is \
+             [models.hipersockets]' siga_ns)",
+        ),
+        ("vse", "siga_ns") => Some(
+            "z/OS only: VSE runs on HiperSockets, whose write costs [models.hipersockets]' siga_ns",
+        ),
+        ("vse", "nic_coalesce_ns") => Some(
+            "a peer's NIC on Ethernet; VSE runs on HiperSockets, signalled after \
+             [models.hipersockets]' latency_ns",
+        ),
+        _ => None,
+    }
 }
 
 /// A built-in set's name in `table`, for messages.
@@ -407,6 +459,17 @@ impl Models {
                         ),
                     });
                 };
+                if let Some((k, why)) = set
+                    .keys()
+                    .find_map(|k| unused_by(table, k).map(|why| (k, why)))
+                {
+                    return Err(LayerError::at(
+                        table,
+                        name,
+                        Some(k.clone()),
+                        format!("not a field of a [models.{table}] set: {why}"),
+                    ));
+                }
                 let builtin = slot.get(name).and_then(toml::Value::as_table);
                 let mut merged = builtin.cloned().unwrap_or_default();
                 for (k, v) in set {
@@ -480,6 +543,48 @@ mod tests {
         own.insert("adapter".into(), toml::Value::Table(whole));
         let m = Models::layered(Some(&own)).unwrap();
         assert_eq!(m.adapter["my-osa"], m.adapter["osa-express3"]);
+    }
+
+    #[test]
+    fn a_field_another_kind_of_host_uses_is_refused() {
+        let err = |t: &str| Models::layered(Some(&t.parse().unwrap())).unwrap_err();
+        for (set, key) in [
+            ("machine.z10", "ack_every = 5"),
+            ("machine.z10", "nic_coalesce_ns = 1000"),
+            ("machine.z14", "time_wait_s = 30"),
+            ("machine.z10", "stack_wait_ns = 1"),
+            ("peer.aix", "siga_ns = 1"),
+            ("peer.linux", "app_call_ns = 1"),
+            ("vse.z800", "siga_ns = 1"),
+            ("vse.z800", "vswitch_frame_ns = 1"),
+        ] {
+            let e = err(&format!("[{set}]\n{key}\n"));
+            let field = key.split(' ').next().unwrap();
+            assert_eq!(
+                (e.place.as_str(), e.key.as_deref()),
+                (format!("[models.{set}]").as_str(), Some(field)),
+                "{e:?}"
+            );
+            assert!(e.what.starts_with("not a field of a [models."), "{e:?}");
+        }
+        // Each kind keeps the fields it uses.
+        for t in [
+            "[peer.aix]\nack_every = 4\ntime_wait_s = 30\nvswitch_ip_ns = 1\n",
+            "[machine.z10]\nsiga_ns = 1\n",
+            "[vse.z800]\nack_every = 2\nstack_wait_ns = 1\ntime_wait_s = 9\n",
+        ] {
+            assert!(Models::layered(Some(&t.parse().unwrap())).is_ok(), "{t}");
+        }
+        // An unknown field's message lists only the table's own fields.
+        let e = err("[machine.z10]\nack_evry = 2\n");
+        assert!(e.what.contains("`interrupt_ns`"), "{e:?}");
+        assert!(!e.what.contains("`ack_every`"), "{e:?}");
+        assert!(!e.what.contains("`stack_np_share`"), "{e:?}");
+        let e = err("[peer.aix]\nsiga_nss = 2\n");
+        assert!(
+            e.what.contains("`ack_every`") && !e.what.contains("`siga_ns`"),
+            "{e:?}"
+        );
     }
 
     #[test]
