@@ -2456,6 +2456,24 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
 "#;
 
     #[test]
+    fn the_docs_name_every_field_a_vary_takes() {
+        let doc = include_str!("../../../docs/scenarios.md");
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with("| `field` |"))
+            .expect("the [vary] table's field row");
+        let (hosts, workloads) = row
+            .split_once("a `[[workload]]` field")
+            .expect("the row names host fields, then workload fields");
+        for f in HOST_FIELDS {
+            assert!(hosts.contains(&format!("`{f}`")), "host field {f}");
+        }
+        for f in WORKLOAD_FIELDS {
+            assert!(workloads.contains(&format!("`{f}`")), "workload field {f}");
+        }
+    }
+
+    #[test]
     fn a_port_speed_selects_the_adapter_feature() {
         let m = Models::builtin().unwrap();
         let f = |n: &str, rate: u64| adapter_feature(n, rate, &m);
