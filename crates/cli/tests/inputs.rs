@@ -172,6 +172,40 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
             ],
             "does not exist",
         ),
+        // The same rule for sim: an output path, a [vary] from the command
+        // line that cannot be run, and --vary against a file's own [vary].
+        (
+            vec!["sim", QUICK, "--html", "no-such-directory/r.html"],
+            "does not exist",
+        ),
+        (
+            vec!["reproduce", "--html", "no-such-directory/r.html"],
+            "does not exist",
+        ),
+        (
+            vec![
+                "sim",
+                QUICK,
+                "--vary",
+                "connections=1,10",
+                "--vary-on",
+                "NOPE",
+            ],
+            "which is not a workload's name",
+        ),
+        (
+            vec!["sim", QUICK, "--vary", "connections=1,many"],
+            "--vary connections",
+        ),
+        (
+            vec![
+                "sim",
+                "scenarios/inbperf-modes.toml",
+                "--vary",
+                "inbperf=BALANCED,DYNAMIC",
+            ],
+            "has a [vary] of its own",
+        ),
     ] {
         refused_as_usage(&args, says);
     }

@@ -134,7 +134,7 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
 fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     if args.format == Format::Csv && !args.display.is_empty() {
         // Text after the CSV would break every tool reading it.
-        return Err(Box::new(softosa_display::cli::Usage(
+        return Err(Box::new(Usage(
             "--display cannot be combined with --format csv: use --format text \
              or --format json (the displays are then in its \"displays\" list)"
                 .into(),
@@ -146,7 +146,7 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     }
     if args.seeds > 1 && !args.display.is_empty() {
         // A display shows one run's adapter, and there would be N of them.
-        return Err(Box::new(softosa_display::cli::Usage(
+        return Err(Box::new(Usage(
             "--display shows the adapter at the end of one run, and --seeds makes several: \
              pick one run with --seed S and leave out --seeds"
                 .into(),
@@ -155,16 +155,15 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     let mut sc = Scenario::load(&args.scenario)?;
     if let Some((field, values)) = &args.vary {
         if let Some(v) = &sc.file.vary {
-            return Err(format!(
+            return Err(Box::new(Usage(format!(
                 "--vary {field}: {} has a [vary] of its own (field {}); a scenario varies one \
                  setting, so remove its [vary] table or leave out --vary",
                 args.scenario.display(),
                 v.field
-            )
-            .into());
+            ))));
         }
         if field.starts_with("models.") && !args.vary_on.is_empty() {
-            return Err(Box::new(softosa_display::cli::Usage(format!(
+            return Err(Box::new(Usage(format!(
                 "--vary-on: {field} is a model parameter, which changes every host that runs \
                  on its set; leave out --vary-on"
             ))));
@@ -187,10 +186,11 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         let text = e.to_string();
         match (&args.vary, args.duration_ms) {
             // The [vary] the message names is the command line's.
+            // A mistake on the command line, then (exit status 2).
             (Some((field, _)), _) if text.contains("[vary]") => {
                 // its hosts list is --vary-on
                 let text = text.replace("(hosts = [\"...\"])", "(--vary-on NAME,...)");
-                format!("{text} (the [vary] of --vary {field}=...)").into()
+                Box::new(Usage(format!("{text} (the [vary] of --vary {field}=...)")))
             }
             // An error about the run's length, which the file gives
             // otherwise: say where the length came from.
@@ -204,7 +204,7 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     })?;
     if args.models {
         if args.format != Format::Text {
-            return Err(Box::new(softosa_display::cli::Usage(
+            return Err(Box::new(Usage(
                 "--models prints TOML, the layout of a scenario's [models]; leave out --format"
                     .into(),
             )));
@@ -224,14 +224,14 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         .iter()
         .map(|k| k.parse::<softosa_display::DisplayKind>())
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| softosa_display::cli::Usage(format!("--display: {e}")))?;
+        .map_err(|e| Usage(format!("--display: {e}")))?;
     // A kind given twice printed its display twice per host and variant.
     if let Some((i, k)) = kinds
         .iter()
         .enumerate()
         .find(|(i, k)| kinds[..*i].contains(k))
     {
-        return Err(Box::new(softosa_display::cli::Usage(format!(
+        return Err(Box::new(Usage(format!(
             "--display {} is given twice (as {:?} and {:?}); give each display once",
             k.word(),
             args.display[kinds[..i].iter().position(|x| x == k).unwrap_or(0)],
@@ -500,20 +500,20 @@ fn json_array(out: &mut Vec<String>, elements: Vec<String>) {
 
 /// Refuse an output path that would only fail after a long run: a
 /// directory, or a file in a directory that does not exist.
-pub fn check_output(flag: &str, path: &std::path::Path) -> Result<(), String> {
+pub fn check_output(flag: &str, path: &std::path::Path) -> Result<(), Usage> {
     if path.is_dir() {
-        return Err(format!(
+        return Err(Usage(format!(
             "{flag} {}: is a directory; name a file",
             path.display()
-        ));
+        )));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {
-            return Err(format!(
+            return Err(Usage(format!(
                 "{flag} {}: the directory {} does not exist",
                 path.display(),
                 dir.display()
-            ));
+            )));
         }
     }
     Ok(())
@@ -1553,9 +1553,10 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
         let dir = std::env::temp_dir();
         assert!(check_output("--html", &dir)
             .unwrap_err()
+            .0
             .contains("is a directory"));
         let e = check_output("--html", &dir.join("no-such-dir-softosa/x.html")).unwrap_err();
-        assert!(e.contains("does not exist"), "{e}");
+        assert!(e.0.contains("does not exist"), "{e}");
         assert!(check_output("--html", &dir.join("x.html")).is_ok());
         assert!(check_output("--html", std::path::Path::new("x.html")).is_ok());
         let e = crate::reproduce::run(crate::reproduce::ReproduceArgs {
