@@ -22,8 +22,11 @@ use std::net::IpAddr;
 /// Payload segments inspected per direction of a connection.
 const SEGMENTS_INSPECTED: u8 = 4;
 
-/// What protects a connection.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// What protects a connection. In JSON, an object with the `kind`
+/// (`tls`, `ssh`, `ipsec_ah`, `clear_text`, `no_data`), the `label` the
+/// text report shows, and a TLS or SSH `version` and TLS `cipher` where
+/// seen (null otherwise), the same for connections and sessions.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Protection {
     Tls {
         version: String,
@@ -37,6 +40,25 @@ pub enum Protection {
     ClearText,
     /// No payload seen.
     NoData,
+}
+
+impl Serialize for Protection {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let (kind, version, cipher) = match self {
+            Protection::Tls { version, cipher } => ("tls", Some(version), cipher.as_ref()),
+            Protection::Ssh { version } => ("ssh", Some(version), None),
+            Protection::IpsecAh => ("ipsec_ah", None, None),
+            Protection::ClearText => ("clear_text", None, None),
+            Protection::NoData => ("no_data", None, None),
+        };
+        let mut st = ser.serialize_struct("Protection", 4)?;
+        st.serialize_field("kind", kind)?;
+        st.serialize_field("label", &self.label())?;
+        st.serialize_field("version", &version)?;
+        st.serialize_field("cipher", &cipher)?;
+        st.end()
+    }
 }
 
 impl Protection {
@@ -167,7 +189,7 @@ pub struct SessionSummary {
     pub server: IpAddr,
     pub server_port: u16,
     pub client: IpAddr,
-    pub protection: String,
+    pub protection: Protection,
     pub connections: u64,
     pub bytes_in: u64,
     pub bytes_out: u64,
@@ -240,7 +262,7 @@ impl ZertAnalyzer {
                     server,
                     server_port,
                     client,
-                    protection: label,
+                    protection: protection.clone(),
                     connections: 0,
                     bytes_in: 0,
                     bytes_out: 0,
@@ -415,7 +437,7 @@ pub fn render_text(r: &ZertReport) -> String {
     };
     let ws = width(40, &|r| r.0.chars().count());
     let wc = width(22, &|r| r.1.chars().count());
-    let wp = width(28, &|r| r.2.protection.chars().count());
+    let wp = width(28, &|r| r.2.protection.label().chars().count());
     let _ = writeln!(
         o,
         "  {:<ws$} {:<wc$} {:<wp$} {:>5} {:>12} {:>12}",
@@ -425,7 +447,12 @@ pub fn render_text(r: &ZertReport) -> String {
         let _ = writeln!(
             o,
             "  {:<ws$} {:<wc$} {:<wp$} {:>5} {:>12} {:>12}",
-            server, client, s.protection, s.connections, s.bytes_in, s.bytes_out
+            server,
+            client,
+            s.protection.label(),
+            s.connections,
+            s.bytes_in,
+            s.bytes_out
         );
     }
     for sa in &r.ipsec {
@@ -482,11 +509,11 @@ mod tests {
 
     #[test]
     fn text_table_columns_stay_aligned_with_long_protection_labels() {
-        let session = |protection: &str| SessionSummary {
+        let session = |protection: Protection| SessionSummary {
             server: "192.0.2.1".parse().unwrap(),
             server_port: 4433,
             client: "192.0.2.2".parse().unwrap(),
-            protection: protection.to_string(),
+            protection,
             connections: 1,
             bytes_in: 260,
             bytes_out: 1459,
@@ -494,9 +521,14 @@ mod tests {
         let r = ZertReport {
             connections: Vec::new(),
             sessions: vec![
-                session("clear text"),
-                session("TLSv1.2 TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
-                session("SSH SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u6"),
+                session(Protection::ClearText),
+                session(Protection::Tls {
+                    version: "TLSv1.2".into(),
+                    cipher: Some("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256".into()),
+                }),
+                session(Protection::Ssh {
+                    version: "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u6".into(),
+                }),
             ],
             ipsec: Vec::new(),
             untracked: 0,

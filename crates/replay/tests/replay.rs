@@ -390,6 +390,16 @@ mod cli {
         assert_eq!(v["smcat"]["potential"]["total_connections"], 3);
         assert_eq!(v["smcat"]["potential"]["eligible_connections"], 3);
         assert_eq!(v["zert"]["connections"].as_array().unwrap().len(), 3);
+        // Connections and sessions describe protection alike: a kind in
+        // snake case, the text report's label, version and cipher.
+        for list in ["connections", "sessions"] {
+            for c in v["zert"][list].as_array().unwrap() {
+                let p = &c["protection"];
+                assert_eq!(p["kind"], "clear_text", "{list}: {p}");
+                assert_eq!(p["label"], "clear text", "{list}: {p}");
+                assert!(p["version"].is_null() && p["cipher"].is_null(), "{p}");
+            }
+        }
         let page = std::fs::read_to_string(&html).unwrap();
         assert!(page.contains("<svg") && page.contains("BULKDATA"));
         assert!(
