@@ -578,7 +578,12 @@ impl<R: Read> CaptureReader<R> {
                             record: record_no,
                             offset,
                             bytes_read: self.bytes.load(Ordering::Relaxed),
-                            detail: format!("record claims {n} bytes"),
+                            detail: format!(
+                                "record claims {n} bytes, past the end of the file and over \
+                                 the {} MiB that softosa reads in one record: a damaged length, \
+                                 not a capture cut short",
+                                MAX_BLOCK >> 20
+                            ),
                         });
                     }
                     return Err(CaptureError::Truncated {

@@ -243,7 +243,10 @@ fn corrupt_and_foreign_files_are_typed_errors() {
     p[24 + 8..24 + 12].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
     match read_bytes(&p) {
         Err(e @ CaptureError::Corrupt { record: 1, .. }) => {
-            assert!(e.to_string().contains("claims 2147483647 bytes"), "{e}")
+            let e = e.to_string();
+            assert!(e.contains("claims 2147483647 bytes"), "{e}");
+            // ... and says why that is damage, not a cut
+            assert!(e.contains("over the 16 MiB"), "{e}");
         }
         other => panic!("expected Corrupt record 1, got {other:?}"),
     }
