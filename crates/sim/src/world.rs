@@ -509,8 +509,16 @@ struct Host {
 #[derive(Clone, Copy, Debug)]
 struct Spin {
     end: Ns,
-    in_window: bool,
     slot: usize,
+}
+
+/// How much of `[start, start + dur)` lies in the measured window
+/// `[from, end)`: busy time is counted for the part of a job or step inside
+/// it, so one that starts before the window or runs past its end does not
+/// count in full (a card busy all window long reads 100 %, never more).
+fn window_part(from: Ns, end: Ns, start: Ns, dur: u64) -> u64 {
+    let to = start.saturating_add(dur).min(end);
+    to.saturating_sub(start.max(from))
 }
 
 struct Micro {
@@ -1132,7 +1140,7 @@ impl World {
     }
 
     fn micro_start(&mut self, h: usize, now: Ns) {
-        let window = self.in_window(now);
+        let (from, end) = (self.measure_from, self.end);
         let Some((o, m, g)) = self.osas[h].as_mut() else {
             return;
         };
@@ -1164,9 +1172,7 @@ impl World {
         };
         m.busy = true;
         m.busy_ns += cost;
-        if window {
-            m.busy_window += cost;
-        }
+        m.busy_window += window_part(from, end, now, cost);
         self.q.schedule(now + cost, Ev::MicroDone(h));
     }
 
@@ -1426,6 +1432,7 @@ impl World {
     /// queue (OLM poll window) stops looking now, and the CPU time charged
     /// in advance for the rest of its window is given back.
     fn end_poll_windows(&mut self, h: usize, key: u64, now: Ns) {
+        let (from, end) = (self.measure_from, self.end);
         let host = &mut self.hosts[h];
         for p in 0..host.cur.len() {
             if !matches!(host.cur[p], Some((Step::PollWindow(k, _), _)) if k == key) {
@@ -1438,11 +1445,11 @@ impl World {
             if let Some(b) = host.cpu.busy_ns.get_mut(p) {
                 *b = b.saturating_sub(unspent);
             }
-            if sp.in_window {
-                host.cpu_window = host.cpu_window.saturating_sub(unspent);
-                if let Some(x) = host.cpu_wl.get_mut(sp.slot) {
-                    *x = x.saturating_sub(unspent);
-                }
+            // what of the unspent rest the window had counted
+            let counted = window_part(from, end, now, unspent);
+            host.cpu_window = host.cpu_window.saturating_sub(counted);
+            if let Some(x) = host.cpu_wl.get_mut(sp.slot) {
+                *x = x.saturating_sub(counted);
             }
             host.step_gen[p] = host.step_gen[p].wrapping_add(1);
             let gen = host.step_gen[p];
@@ -1528,7 +1535,7 @@ impl World {
                 Step::PollWindow(_, until) => until.saturating_sub(now),
                 _ => self.vary(self.step_cost(h, &step)),
             };
-            let window = self.in_window(now);
+            let (from, end) = (self.measure_from, self.end);
             let host = &mut self.hosts[h];
             // VSE: the step's non-parallel part needs the system-wide lock;
             // waiting for it spins (CPU time).
@@ -1553,27 +1560,29 @@ impl World {
                 _ => elapsed,
             };
             host.cpu.charge(p, cost);
-            if window {
-                host.cpu_window += cost;
-                let slot = if wl == UNATTRIBUTED {
-                    host.cpu_wl.len() - 1
-                } else {
-                    wl
-                };
-                if let Some(x) = host.cpu_wl.get_mut(slot) {
-                    *x += cost;
-                }
+            // The measured window holds the part of the step that falls in
+            // it, so a step across either edge counts for what it spent
+            // inside (the CPU time spread evenly over the step).
+            let counted = if elapsed == 0 {
+                window_part(from, end, now, 1) * cost
+            } else {
+                let inside = window_part(from, end, now, elapsed);
+                (u128::from(cost) * u128::from(inside) / u128::from(elapsed)) as u64
+            };
+            let slot = if wl == UNATTRIBUTED {
+                host.cpu_wl.len() - 1
+            } else {
+                wl
+            };
+            host.cpu_window += counted;
+            if let Some(x) = host.cpu_wl.get_mut(slot) {
+                *x += counted;
             }
             host.cur[p] = Some((step, wl));
             host.spin[p] = match step {
                 Step::PollWindow(..) => Some(Spin {
                     end: now + elapsed,
-                    in_window: window,
-                    slot: if wl == UNATTRIBUTED {
-                        host.cpu_wl.len() - 1
-                    } else {
-                        wl
-                    },
+                    slot,
                 }),
                 _ => None,
             };

@@ -11,7 +11,7 @@ fn repo() -> PathBuf {
 }
 
 mod common;
-use common::{host, run_text};
+use common::{host, only, run_text};
 
 /// A `[[workload]]` of CRRn(100/800) from `client` to `server`.
 fn crr(n: u32, client: &str, server: &str) -> String {
@@ -1138,5 +1138,62 @@ fn a_deep_switch_buffer_holds_a_standing_queue_ahead_of_requests() {
         "the stream keeps its window only in the deep buffer: {} against {} MB/s",
         sd.mb_per_s,
         ss.mb_per_s
+    );
+}
+
+/// Busy time counts the part of a job inside the measured window: a card
+/// whose every frame takes longer than the window reads 100 %, not 0 %
+/// (the job started before the window) or over 100 % (one ran past its end).
+#[test]
+fn busy_time_is_clipped_to_the_measured_window() {
+    let text = |frame_ns: u64| {
+        format!(
+            r#"
+duration_ms = 10
+warmup_ms = 2
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.1"
+speed = "1g"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.2"
+speed = "1g"
+[[workload]]
+type = "RR"
+connections = 4
+request = 100
+response = 800
+client = "aix"
+server = "zos"
+[models.adapter.osa-express3-1g]
+frame_ns = {frame_ns}
+"#
+        )
+    };
+    // 30 ms a frame: the first frame's job spans the whole window;
+    // 3 ms: jobs run back to back and one runs past the window's end.
+    for frame_ns in [30_000_000, 3_000_000] {
+        let r = only(&text(frame_ns));
+        let busy = host(&r, "zos")
+            .adapter
+            .as_ref()
+            .unwrap()
+            .microprocessor_busy_pct;
+        assert!((busy - 100.0).abs() < 1e-9, "frame_ns {frame_ns}: {busy}");
+    }
+    // A processor busy with one long step the same way.
+    let r = only(&text(2000).replace(
+        "[models.adapter.osa-express3-1g]\nframe_ns = 2000\n",
+        "[models.peer.aix]\ninterrupt_ns = 50000000\n",
+    ));
+    let aix = host(&r, "aix");
+    assert!(
+        aix.cpu_busy_pct > 0.0 && aix.cpu_busy_pct <= 100.0 / aix.processors as f64 + 1e-9,
+        "{} of {} processors",
+        aix.cpu_busy_pct,
+        aix.processors
     );
 }
