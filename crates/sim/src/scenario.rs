@@ -652,9 +652,23 @@ impl Scenario {
                             }
                         )));
                     }
+                    // The map is read only with WLMPRIORITYQ on: say so
+                    // rather than leave the user comparing two maps.
+                    let map_unused = v.field == "wlm_priorityq_map"
+                        && !hosts.iter().any(|h| {
+                            vary_selects_host(v, h)
+                                && h.get("wlm_priorityq").and_then(toml::Value::as_bool)
+                                    == Some(true)
+                        });
+                    let why = if map_unused {
+                        ": wlm_priorityq_map is used only with wlm_priorityq = true, which no \
+                         host it varies has (give those hosts wlm_priorityq = true)"
+                    } else {
+                        "; give values that change the run"
+                    };
                     return Err(self.invalid(format!(
                         "[vary] values: {f} = {} and {f} = {} run the same setup, so their \
-                         columns could not differ; give values that change the run",
+                         columns could not differ{why}",
                         value_text(&v.values[j]),
                         value_text(val),
                         f = v.field,
@@ -2869,6 +2883,12 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 "field = \"xcf_speed\"\nvalues = [\"1g\", \"10g\"]",
                 "values =",
                 "run the same setup",
+            ),
+            // A map of priority queues on a host without them: the reason.
+            (
+                "field = \"wlm_priorityq_map\"\nvalues = [[1, 2, 2, 3, 4, 4, 4], [1, 1, 2, 2, 3, 3, 4]]",
+                "values =",
+                "used only with wlm_priorityq = true, which no host it varies has",
             ),
             // A selection list of the other kind of field.
             (
