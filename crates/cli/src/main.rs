@@ -207,13 +207,18 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
             if let Some(clash) = softosa_profile::activate::StackNameClash::find(&diags) {
                 return Failure::usage(clash.with_advice("display"));
             }
+            // In file and line order, as profile check lists them.
+            let mut diags = diags;
+            diags.sort();
             let lines: Vec<String> = diags.items().iter().map(|d| d.to_string()).collect();
             Failure::run(format!(
                 "the configuration has errors:\n{}",
                 lines.join("\n")
             ))
         })?;
-    for w in activation.warnings.items() {
+    let mut warnings = activation.warnings;
+    warnings.sort();
+    for w in warnings.items() {
         eprintln!("{w}");
     }
     let engine = softosa_engine::Engine::new(activation.config).map_err(Failure::run)?;

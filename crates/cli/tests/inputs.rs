@@ -206,6 +206,17 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
             ],
             "has a [vary] of its own",
         ),
+        (
+            vec![
+                "sim",
+                QUICK,
+                "--seed",
+                "18446744073709551615",
+                "--seeds",
+                "3",
+            ],
+            "pass the largest seed",
+        ),
     ] {
         refused_as_usage(&args, says);
     }
@@ -541,5 +552,39 @@ fn stack_names_that_clash_or_name_nothing_are_usage_errors() {
         "two stacks are named TCPIP",
     );
     assert_eq!(stderr(&o), clash);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_profile_display_lists_its_diagnostics_in_line_order() {
+    // The activation finds the missing START (line 1) after the errors of
+    // lines 5 and 6; the message lists them by line, as profile check does.
+    let dir = std::env::temp_dir().join(format!("softosa-diag-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let prof = dir.join("order.prof");
+    std::fs::write(
+        &prof,
+        "INTERFACE X\n  DEFINE IPAQENET\n  IPADDR 192.0.2.1/24\n  PORTNAME P1\n  \
+         INBPERF BALANCED WORKLOADQ\nSTART Y\n",
+    )
+    .expect("write a profile");
+    let o = softosa(&[
+        "display",
+        "devlinks",
+        "--profile",
+        prof.to_str().expect("a UTF-8 temporary directory"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<(u32, u32)> = err
+        .lines()
+        .filter_map(|l| {
+            let rest = l.split_once("order.prof:")?.1;
+            let mut it = rest.split(':');
+            Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+        })
+        .collect();
+    assert!(lines.len() >= 3, "{err}");
+    assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

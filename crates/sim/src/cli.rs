@@ -372,7 +372,16 @@ fn seeded(
     variants: Vec<crate::scenario::Variant>,
 ) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     let first = args.seed.unwrap_or(sc.file.seed);
-    let seeds: Vec<u64> = (0..args.seeds).map(|k| first.wrapping_add(k)).collect();
+    if first.checked_add(args.seeds - 1).is_none() {
+        // The next seeds would wrap to 0, 1, ...: not "the next ones".
+        return Err(Box::new(Usage(format!(
+            "--seeds {}: the seeds after {first} pass the largest seed, {}; give a smaller \
+             --seed",
+            args.seeds,
+            u64::MAX
+        ))));
+    }
+    let seeds: Vec<u64> = (0..args.seeds).map(|k| first + k).collect();
     let mut all = crate::spread::SeedRuns::new(seeds.clone());
     let mut csv = vec![format!("seed,{}\n", RunResult::CSV_HEADER)];
     let started = Instant::now();

@@ -356,8 +356,8 @@ impl RunResult {
         if self.workloads.iter().any(|w| w.delivered_nothing()) {
             let _ = writeln!(
                 s,
-                "- in ms/MB: no payload delivered in the measured window; there is nothing \
-                 the CPU could be per"
+                "- in ms/MB: no payload delivered in the measured window, so there is no \
+                 CPU per MB to show"
             );
         }
         if self.workloads.iter().any(|w| w.transactions == 0) {

@@ -72,7 +72,7 @@ pub const PUBLISHED: &str = include_str!("../../../calibration/published.toml");
 #[command(
     after_help = "\
 Examples:
-  softosa reproduce                          every check, table + reproduce.html (about 7 s)
+  softosa reproduce                          every check, table + reproduce.html (about 10 s)
   softosa reproduce --only olm               the OLM scenarios and their checks only
   softosa reproduce --only dynamic --seeds 5 does a pass depend on the seed?
   softosa reproduce --strict --json > r.json for CI: exit status 1 unless all pass
