@@ -260,6 +260,15 @@ fn lab_option_errors_are_usage_errors() {
         (vec!["lab", "--rr-stack", "2"], "--sharing one has 1 stack"),
         (vec!["lab", "--instance", "../x"], "instance name"),
         (
+            vec!["lab", "--rr", "0", "--rr-size", "100"],
+            "--rr 0 with --rr-size",
+        ),
+        (
+            vec!["lab", "--rr", "0", "--rr-cpus", "0", "--bench"],
+            "--rr 0 with --rr-cpus",
+        ),
+        (vec!["lab", "--clean", "--secs", "5"], "cannot be used with"),
+        (
             vec!["lab", "--cpus", "0,0"],
             "invalid value '0,0' for '--cpus <LIST>': CPU 0 is listed twice",
         ),

@@ -71,9 +71,9 @@ pub struct LabArgs {
     /// transactions as the connection can carry.
     #[arg(long, default_value_t = 0)]
     pub rr_mps: u32,
-    /// Request/response message size (bytes).
-    #[arg(long, default_value_t = 64)]
-    pub rr_size: usize,
+    /// Request/response message size (bytes) [default: 64].
+    #[arg(long)]
+    pub rr_size: Option<usize>,
     /// Seconds each workload runs (1 to 86400; iperf3 and sockperf count
     /// whole seconds, so a fraction is rounded up).
     #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
@@ -179,8 +179,9 @@ pub struct LabArgs {
     pub bench: bool,
     /// Only remove leftovers of runs whose process is gone: namespaces
     /// named sosa-<pid in base 36>_..., anything still running in them, and
-    /// control sockets under /run/softosa nobody answers on.
-    #[arg(long)]
+    /// control sockets under /run/softosa nobody answers on. Takes no other
+    /// option (it runs nothing).
+    #[arg(long, exclusive = true)]
     pub clean: bool,
     /// Print results as JSON.
     #[arg(long)]
@@ -261,8 +262,10 @@ fn log_filter(s: &str) -> Result<String, String> {
 pub fn init_logging(filter: &str, json: bool) -> Result<(), LabError> {
     let f =
         parse_filter(filter).map_err(|why| LabError::Usage(format!("--log {filter:?}: {why}")))?;
+    // Colour only on a terminal: escape codes in a redirected log are noise.
     let b = tracing_subscriber::fmt()
         .with_env_filter(f)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
     // Already set up (a second run in one process): the first stands.
     let _ = if json {
@@ -283,7 +286,7 @@ fn options(a: &LabArgs, inb: Inb) -> LabOptions {
         stream_mbps: a.stream_mbps,
         udp: a.udp,
         rr: a.rr.unwrap_or(if a.bench { 1 } else { 2 }),
-        rr_size: a.rr_size,
+        rr_size: a.rr_size.unwrap_or(DEFAULT_RR_SIZE),
         rr_mps: a.rr_mps,
         secs: a.secs,
         reverse: a.reverse,
@@ -360,6 +363,29 @@ pub fn run_lab(o: &LabOptions) -> Result<LabResult, LabError> {
     }
 }
 
+/// The RR message size used where `--rr-size` is not given.
+const DEFAULT_RR_SIZE: usize = 64;
+
+/// `--rr 0` with an option that only the RR connections use (beside
+/// `--rr-mps` and `--rr-stack`, which [`lab::validate`] refuses): given by
+/// hand, it would be dropped without a word.
+fn check_rr_options(a: &LabArgs) -> Result<(), LabError> {
+    if a.rr != Some(0) {
+        return Ok(());
+    }
+    let Some(given) = Given::of(&[
+        (a.rr_size.is_some(), "--rr-size"),
+        (a.rr_cpus.is_some(), "--rr-cpus"),
+    ]) else {
+        return Ok(());
+    };
+    Err(LabError::Usage(format!(
+        "--rr 0 with {given}: {} the RR connections and there are none; drop {} or give --rr N",
+        given.agree("it shapes", "they shape"),
+        given.agree("it", "them"),
+    )))
+}
+
 /// `--core passthrough` is a bare bridge: refuse the options only the
 /// engine acts on instead of running without them.
 fn check_core(a: &LabArgs) -> Result<(), LabError> {
@@ -396,6 +422,31 @@ fn check_core(a: &LabArgs) -> Result<(), LabError> {
 fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
     if a.profile.is_empty() || a.core != CoreKind::Engine {
         return Ok(());
+    }
+    // z/OS refuses WORKLOADQ without a VMAC, so the lab gives it only to
+    // the interfaces that have one: say which run without it.
+    if let Some(m) = modes.iter().find(|m| **m == Inb::DynamicWorkloadq) {
+        let (without, all) = engine_core::interfaces_without_vmac(&options(a, *m))?;
+        if without.len() == all && all > 0 {
+            return Err(LabError::Usage(format!(
+                "{} DYNAMIC-WORKLOADQ: inbound workload queueing needs a VMAC, and no \
+                 interface of the profiles has one ({}), so the run would be DYNAMIC under \
+                 another name; add VMAC to the INTERFACE statement",
+                if a.compare.is_empty() {
+                    "--inbperf"
+                } else {
+                    "--compare"
+                },
+                without.join(", ")
+            )));
+        }
+        if !without.is_empty() && !a.quiet {
+            eprintln!(
+                "softosa lab: DYNAMIC WORKLOADQ runs as DYNAMIC on {} (no VMAC, which \
+                 WORKLOADQ needs)",
+                without.join(", ")
+            );
+        }
     }
     let modes = if !a.per_cpu && a.rr_stack == 1 {
         &modes[..modes.len().min(1)]
@@ -496,12 +547,21 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         return Ok(ExitCode::SUCCESS);
     }
     check_core(&a)?;
+    check_rr_options(&a)?;
     let modes = modes(&a)?;
     for m in &modes {
         lab::validate(&options(&a, *m))?;
     }
     lab::preflight(a.streams > 0 || a.bench, a.rr != Some(0))?;
     check_profiles(&a, &modes)?;
+    // Another lab holding the instance name or the metrics port refuses
+    // this one before its first run is announced (each run binds them
+    // again for itself).
+    let sock = a.instance.as_ref().map(|i| crate::control::socket_path(i));
+    drop(crate::control::Listeners::bind(
+        sock.as_deref(),
+        a.metrics_port,
+    )?);
     for n in crate::topo::clean_leftovers(false) {
         eprintln!("removed leftover namespace {n} of a crashed run");
     }
@@ -562,6 +622,10 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
 /// comparison several of them, with nothing else printed until the end.
 fn progress_line(k: usize, total: usize, o: &LabOptions, rep: u32, repeats: u32) -> String {
     let setting = match o.core {
+        // Without --inbperf or --compare each interface runs its own.
+        CoreKind::Engine if !o.profiles.is_empty() && !o.profile_inbperf_override => {
+            "INBPERF of the profiles"
+        }
         CoreKind::Engine => o.inbperf.label(),
         CoreKind::Passthrough => "passthrough",
     };
@@ -843,6 +907,16 @@ mod tests {
             progress_line(1, 1, &one, 1, 1),
             "softosa lab: run 1 of 1: MINLATENCY, 3 s (at least 3 s of runs left)"
         );
+        // From profiles, each interface runs its own INBPERF unless one is
+        // given for all.
+        let own = options(&args(&["--profile", "a.prof"]).expect("args"), Inb::Dynamic);
+        assert_eq!(
+            progress_line(1, 1, &own, 1, 1),
+            "softosa lab: run 1 of 1: INBPERF of the profiles, 3 s (at least 3 s of runs left)"
+        );
+        let given = args(&["--profile", "a.prof", "--inbperf", "BALANCED"]).expect("args");
+        let given = options(&given, Inb::Balanced);
+        assert!(progress_line(1, 1, &given, 1, 1).contains("run 1 of 1: BALANCED, 3 s"));
         assert!(args(&["-q"]).expect("args").quiet);
     }
 

@@ -1304,8 +1304,8 @@ struct PlaneStatus<C: Core> {
 impl<C: Core> StatusSource for PlaneStatus<C> {
     fn display(&self, req: &DisplayRequest) -> Result<String, Refusal> {
         if req.kind.eq_ignore_ascii_case("DRIVER") {
-            if softosa_display::narrowing(req.target.as_deref()).is_some() {
-                return Err(crate::displays::whole_adapter(&req.kind));
+            if let Some(t) = softosa_display::narrowing(req.target.as_deref()) {
+                return Err(crate::displays::whole_adapter(&req.kind, t));
             }
             return Ok(driver_text(&self.shared.stats, req.json));
         }

@@ -37,10 +37,10 @@ fn refusal(e: DisplayError) -> Refusal {
 }
 
 /// Refusal of a target for display `kind`, which covers the whole adapter.
-pub fn whole_adapter(kind: &str) -> Refusal {
+pub fn whole_adapter(kind: &str, target: &str) -> Refusal {
     Refusal::Usage(format!(
-        "{} covers the whole adapter and takes no --intf (DEVLINKS, OSAINFO, TRLE, \
-         TUNING and QUEUES show one interface, the Netstat displays one stack)",
+        "{} covers the whole adapter and takes no --intf {target:?} (DEVLINKS, OSAINFO, \
+         TRLE, TUNING and QUEUES show one interface, the Netstat displays one stack)",
         kind.to_ascii_uppercase()
     ))
 }
@@ -86,8 +86,8 @@ pub fn render(c: &EngineCore, req: &DisplayRequest) -> Result<String, Refusal> {
         kind.as_str(),
         "COUNTERS" | "ACCOUNTING" | "BULK" | "PLACEMENT"
     );
-    if adapter_wide && target.is_some() {
-        return Err(whole_adapter(&kind));
+    if let Some(t) = target.filter(|_| adapter_wide) {
+        return Err(whole_adapter(&kind, t));
     }
     let json = req.json;
     match kind.as_str() {

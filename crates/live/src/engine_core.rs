@@ -575,6 +575,19 @@ pub fn profile_plan(o: &LabOptions) -> Result<lab::LabPlan, LabError> {
     plan_for(core.engine())
 }
 
+/// The interfaces of `o.profiles` that have no VMAC (so `set_inbperf`
+/// leaves WORKLOADQ off there), by name, and how many interfaces there are.
+pub fn interfaces_without_vmac(o: &LabOptions) -> Result<(Vec<String>, usize), LabError> {
+    let cfg = profile_config(o, false)?;
+    let without = cfg
+        .interfaces
+        .iter()
+        .filter(|i| i.vmac.is_none())
+        .map(|i| i.name.clone())
+        .collect();
+    Ok((without, cfg.interfaces.len()))
+}
+
 /// [`config_from_profiles`], printing the activation's warnings or not.
 fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, LabError> {
     let files: Vec<(Option<String>, std::path::PathBuf)> =

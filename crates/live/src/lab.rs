@@ -93,7 +93,8 @@ pub fn preflight(need_iperf3: bool, need_sockperf: bool) -> Result<(), LabError>
 
 /// The programs a run needs, each with the Debian package that has it.
 fn needed_tools(iperf3: bool, sockperf: bool) -> Vec<(&'static str, &'static str)> {
-    let mut tools = vec![("ip", "iproute2")];
+    // unshare checks that namespaces can be made (see preflight)
+    let mut tools = vec![("ip", "iproute2"), ("unshare", "util-linux")];
     if iperf3 {
         tools.push(("iperf3", "iperf3"));
     }
@@ -724,6 +725,25 @@ pub struct LabResult {
     pub layout: String,
     /// The RR clients' rate (0: ping-pong).
     pub rr_mps: u32,
+    /// `--repeat`: each run's headline figures, in the order run. The
+    /// result's own headline figures are their medians; everything else
+    /// (counters, threads, connections, displays) is run `shown_run`'s.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repeats: Vec<RepeatFigures>,
+    /// With `repeats`: the run (1-based) whose counters the result shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown_run: Option<usize>,
+}
+
+/// One run of a `--repeat`: what it measured of the figures the result
+/// gives as medians.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct RepeatFigures {
+    pub stream_bps: Option<f64>,
+    pub rr_p50_us: Option<f64>,
+    pub rr_p99_us: Option<f64>,
+    pub cpu_secs: f64,
+    pub all_accounted_for: bool,
 }
 
 /// How long the CPU wake-up latency request outlives the last frame.
@@ -1316,6 +1336,15 @@ pub fn report(r: &LabResult) -> String {
             "idle CPUs polling   {p:.2} s (cpuidle POLL state; not halted, for fast wake-ups)\n"
         ));
     }
+    if let Some(k) = r.shown_run.filter(|_| !r.repeats.is_empty()) {
+        // The lines above are medians; the rest is one run's, whose own
+        // CPU need not equal the median.
+        s.push_str(&format!(
+            "runs                {}\n\
+             (the figures above are the medians of these runs; what follows is run {k}'s)\n",
+            repeat_line(&r.repeats)
+        ));
+    }
     for (n, t) in &r.cpu_by_thread {
         s.push_str(&format!("  {n:<16} {t:.2} s\n"));
     }
@@ -1463,12 +1492,32 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
     let rp99 = med(&|r| r.ref_rr.as_ref().map(|x| x.p99));
     let hold = med(&|r| r.rr_hold_p50_us);
     let n = runs.len();
-    runs.sort_by(|a, b| {
+    let repeats: Vec<RepeatFigures> = runs
+        .iter()
+        .map(|r| RepeatFigures {
+            stream_bps: r.stream_bps,
+            rr_p50_us: r.rr_p50_us,
+            rr_p99_us: r.rr_p99_us,
+            cpu_secs: r.cpu_secs,
+            all_accounted_for: r.accounting.balanced(),
+        })
+        .collect();
+    // The run whose counters are shown: one whose accounting does not
+    // balance (so the mismatch is seen), else the middle one by RR p50
+    // (or stream throughput).
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
         let k = |r: &LabResult| r.rr_p50_us.or(r.stream_bps).unwrap_or(0.0);
-        k(a).total_cmp(&k(b))
+        k(&runs[a]).total_cmp(&k(&runs[b]))
     });
-    let bad = runs.iter().position(|r| !r.accounting.balanced());
-    let mut out = runs.swap_remove(bad.unwrap_or(n / 2));
+    let pick = order
+        .iter()
+        .copied()
+        .find(|&i| !runs[i].accounting.balanced())
+        .unwrap_or(order[n / 2]);
+    let mut out = runs.swap_remove(pick);
+    out.repeats = repeats;
+    out.shown_run = Some(pick + 1);
     out.stream_bps = bps;
     out.rr_p50_us = p50;
     out.rr_p99_us = p99;
@@ -1483,6 +1532,29 @@ pub fn median_result(mut runs: Vec<LabResult>) -> LabResult {
     }
     out.label = format!("{} (median of {n})", out.label);
     out
+}
+
+/// Each run of a `--repeat` in a few words: `1: 9.41 Gbit/s, p50 21.3 us,
+/// CPU 0.61 s; 2: ...`.
+fn repeat_line(runs: &[RepeatFigures]) -> String {
+    runs.iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut parts = Vec::new();
+            if let Some(b) = f.stream_bps {
+                parts.push(format!("{:.2} Gbit/s", b / 1e9));
+            }
+            if let Some(p) = f.rr_p50_us {
+                parts.push(format!("p50 {p:.1} us"));
+            }
+            parts.push(format!("CPU {:.2} s", f.cpu_secs));
+            if !f.all_accounted_for {
+                parts.push("frames MISMATCH".into());
+            }
+            format!("{}: {}", i + 1, parts.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The speed benchmark's verdict lines.
@@ -1609,6 +1681,37 @@ mod validate_tests {
     }
 
     #[test]
+    fn repeated_runs_give_medians_and_say_whose_counters_follow() {
+        let run = |p50: f64, cpu: f64, thread: f64| {
+            let mut r = measured("DYNAMIC", 0, 1);
+            r.rr_p50_us = Some(p50);
+            r.cpu_secs = cpu;
+            r.cpu_by_thread = vec![("sosa-wq0.0".into(), thread)];
+            r
+        };
+        let r = median_result(vec![
+            run(30.0, 0.70, 0.69),
+            run(20.0, 0.60, 0.59),
+            run(25.0, 0.65, 0.61),
+        ]);
+        assert_eq!((r.rr_p50_us, r.cpu_secs), (Some(25.0), 0.65), "medians");
+        // The counters are those of the run with the median p50: the third.
+        assert_eq!(r.shown_run, Some(3));
+        assert_eq!(r.cpu_by_thread, vec![("sosa-wq0.0".to_string(), 0.61)]);
+        let cpus: Vec<f64> = r.repeats.iter().map(|f| f.cpu_secs).collect();
+        assert_eq!(cpus, [0.70, 0.60, 0.65], "every run, in the order run");
+        let text = report(&r);
+        assert!(
+            text.contains("runs                1: p50 30.0 us, CPU 0.70 s; 2: p50 20.0 us, CPU 0.60 s; 3: p50 25.0 us, CPU 0.65 s\n"),
+            "{text}"
+        );
+        assert!(text.contains("what follows is run 3's"), "{text}");
+        // One run: no such lines.
+        let one = median_result(vec![run(30.0, 0.7, 0.7)]);
+        assert!(one.repeats.is_empty() && !report(&one).contains("runs "));
+    }
+
+    #[test]
     fn the_comparison_leaves_out_the_columns_of_a_workload_that_did_not_run() {
         // Headers as printed (the label column is 34 wide); rows as words.
         let table = |rs: &[LabResult]| -> (String, Vec<Vec<String>>) {
@@ -1662,9 +1765,9 @@ mod validate_tests {
     #[test]
     fn only_the_tools_of_the_workloads_that_run_are_needed() {
         let names = |i, s| -> Vec<&str> { needed_tools(i, s).iter().map(|t| t.0).collect() };
-        assert_eq!(names(true, true), ["ip", "iperf3", "sockperf"]);
-        assert_eq!(names(false, true), ["ip", "sockperf"]);
-        assert_eq!(names(true, false), ["ip", "iperf3"]);
+        assert_eq!(names(true, true), ["ip", "unshare", "iperf3", "sockperf"]);
+        assert_eq!(names(false, true), ["ip", "unshare", "sockperf"]);
+        assert_eq!(names(true, false), ["ip", "unshare", "iperf3"]);
     }
 
     #[test]

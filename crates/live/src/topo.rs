@@ -115,6 +115,24 @@ impl Names {
 
 /// Remove namespaces left by lab runs whose process is gone (or, with
 /// `all`, every `sosa-` namespace). Returns the names removed.
+/// Whether process `pid` still runs: its `/proc` entry exists and it is
+/// not a zombie (a killed lab whose parent has not reaped it yet still has
+/// an entry, state `Z`, and its namespaces are leftovers all the same).
+fn process_running(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    !matches!(proc_state(&stat), Some('Z' | 'X' | 'x'))
+}
+
+/// The state letter of a `/proc/PID/stat` line: the field after the
+/// command name, which is in parentheses and may itself hold spaces and
+/// parentheses (hence the last `)`).
+fn proc_state(stat: &str) -> Option<char> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.trim_start().chars().next()
+}
+
 pub fn clean_leftovers(all: bool) -> Vec<String> {
     let mut removed = Vec::new();
     let Ok(dir) = std::fs::read_dir("/run/netns") else {
@@ -129,7 +147,7 @@ pub fn clean_leftovers(all: bool) -> Vec<String> {
         let tag = rest.split(['-', '_']).next().unwrap_or("");
         let stale = match pid_of_tag(tag) {
             Some(pid) if pid == me => false,
-            Some(pid) => all || !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            Some(pid) => all || !process_running(pid),
             None => all,
         };
         if !stale {
@@ -404,6 +422,30 @@ mod tests {
             assert!(n.ifname("ra").len() <= 15);
         }
         assert_eq!(pid_of_tag("!"), None);
+    }
+
+    #[test]
+    fn a_zombie_is_not_a_running_lab() {
+        assert_eq!(proc_state("123 (softosa) R 1 2 3"), Some('R'));
+        assert_eq!(proc_state("123 (a (b) c) Z 1 2 3"), Some('Z'));
+        assert_eq!(proc_state("garbage"), None);
+        assert!(process_running(std::process::id()));
+        // A child that has exited and is not yet reaped: still in /proc.
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("spawn true");
+        let pid = child.id();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while process_running(pid) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(
+            std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            "unreaped, so its entry stays"
+        );
+        assert!(!process_running(pid), "but it no longer runs");
+        let _ = child.wait();
+        assert!(!process_running(pid));
     }
 
     #[test]
