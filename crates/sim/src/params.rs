@@ -504,6 +504,13 @@ mod tests {
         assert!(c("osa-express5s") > c("osa-express6s"));
         assert!(m.machine["z10"].processors >= 1);
         assert!(m.peer["aix"].ack_every >= 1);
+        // Spec 1.1: OSA-Express3's 10 GbE port runs about four times as
+        // fast as OSA-Express2's (jumbo frames, each card's own bound),
+        // while the 1 GbE cards differ far less.
+        let big = |g: &str| m.adapter[g].frame_cost(9018);
+        let ratio = big("osa-express2") as f64 / big("osa-express3") as f64;
+        assert!((3.5..=4.5).contains(&ratio), "{ratio}");
+        assert!(c("osa-express2-1g") < 2 * c("osa-express3-1g"));
         // OSA-Express3's 1 GbE feature: same data path, dearer signals.
         let (ten, one) = (&m.adapter["osa-express3"], &m.adapter["osa-express3-1g"]);
         assert_eq!(ten.frame_cost(1500), one.frame_cost(1500));

@@ -2501,8 +2501,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "osa-express3-1g"
         );
         assert!(f("osa-express3-1g", 10_000_000_000).is_err());
-        // A generation without a separate 1 GbE entry keeps its own.
-        assert_eq!(f("osa-express2", 1_000_000_000).unwrap(), "osa-express2");
+        // OSA-Express2 has its 1 GbE card too; a generation without a
+        // separate 1 GbE entry keeps its own.
+        assert_eq!(f("osa-express2", 1_000_000_000).unwrap(), "osa-express2-1g");
+        assert_eq!(f("osa-express2", 10_000_000_000).unwrap(), "osa-express2");
+        assert_eq!(f("osa-express6s", 1_000_000_000).unwrap(), "osa-express6s");
         assert_eq!(generation("osa-express3-1g"), ec::OsaGeneration::Express3);
         assert_eq!(generation("osa-express2-1g"), ec::OsaGeneration::Express2);
         // The scenario shows the feature it resolved.
