@@ -1425,6 +1425,18 @@ impl World {
             .and_then(|&c| host.conns.get(c)?.as_ref())
             .map(|cn| cn.wl)
             .or_else(|| host.listen.get(&p.dport).copied())
+            .or_else(|| {
+                // A distributor holds no connection of what it forwards:
+                // the DVIPA's port names the distributed workload, whose
+                // CPU this is (not the distributor's own workloads').
+                let d = host.spec.distributor.as_ref()?;
+                if d.dvipa != p.dst_ip {
+                    return None;
+                }
+                self.workloads.iter().enumerate().position(|(w, spec)| {
+                    spec.via_distributor == Some(h) && listen_port(w) == p.dport
+                })
+            })
             .unwrap_or(UNATTRIBUTED)
     }
 

@@ -1197,3 +1197,38 @@ frame_ns = {frame_ns}
         aix.processors
     );
 }
+
+/// The distributor's work of forwarding a distributed workload is that
+/// workload's CPU, not shared among the distributor's own workloads: a
+/// local RR beside it costs what it costs without it.
+#[test]
+fn a_distributors_forwarding_is_the_distributed_workloads_cpu() {
+    let file =
+        std::fs::read_to_string(repo().join("scenarios/sysplex-distributor-mix.toml")).unwrap();
+    // The DYNAMIC run alone: the hosts already say DYNAMIC.
+    let text = &file[..file.find("[vary]").unwrap()];
+    let with = only(text);
+    // The same without the distributed workload.
+    let start = text
+        .find("[[workload]]\nname = \"distributed-RR10\"")
+        .unwrap();
+    let end = text.find("[[workload]]\nname = \"stream-in\"").unwrap();
+    let alone = format!("{}{}", &text[..start], &text[end..]);
+    let without = only(&alone);
+    let cpu = |r: &RunResult, name: &str| {
+        r.workloads
+            .iter()
+            .find(|w| w.name == name)
+            .unwrap()
+            .cpu_us_per_txn_server
+    };
+    let (local, local_alone) = (cpu(&with, "local-RR10"), cpu(&without, "local-RR10"));
+    assert!(
+        (local - local_alone).abs() < 0.15 * local_alone,
+        "local RR {local} us per transaction beside the distributed one, {local_alone} alone"
+    );
+    // The distributed workload's server side is its target's work plus
+    // the distributor's: more than the local RR's on one host.
+    let dist = cpu(&with, "distributed-RR10");
+    assert!(dist > 1.1 * local, "distributed {dist}, local {local}");
+}
