@@ -9,7 +9,6 @@
 use crate::event::Ns;
 use crate::link::LinkParams;
 use crate::osa::OsaSetup;
-use crate::packet::nic_mac;
 use crate::params::Models;
 use crate::workload::{Kind, WorkloadSpec};
 use crate::world::{AdapterSetup, HostKind, HostSpec, Setup, SmcKind, SmcPath};
@@ -2161,15 +2160,13 @@ fn profile_config(
         .iter()
         .position(|i| i.addresses.iter().any(|a| a.addr == want))
         .ok_or_else(|| format!("{file}: no interface has IPADDR {}", h.ip))?;
-    let mac = ec::Mac(nic_mac(idx));
+    // Each simulated port has a burned-in MAC of its own; a VMAC stays as
+    // the profile codes it (or as the adapter generates it from the port's).
     let port = cfg.interfaces[iface].port;
     if let Some(pc) = cfg.ports.get_mut(port) {
-        pc.physical_mac = mac;
+        pc.physical_mac = port_mac(idx);
     }
     let i = &mut cfg.interfaces[iface];
-    if let Some(v) = i.vmac.as_mut() {
-        v.mac = Some(mac);
-    }
     for a in extra_addrs {
         i.addresses.push(ec::IpNet {
             addr: IpAddr::V4(*a),
@@ -2180,6 +2177,21 @@ fn profile_config(
         i.mtu = Some(h.mtu);
     }
     Ok(OsaSetup { config: cfg, iface })
+}
+
+/// The burned-in MAC of host `idx`'s OSA port: universally administered
+/// (IBM's 64:3B:88 prefix, as the profile activation's default port MAC),
+/// one per host, unlike the VMACs a profile codes or the adapter makes.
+fn port_mac(idx: usize) -> ec::Mac {
+    let i = idx as u32;
+    ec::Mac([
+        0x64,
+        0x3b,
+        0x88,
+        0x80 | ((i >> 16) & 0x7f) as u8,
+        (i >> 8) as u8,
+        i as u8,
+    ])
 }
 
 /// Host fields a `[vary]` may change.
@@ -2373,7 +2385,6 @@ fn engine_config(
             h.inbperf
         ));
     }
-    let mac = ec::Mac(nic_mac(idx));
     let port = ec::PortConfig {
         name: format!("OSA{idx:02}"),
         chpid: 0x10u8.wrapping_add(idx as u8),
@@ -2383,7 +2394,7 @@ fn engine_config(
             speed_mbps: u32::try_from(rate / 1_000_000).unwrap_or(u32::MAX),
             chpid_type: ec::ChpidType::Osd,
         },
-        physical_mac: mac,
+        physical_mac: port_mac(idx),
     };
     let mut stack = ec::StackConfig::new(format!("TCPIP{idx}"));
     stack.segmentation_offload = h.segmentation_offload;
@@ -2421,8 +2432,9 @@ fn engine_config(
     iface.inbperf = inbperf;
     iface.workloadq = workloadq;
     iface.olm = olm;
+    // VMAC ROUTEALL with no MAC coded: the adapter generates one.
     iface.vmac = Some(ec::VmacConfig {
-        mac: Some(mac),
+        mac: None,
         route: ec::VmacRoute::All,
     });
     if let Some(r) = h.read_storage {
@@ -3305,7 +3317,8 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         let a = h.adapter.as_ref().unwrap();
         let i = &a.osa.config.interfaces[a.osa.iface];
         assert!(i.workloadq);
-        assert_eq!(i.vmac.unwrap().mac, Some(ec::Mac(nic_mac(0))));
+        // VMAC ROUTEALL with no MAC coded: the adapter makes one.
+        assert_eq!(i.vmac.unwrap().mac, None);
         assert!(
             h.segmentation_offload,
             "GLOBALCONFIG SEGMENTATIONOFFLOAD reaches the stack model"

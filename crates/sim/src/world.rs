@@ -38,7 +38,7 @@ use crate::event::{EventQueue, Ns};
 use crate::iqd::IqdAttach;
 use crate::link::{LinkParams, Wire, WireStats};
 use crate::osa::{Osa, OsaSetup};
-use crate::packet::{mac_nic, nic_mac, Pkt, ACK, ESP_OVERHEAD, FIN, SYN};
+use crate::packet::{nic_mac, Pkt, ACK, ESP_OVERHEAD, FIN, SYN};
 use crate::params::{AdapterGen, HostCosts, SmcModel};
 use crate::tcp::{seq_le, Seg, State, Tcb, TcpCfg};
 use crate::vse::{Next, Partition, VseState};
@@ -212,6 +212,7 @@ struct Conn {
     rip: u32,
     lport: u16,
     rport: u16,
+    src_mac: [u8; 6],
     dst_mac: [u8; 6],
     rcvd: u64,
     unread: u32,
@@ -288,6 +289,7 @@ struct ConnEnds {
     lport: u16,
     rip: u32,
     rport: u16,
+    src_mac: [u8; 6],
     dst_mac: [u8; 6],
 }
 
@@ -312,6 +314,7 @@ impl Conn {
             rip: ends.rip,
             lport: ends.lport,
             rport: ends.rport,
+            src_mac: ends.src_mac,
             dst_mac: ends.dst_mac,
             rcvd: 0,
             unread: 0,
@@ -334,9 +337,9 @@ impl Conn {
 
     /// Segment `s` of this connection as host `h` sends it, over `smc`
     /// or (None) through the adapter or NIC.
-    fn packet(&self, h: usize, s: &Seg, smc: Option<SmcKind>) -> Pkt {
+    fn packet(&self, s: &Seg, smc: Option<SmcKind>) -> Pkt {
         Pkt {
-            src_mac: nic_mac(h),
+            src_mac: self.src_mac,
             dst_mac: self.dst_mac,
             src_ip: self.lip,
             dst_ip: self.rip,
@@ -512,6 +515,11 @@ struct Spin {
     slot: usize,
 }
 
+/// A MAC as z/OS displays write it.
+fn mac_text(m: &[u8; 6]) -> String {
+    m.iter().map(|b| format!("{b:02X}")).collect()
+}
+
 /// How much of `[start, start + dur)` lies in the measured window
 /// `[from, end)`: busy time is counted for the part of a job or step inside
 /// it, so one that starts before the window or runs past its end does not
@@ -591,6 +599,9 @@ pub struct World {
     pub workloads: Vec<WorkloadSpec>,
     pub stats: Vec<WlStats>,
     ip_map: BTreeMap<u32, usize>,
+    /// Each host's MAC on the LAN, and the host of each MAC (the switch).
+    macs: Vec<[u8; 6]>,
+    by_mac: BTreeMap<[u8; 6], usize>,
     measure_from: Ns,
     end: Ns,
     sample_every: Ns,
@@ -647,7 +658,7 @@ impl World {
                 Some(a) => {
                     up_link.latency_ns += a.gen.latency_ns;
                     down_link.latency_ns += a.gen.latency_ns;
-                    let o = Osa::new(&a.osa, h.ip, nic_mac(i))
+                    let o = Osa::new(&a.osa)
                         .map_err(|e| WorldError::Engine(h.name.clone(), e.to_string()))?;
                     Some((
                         o,
@@ -749,11 +760,32 @@ impl World {
                 }
             }
         }
+        // Each host's MAC on the LAN: a z/OS host's is its interface's as
+        // the adapter made it (the VMAC, coded or generated, else the
+        // port's), a peer's one of the simulator's own.
+        let macs: Vec<[u8; 6]> = osas
+            .iter()
+            .enumerate()
+            .map(|(i, o)| o.as_ref().map_or(nic_mac(i), |(o, _, _)| o.mac()))
+            .collect();
+        let mut by_mac = BTreeMap::new();
+        for (i, m) in macs.iter().enumerate() {
+            if let Some(j) = by_mac.insert(*m, i) {
+                return Err(WorldError::Engine(
+                    setup.hosts[i].name.clone(),
+                    format!(
+                        "its MAC {} is host {:?}'s too",
+                        mac_text(m),
+                        setup.hosts[j].name
+                    ),
+                ));
+            }
+        }
         for (i, o) in osas.iter_mut().enumerate() {
             if let Some((o, _, _)) = o.as_mut() {
                 for (j, h) in setup.hosts.iter().enumerate() {
                     if j != i {
-                        o.add_neighbor(h.ip, nic_mac(j));
+                        o.add_neighbor(h.ip, macs[j]);
                     }
                 }
             }
@@ -769,6 +801,8 @@ impl World {
             workloads: setup.workloads.clone(),
             stats: vec![WlStats::default(); nwl],
             ip_map,
+            macs,
+            by_mac,
             measure_from: setup.warmup_ns,
             end: setup.warmup_ns + setup.duration_ns,
             sample_every: setup.sample_every_ns,
@@ -850,8 +884,10 @@ impl World {
                 self.kick_down(h, now);
             }
             Ev::AtSwitch(p) => {
-                let dst = mac_nic(&p.dst_mac)
-                    .filter(|d| *d < self.hosts.len())
+                let dst = self
+                    .by_mac
+                    .get(&p.dst_mac)
+                    .copied()
                     .or_else(|| self.ip_map.get(&p.dst_ip).copied());
                 if let Some(d) = dst {
                     if self.hosts[d].down.enqueue(p) {
@@ -1814,7 +1850,7 @@ impl World {
                     && cn.close == Close::Open
                     && cn.smc_from.is_some_and(|f| seq_le(f, s.seq))
             });
-            let pk = cn.packet(h, s, smc);
+            let pk = cn.packet(s, smc);
             let k = if s.len == 0 && s.flags & (SYN | FIN) == 0 {
                 TxKind::Ack
             } else {
@@ -2138,7 +2174,8 @@ impl World {
             lport,
             rip,
             rport,
-            dst_mac: nic_mac(target),
+            src_mac: self.macs[h],
+            dst_mac: self.macs[target],
         };
         let esp = self.workloads[w].ipsec;
         let cn = Conn::new(id, tcb, (w, esp), true, ends, now);
@@ -2170,7 +2207,10 @@ impl World {
                         host.next_id = host.next_id.wrapping_add(1);
                         let (mut tcb, sa) = Tcb::accept(cfg, host.iss, pkt.seq, pkt.wnd, now);
                         tcb.defer_output = host.spec.kind == HostKind::Zos;
-                        let src = mac_nic(&pkt.src_mac)
+                        let src = self
+                            .by_mac
+                            .get(&pkt.src_mac)
+                            .copied()
                             .or_else(|| self.ip_map.get(&pkt.src_ip).copied())
                             .unwrap_or(0);
                         let ends = ConnEnds {
@@ -2178,7 +2218,8 @@ impl World {
                             lport: pkt.dport,
                             rip: pkt.src_ip,
                             rport: pkt.sport,
-                            dst_mac: nic_mac(src),
+                            src_mac: self.macs[h],
+                            dst_mac: self.macs[src],
                         };
                         let esp = self.workloads[w].ipsec;
                         let cn = Conn::new(id, tcb, (w, esp), false, ends, now);
@@ -2408,7 +2449,7 @@ impl World {
             };
             TimeWait {
                 until: now + tw_ns,
-                ack: cn.packet(h, &ack, None),
+                ack: cn.packet(&ack, None),
                 wl: cn.wl,
             }
         });

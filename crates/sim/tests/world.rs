@@ -1232,3 +1232,72 @@ fn a_distributors_forwarding_is_the_distributed_workloads_cpu() {
     let dist = cpu(&with, "distributed-RR10");
     assert!(dist > 1.1 * local, "distributed {dist}, local {local}");
 }
+
+/// A VMAC the profile codes is the interface's MAC on the simulated LAN
+/// (frames reach it, and the displays show it); each port's own MAC is a
+/// burned-in, universally administered one, one per host.
+#[test]
+fn the_profiles_vmac_is_the_hosts_mac_on_the_lan() {
+    let text = r#"
+duration_ms = 20
+warmup_ms = 5
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.1"
+profile_text = """
+INTERFACE OSAIF1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME OSAP1
+  VMAC 020000ABCDEF ROUTELCL INBPERF DYNAMIC WORKLOADQ
+START OSAIF1
+"""
+[[host]]
+name = "zos2"
+type = "zos"
+ip = "192.0.2.2"
+inbperf = "DYNAMIC WORKLOADQ"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 2
+request = 100
+response = 800
+client = "aix"
+server = "zos"
+[[workload]]
+name = "zos2"
+type = "RR"
+connections = 2
+request = 100
+response = 800
+client = "zos2"
+server = "zos"
+"#;
+    let sc = Scenario::parse("t.toml", text).unwrap();
+    let v = sc.variants().unwrap();
+    let (r, world) = softosa_sim::run_setup(&v[0].setup, |_, _| {}).unwrap();
+    assert!(
+        r.workloads.iter().all(|w| w.transactions > 0),
+        "frames reach the VMAC"
+    );
+    let engines = world.engines();
+    let mac = |e: &softosa_engine::Engine| {
+        let i = e.interface(softosa_engine::IfaceId(0)).unwrap();
+        (i.mac.0, e.ports()[0].cfg.physical_mac.0)
+    };
+    let (vmac, phys) = mac(engines[0].1);
+    assert_eq!(vmac, [0x02, 0x00, 0x00, 0xab, 0xcd, 0xef]);
+    let (generated, phys2) = mac(engines[1].1);
+    assert_ne!(generated, vmac);
+    assert_eq!(generated[0] & 0x02, 0x02, "a generated VMAC is local");
+    for p in [phys, phys2] {
+        assert_eq!(
+            p[0] & 0x03,
+            0,
+            "a burned-in MAC is universal and unicast: {p:02x?}"
+        );
+    }
+    assert_ne!(phys, phys2);
+}
