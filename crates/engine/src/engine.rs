@@ -1634,22 +1634,44 @@ impl Engine {
         let ip_len = frame.wire_len.saturating_sub(u32::from(l2len));
         let r = self.route_out(now, iface, pkt, ip_len, &info, meta, None);
         if let Ok(SendOutcome::Queued { queue, .. }) = r {
-            // Under OLM the adapter polls write queue 1 by itself (SIGA
-            // reduction): a write there needs no signal; other queues do.
-            let polled = self.ifaces[iface.0].cfg.olm && queue == 1;
-            let wq = &mut self.ifaces[iface.0].writes[usize::from(queue - 1)];
-            wq.since_siga += 1;
+            if let Some(wq) = self.ifaces[iface.0]
+                .writes
+                .get_mut(usize::from(queue).wrapping_sub(1))
+            {
+                wq.since_siga += 1;
+            }
             if meta.end_of_write {
-                if polled {
-                    wq.counters.sigas_avoided += 1;
-                } else {
-                    wq.counters.sigas += 1;
-                }
-                wq.counters.sbalcnt += u64::from(wq.since_siga.div_ceil(16).max(1));
-                wq.since_siga = 0;
+                self.note_write_signal(iface, queue);
             }
         }
         r
+    }
+
+    /// The stack ended a write on write queue `queue` of `iface`: it
+    /// signals the adapter (SIGA) for what it queued there since the last
+    /// signal, or, under OLM on queue 1, the adapter finds it by polling
+    /// (SIGA reduction) and no signal is counted. A send with
+    /// `end_of_write` does this itself; a stack that queued sends without
+    /// it (writes it held for lack of an empty buffer and released
+    /// together) calls this for the one signal that covers them.
+    pub fn note_write_signal(&mut self, iface: IfaceId, queue: u8) {
+        let Some(i) = self.ifaces.get_mut(iface.0) else {
+            return;
+        };
+        let polled = i.cfg.olm && queue == 1;
+        let Some(wq) = i.writes.get_mut(usize::from(queue).wrapping_sub(1)) else {
+            return;
+        };
+        if wq.since_siga == 0 {
+            return;
+        }
+        if polled {
+            wq.counters.sigas_avoided += 1;
+        } else {
+            wq.counters.sigas += 1;
+        }
+        wq.counters.sbalcnt += u64::from(wq.since_siga.div_ceil(16).max(1));
+        wq.since_siga = 0;
     }
 
     fn drop_out(&mut self, r: DropReason) -> DropReason {

@@ -163,6 +163,11 @@ impl Osa {
         let _ = self.engine.handle_wire_frame(ns(now), self.port, f);
         self.drain_events();
     }
+    /// The stack signals write queue `queue` (or, under OLM on queue 1, the
+    /// adapter polls it) for the sends queued there since its last signal.
+    pub fn write_signalled(&mut self, queue: u8) {
+        self.engine.note_write_signal(self.iface, queue);
+    }
     /// The stack sends a segment (possibly a large send when offloading).
     /// Returns the write queue (1..4) the engine put it on, `None` if refused.
     pub fn host_send(

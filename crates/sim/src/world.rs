@@ -470,10 +470,12 @@ struct Host {
     /// Per write queue (1..4): frames not yet sent of each SBAL the stack
     /// filled, oldest first. Their count is the SBALs in use.
     wq_sbals: [VecDeque<u32>; 4],
+    /// Write queues written since the stack last signalled them.
+    wq_unsignalled: [bool; 4],
     /// Filled SBALs' worth of packets the stack holds because the write
     /// queue they go to has no empty SBAL left (sent in order as SBALs
     /// empty; nothing is dropped).
-    held_writes: VecDeque<(Vec<(Pkt, u8)>, bool)>,
+    held_writes: VecDeque<Vec<(Pkt, u8)>>,
     /// The write queue the engine last chose for each WLM importance
     /// (indexed by importance; a plain table, written once per packet sent).
     imp_queue: [Option<u8>; 256],
@@ -692,6 +694,7 @@ impl World {
                 touched: (0..n).map(|_| Vec::new()).collect(),
                 pending_write: (0..n).map(|_| Vec::new()).collect(),
                 wq_sbals: Default::default(),
+                wq_unsignalled: [false; 4],
                 held_writes: VecDeque::new(),
                 imp_queue: [None; 256],
                 next_port: 1024,
@@ -1316,17 +1319,24 @@ impl World {
     /// Hand one filled SBAL's packets to the adapter. Returns whether the
     /// write needs a signal (SIGA): under OLM the adapter polls write queue
     /// 1 by itself (SIGA reduction, spec 2.4), so a write that went only
-    /// there needs none; any other write is signalled. `None` without an
-    /// adapter.
-    fn write_sbal(&mut self, h: usize, batch: &[(Pkt, u8)], eow: bool, now: Ns) -> Option<bool> {
+    /// there needs none; any other write is signalled. With `signalled` the
+    /// stack signals (or OLM's polling finds) this SBAL at once, and the
+    /// adapter's write queue counters say so; a held write's flush says it
+    /// once for all its SBALs (`write_held`). `None` without an adapter.
+    fn write_sbal(
+        &mut self,
+        h: usize,
+        batch: &[(Pkt, u8)],
+        signalled: bool,
+        now: Ns,
+    ) -> Option<bool> {
         let (o, _, _) = self.osas[h].as_mut()?;
-        let n = batch.len();
         let olm = o.olm();
         let mut signal = !olm;
         let mut per_q = [0u32; 4];
         let host = &mut self.hosts[h];
-        for (i, (pk, im)) in batch.iter().enumerate() {
-            let q = o.host_send(now, pk, *im, eow && i + 1 == n);
+        for (pk, im) in batch {
+            let q = o.host_send(now, pk, *im, false);
             if let Some(q) = q {
                 if q != 1 {
                     signal = true;
@@ -1338,9 +1348,26 @@ impl World {
         for (q, &frames) in per_q.iter().enumerate() {
             if frames > 0 {
                 host.wq_sbals[q].push_back(frames);
+                host.wq_unsignalled[q] = true;
             }
         }
+        if signalled {
+            self.write_signalled(h);
+        }
         Some(signal)
+    }
+
+    /// The stack's signal (or OLM's polling) covers what it wrote to each
+    /// write queue since the last one: the adapter's counters are told.
+    fn write_signalled(&mut self, h: usize) {
+        let Some((o, _, _)) = self.osas[h].as_mut() else {
+            return;
+        };
+        for (q, pending) in self.hosts[h].wq_unsignalled.iter_mut().enumerate() {
+            if std::mem::take(pending) {
+                o.write_signalled(q as u8 + 1);
+            }
+        }
     }
 
     /// The adapter sent a frame of write queue `queue`: when that empties
@@ -1363,19 +1390,20 @@ impl World {
     fn write_held(&mut self, h: usize, now: Ns) {
         let mut signal = false;
         let mut wrote = false;
-        while let Some((batch, _)) = self.hosts[h].held_writes.front() {
+        while let Some(batch) = self.hosts[h].held_writes.front() {
             if !self.write_sbal_free(h, batch) {
                 break;
             }
-            let Some((batch, eow)) = self.hosts[h].held_writes.pop_front() else {
+            let Some(batch) = self.hosts[h].held_writes.pop_front() else {
                 break;
             };
-            signal |= self.write_sbal(h, &batch, eow, now).unwrap_or(false);
+            signal |= self.write_sbal(h, &batch, false, now).unwrap_or(false);
             wrote = true;
         }
         if !wrote {
             return;
         }
+        self.write_signalled(h);
         if signal {
             self.hosts[h].stats.sigas += 1;
             self.signal(h, now);
@@ -1998,10 +2026,12 @@ impl World {
                         // order behind what it already holds. The write's
                         // signal comes when an SBAL empties.
                         self.hosts[h].stats.write_waits += 1;
-                        self.hosts[h].held_writes.push_back((batch, eow));
+                        self.hosts[h].held_writes.push_back(batch);
                         return;
                     }
-                    let Some(signal) = self.write_sbal(h, &batch, eow, now) else {
+                    // Written here, each SBAL is signalled at once (or
+                    // polled under OLM), the end of a write or not.
+                    let Some(signal) = self.write_sbal(h, &batch, true, now) else {
                         return;
                     };
                     let mut batch = batch;

@@ -1301,3 +1301,23 @@ server = "zos"
     }
     assert_ne!(phys, phys2);
 }
+
+/// The host's SIGA count and the adapter's write queue counters (the VTAM
+/// tuning statistics' SIGACNT) count the same signals: a write longer
+/// than one SBAL is signalled per SBAL in both.
+#[test]
+fn the_hosts_sigas_and_the_write_queues_agree() {
+    let file = std::fs::read_to_string(repo().join("scenarios/tso-10g.toml")).unwrap();
+    for (label, r) in run_text(&file) {
+        for h in r.hosts.iter().filter(|h| h.adapter.is_some()) {
+            let a = h.adapter.as_ref().unwrap();
+            let queues: u64 = a.engine["write_queues"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|q| q["sigas"].as_u64().unwrap_or(0))
+                .sum();
+            assert_eq!(h.tcp.sigas, queues, "{label}: host {}", h.name);
+        }
+    }
+}
