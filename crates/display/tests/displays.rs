@@ -101,7 +101,9 @@ fn vtam_tuning_block_snapshot() {
     assert_eq!(drain(&mut e, us(47)), 0, "gap timer must not fire early");
     e.handle_timeout(us(48));
     assert_eq!(drain(&mut e, us(48)), 1);
-    // One send back to the peer (its MAC learned from the inbound frames).
+    // One send back to the peer (its MAC learned from the inbound frames):
+    // a 140-byte IP packet, counted as such (as inbound counts what
+    // reaches the stack, not the Ethernet header the adapter adds).
     let (pkt, len) = tcp_packet("172.16.1.1", "172.16.1.2", 100);
     let meta = SendMeta {
         end_of_write: true,
@@ -179,7 +181,7 @@ IST924I -------------------------------------------------------------
 IST1233I DEV = 0E2A  DIR = WR/1
 IST1721I SBALCNTO =          0 SBALCNT  =          1
 IST1722I PACKCNTO =          0 PACKCNT  =          1
-IST1236I BYTECNTO =          0 BYTECNT  =        154
+IST1236I BYTECNTO =          0 BYTECNT  =        140
 SFO1001I SIGACNTO =          0 SIGACNT  =          1
 SFO1002I SIGAAVDO =          0 SIGAAVD  =          0
 SFO1003I WRDISCO  =          0 WRDISC   =          0

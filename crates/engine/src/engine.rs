@@ -304,7 +304,11 @@ pub struct ReadQueue {
 /// One write queue.
 #[derive(Debug, Default)]
 pub struct WriteQueue {
-    frames: VecDeque<(Vec<u8>, u32)>,
+    /// Frames queued to go: the frame, its length on the wire, and the
+    /// length the stack handed over (what BYTESOUT and BYTECNT count: the
+    /// IP packet on a layer-3 interface, as inbound counts what reaches
+    /// the stack).
+    frames: VecDeque<(Vec<u8>, u32, u32)>,
     pub counters: WriteQueueCounters,
     /// Packets since the last write signal.
     since_siga: u32,
@@ -1760,12 +1764,12 @@ impl Engine {
             let mss = mtu.saturating_sub(u32::from(ip) + u32::from(tcp_h)).max(1);
             let excluded = !offload || meta.multipath || info.ip().is_some_and(|ip| ip.ipsec);
             let mut scratch = core::mem::take(&mut self.scratch);
-            let mut segs: Vec<(Vec<u8>, u32)> = Vec::new();
+            let mut segs: Vec<(Vec<u8>, u32, u32)> = Vec::new();
             let pool = &mut self.out_pool;
             let r = tso::segment(pkt, info, mss, &mut scratch, |s| {
                 let mut out = pool.pop().unwrap_or_default();
                 let l2 = frame_for_wire(&mut out, dst_mac, src_mac, vlan, s.bytes);
-                segs.push((out, s.wire_len + l2));
+                segs.push((out, s.wire_len + l2, s.wire_len));
             });
             self.scratch = scratch;
             let n = r.map_err(|_| DropReason::InvalidSend);
@@ -1804,7 +1808,7 @@ impl Engine {
                 _ => frame_for_wire(&mut out, dst_mac, src_mac, vlan, pkt),
             };
             let wq = &mut self.ifaces[out_if.0].writes[usize::from(queue - 1)];
-            wq.frames.push_back((out, ip_len + l2));
+            wq.frames.push_back((out, ip_len + l2, ip_len));
             wq.counters.max_depth = wq.counters.max_depth.max(wq.frames.len() as u64);
         }
         Ok(SendOutcome::Queued { queue, segments })
@@ -1985,13 +1989,13 @@ impl Engine {
                 let idx = (p.rr + k) % n;
                 let id = p.ifaces[idx];
                 let iface = &mut self.ifaces[id.0];
-                if let Some((f, wire_len)) = iface.writes[q].frames.pop_front() {
+                if let Some((f, wire_len, sent_len)) = iface.writes[q].frames.pop_front() {
                     p.rr = (idx + 1) % n;
                     let wq = &mut iface.writes[q];
                     wq.counters.packcnt += 1;
-                    wq.counters.bytecnt += u64::from(wire_len);
+                    wq.counters.bytecnt += u64::from(sent_len);
                     iface.counters.packets_out += 1;
-                    iface.counters.bytes_out += u64::from(wire_len);
+                    iface.counters.bytes_out += u64::from(sent_len);
                     if f.first().is_some_and(|b| b & 1 == 1) {
                         iface.counters.broadcast_out += 1;
                     } else {
