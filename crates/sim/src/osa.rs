@@ -163,6 +163,12 @@ impl Osa {
         let _ = self.engine.handle_wire_frame(ns(now), self.port, f);
         self.drain_events();
     }
+    /// A frame reached the port damaged (a frame error on the link): the
+    /// adapter discards it, and counts it (the drops display's "injected
+    /// frame error", as the live lab's error injector).
+    pub fn frame_error(&mut self) {
+        self.engine.note_injected_error(self.port);
+    }
     /// The stack signals write queue `queue` (or, under OLM on queue 1, the
     /// adapter polls it) for the sends queued there since its last signal.
     pub fn write_signalled(&mut self, queue: u8) {

@@ -900,6 +900,10 @@ impl World {
             }
             Ev::AtNic(h, p) => {
                 if !self.hosts[h].down.survives(&mut self.rng) {
+                    // An OSA counts the damaged frame it discards.
+                    if let Some((o, _, _)) = self.osas[h].as_mut() {
+                        o.frame_error();
+                    }
                     return;
                 }
                 if self.osas[h].is_some() {

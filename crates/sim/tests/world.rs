@@ -1321,3 +1321,27 @@ fn the_hosts_sigas_and_the_write_queues_agree() {
         }
     }
 }
+
+/// A frame lost to a link error toward a z/OS host is counted by its
+/// adapter too (the drops display's "injected frame error"), once per
+/// frame the link lost.
+#[test]
+fn a_frame_error_toward_zos_is_in_the_adapters_drops() {
+    let file = std::fs::read_to_string(repo().join("scenarios/lossy-zos-to-zos.toml")).unwrap();
+    let mut lost = 0;
+    for (label, r) in run_text(&file) {
+        for h in r.hosts.iter().filter(|h| h.adapter.is_some()) {
+            let counted = h.adapter.as_ref().unwrap().engine["counters"]["dropped_in"]
+                ["injected_error"]
+                .as_u64()
+                .unwrap();
+            assert_eq!(
+                counted, h.link_in.dropped_frame_error,
+                "{label}: {}",
+                h.name
+            );
+            lost += counted;
+        }
+    }
+    assert!(lost > 0, "the scenario's links lose frames");
+}
