@@ -285,6 +285,22 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
                 ));
             }
         }
+        if !kinds.is_empty() && !json {
+            // A z/OS host on HiperSockets has no OSA to display: say so,
+            // rather than leave its displays silently missing.
+            for h in v
+                .setup
+                .hosts
+                .iter()
+                .filter(|h| h.kind == crate::world::HostKind::Zos && h.adapter.is_none())
+            {
+                displays.push_str(&format!(
+                    "==== no displays of host {} ({}): it is on HiperSockets, with no OSA \
+                     adapter (the displays show an OSA's engine)\n\n",
+                    h.name, v.label
+                ));
+            }
+        }
         if args.html.is_some() {
             html_runs.push(crate::sim_html::Run::of(&v.label, &r));
         }
@@ -1161,6 +1177,61 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&output(&a).unwrap()).unwrap();
         assert_eq!(doc["seed"], 7);
         assert!(doc["variants"].is_array());
+    }
+
+    #[test]
+    fn a_zos_host_on_hipersockets_is_said_to_have_no_display() {
+        let dir = std::env::temp_dir().join(format!("softosa-hs-disp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("hs.toml");
+        std::fs::write(
+            &f,
+            r#"
+duration_ms = 5
+warmup_ms = 1
+[hipersockets]
+machine = "z14"
+[[host]]
+name = "A"
+type = "zos"
+machine = "z14"
+ip = "10.20.0.1"
+link = "hipersockets"
+[[host]]
+name = "B"
+type = "zos"
+machine = "z14"
+ip = "10.20.0.2"
+link = "hipersockets"
+[[workload]]
+type = "RR"
+connections = 1
+request = 100
+response = 100
+client = "A"
+server = "B"
+[vary]
+field = "link"
+values = ["hipersockets", "ethernet"]
+"#,
+        )
+        .unwrap();
+        let mut a = args(Format::Text, &["devlinks"]);
+        a.scenario = f;
+        let out = output(&a).unwrap();
+        for h in ["A", "B"] {
+            assert!(
+                out.contains(&format!(
+                    "==== no displays of host {h} (hipersockets): it is on HiperSockets"
+                )),
+                "{out}"
+            );
+            assert!(
+                out.contains(&format!("==== devlinks on host {h} (ethernet)")),
+                "{out}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The JSON is put together from each run's piece as the run ends; it
