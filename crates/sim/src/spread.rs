@@ -293,6 +293,7 @@ impl SeedRuns {
         }
         s.push('\n');
         let rows = self.variants.first().map_or(0, |v| v.workloads.len());
+        let mut partial = false;
         for w in 0..rows {
             for (v, var) in self.variants.iter().enumerate() {
                 let Some(name) = var.workloads.get(w) else {
@@ -300,7 +301,15 @@ impl SeedRuns {
                 };
                 let _ = write!(s, "{:<vw$} {:<ww$}", var.label, name);
                 for (m, metric) in &shown {
-                    let cell = match Stat::of(self.values(v, w, *m).into_iter()) {
+                    let vals = self.values(v, w, *m);
+                    let had = vals.iter().flatten().count();
+                    let cell = match Stat::of(vals.iter().copied()) {
+                        // A figure only some runs have (no transaction
+                        // ended in the others) says from how many it is.
+                        Some(st) if had < vals.len() => {
+                            partial = true;
+                            format!("{:.p$} ({had}/{})", st.mean, vals.len(), p = metric.prec)
+                        }
                         Some(st) => format!(
                             "{:.p$} ±{:.1}%",
                             st.mean,
@@ -313,6 +322,13 @@ impl SeedRuns {
                 }
                 s.push('\n');
             }
+        }
+        if partial {
+            let _ = writeln!(
+                s,
+                "(k/N): the mean of the only k runs of N that have the figure (no \
+                 transaction ended in the others), so no spread is shown"
+            );
         }
         let Some(base) = self.variants.first() else {
             return s;
@@ -505,6 +521,33 @@ impl SeedRuns {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_figure_only_some_runs_have_says_from_how_many() {
+        // Every figure 10 in each run, but the latency (mean us) only in
+        // the first: the others finished no transaction.
+        let run = |lat: Option<f64>| -> Figures {
+            let mut f = [Some(10.0); METRICS.len()];
+            f[metric_index("latency_mean_us").unwrap()] = lat;
+            f
+        };
+        let r = SeedRuns {
+            seeds: vec![1, 2, 3],
+            variants: vec![Variant {
+                label: "v".into(),
+                workloads: vec!["STR".into()],
+                kinds: vec!["STR"],
+                runs: vec![vec![run(Some(5.0))], vec![run(None)], vec![run(None)]],
+            }],
+        };
+        let text = r.to_text(None);
+        assert!(text.contains("5.0 (1/3)"), "{text}");
+        assert!(text.contains("10.00 ±0.0%"), "{text}");
+        assert!(
+            text.contains("(k/N): the mean of the only k runs"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn a_stat_skips_missing_runs_and_has_none_without_any() {
