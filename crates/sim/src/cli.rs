@@ -202,6 +202,19 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
             _ => Box::new(e),
         }
     })?;
+    // What the hosts' profiles code that softosa reads but does not apply:
+    // once each, however many runs share the profile.
+    let mut warned = std::collections::BTreeSet::new();
+    for v in &variants {
+        for h in &v.setup.hosts {
+            for w in h.adapter.iter().flat_map(|a| &a.osa.warnings) {
+                let w = format!("{}: host {:?}: {w}", args.scenario.display(), h.name);
+                if warned.insert(w.clone()) {
+                    eprintln!("{w}");
+                }
+            }
+        }
+    }
     if args.models {
         if args.format != Format::Text {
             return Err(Box::new(Usage(

@@ -25,6 +25,10 @@ pub struct OsaSetup {
     pub config: SystemConfig,
     /// Index of the simulated host's interface in `config.interfaces`.
     pub iface: usize,
+    /// What the host's profile has that softosa reads but does not apply
+    /// (its diagnostics' warnings, `file:line:col: warning: ...`); empty
+    /// for a host described by fields.
+    pub warnings: Vec<String>,
 }
 
 /// A batch presented to the host, with its frames already parsed.

@@ -1736,6 +1736,7 @@ impl Scenario {
                 (None, None) => OsaSetup {
                     config: engine_config(idx, h, &g, rate, extra_addrs).map_err(bad)?,
                     iface: 0,
+                    warnings: Vec::new(),
                 },
                 (Some(_), Some(_)) => {
                     return Err(bad("give profile or profile_text, not both".into()))
@@ -2116,8 +2117,9 @@ fn setup_digest(s: &Setup) -> u64 {
 }
 
 /// Lower a z/OS profile with the softosa-profile crate; the simulated
-/// interface is the one that carries the host's address. MACs are pinned to
-/// the simulator's so the switch can deliver frames.
+/// interface is the one that carries the host's address. The port gets a
+/// burned-in MAC of its own ([`port_mac`]); the profile's warnings (what it
+/// codes that softosa does not apply) go with the setup.
 fn profile_config(
     idx: usize,
     h: &HostCfg,
@@ -2153,7 +2155,14 @@ fn profile_config(
         profile: &p,
         policy: None,
     };
-    let mut cfg = activate(&[stack], &[], &opts).map_err(|d| fmt(&d))?.config;
+    let activation = activate(&[stack], &[], &opts).map_err(|d| fmt(&d))?;
+    let warnings: Vec<String> = diags
+        .items()
+        .iter()
+        .chain(activation.warnings.items())
+        .map(|d| d.to_string())
+        .collect();
+    let mut cfg = activation.config;
     let want = IpAddr::V4(h.ip);
     let iface = cfg
         .interfaces
@@ -2176,7 +2185,11 @@ fn profile_config(
     if i.mtu.is_none() {
         i.mtu = Some(h.mtu);
     }
-    Ok(OsaSetup { config: cfg, iface })
+    Ok(OsaSetup {
+        config: cfg,
+        iface,
+        warnings,
+    })
 }
 
 /// The burned-in MAC of host `idx`'s OSA port: universally administered
@@ -2480,6 +2493,35 @@ server = "zos"
 field = "inbperf"
 values = ["BALANCED", "DYNAMIC", "OLM"]
 "#;
+
+    #[test]
+    fn a_profiles_warnings_go_with_its_setup() {
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            "profile_text = \"\"\"\nGLOBALCONFIG NOTCPIPSTATISTICS\nINTERFACE OSAIF1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME OSAP1\nSTART OSAIF1\n\"\"\"",
+        );
+        let no_vary = &text[..text.find("[vary]").unwrap()];
+        let v = Scenario::parse("t.toml", no_vary)
+            .unwrap()
+            .variants()
+            .unwrap();
+        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].starts_with("profile_text:1:14: warning"), "{w:?}");
+        assert!(w[0].contains("NOTCPIPSTATISTICS"), "{w:?}");
+        // A host of fields has none.
+        let v = Scenario::parse("t.toml", BASIC)
+            .unwrap()
+            .variants()
+            .unwrap();
+        assert!(v[0].setup.hosts[0]
+            .adapter
+            .as_ref()
+            .unwrap()
+            .osa
+            .warnings
+            .is_empty());
+    }
 
     #[test]
     fn the_docs_name_every_field_a_vary_takes() {
