@@ -127,6 +127,21 @@ pub struct DisplayContext {
     /// Stack (TCP/IP procedure) names by stack index, overriding the names
     /// in the engine's configuration; empty entries keep the configured name.
     pub stack_names: Vec<String>,
+    /// The sysplex distributor's connection routing table, where the
+    /// driver keeps one (the simulator's distributor does; the engine does
+    /// not): Netstat VCRT lists these connections. `None`: not known.
+    pub vcrt: Option<Vec<VcrtRoute>>,
+}
+
+/// One connection of a distributed DVIPA and the target it is routed to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VcrtRoute {
+    pub dvipa: std::net::IpAddr,
+    pub port: u16,
+    pub source: std::net::IpAddr,
+    pub source_port: u16,
+    /// The target stack's dynamic XCF address.
+    pub dest_xcf: std::net::IpAddr,
 }
 
 impl Default for DisplayContext {
@@ -136,6 +151,7 @@ impl Default for DisplayContext {
             osa_code_level: "0001".to_string(),
             clock: None,
             stack_names: Vec::new(),
+            vcrt: None,
         }
     }
 }

@@ -30,7 +30,7 @@ pub mod osainfo;
 pub mod text;
 pub mod vtam;
 
-pub use context::{ClockStamp, Devices, DisplayContext, TrleInfo};
+pub use context::{ClockStamp, Devices, DisplayContext, TrleInfo, VcrtRoute};
 
 use core::fmt;
 use core::str::FromStr;

@@ -498,14 +498,24 @@ pub struct VcrtDvipa {
     pub sysdist_queues: Vec<SysdistQueue>,
     /// Accelerator routes whose destination is this DVIPA.
     pub accelerator_routes: Vec<String>,
+    /// Its connections and their targets, where the driver keeps the
+    /// table (the simulator), at most [`VCRT_SHOWN`] of them.
+    pub connections: Vec<crate::VcrtRoute>,
+    /// How many connections the table holds for this DVIPA in all.
+    pub connections_total: usize,
 }
+
+/// Connections Netstat VCRT lists per DVIPA at most (the table may hold
+/// hundreds of thousands).
+pub const VCRT_SHOWN: usize = 1000;
 
 #[derive(Debug, Serialize)]
 pub struct VcrtStack {
     pub stack: String,
     pub qdio_accel: bool,
     pub dvipas: Vec<VcrtDvipa>,
-    /// Always false: the engine keeps no per-connection routing table.
+    /// Whether the connections are known: the engine keeps no routing
+    /// table of its own; a driver that does (the simulator) gives it.
     pub connection_table_available: bool,
 }
 
@@ -529,7 +539,18 @@ pub fn build_vcrt(
             .cfg
             .distributed_dvipas
             .iter()
-            .map(|d| VcrtDvipa {
+            .map(|d| {
+                let mine: Vec<&crate::VcrtRoute> = ctx
+                    .vcrt
+                    .iter()
+                    .flatten()
+                    .filter(|r| r.dvipa == *d)
+                    .collect();
+                (d, mine)
+            })
+            .map(|(d, mine)| VcrtDvipa {
+                connections_total: mine.len(),
+                connections: mine.into_iter().take(VCRT_SHOWN).cloned().collect(),
                 dvipa: d.to_string(),
                 sysdist_queues: ifs
                     .iter()
@@ -553,7 +574,7 @@ pub fn build_vcrt(
             stack: ctx.stack_name(engine, s).to_string(),
             qdio_accel: st.cfg.qdio_accelerator.is_some(),
             dvipas,
-            connection_table_available: false,
+            connection_table_available: ctx.vcrt.is_some(),
         });
     }
     Ok(VcrtReport {
@@ -583,9 +604,30 @@ impl Report for VcrtReport {
                         q.interface, q.packets, q.bytes, q.accelerated_packets
                     ));
                 }
+                if !s.connection_table_available {
+                    continue;
+                }
+                for c in &d.connections {
+                    l.line(format!("Dest:      {}..{}", c.dvipa, c.port));
+                    l.line(format!("  Source:  {}..{}", c.source, c.source_port));
+                    l.line(format!("  DestXCF: {}", c.dest_xcf));
+                }
+                if d.connections_total > d.connections.len() {
+                    l.line(format!(
+                        "  ... and {} more connections",
+                        d.connections_total - d.connections.len()
+                    ));
+                }
+                l.line(format!(
+                    "{} of {} records displayed",
+                    d.connections.len(),
+                    d.connections_total
+                ));
             }
-            l.line("Note: the softosa engine keeps no sysplex distributor connection");
-            l.line("table; connections and their targets are not available here.");
+            if !s.connection_table_available {
+                l.line("Note: the softosa engine keeps no sysplex distributor connection");
+                l.line("table; connections and their targets are not available here.");
+            }
         }
         l.finish()
     }

@@ -626,6 +626,43 @@ fn vcrt_lists_distributed_dvipas_and_says_what_is_missing() {
 }
 
 #[test]
+fn vcrt_lists_the_connections_a_driver_knows() {
+    let e = streamed_engine();
+    let route = |dvipa: &str, sport: u16| softosa_display::VcrtRoute {
+        dvipa: ip(dvipa),
+        port: 4011,
+        source: ip("9.27.13.119"),
+        source_port: sport,
+        dest_xcf: ip("193.1.2.20"),
+    };
+    let ctx = DisplayContext {
+        // one connection of another DVIPA, which is not listed
+        vcrt: Some(vec![
+            route("201.2.10.11", 1025),
+            route("201.2.10.11", 1026),
+            route("201.2.10.99", 1027),
+        ]),
+        ..DisplayContext::default()
+    };
+    let v = render(DisplayKind::Vcrt, &e, &ctx, None, Format::Text).unwrap();
+    assert!(
+        v.contains(
+            "Dest:      201.2.10.11..4011\n  Source:  9.27.13.119..1025\n  DestXCF: 193.1.2.20\n"
+        ),
+        "{v}"
+    );
+    assert!(v.contains("2 of 2 records displayed"), "{v}");
+    assert!(!v.contains("..1027") && !v.contains("not available"), "{v}");
+    let j = json_in(&ctx, DisplayKind::Vcrt, &e, None);
+    assert_eq!(j["stacks"][0]["connection_table_available"], true);
+    assert_eq!(j["stacks"][0]["dvipas"][0]["connections_total"], 2);
+    assert_eq!(
+        j["stacks"][0]["dvipas"][0]["connections"][1]["source_port"],
+        1026
+    );
+}
+
+#[test]
 fn drops_cover_the_whole_adapter_and_refuse_a_target() {
     let e = one_frame_engine();
     let err = render(

@@ -281,7 +281,22 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         let (r, world) = run_world_since(&label, &v.setup, args.quiet, started)?;
         for kind in &kinds {
             for (host, engine) in world.engines() {
-                let text = softosa_display::render(*kind, engine, &ctx, None, display_format)?;
+                // A distributor's connection routes are the simulator's.
+                let routed;
+                let routes = (*kind == softosa_display::DisplayKind::Vcrt)
+                    .then(|| world.vcrt_routes(&host))
+                    .flatten();
+                let ctx = match routes {
+                    Some(v) => {
+                        routed = softosa_display::DisplayContext {
+                            vcrt: Some(v),
+                            ..ctx.clone()
+                        };
+                        &routed
+                    }
+                    None => &ctx,
+                };
+                let text = softosa_display::render(*kind, engine, ctx, None, display_format)?;
                 if json {
                     displays_json.push(json_element(&serde_json::json!({
                         "variant": v.label,

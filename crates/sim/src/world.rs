@@ -2811,6 +2811,28 @@ impl World {
 
     /// Each host's adapter engine after (or during) a run, by host name, so
     /// the z/OS displays can be shown on a finished run.
+    /// The connection routing table of the sysplex distributor called
+    /// `name` as it stands (Netstat VCRT's connections: the engine keeps
+    /// none, the simulator's distributor does); `None` for any other host.
+    pub fn vcrt_routes(&self, name: &str) -> Option<Vec<softosa_display::VcrtRoute>> {
+        let h = self.hosts.iter().position(|x| x.spec.name == name)?;
+        let d = self.hosts[h].spec.distributor.as_ref()?;
+        let v4 = |ip: u32| std::net::IpAddr::V4(std::net::Ipv4Addr::from(ip));
+        Some(
+            self.hosts[h]
+                .vcrt
+                .iter()
+                .map(|(&(src, sport, dport), &t)| softosa_display::VcrtRoute {
+                    dvipa: v4(d.dvipa),
+                    port: dport,
+                    source: v4(src),
+                    source_port: sport,
+                    dest_xcf: v4(self.hosts[t].spec.ip),
+                })
+                .collect(),
+        )
+    }
+
     pub fn engines(&self) -> Vec<(String, &softosa_engine::Engine)> {
         let names = self.host_names();
         self.osas
