@@ -2494,17 +2494,25 @@ field = "inbperf"
 values = ["BALANCED", "DYNAMIC", "OLM"]
 "#;
 
-    #[test]
-    fn a_profiles_warnings_go_with_its_setup() {
+    /// BASIC's z/OS host configured by the inline profile `profile`
+    /// instead of fields, without the [vary]: its variants.
+    fn inline_profile(profile: &str) -> Vec<Variant> {
         let text = BASIC.replace(
             "inbperf = \"DYNAMIC WORKLOADQ\"",
-            "profile_text = \"\"\"\nGLOBALCONFIG NOTCPIPSTATISTICS\nINTERFACE OSAIF1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME OSAP1\nSTART OSAIF1\n\"\"\"",
+            &format!("profile_text = \"\"\"\n{profile}\n\"\"\""),
         );
         let no_vary = &text[..text.find("[vary]").unwrap()];
-        let v = Scenario::parse("t.toml", no_vary)
+        Scenario::parse("t.toml", no_vary)
             .unwrap()
             .variants()
-            .unwrap();
+            .unwrap()
+    }
+
+    #[test]
+    fn a_profiles_warnings_go_with_its_setup() {
+        let v = inline_profile(
+            "GLOBALCONFIG NOTCPIPSTATISTICS\nINTERFACE OSAIF1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME OSAP1\nSTART OSAIF1",
+        );
         let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
         assert_eq!(w.len(), 1, "{w:?}");
         assert!(w[0].starts_with("profile_text:1:14: warning"), "{w:?}");
