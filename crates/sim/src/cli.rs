@@ -208,7 +208,10 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     for v in &variants {
         for h in &v.setup.hosts {
             for w in h.adapter.iter().flat_map(|a| &a.osa.warnings) {
-                let w = format!("{}: host {:?}: {w}", args.scenario.display(), h.name);
+                // At the host's profile line, as a profile error is.
+                let w = format!("host {:?}: {w}", h.name);
+                let at = sc.line_of(&w).map_or_else(String::new, |l| format!(":{l}"));
+                let w = format!("{}{at}: {w}", args.scenario.display());
                 if warned.insert(w.clone()) {
                     eprintln!("{w}");
                 }

@@ -435,7 +435,7 @@ impl Scenario {
     /// starts with, else the table's header. The file is read
     /// by a TOML parser that keeps positions (toml_edit, which the `toml`
     /// crate is built on), so comments, quoting and spacing are TOML's.
-    fn line_of(&self, what: &str) -> Option<usize> {
+    pub(crate) fn line_of(&self, what: &str) -> Option<usize> {
         let doc = toml_edit::ImDocument::parse(self.text.as_str()).ok()?;
         let root = doc.as_table();
         // The first quoted value of `t` that is not a host's name.
