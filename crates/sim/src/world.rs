@@ -2809,8 +2809,6 @@ impl World {
         crate::report::collect(self)
     }
 
-    /// Each host's adapter engine after (or during) a run, by host name, so
-    /// the z/OS displays can be shown on a finished run.
     /// The connection routing table of the sysplex distributor called
     /// `name` as it stands (Netstat VCRT's connections: the engine keeps
     /// none, the simulator's distributor does); `None` for any other host.
@@ -2833,6 +2831,8 @@ impl World {
         )
     }
 
+    /// Each host's adapter engine after (or during) a run, by host name, so
+    /// the z/OS displays can be shown on a finished run.
     pub fn engines(&self) -> Vec<(String, &softosa_engine::Engine)> {
         let names = self.host_names();
         self.osas
@@ -3027,9 +3027,6 @@ const CLC_PROPOSAL_BYTES: u64 = 120;
 /// The server's CLC Accept.
 const CLC_ACCEPT_BYTES: u64 = 68;
 
-/// The sizes of the next request and response of a connection whose
-/// rounds so far are `hs`, and whether they are a handshake's (a TLS
-/// handshake's, or on an SMC connection, `smc`, the CLC rendezvous).
 /// CP's work to move one frame between a guest's virtual NIC and the
 /// VSWITCH's uplink (spec 7.1): the same in both modes, plus the IP-mode
 /// link-layer work. Nothing for a host with its own NIC or over SMC.
@@ -3051,6 +3048,9 @@ fn esp_cost(c: &HostCosts, p: &Pkt) -> u64 {
     c.ipsec_pkt_ns + u64::from(p.len + 20) * c.crypto_ps_per_byte / 1000
 }
 
+/// The sizes of the next request and response of a connection whose
+/// rounds so far are `hs`, and whether they are a handshake's (a TLS
+/// handshake's, or on an SMC connection, `smc`, the CLC rendezvous).
 fn msg_sizes(spec: &WorkloadSpec, hs: u8, smc: bool) -> (u64, u64, bool) {
     if smc && hs == 0 {
         return (CLC_PROPOSAL_BYTES, CLC_ACCEPT_BYTES, true);
