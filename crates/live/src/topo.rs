@@ -113,8 +113,6 @@ impl Names {
     }
 }
 
-/// Remove namespaces left by lab runs whose process is gone (or, with
-/// `all`, every `sosa-` namespace). Returns the names removed.
 /// Whether process `pid` still runs: its `/proc` entry exists and it is
 /// not a zombie (a killed lab whose parent has not reaped it yet still has
 /// an entry, state `Z`, and its namespaces are leftovers all the same).
@@ -133,6 +131,8 @@ fn proc_state(stat: &str) -> Option<char> {
     rest.trim_start().chars().next()
 }
 
+/// Remove namespaces left by lab runs whose process is gone (or, with
+/// `all`, every `sosa-` namespace). Returns the names removed.
 pub fn clean_leftovers(all: bool) -> Vec<String> {
     let mut removed = Vec::new();
     let Ok(dir) = std::fs::read_dir("/run/netns") else {

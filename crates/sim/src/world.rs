@@ -3015,8 +3015,6 @@ fn merge_into_pass(cpu: &mut Cpu<(Step, usize)>, key: u64, u: &mut Unit<(Step, u
     true
 }
 
-/// (request, response, in handshake) the connection exchanges next, given
-/// how many handshake rounds it completed.
 /// The SMC CLC rendezvous (spec 4.4) inside the TCP stream, after the
 /// three-way handshake and before any data moves over the SMC path: the
 /// client's Proposal, the server's Accept, the client's Confirm (the CLC
