@@ -463,6 +463,9 @@ struct Host {
     time_wait: BTreeMap<(u16, u32, u16), TimeWait>,
     tw_order: VecDeque<((u16, u32, u16), Ns)>,
     listen: BTreeMap<u16, usize>,
+    /// A sysplex distributor: the workload of each DVIPA port it
+    /// forwards (it listens on none of them).
+    distributed: BTreeMap<u16, usize>,
     touched: Vec<Vec<usize>>,
     /// Per processor: packets built by the running unit and not yet handed
     /// to the adapter (the device layer fills an output SBAL, then writes it).
@@ -691,6 +694,7 @@ impl World {
                 time_wait: BTreeMap::new(),
                 tw_order: VecDeque::new(),
                 listen: BTreeMap::new(),
+                distributed: BTreeMap::new(),
                 touched: (0..n).map(|_| Vec::new()).collect(),
                 pending_write: (0..n).map(|_| Vec::new()).collect(),
                 wq_sbals: Default::default(),
@@ -757,6 +761,7 @@ impl World {
                     for &t in &d.targets {
                         hosts[t].listen.insert(listen_port(w), w);
                     }
+                    hosts[spec.server].distributed.insert(listen_port(w), w);
                 }
                 None => {
                     hosts[spec.server].listen.insert(listen_port(w), w);
@@ -1498,12 +1503,9 @@ impl World {
                 // the DVIPA's port names the distributed workload, whose
                 // CPU this is (not the distributor's own workloads').
                 let d = host.spec.distributor.as_ref()?;
-                if d.dvipa != p.dst_ip {
-                    return None;
-                }
-                self.workloads.iter().enumerate().position(|(w, spec)| {
-                    spec.via_distributor == Some(h) && listen_port(w) == p.dport
-                })
+                (d.dvipa == p.dst_ip)
+                    .then(|| host.distributed.get(&p.dport).copied())
+                    .flatten()
             })
             .unwrap_or(UNATTRIBUTED)
     }
