@@ -180,13 +180,7 @@ impl Osa {
     }
     /// The stack sends a segment (possibly a large send when offloading).
     /// Returns the write queue (1..4) the engine put it on, `None` if refused.
-    pub fn host_send(
-        &mut self,
-        now: Ns,
-        p: &Pkt,
-        importance: u8,
-        end_of_write: bool,
-    ) -> Option<u8> {
+    pub fn host_send(&mut self, now: Ns, p: &Pkt, importance: u8) -> Option<u8> {
         let n = p.build(&mut self.hdr);
         let f = Frame {
             data: &self.hdr[14..n],
@@ -198,9 +192,9 @@ impl Osa {
             6 => WlmClass::Discretionary,
             i => WlmClass::Importance(i),
         };
+        // The stack's signals are told apart ([`Osa::write_signalled`]).
         let meta = SendMeta {
             wlm: Some(wlm),
-            end_of_write,
             ..SendMeta::default()
         };
         let queue = match self.engine.handle_host_send(ns(now), self.iface, f, meta) {
@@ -392,7 +386,7 @@ mod tests {
     fn offloaded_send_leaves_as_consecutive_mss_frames() {
         let mut o = Osa::new(&setup("segmentation_offload = true")).unwrap();
         o.add_neighbor(0xc0000202, nic_mac(1));
-        assert_eq!(o.host_send(0, &seg(10 * 1460, 1000), 2, true), Some(1));
+        assert_eq!(o.host_send(0, &seg(10 * 1460, 1000), 2), Some(1));
         let mut seq = 1000;
         let mut n = 0;
         while let Some((p, queue)) = o.poll_transmit(0) {

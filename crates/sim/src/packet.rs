@@ -207,15 +207,6 @@ pub fn nic_mac(idx: usize) -> [u8; 6] {
     [0x02, 0x5a, 0, (i >> 16) as u8, (i >> 8) as u8, i as u8]
 }
 
-/// Decode a MAC made by [`nic_mac`].
-pub fn mac_nic(m: &[u8; 6]) -> Option<usize> {
-    if m[0] == 0x02 && m[1] == 0x5a && m[2] == 0 {
-        Some(((m[3] as usize) << 16) | ((m[4] as usize) << 8) | m[5] as usize)
-    } else {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,8 +286,11 @@ mod tests {
         assert_eq!(Pkt::parse(&b[14..], a.wire_len() - 14), Some(l3));
     }
     #[test]
-    fn mac_encoding_round_trips() {
-        assert_eq!(mac_nic(&nic_mac(70000)), Some(70000));
-        assert_eq!(mac_nic(&[0, 1, 2, 3, 4, 5]), None);
+    fn nic_macs_are_local_unicast_and_one_per_nic() {
+        for i in [0, 1, 255, 256, 70000] {
+            let m = nic_mac(i);
+            assert_eq!(m[0] & 0x03, 0x02, "locally administered, unicast");
+            assert_ne!(m, nic_mac(i + 1));
+        }
     }
 }

@@ -1345,7 +1345,7 @@ impl World {
         let mut per_q = [0u32; 4];
         let host = &mut self.hosts[h];
         for (pk, im) in batch {
-            let q = o.host_send(now, pk, *im, false);
+            let q = o.host_send(now, pk, *im);
             if let Some(q) = q {
                 if q != 1 {
                     signal = true;
