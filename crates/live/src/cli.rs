@@ -1000,6 +1000,12 @@ mod tests {
             let lab = e.downcast_ref::<LabError>().expect("a lab error");
             assert!(lab.is_usage(), "{bad:?}: {lab:?}");
         }
+        // A huge value is echoed short, not as three hundred digits.
+        let e = run(args(&["--secs", "1e300"]).expect("parses")).expect_err("refused");
+        let said = e.to_string();
+        assert!(said.starts_with("--secs 1e300: "), "{said}");
+        let e = run(args(&["--secs", "100000"]).expect("parses")).expect_err("refused");
+        assert!(e.to_string().starts_with("--secs 100000: "), "{e}");
     }
 
     #[test]
