@@ -389,9 +389,11 @@ impl RunResult {
                 h.tcp.sigas,
                 h.tcp.units,
                 h.tcp.sd_forwarded,
-                match h.tcp.sd_unrouted {
-                    0 => String::new(),
-                    n => format!(" (unrouted, dropped {n})"),
+                match (h.tcp.sd_local, h.tcp.sd_unrouted) {
+                    (0, 0) => String::new(),
+                    (l, 0) => format!(" (served itself {l})"),
+                    (0, u) => format!(" (unrouted, dropped {u})"),
+                    (l, u) => format!(" (served itself {l}; unrouted, dropped {u})"),
                 },
             );
             if let Some(layer) = h.vnic_layer {

@@ -1283,10 +1283,11 @@ impl Scenario {
         }
         let mut specs = Vec::new();
         for (i, h) in cfgs.iter().enumerate() {
-            // A target of a distributor also answers for the DVIPA.
+            // A target of a distributor also answers for the DVIPA (a
+            // distributor that targets itself owns it already).
             let extra: Vec<Ipv4Addr> = cfgs
                 .iter()
-                .filter(|d| d.distribute_to.contains(&h.name))
+                .filter(|d| d.name != h.name && d.distribute_to.contains(&h.name))
                 .filter_map(|d| d.dvipa)
                 .collect();
             specs.push(self.resolve_host(i, &refs[i], h, models, &extra)?);
@@ -1309,8 +1310,11 @@ impl Scenario {
                             "{at}: distribute_to names {n:?}, which is not a z/OS host"
                         ))
                     })?;
-                if j == i {
-                    return Err(self.invalid(format!("{at}: a distributor cannot target itself")));
+                if t.contains(&j) {
+                    return Err(self.invalid(format!(
+                        "{at}: distribute_to names {n:?} twice (each target takes one \
+                         connection in turn; name it once)"
+                    )));
                 }
                 t.push(j);
             }
@@ -3640,6 +3644,39 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap();
         assert_eq!(v.len(), 2);
         assert!(Scenario::parse("t.toml", &sd).unwrap().variants().is_ok());
+    }
+
+    #[test]
+    fn a_distributor_names_each_target_once_and_may_name_itself() {
+        let sd = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/sysplex-distributor-mix.toml"
+        ))
+        .unwrap();
+        let with = |targets: &str| {
+            sd.replace(
+                "distribute_to = [\"zost\"]",
+                &format!("distribute_to = {targets}"),
+            )
+        };
+        let twice = Scenario::parse("t.toml", &with("[\"zost\", \"zost\"]"))
+            .and_then(|s| s.variants())
+            .expect_err("refused");
+        assert!(
+            twice
+                .to_string()
+                .contains("distribute_to names \"zost\" twice"),
+            "{twice}"
+        );
+        let v = Scenario::parse("t.toml", &with("[\"zosd\", \"zost\"]"))
+            .unwrap()
+            .variants()
+            .unwrap();
+        let d = v[0].setup.hosts[0]
+            .distributor
+            .as_ref()
+            .expect("distributes");
+        assert_eq!(d.targets, vec![0, 1]);
     }
 
     #[test]

@@ -113,6 +113,8 @@ pub struct SmcPath {
 
 /// A sysplex distributor: connections to `dvipa` are spread round robin over
 /// `targets`, every packet of a connection forwarded over a dynamic XCF link.
+/// The distributor may be one of its own targets: the connections it picks
+/// itself for it serves locally, with nothing forwarded.
 #[derive(Clone, Debug)]
 pub struct Distributor {
     pub dvipa: u32,
@@ -378,6 +380,9 @@ pub struct HostStats {
     pub ooo_segments_in: u64,
     /// Packets this sysplex distributor forwarded to targets.
     pub sd_forwarded: u64,
+    /// Packets for the distributed DVIPA that this distributor, one of its
+    /// own targets, kept and served itself.
+    pub sd_local: u64,
     /// Packets for the distributed DVIPA that no route (VCRT entry) took:
     /// a new connection when the table was full, or a late segment of an
     /// ended one. Dropped.
@@ -421,6 +426,7 @@ impl HostStats {
             units: self.units.saturating_sub(b.units),
             ooo_segments_in: self.ooo_segments_in.saturating_sub(b.ooo_segments_in),
             sd_forwarded: self.sd_forwarded.saturating_sub(b.sd_forwarded),
+            sd_local: self.sd_local.saturating_sub(b.sd_local),
             sd_unrouted: self.sd_unrouted.saturating_sub(b.sd_unrouted),
             dupacks_in: self.dupacks_in.saturating_sub(b.dupacks_in),
             fast_retransmits: self.fast_retransmits.saturating_sub(b.fast_retransmits),
@@ -738,7 +744,7 @@ impl World {
         for (i, h) in setup.hosts.iter().enumerate() {
             if let Some(d) = &h.distributor {
                 ip_map.insert(d.dvipa, i);
-                for &t in &d.targets {
+                for &t in d.targets.iter().filter(|&&t| t != i) {
                     if let Some(th) = hosts.get_mut(t) {
                         th.xcf_in = Some(Wire::new(d.xcf, 0));
                     }
@@ -1156,6 +1162,11 @@ impl World {
         // it. The target says when the connection is gone (`free_conn`).
         if pkt.flags & crate::packet::RST != 0 {
             host.vcrt.remove(&key);
+        }
+        if target == h {
+            // Its own target: the stack serves the connection itself.
+            host.stats.sd_local += 1;
+            return false;
         }
         host.stats.sd_forwarded += 1;
         if let Some(x) = self.hosts[target].xcf_in.as_mut() {
@@ -2123,8 +2134,16 @@ impl World {
         host.free.push(c);
         // A target tells its distributor that a distributed connection has
         // ended, which removes the distributor's route for it (a DVIPA maps
-        // to its distributor, any other address to its own host).
-        if let Some(d) = self.ip_map.get(&cn.lip).copied().filter(|&d| d != h) {
+        // to its distributor, any other address to its own host; a
+        // distributor that served the connection itself ends its own route).
+        if let Some(d) = self.ip_map.get(&cn.lip).copied().filter(|&d| {
+            d != h
+                || self.hosts[d]
+                    .spec
+                    .distributor
+                    .as_ref()
+                    .is_some_and(|x| x.dvipa == cn.lip)
+        }) {
             self.hosts[d].vcrt.remove(&(cn.rip, cn.rport, cn.lport));
         }
     }

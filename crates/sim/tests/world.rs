@@ -379,6 +379,73 @@ speed = "1g"
 }
 
 #[test]
+fn a_distributor_that_targets_itself_serves_its_share_locally() {
+    // Round robin over the distributor and one other target: about half the
+    // connections stay on the distributor, with nothing of theirs
+    // forwarded, and every route ends with its connection, the local ones
+    // too (CRR: a connection per transaction, so a route left behind would
+    // pile up in the table).
+    let text = r#"
+name = "self-targeting distributor"
+duration_ms = 200
+warmup_ms = 50
+seed = 3
+
+[[host]]
+name = "zosd"
+type = "zos"
+machine = "z10"
+ip = "192.0.2.1"
+adapter = "osa-express3"
+speed = "1g"
+inbperf = "DYNAMIC"
+dvipa = "192.0.2.100"
+distribute_to = ["zosd", "zost"]
+
+[[host]]
+name = "zost"
+type = "zos"
+machine = "z10"
+ip = "192.0.2.2"
+adapter = "osa-express3"
+speed = "1g"
+inbperf = "DYNAMIC"
+
+[[host]]
+name = "linux"
+type = "linux"
+ip = "192.0.2.10"
+speed = "1g"
+
+"#;
+    let full = text.to_string() + &crr(8, "linux", "zosd") + "to_dvipa = true\n";
+    let sc = Scenario::parse("self.toml", &full).expect("a distributor may name itself");
+    let v = sc.variants().expect("variants").remove(0);
+    let (res, world) = softosa_sim::run_setup(&v.setup, |_, _| {}).expect("runs");
+    let w = &res.workloads[0];
+    assert!(w.transactions > 1000, "{}", w.transactions);
+    let (d, t) = (host(&res, "zosd"), host(&res, "zost"));
+    for name in ["zosd", "zost", "linux"] {
+        assert_eq!(host(&res, name).tcp.stray_segments, 0, "{name}");
+    }
+    assert_eq!(d.tcp.sd_unrouted, 0);
+    // both serve: the distributor keeps its share, the target gets the rest
+    let (a, b) = (d.tcp.connections_opened, t.tcp.connections_opened);
+    assert!(a > 100 && b > 100, "{a} {b}");
+    assert!(a.abs_diff(b) * 4 < a + b, "round robin: {a} {b}");
+    // what it serves itself is not forwarded: four frames of each forwarded
+    // connection cross the XCF link, none of a local one
+    let per = d.tcp.sd_forwarded as f64 / b as f64;
+    assert!((per - 4.0).abs() < 0.2, "{per}");
+    assert!(d.tcp.sd_local as f64 / a as f64 > 3.5, "{:?}", d.tcp);
+    // routes end with their connections: at the end only those of open
+    // connections remain, at most two a client (one closing, its next one
+    // opening), where a leak would leave hundreds
+    let routes = world.vcrt_routes("zosd").expect("a distributor");
+    assert!(routes.len() <= 16, "{} routes left", routes.len());
+}
+
+#[test]
 fn sysplex_distributor_forwards_to_its_target() {
     let text =
         std::fs::read_to_string(repo().join("scenarios/sysplex-distributor-mix.toml")).unwrap();
