@@ -2180,14 +2180,27 @@ fn profile_config(
         pc.physical_mac = port_mac(idx);
     }
     let i = &mut cfg.interfaces[iface];
-    for a in extra_addrs {
-        i.addresses.push(ec::IpNet {
-            addr: IpAddr::V4(*a),
-            prefix: 32,
-        });
+    // The scenario's dvipa is the host's whether or not the profile codes
+    // it (VIPADEFINE / VIPADISTRIBUTE): the interface answers for it, and a
+    // distributor's goes to the SYSDIST queue, as with the fields.
+    for a in extra_addrs.iter().chain(h.dvipa.iter()) {
+        if !i.addresses.iter().any(|x| x.addr == IpAddr::V4(*a)) {
+            i.addresses.push(ec::IpNet {
+                addr: IpAddr::V4(*a),
+                prefix: 32,
+            });
+        }
     }
     if i.mtu.is_none() {
         i.mtu = Some(h.mtu);
+    }
+    let stack = i.stack;
+    if let (Some(d), false) = (h.dvipa, h.distribute_to.is_empty()) {
+        if let Some(st) = cfg.stacks.get_mut(stack) {
+            if !st.distributed_dvipas.contains(&IpAddr::V4(d)) {
+                st.distributed_dvipas.push(IpAddr::V4(d));
+            }
+        }
     }
     Ok(OsaSetup {
         config: cfg,
@@ -3677,6 +3690,39 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .as_ref()
             .expect("distributes");
         assert_eq!(d.targets, vec![0, 1]);
+    }
+
+    #[test]
+    fn a_distributor_described_by_a_profile_keeps_its_dvipa() {
+        // The fields dvipa and distribute_to beside a profile that codes no
+        // VIPADISTRIBUTE: the run forwarded, but the engine knew no DVIPA,
+        // so the SYSDIST queue and the displays missed it.
+        let sd = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/sysplex-distributor-mix.toml"
+        ))
+        .unwrap();
+        let prof = "profile_text = \"\"\"\nINTERFACE OSAIF0 DEFINE IPAQENET IPADDR \
+                    192.0.2.1/24 PORTNAME OSA00 VMAC INBPERF DYNAMIC WORKLOADQ\n\
+                    START OSAIF0\n\"\"\"";
+        let at = sd.find("inbperf = \"DYNAMIC\"").unwrap();
+        let text = format!(
+            "{}{prof}{}",
+            &sd[..at],
+            &sd[at + "inbperf = \"DYNAMIC\"".len()..]
+        );
+        let text = &text[..text.find("[vary]").unwrap()];
+        let v = Scenario::parse("t.toml", text).unwrap().variants().unwrap();
+        let setup = &v[0].setup.hosts[0].adapter.as_ref().expect("an OSA").osa;
+        let cfg = &setup.config;
+        let dvipa: IpAddr = "192.0.2.100".parse().unwrap();
+        let i = &cfg.interfaces[setup.iface];
+        assert!(
+            i.addresses.iter().any(|a| a.addr == dvipa),
+            "{:?}",
+            i.addresses
+        );
+        assert_eq!(cfg.stacks[i.stack].distributed_dvipas, vec![dvipa]);
     }
 
     #[test]
