@@ -332,6 +332,9 @@ pub struct WorkloadCfg {
     /// IPsec (ESP in transport mode) between client and server.
     #[serde(default)]
     pub ipsec: bool,
+    /// The client's mean think time between a response and its next
+    /// request, in µs (exponentially distributed); left out, none.
+    pub think_us: Option<f64>,
 }
 
 /// A loaded scenario: the file plus where it came from.
@@ -1419,6 +1422,17 @@ impl Scenario {
                     i + 1
                 )));
             }
+            let think_ns = match w.think_us {
+                None => 0,
+                Some(t) if (0.0..=MAX_THINK_US).contains(&t) => (t * 1000.0).round() as u64,
+                Some(t) => {
+                    return Err(self.invalid(format!(
+                        "workload #{}: think_us {t}: a mean think time of 0 to {MAX_THINK_US} µs \
+                         (one minute)",
+                        i + 1
+                    )))
+                }
+            };
             let via = if w.to_dvipa {
                 if specs[server].distributor.is_none() {
                     return Err(self.invalid(format!(
@@ -1504,6 +1518,7 @@ impl Scenario {
                 via_distributor: via,
                 tls,
                 ipsec: w.ipsec,
+                think_ns,
             });
         }
         // A z/OS stack protects traffic with IPsec only with IPCONFIG
@@ -2246,12 +2261,16 @@ pub const HOST_FIELDS: &[&str] = &[
     "link",
     "smc",
 ];
+/// The longest mean think time a workload may give, µs (a minute).
+const MAX_THINK_US: f64 = 60_000_000.0;
+
 /// Workload fields a `[vary]` may change.
 pub const WORKLOAD_FIELDS: &[&str] = &[
     "connections",
     "request",
     "response",
     "importance",
+    "think_us",
     "sndbuf_kb",
     "rcvbuf_kb",
     "type",
@@ -2713,6 +2732,32 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         ] {
             let sc = Scenario::parse("t.toml", &with(BASIC, v)).unwrap();
             assert!(sc.variants().is_ok(), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn a_think_time_outside_a_minute_is_refused() {
+        for bad in ["-1", "nan", "60000001"] {
+            let e = refused_at(
+                |t| {
+                    t.replace(
+                        "server = \"zos\"",
+                        &format!("server = \"zos\"\nthink_us = {bad}"),
+                    )
+                },
+                "think_us",
+                "workload #1",
+            );
+            assert!(e.contains("0 to 60000000"), "{e}");
+        }
+        for good in ["0", "60000000", "2.5"] {
+            let t = BASIC.replace(
+                "server = \"zos\"",
+                &format!("server = \"zos\"\nthink_us = {good}"),
+            );
+            let v = Scenario::parse("t.toml", &t).unwrap().variants().unwrap();
+            let want = (good.parse::<f64>().unwrap() * 1000.0).round() as u64;
+            assert_eq!(v[0].setup.workloads[0].think_ns, want);
         }
     }
 

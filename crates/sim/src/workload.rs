@@ -81,6 +81,9 @@ pub struct WorkloadSpec {
     /// IPsec (ESP, transport mode) between the two hosts: every packet of
     /// the workload's connections encrypted and authenticated.
     pub ipsec: bool,
+    /// The client's mean pause between a response and its next request
+    /// (a CRR client's next connection), ns; 0: none (a closed loop).
+    pub think_ns: u64,
 }
 
 /// Bounded logarithmic latency histogram: 64 buckets per power of two from

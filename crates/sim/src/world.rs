@@ -589,6 +589,8 @@ enum Ev {
     SmcDone(usize, SmcKind),
     SmcArrive(usize, Pkt),
     App(usize, usize, u32, SockOp),
+    /// A CRR client's think time ended: it opens its next connection.
+    Reconnect(usize, usize),
     Sample,
     /// A VSE TCP/IP partition's idle wait (of this generation) ends.
     VseCycle(usize, u64),
@@ -604,6 +606,9 @@ pub struct World {
     /// Separate stream for CPU service-time variation, so frame-error draws
     /// stay the same whatever the processors do.
     cpu_rng: ChaCha8Rng,
+    /// Clients' think times: a stream of their own, drawn only by
+    /// workloads that think, so that others' runs stay as they were.
+    think_rng: ChaCha8Rng,
     hosts: Vec<Host>,
     osas: Vec<Option<(Osa, Micro, AdapterGen)>>,
     osa_timer: Vec<Option<Ns>>,
@@ -809,6 +814,7 @@ impl World {
             q: EventQueue::new(),
             rng: ChaCha8Rng::seed_from_u64(setup.seed),
             cpu_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5c4e_d011_7e55_0001),
+            think_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x7411_4b00_0000_0003),
             hosts,
             osas,
             osa_timer: vec![None; n_osa],
@@ -971,6 +977,11 @@ impl World {
                     _ => return,
                 };
                 self.app_call(h, c, id, op, w, now);
+            }
+            Ev::Reconnect(h, w) => {
+                let mut u = Unit::new(None);
+                u.steps.push_back((Step::Connect(w), w));
+                self.submit(h, u, now);
             }
             Ev::VseCycle(h, gen) => self.vse_cycle(h, gen, now),
             Ev::EngineTimer(h) => {
@@ -2351,6 +2362,8 @@ impl World {
         let (req, resp, in_hs) = msg_sizes(spec, cn.hs, cn.tcb.cfg.smc.is_some());
         let mut app: Option<SockOp> = None;
         let mut txn_done = false;
+        // the client's pause before its next request (or connection)
+        let mut think = 0;
         let mut close_client = false;
         let mut close_server = false;
         if r.established && cn.client {
@@ -2376,6 +2389,9 @@ impl World {
                 } else if cn.rcvd >= resp {
                     cn.rcvd -= resp;
                     txn_done = true;
+                    if spec.think_ns > 0 {
+                        think = exp_draw(&mut self.think_rng, spec.think_ns);
+                    }
                     if kind == Kind::Crr {
                         close_client = true;
                     } else {
@@ -2430,7 +2446,9 @@ impl World {
                     st.latency.record(now.saturating_sub(txn_start));
                 }
             } else if let Some(cn) = self.hosts[h].conns.get_mut(c).and_then(|x| x.as_mut()) {
-                cn.answered = Some((txn_start, win));
+                // The response time ends where the next request's call
+                // takes the response, less the think time before that call.
+                cn.answered = Some((txn_start.saturating_add(think), win));
             }
         }
         if close_server {
@@ -2457,9 +2475,13 @@ impl World {
             }
             self.push_segs(h, p, c);
             self.arm_timers(h, c);
-            let mut u = Unit::new(None);
-            u.steps.push_back((Step::Connect(w), w));
-            self.submit(h, u, now);
+            if think > 0 {
+                self.q.schedule(now + think, Ev::Reconnect(h, w));
+            } else {
+                let mut u = Unit::new(None);
+                u.steps.push_back((Step::Connect(w), w));
+                self.submit(h, u, now);
+            }
             return;
         }
         self.arm_timers(h, c);
@@ -2467,7 +2489,7 @@ impl World {
             // The application is a separate dispatchable unit: waking it
             // takes scheduling latency before its socket calls run.
             let wake = self.hosts[h].spec.costs.wakeup_ns;
-            self.q.schedule(now + wake, Ev::App(h, c, id, op));
+            self.q.schedule(now + wake + think, Ev::App(h, c, id, op));
         }
         if read_call {
             self.app_call(h, c, id, SockOp::Read, w, now);
@@ -3085,4 +3107,12 @@ fn msg_sizes(spec: &WorkloadSpec, hs: u8, smc: bool) -> (u64, u64, bool) {
 
 fn listen_port(w: usize) -> u16 {
     5001u16.wrapping_add(w as u16)
+}
+
+/// An exponentially distributed time of mean `mean` ns (a population of
+/// users' think times), at most twenty means.
+fn exp_draw(rng: &mut ChaCha8Rng, mean: u64) -> u64 {
+    let u: f64 = rand::Rng::random_range(rng, f64::EPSILON..1.0);
+    let x = -u.ln() * mean as f64;
+    (x.min(20.0 * mean as f64)) as u64
 }
