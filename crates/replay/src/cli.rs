@@ -451,12 +451,15 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
         };
         let mut writer = None;
         // An annotated capture this run does not finish is removed, not
-        // left half written.
+        // left half written, if this run made the file: a path that was
+        // there before (a file the user keeps, a device such as /dev/null,
+        // a link to standard output) is never removed.
         let mut unfinished = RemoveOnDrop(None);
         if annotate_mode == Some(mode) {
             if let Some(p) = &args.annotate {
+                let existed = std::fs::symlink_metadata(p).is_ok();
                 let f = std::fs::File::create(p).map_err(io_err(p))?;
-                unfinished.0 = Some(p);
+                unfinished.0 = (!existed).then_some(p.as_path());
                 writer = Some(PcapNgWriter::new(std::io::BufWriter::new(f)).map_err(io_err(p))?);
             }
         }

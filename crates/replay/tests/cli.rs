@@ -139,6 +139,27 @@ fn a_capture_of_an_unreadable_link_type_is_an_error_not_an_empty_replay() {
     a.annotate_mode = Some(softosa_replay::replay::Mode::Balanced);
     assert!(build_report(&a).is_err());
     assert!(!out.exists(), "{} left half written", out.display());
+    // A path that was there before is never removed: a file of the user's,
+    // or a link (to a device, to standard output); `--annotate /dev/full`
+    // once removed /dev/full.
+    let kept = dir.join("kept.pcapng");
+    std::fs::write(&kept, b"old").unwrap();
+    let link = dir.join("link.pcapng");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&kept, &link).unwrap();
+    for p in [&kept, &link] {
+        a.annotate = Some(p.clone());
+        assert!(build_report(&a).is_err());
+        assert!(
+            std::fs::symlink_metadata(p).is_ok(),
+            "{} was removed",
+            p.display()
+        );
+    }
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
 }
 
 #[test]
