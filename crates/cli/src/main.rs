@@ -151,7 +151,7 @@ fn main() -> ExitCode {
     match r {
         Ok(code) => code,
         Err(f) => {
-            eprintln!("softosa: {}", f.message);
+            softosa_display::note!("softosa: {}", f.message);
             ExitCode::from(if f.usage { 2 } else { 1 })
         }
     }
@@ -219,7 +219,7 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
     let mut warnings = activation.warnings;
     warnings.sort();
     for w in warnings.items() {
-        eprintln!("{w}");
+        softosa_display::note!("{w}");
     }
     let engine = softosa_engine::Engine::new(activation.config).map_err(Failure::run)?;
     let ctx = context_from(&d.profiles);

@@ -120,3 +120,61 @@ fn a_reader_that_went_away_ends_the_output_quietly() {
         assert!(!err.contains("panicked"), "{c:?}: stderr: {err}");
     }
 }
+
+/// Run softosa with its stderr a pipe nobody reads (the reader closed
+/// before it starts, as `2>&1 | head -1` leaves it once head is done).
+fn run_with_stderr_gone(args: &[OsString]) -> std::process::Output {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe() fills both descriptors on success; each is then owned
+    // by exactly one OwnedFd.
+    let (reader, writer) = unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0, "a pipe");
+        (
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::os::fd::OwnedFd::from_raw_fd(fds[1]),
+        )
+    };
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_softosa"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(writer)
+        .output()
+        .expect("the softosa binary runs")
+}
+
+#[test]
+fn a_closed_stderr_is_not_a_panic() {
+    // Each writes to stderr: an error message, progress lines, a warning.
+    let bad = std::env::temp_dir().join(format!("softosa-stderr-{}.toml", std::process::id()));
+    std::fs::write(&bad, "name = 1\n").unwrap();
+    for (args, code) in [
+        (vec!["sim".into(), bad.clone().into()], 1),
+        (
+            vec![
+                "reproduce".into(),
+                "--only".into(),
+                "olm-rr1".into(),
+                "--html".into(),
+                bad.with_extension("html").into(),
+            ],
+            0,
+        ),
+        (
+            vec![
+                "profile".into(),
+                "check".into(),
+                repo("nonexistent.prof").into(),
+            ],
+            1,
+        ),
+        (vec!["lab".into(), "--secs".into(), "0".into()], 2),
+    ] {
+        let args: Vec<OsString> = args;
+        let out = run_with_stderr_gone(&args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {:?}", out.status);
+    }
+    let _ = std::fs::remove_file(bad.with_extension("html"));
+    let _ = std::fs::remove_file(&bad);
+}

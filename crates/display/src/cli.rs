@@ -143,6 +143,24 @@ pub fn write_stdout_with(
     }
 }
 
+/// Write one line to standard error, as `eprintln!` does, but without
+/// panicking when it cannot be written (a reader of `2>&1 | head` that went
+/// away, a closed descriptor): a message nobody can read is dropped, and
+/// the command still ends with its own exit status.
+pub fn stderr_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_fmt(line).and_then(|()| err.write_all(b"\n"));
+}
+
+/// `eprintln!` that never panics: see [`stderr_line`].
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::cli::stderr_line(format_args!($($arg)*))
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -441,7 +441,7 @@ fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
             )));
         }
         if !without.is_empty() && !a.quiet {
-            eprintln!(
+            softosa_display::note!(
                 "softosa lab: DYNAMIC WORKLOADQ runs as DYNAMIC on {} (no VMAC, which \
                  WORKLOADQ needs)",
                 without.join(", ")
@@ -518,7 +518,7 @@ fn interrupted_exit() -> ExitCode {
         Some(libc::SIGHUP) => "SIGHUP",
         _ => "Ctrl-C (SIGINT)",
     };
-    eprintln!(
+    softosa_display::note!(
         "softosa: interrupted by {name}; the lab's namespaces, devices and workloads are removed"
     );
     ExitCode::from(interrupted_status())
@@ -563,7 +563,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         a.metrics_port,
     )?);
     for n in crate::topo::clean_leftovers(false) {
-        eprintln!("removed leftover namespace {n} of a crashed run");
+        softosa_display::note!("removed leftover namespace {n} of a crashed run");
     }
     crate::control::clean_stale_sockets(std::path::Path::new(crate::control::SOCKET_DIR));
     let mut results = Vec::new();
@@ -581,7 +581,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 let o = options(&a, *m);
                 if !a.quiet {
                     let k = i * repeats as usize + rep as usize + 1;
-                    eprintln!("{}", progress_line(k, total, &o, rep + 1, repeats));
+                    softosa_display::note!("{}", progress_line(k, total, &o, rep + 1, repeats));
                 }
                 run_lab(&o)
             };
@@ -602,7 +602,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         Some(LabError::Interrupted) => return Ok(interrupted_exit()),
         Some(e) => {
             if !results.is_empty() {
-                eprintln!("softosa: the settings above finished; the next one failed");
+                softosa_display::note!("softosa: the settings above finished; the next one failed");
             }
             return Err(e.into());
         }
@@ -612,7 +612,7 @@ pub fn run(a: LabArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     Ok(if ok {
         ExitCode::SUCCESS
     } else {
-        eprintln!("frame accounting does not balance");
+        softosa_display::note!("frame accounting does not balance");
         ExitCode::FAILURE
     })
 }

@@ -605,7 +605,7 @@ fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, L
         Ok(a) => {
             if show_warnings {
                 for w in a.warnings.items() {
-                    eprintln!("{w}");
+                    softosa_display::note!("{w}");
                 }
             }
             let mut cfg = a.config;

@@ -868,7 +868,7 @@ pub fn run_once<C: Core + Default>(
         (o.cpus.clone(), true)
     };
     if !aligned {
-        eprintln!(
+        softosa_display::note!(
             "--cpus {cpu_set:?}: no CPU for every socket slot (CPU number modulo {ncpu}); \
              some hand-offs will cross CPUs"
         );
@@ -980,10 +980,10 @@ pub fn run_once<C: Core + Default>(
         .serve(plane.status_source())
         .map_err(io_err("starting the control socket / metrics endpoint"))?;
     if let Some(p) = &sock {
-        eprintln!("control socket: {}", p.display());
+        softosa_display::note!("control socket: {}", p.display());
     }
     if let Some(a) = _servers.metrics_addr {
-        eprintln!("metrics: http://{a}/metrics");
+        softosa_display::note!("metrics: http://{a}/metrics");
     }
     let mut res = run_workloads(o, &topo, &plane)?;
     res.label = label.to_string();

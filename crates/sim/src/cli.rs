@@ -213,7 +213,7 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
                 let at = sc.line_of(&w).map_or_else(String::new, |l| format!(":{l}"));
                 let w = format!("{}{at}: {w}", args.scenario.display());
                 if warned.insert(w.clone()) {
-                    eprintln!("{w}");
+                    softosa_display::note!("{w}");
                 }
             }
         }
@@ -365,7 +365,7 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
 fn write_page(path: &std::path::Path, page: String, quiet: bool) -> Result<(), String> {
     std::fs::write(path, page).map_err(|e| format!("--html {}: {e}", path.display()))?;
     if !quiet {
-        eprintln!("report written to {}", path.display());
+        softosa_display::note!("report written to {}", path.display());
     }
     Ok(())
 }
@@ -624,7 +624,7 @@ fn run_world_since(
             // so a long run (up to 600 s simulated per variant) is never
             // silent for hours.
             if beat.due(start.elapsed()) {
-                eprintln!(
+                softosa_display::note!(
                     "{label}: {} of {} ms simulated after {:.0} s",
                     t / 1_000_000,
                     end / 1_000_000,

@@ -814,7 +814,7 @@ pub fn run_all_seeded(
             let r =
                 crate::cli::run_with_progress(&format!("{name} [{}]", v.label), &v.setup, quiet)?;
             if !quiet {
-                eprintln!(
+                softosa_display::note!(
                     "ran {name} [{}] in {:.1} s",
                     v.label,
                     t.elapsed().as_secs_f64()
@@ -967,7 +967,7 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let quiet = quiet(a.json, std::io::IsTerminal::is_terminal(&std::io::stderr()));
     let pass_header = |k: u64| {
         if !quiet && a.seeds > 1 {
-            eprintln!(
+            softosa_display::note!(
                 "seed pass {} of {}: each scenario's own seed{}",
                 k + 1,
                 a.seeds,

@@ -2841,7 +2841,7 @@ impl World {
             for h in &self.hosts {
                 for cn in h.conns.iter().flatten() {
                     let t = &cn.tcb;
-                    eprintln!(
+                    softosa_display::note!(
                         "{} conn {}:{} cwnd {} ssthresh {} peer_wnd {} flight {} unsent {} to_write {} in_units {} app_emitting {} write_pending {}",
                         h.spec.name, cn.lport, cn.rport, t.cwnd, t.ssthresh, t.peer_wnd, t.flight(),
                         t.snd_lim.wrapping_sub(t.snd_nxt), cn.to_write, cn.in_units, cn.app_emitting, cn.write_pending

@@ -34,7 +34,7 @@ fn main() -> ExitCode {
     match r {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            softosa_display::note!("error: {e}");
             ExitCode::from(2)
         }
     }
