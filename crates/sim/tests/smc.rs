@@ -231,6 +231,18 @@ fn a_z_os_host_on_hipersockets_takes_no_osa_setting() {
             "inbperf = \"DYNAMIC\"",
             "inbperf applies to a z/OS host's OSA",
         ),
+        // The wire's settings were taken and ignored.
+        ("speed = \"10g\"", "speed is a setting of an Ethernet link"),
+        ("loss = 0.5", "loss is a setting of an Ethernet link"),
+        (
+            "latency_us = 900",
+            "latency_us is a setting of an Ethernet link",
+        ),
+        ("mtu = 9000", "mtu is a setting of an Ethernet link"),
+        (
+            "switch_buffer_kb = 1",
+            "switch_buffer_kb is a setting of an Ethernet link",
+        ),
     ] {
         let text = on_hipersockets("none", RR1).replacen(
             "link = \"hipersockets\"\n",
@@ -256,6 +268,16 @@ fn a_z_os_host_on_hipersockets_takes_no_osa_setting() {
         .expect_err("nothing to vary")
         .to_string();
     assert!(e.contains("every z/OS host here is on HiperSockets"), "{e}");
+    let text = format!(
+        "{}[vary]\nfield = \"speed\"\nvalues = [\"1g\", \"10g\"]\n",
+        on_hipersockets("none", RR1)
+    );
+    let e = softosa_sim::scenario::Scenario::parse("t.toml", &text)
+        .unwrap()
+        .variants()
+        .expect_err("nothing to vary")
+        .to_string();
+    assert!(e.contains("speed is a setting of an Ethernet link"), "{e}");
 }
 
 /// A connection per transaction does the CLC rendezvous over the OSAs each
