@@ -199,15 +199,33 @@ pub struct Vary {
     /// A `[[host]]` or `[[workload]]` field name, e.g. `inbperf`.
     pub field: String,
     /// Hosts to change (default: every z/OS host); host fields only.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "named_list")]
     pub hosts: Vec<String>,
     /// Workloads to change (default: all); workload fields only.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "named_list")]
     pub workloads: Vec<String>,
     pub values: Vec<toml::Value>,
     /// Labels for the variants (default: the values).
     #[serde(default)]
     pub labels: Vec<String>,
+}
+
+/// A `[vary]` list of names: left out it means all, so an empty one (which
+/// read as all too) and a name given twice are refused.
+fn named_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let v = Vec::<String>::deserialize(d)?;
+    if v.is_empty() {
+        return Err(serde::de::Error::custom(
+            "an empty list; leave the key out to mean all, or name the ones to change",
+        ));
+    }
+    if let Some((i, n)) = v.iter().enumerate().find(|(i, n)| v[..*i].contains(n)) {
+        return Err(serde::de::Error::custom(format!(
+            "{n:?} is named twice (entry {})",
+            i + 1
+        )));
+    }
+    Ok(v)
 }
 
 fn default_speed() -> String {
@@ -2754,6 +2772,33 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         ] {
             let sc = Scenario::parse("t.toml", &with(BASIC, v)).unwrap();
             assert!(sc.variants().is_ok(), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn a_vary_list_of_names_is_neither_empty_nor_repeated() {
+        // `hosts = []` read as every z/OS host, and a name given twice was
+        // taken once, each without a word.
+        for (list, says) in [
+            ("hosts = []", "an empty list"),
+            (
+                "hosts = [\"zos\", \"zos\"]",
+                "\"zos\" is named twice (entry 2)",
+            ),
+            ("workloads = []", "an empty list"),
+        ] {
+            let text = BASIC.replace(
+                "field = \"inbperf\"",
+                &format!("field = \"inbperf\"\n{list}"),
+            );
+            let e = Scenario::parse("t.toml", &text)
+                .expect_err("refused")
+                .to_string();
+            let line = text.lines().position(|l| l == list).unwrap() + 1;
+            assert!(
+                e.contains(&format!("line {line}")) && e.contains(says),
+                "{e}"
+            );
         }
     }
 
