@@ -143,6 +143,17 @@ pub fn write_stdout_with(
     }
 }
 
+/// A number as a message shows it back to the user: as typed while it is
+/// short, in exponent form once it would run to dozens of digits (1e300
+/// printed in full is three hundred of them).
+pub fn shown_number(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e9 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 /// Write one line to standard error, as `eprintln!` does, but without
 /// panicking when it cannot be written (a reader of `2>&1 | head` that went
 /// away, a closed descriptor): a message nobody can read is dropped, and
@@ -170,6 +181,16 @@ mod tests {
     struct Top {
         #[command(flatten)]
         args: DisplayArgs,
+    }
+
+    #[test]
+    fn a_number_is_shown_short() {
+        assert_eq!(shown_number(1e300), "1e300");
+        assert_eq!(shown_number(-2.5e12), "-2.5e12");
+        assert_eq!(shown_number(86401.0), "86401");
+        assert_eq!(shown_number(0.001), "0.001");
+        assert_eq!(shown_number(f64::NAN), "NaN");
+        assert_eq!(shown_number(f64::INFINITY), "inf");
     }
 
     #[test]

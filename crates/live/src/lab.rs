@@ -118,16 +118,6 @@ pub const MAX_STREAMS: usize = 128;
 /// Longest workload, seconds (one day).
 pub const MAX_SECS: f64 = 86_400.0;
 
-/// A number as a message shows it: as typed while it is short, in
-/// exponent form once it would run to dozens of digits.
-fn shown_number(x: f64) -> String {
-    if x.is_finite() && x.abs() >= 1e9 {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
-}
-
 /// Check the options before anything is built: every value the lab would
 /// otherwise clamp, ignore or trip over is refused with what to use.
 pub fn validate(o: &LabOptions) -> Result<(), LabError> {
@@ -136,7 +126,7 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
         return bad(format!(
             "--secs {}: the workload runs from 1 to {MAX_SECS} seconds (iperf3 and sockperf \
              count whole seconds)",
-            shown_number(o.secs)
+            softosa_display::cli::shown_number(o.secs)
         ));
     }
     if o.streams == 0 && o.rr == 0 {
@@ -212,7 +202,7 @@ pub fn validate(o: &LabOptions) -> Result<(), LabError> {
     if !o.fault_rate.is_finite() || !(0.0..1.0).contains(&o.fault_rate) {
         return bad(format!(
             "--fault-rate {}: a share of frames from 0 up to (not including) 1, e.g. 0.001",
-            shown_number(o.fault_rate)
+            softosa_display::cli::shown_number(o.fault_rate)
         ));
     }
     // A SCHED_FIFO thread has no nice value: the data plane sets it only

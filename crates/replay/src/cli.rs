@@ -155,7 +155,10 @@ pub enum ReplayCliError {
         path: PathBuf,
         why: String,
     },
-    #[error("--host-service-us must be a number of microseconds from 0 to 1000000, not {0}")]
+    #[error(
+        "--host-service-us must be a number of microseconds from 0 to 1000000, not {}",
+        softosa_display::cli::shown_number(*.0)
+    )]
     HostService(f64),
     #[error(
         "--max-flows {0}: at most {MAX_FLOWS} (each flow itemised takes memory in every mode: \

@@ -13,6 +13,7 @@ use crate::params::Models;
 use crate::workload::{Kind, WorkloadSpec};
 use crate::world::{AdapterSetup, HostKind, HostSpec, Setup, SmcKind, SmcPath};
 use serde::Deserialize;
+use softosa_display::cli::shown_number;
 use softosa_engine::config as ec;
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
@@ -1257,7 +1258,8 @@ impl Scenario {
                 if let Some(v) = v {
                     if !(0.0..=MAX_LATENCY_US).contains(&v) {
                         return Err(self.invalid(format!(
-                            "{at}: {key} {v} must be in [0, {MAX_LATENCY_US}] microseconds"
+                            "{at}: {key} {} must be in [0, {MAX_LATENCY_US}] microseconds",
+                            shown_number(v)
                         )));
                     }
                 }
@@ -1465,9 +1467,10 @@ impl Scenario {
                 Some(t) if (0.0..=MAX_THINK_US).contains(&t) => (t * 1000.0).round() as u64,
                 Some(t) => {
                     return Err(self.invalid(format!(
-                        "workload #{}: think_us {t}: a mean think time of 0 to {MAX_THINK_US} µs \
+                        "workload #{}: think_us {}: a mean think time of 0 to {MAX_THINK_US} µs \
                          (one minute)",
-                        i + 1
+                        i + 1,
+                        shown_number(t)
                     )))
                 }
             };
@@ -1596,7 +1599,7 @@ impl Scenario {
         if !DURATION_MS.contains(&self.file.duration_ms) {
             return Err(self.invalid(format!(
                 "duration_ms {} must be in [0.000001, 600000] (one nanosecond to ten minutes)",
-                self.file.duration_ms
+                shown_number(self.file.duration_ms)
             )));
         }
         if !(self.file.warmup_ms >= 0.0 && self.file.warmup_ms <= 600_000.0) {
@@ -1648,7 +1651,10 @@ impl Scenario {
             return Err(bad(format!("mtu {} out of range 576..65535", h.mtu)));
         }
         if !(0.0..1.0).contains(&h.loss) {
-            return Err(bad(format!("loss {} must be in [0, 1)", h.loss)));
+            return Err(bad(format!(
+                "loss {} must be in [0, 1)",
+                shown_number(h.loss)
+            )));
         }
         let link = LinkParams {
             rate_bps: rate,
