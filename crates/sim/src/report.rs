@@ -146,6 +146,9 @@ pub struct AdapterResult {
     )]
     pub samples_stopped_us: Option<f64>,
     pub microprocessor_busy_pct: f64,
+    /// `microprocessor_busy_pct` by the kind of work, each a share of the
+    /// window (they add up to it).
+    pub microprocessor_busy_by: MicroprocessorShares,
     pub inbound_overruns: u64,
     /// The engine's counters over the measured window: the engine-wide
     /// ones under `counters` (frames, `dropped_in`/`dropped_out` by
@@ -153,6 +156,51 @@ pub struct AdapterResult {
     /// `read_queues` and `write_queues`, and the adapter model's own
     /// (`bulk_registrations`, `timer_retunes`, ...) beside them.
     pub engine: serde_json::Value,
+}
+
+/// Where the adapter's microprocessor spent the measured window, each a
+/// percentage of it.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MicroprocessorShares {
+    pub inbound_frames_pct: f64,
+    pub outbound_frames_pct: f64,
+    pub write_signals_pct: f64,
+    pub presentations_pct: f64,
+    pub olm_pct: f64,
+}
+
+impl MicroprocessorShares {
+    fn of(b: &crate::world::MicroBusy, win_s: f64) -> MicroprocessorShares {
+        let pct = |ns: u64| ns as f64 / 1e9 / win_s * 100.0;
+        MicroprocessorShares {
+            inbound_frames_pct: pct(b.inbound_frames_ns),
+            outbound_frames_pct: pct(b.outbound_frames_ns),
+            write_signals_pct: pct(b.write_signals_ns),
+            presentations_pct: pct(b.presentations_ns),
+            olm_pct: pct(b.olm_ns),
+        }
+    }
+
+    /// " (inbound frames 40.1%, ...)" for the shares of 0.05 % or more;
+    /// empty when there are none.
+    fn text(&self) -> String {
+        let parts: Vec<String> = [
+            ("inbound frames", self.inbound_frames_pct),
+            ("outbound frames", self.outbound_frames_pct),
+            ("write signals", self.write_signals_pct),
+            ("presenting", self.presentations_pct),
+            ("OLM", self.olm_pct),
+        ]
+        .iter()
+        .filter(|(_, p)| *p >= 0.05)
+        .map(|(k, p)| format!("{k} {p:.1}%"))
+        .collect();
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
+        }
+    }
 }
 
 /// Timer samples as JSON objects, times in microseconds.
@@ -249,6 +297,7 @@ pub(crate) fn collect(w: &World) -> RunResult {
                     .collect(),
                 samples_stopped_us: w.sampling_stopped.map(|t| t as f64 / 1e3),
                 microprocessor_busy_pct: o.micro_busy_window_ns as f64 / 1e9 / win * 100.0,
+                microprocessor_busy_by: MicroprocessorShares::of(&o.micro_busy_by, win),
                 inbound_overruns: o.overruns,
                 engine: o.engine,
             }),
@@ -466,8 +515,10 @@ impl RunResult {
             if let Some(a) = &h.adapter {
                 let _ = writeln!(
                     s,
-                    "  adapter microprocessor {:.1}% busy, inbound overruns {}",
-                    a.microprocessor_busy_pct, a.inbound_overruns
+                    "  adapter microprocessor {:.1}% busy{}, inbound overruns {}",
+                    a.microprocessor_busy_pct,
+                    a.microprocessor_busy_by.text(),
+                    a.inbound_overruns
                 );
                 if !a.samples.is_empty() {
                     let _ = writeln!(

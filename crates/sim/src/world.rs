@@ -547,10 +547,29 @@ struct Micro {
     out_inflight: usize,
     busy_ns: u64,
     busy_window: u64,
+    /// Of `busy_window`, each kind of work's ns: see [`MicroBusy`].
+    busy_by: MicroBusy,
     overruns: u64,
     /// When the inbound frame the microprocessor finished last reached the
     /// adapter (the moment an OLM early interrupt for it is raised).
     last_in_arrival: Ns,
+}
+
+/// Where the adapter's microprocessor spent its time in the measured
+/// window, ns.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct MicroBusy {
+    /// Inbound frames: the data router's frame and byte cost, and sorting
+    /// onto input queues.
+    pub inbound_frames_ns: u64,
+    /// Outbound frames (segmentation offload's extra segments included).
+    pub outbound_frames_ns: u64,
+    /// Fielding write signals (SIGA) and scanning the write queues.
+    pub write_signals_ns: u64,
+    /// Presenting batches to the host (interrupts).
+    pub presentations_ns: u64,
+    /// OLM's extra work per frame.
+    pub olm_ns: u64,
 }
 
 #[derive(Debug)]
@@ -685,6 +704,7 @@ impl World {
                             out_inflight: 0,
                             busy_ns: 0,
                             busy_window: 0,
+                            busy_by: MicroBusy::default(),
                             overruns: 0,
                             last_in_arrival: 0,
                         },
@@ -1220,29 +1240,50 @@ impl World {
         let Some(job) = m.jobs.front() else {
             return;
         };
-        let cost = match job {
-            MicroJob::In(p, _) => {
-                g.frame_cost(p.wire_len()) + if o.sorts() { g.sort_ns } else { 0 }
-            }
+        // (the job's own work, OLM's extra on it)
+        let (work, olm) = match job {
+            MicroJob::In(p, _) => (
+                g.frame_cost(p.wire_len()) + if o.sorts() { g.sort_ns } else { 0 },
+                0,
+            ),
             MicroJob::Out(p, queue) => {
                 let segs = p.len.div_ceil(o.mss().max(1)).max(1);
                 // Under OLM the adapter polls write queue 1 itself (SIGA
                 // reduction); only that queue's frames carry OLM's extra.
-                g.frame_cost(p.wire_len())
-                    + (u64::from(segs) - 1) * g.frame_ns
-                    + if o.olm() && *queue == 1 {
+                (
+                    g.frame_cost(p.wire_len()) + (u64::from(segs) - 1) * g.frame_ns,
+                    if o.olm() && *queue == 1 {
                         g.olm_frame_ns
                     } else {
                         0
-                    }
+                    },
+                )
             }
-            MicroJob::Present => g.present_ns,
-            MicroJob::OlmFrames(n) => n * g.olm_frame_ns,
-            MicroJob::Signal => g.signal_ns,
+            MicroJob::Present => (g.present_ns, 0),
+            MicroJob::OlmFrames(n) => (0, n * g.olm_frame_ns),
+            MicroJob::Signal => (g.signal_ns, 0),
         };
+        let cost = work + olm;
+        let b = &mut m.busy_by;
+        let slot = match job {
+            MicroJob::In(..) => &mut b.inbound_frames_ns,
+            MicroJob::Out(..) => &mut b.outbound_frames_ns,
+            MicroJob::Present => &mut b.presentations_ns,
+            MicroJob::OlmFrames(_) => &mut b.olm_ns,
+            MicroJob::Signal => &mut b.write_signals_ns,
+        };
+        // The window's part of the job, split in proportion.
+        let part = window_part(from, end, now, cost);
+        let olm_part = if cost == 0 {
+            0
+        } else {
+            (u128::from(part) * u128::from(olm) / u128::from(cost)) as u64
+        };
+        *slot += part - olm_part;
+        b.olm_ns += olm_part;
         m.busy = true;
         m.busy_ns += cost;
-        m.busy_window += window_part(from, end, now, cost);
+        m.busy_window += part;
         self.q.schedule(now + cost, Ev::MicroDone(h));
     }
 
@@ -2938,6 +2979,7 @@ impl World {
             osa: self.osas[h].as_ref().map(|(o, m, _)| OsaView {
                 osa: o,
                 micro_busy_window_ns: m.busy_window,
+                micro_busy_by: m.busy_by,
                 overruns: now.overruns.saturating_sub(base.map_or(0, |b| b.overruns)),
                 engine: match (now.engine, base.and_then(|b| b.engine.as_ref())) {
                     (Some(n), Some(b)) => counters_since(&n, b),
@@ -2969,6 +3011,7 @@ pub(crate) struct HostView<'a> {
 pub(crate) struct OsaView<'a> {
     pub osa: &'a Osa,
     pub micro_busy_window_ns: u64,
+    pub micro_busy_by: MicroBusy,
     pub overruns: u64,
     /// The engine's counters over the measured window.
     pub engine: serde_json::Value,

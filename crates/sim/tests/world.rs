@@ -1248,6 +1248,31 @@ fn a_vary_over_the_card_s_signal_cost_moves_only_the_card() {
         card(0),
         card(2)
     );
+    // The card's time by kind of work adds up to its busy time, and shows
+    // where the signals' cost went: none at 0 µs, the largest share at 12.
+    let by = |i: usize| {
+        host(&runs[i].1, "zos")
+            .adapter
+            .as_ref()
+            .unwrap()
+            .microprocessor_busy_by
+            .clone()
+    };
+    for i in 0..3 {
+        let b = by(i);
+        let sum = b.inbound_frames_pct
+            + b.outbound_frames_pct
+            + b.write_signals_pct
+            + b.presentations_pct
+            + b.olm_pct;
+        assert!((sum - card(i)).abs() < 1e-6, "{sum} {}", card(i));
+    }
+    assert_eq!(by(0).write_signals_pct, 0.0);
+    let b = by(2);
+    assert!(
+        b.write_signals_pct > b.inbound_frames_pct.max(b.outbound_frames_pct),
+        "{b:?}"
+    );
 }
 
 /// scenarios/switch-buffer.toml, shortened: a deep switch buffer keeps the
