@@ -12,9 +12,30 @@ use std::time::{Duration, Instant};
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// The tables and counters as the docs show them.
     Text,
+    /// Everything, for scripts (docs/scenarios.md lists the keys).
     Json,
+    /// One row per variant and workload.
     Csv,
+    /// One row per variant and host: CPU, TCP recovery, links, adapter.
+    CsvHosts,
+}
+
+impl Format {
+    /// The CSV formats.
+    fn csv(self) -> bool {
+        matches!(self, Format::Csv | Format::CsvHosts)
+    }
+
+    /// A CSV format's header line.
+    fn csv_header(self) -> &'static str {
+        if self == Format::CsvHosts {
+            RunResult::CSV_HOSTS_HEADER
+        } else {
+            RunResult::CSV_HEADER
+        }
+    }
 }
 
 const SIM_EXAMPLES: &str = "\
@@ -23,6 +44,9 @@ Examples:
   softosa sim scenarios/inbperf-modes.toml                 each INBPERF setting side by side
   softosa sim scenarios/quick-rr.toml --display tuning     ... plus the VTAM tuning statistics
   softosa sim scenarios/inbperf-modes.toml --format csv    one line per variant and workload
+  softosa sim scenarios/inbperf-modes.toml --format csv-hosts
+                                                           one line per variant and host (CPU,
+                                                           retransmits, links, adapter busy)
   softosa sim scenarios/olm-rr-sweep.toml --seed 2         the same run with another seed
   softosa sim scenarios/inbperf-modes.toml --seeds 5       is a mode's gain larger than the seed's?
   softosa sim scenarios/quick-rr.toml --duration-ms 2000   a longer measured window than the file's
@@ -107,7 +131,7 @@ pub struct SimArgs {
     /// adapter at the end of the run (devlinks, osainfo, trle, tuning,
     /// netstat-all, stats, config, vcrt, route-qdioaccel, drops); may be
     /// given several times, each kind once. With --format json the displays are in the
-    /// JSON ("displays"); --format csv has no place for them.
+    /// JSON ("displays"); the CSV formats have no place for them.
     #[arg(long = "display", value_name = "KIND")]
     pub display: Vec<String>,
 }
@@ -132,11 +156,11 @@ pub fn output(args: &SimArgs) -> Result<String, Box<dyn std::error::Error>> {
 /// 10 runs of 1000 hosts and 1000 workloads held 1.4 GB to print 212 MB of
 /// JSON). Nothing is printed before every run has succeeded.
 fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
-    if args.format == Format::Csv && !args.display.is_empty() {
+    if args.format.csv() && !args.display.is_empty() {
         // Text after the CSV would break every tool reading it.
         return Err(Box::new(Usage(
-            "--display cannot be combined with --format csv: use --format text \
-             or --format json (the displays are then in its \"displays\" list)"
+            "--display cannot be combined with --format csv or csv-hosts: use --format \
+             text or --format json (the displays are then in its \"displays\" list)"
                 .into(),
         )));
     }
@@ -430,7 +454,7 @@ fn seeded(
     }
     let seeds: Vec<u64> = (0..args.seeds).map(|k| first + k).collect();
     let mut all = crate::spread::SeedRuns::new(seeds.clone());
-    let mut csv = vec![format!("seed,{}\n", RunResult::CSV_HEADER)];
+    let mut csv = vec![format!("seed,{}\n", args.format.csv_header())];
     let started = Instant::now();
     let total = variants.len() * seeds.len();
     for (i, v) in variants.iter().enumerate() {
@@ -440,8 +464,13 @@ fn seeded(
             let n = i * seeds.len() + k;
             let label = variant_label(&format!("{}, seed {seed}", v.label), n, total);
             let (r, _) = run_world_since(&label, &setup, args.quiet, started)?;
-            if args.format == Format::Csv {
-                csv.extend(r.to_csv(&v.label).lines().map(|l| format!("{seed},{l}\n")));
+            if args.format.csv() {
+                let rows = if args.format == Format::CsvHosts {
+                    r.to_csv_hosts(&v.label)
+                } else {
+                    r.to_csv(&v.label)
+                };
+                csv.extend(rows.lines().map(|l| format!("{seed},{l}\n")));
             }
             all.add(i, &v.label, &r);
         }
@@ -451,7 +480,7 @@ fn seeded(
         write_page(path, all.to_html(&scenario), args.quiet)?;
     }
     Ok(match args.format {
-        Format::Csv => csv,
+        Format::Csv | Format::CsvHosts => csv,
         Format::Json => vec![format!(
             "{}\n",
             serde_json::to_string_pretty(&all.to_json(&scenario))?
@@ -490,6 +519,7 @@ impl Rendered {
                 json_element(&serde_json::json!({ "variant": label, "result": r.to_json()? }))?
             }
             Format::Csv => r.to_csv(label),
+            Format::CsvHosts => r.to_csv_hosts(label),
             Format::Text => r.to_text(),
         };
         let rows = if f == Format::Text || side {
@@ -704,8 +734,8 @@ fn render(
             json_array(&mut out, runs.into_iter().map(|r| r.body).collect());
             out.push("\n}\n".into());
         }
-        Format::Csv => {
-            out.push(format!("{}\n", RunResult::CSV_HEADER));
+        Format::Csv | Format::CsvHosts => {
+            out.push(format!("{}\n", f.csv_header()));
             out.extend(runs.into_iter().map(|r| r.body));
         }
         Format::Text => {
@@ -825,6 +855,58 @@ mod tests {
             scenario: path,
             ..args(format, &[])
         }
+    }
+
+    /// `--format csv-hosts`: a row per variant and host, every row as wide
+    /// as the header, each figure the JSON's for that host; a peer without
+    /// an OSA leaves the adapter's fields empty. With --seeds, each run's
+    /// rows with its seed.
+    #[test]
+    fn csv_hosts_gives_each_hosts_figures_as_the_json_has_them() {
+        let a = short_vary(Format::CsvHosts, "csvhosts");
+        let csv = output(&a).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(
+            &output(&SimArgs {
+                format: Format::Json,
+                ..a.clone()
+            })
+            .unwrap(),
+        )
+        .unwrap();
+        let mut lines = csv.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        assert_eq!(
+            head,
+            RunResult::CSV_HOSTS_HEADER.split(',').collect::<Vec<_>>()
+        );
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows.len(), 4, "{csv}");
+        let col = |row: &[&str], name: &str| {
+            row[head.iter().position(|h| *h == name).unwrap()].to_string()
+        };
+        for (k, row) in rows.iter().enumerate() {
+            assert_eq!(row.len(), head.len(), "{row:?}");
+            let h = &doc["variants"][k / 2]["result"]["hosts"][k % 2];
+            assert_eq!(col(row, "host"), h["name"].as_str().unwrap());
+            assert_eq!(col(row, "sigas"), h["tcp"]["sigas"].to_string());
+            assert_eq!(
+                col(row, "link_in_frames"),
+                h["link_in"]["frames"].to_string()
+            );
+            let cpu: f64 = col(row, "cpu_busy_pct").parse().unwrap();
+            assert!((cpu - h["cpu_busy_pct"].as_f64().unwrap()).abs() < 5e-4);
+            match h["adapter"].as_object() {
+                Some(ad) => {
+                    let busy: f64 = col(row, "adapter_busy_pct").parse().unwrap();
+                    let want = ad["microprocessor_busy_pct"].as_f64().unwrap();
+                    assert!(busy > 0.0 && (busy - want).abs() < 5e-4, "{busy} {want}");
+                }
+                None => assert_eq!(col(row, "adapter_busy_pct"), ""),
+            }
+        }
+        let seeded = output(&SimArgs { seeds: 2, ..a }).unwrap();
+        assert!(seeded.starts_with("seed,variant,host,"), "{seeded}");
+        assert_eq!(seeded.lines().count(), 1 + 2 * 4, "{seeded}");
     }
 
     /// Every figure `--seeds` reports is the one the single run with that

@@ -551,6 +551,63 @@ impl RunResult {
     /// that delivered no payload, are empty fields, not 0. Text fields
     /// (variant label, names) are quoted as RFC 4180 has it when they hold
     /// a comma, a quote or a line break.
+    /// One CSV row per host (`--format csv-hosts`), under
+    /// [`RunResult::CSV_HOSTS_HEADER`]: CPU, TCP recovery, links and the
+    /// adapter's microprocessor; empty adapter fields for a host without
+    /// an OSA.
+    pub fn to_csv_hosts(&self, label: &str) -> String {
+        let mut s = String::new();
+        let label = csv_field(label);
+        for h in &self.hosts {
+            let t = &h.tcp;
+            let adapter = match &h.adapter {
+                Some(a) => {
+                    let b = &a.microprocessor_busy_by;
+                    format!(
+                        "{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{}",
+                        a.microprocessor_busy_pct,
+                        b.inbound_frames_pct,
+                        b.outbound_frames_pct,
+                        b.write_signals_pct,
+                        b.presentations_pct,
+                        b.olm_pct,
+                        a.inbound_overruns
+                    )
+                }
+                None => ",,,,,,".into(),
+            };
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{:.3},{:.3},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                label,
+                csv_field(&h.name),
+                csv_field(&h.model),
+                h.processors,
+                h.cpu_busy_pct,
+                h.cpu_ms_per_s,
+                t.segments_out,
+                t.acks_out,
+                t.retransmits,
+                t.fast_retransmits,
+                t.timeouts,
+                t.dupacks_in,
+                t.ooo_segments_in,
+                t.interrupts,
+                t.sigas,
+                h.link_out.frames,
+                h.link_out.bytes,
+                h.link_in.frames,
+                h.link_in.bytes,
+                h.link_in.dropped_queue_full,
+                h.link_in.dropped_frame_error,
+                adapter
+            );
+        }
+        s
+    }
+
+    pub const CSV_HOSTS_HEADER: &'static str = "variant,host,machine,processors,cpu_busy_pct,cpu_ms_per_s,segments_out,acks_out,retransmits,fast_retransmits,timeouts,dupacks_in,out_of_order_in,interrupts,sigas,link_out_frames,link_out_bytes,link_in_frames,link_in_bytes,switch_drops,frame_errors,adapter_busy_pct,adapter_inbound_frames_pct,adapter_outbound_frames_pct,adapter_write_signals_pct,adapter_presentations_pct,adapter_olm_pct,inbound_overruns";
+
     pub fn to_csv(&self, label: &str) -> String {
         let mut s = String::new();
         let label = csv_field(label);
