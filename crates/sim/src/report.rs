@@ -235,6 +235,10 @@ pub struct HostResult {
     pub tcp: HostStats,
     pub link_out: WireStats,
     pub link_in: WireStats,
+    /// A sysplex distributor's target: the dynamic XCF link that brings it
+    /// the distributed connections' packets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xcf_in: Option<WireStats>,
     pub adapter: Option<AdapterResult>,
 }
 
@@ -287,6 +291,7 @@ pub(crate) fn collect(w: &World) -> RunResult {
             tcp: v.stats,
             link_out: v.up,
             link_in: v.down,
+            xcf_in: v.xcf_in,
             adapter: v.osa.map(|o| AdapterResult {
                 retunes: o.osa.retunes.clone(),
                 samples: w
@@ -494,6 +499,13 @@ impl RunResult {
                 h.link_in.dropped_queue_full,
                 h.link_in.dropped_frame_error
             );
+            if let Some(x) = &h.xcf_in {
+                let _ = writeln!(
+                    s,
+                    "  XCF in (from the sysplex distributor): {} frames {} bytes",
+                    x.frames, x.bytes
+                );
+            }
             if h.tcp.iqd_sent > 0 || h.tcp.iqd_no_buffer > 0 {
                 let _ = writeln!(
                     s,

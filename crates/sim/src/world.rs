@@ -2950,6 +2950,7 @@ impl World {
             stats,
             up: host.up.stats,
             down: host.down.stats,
+            xcf_in: host.xcf_in.as_ref().map(|x| x.stats),
             overruns: osa.map_or(0, |(_, m, _)| m.overruns),
             engine: osa.map(|(o, _, _)| o.counters_json()),
         }
@@ -2976,6 +2977,10 @@ impl World {
             },
             up: base.map_or(now.up, |b| now.up.since(&b.up)),
             down: base.map_or(now.down, |b| now.down.since(&b.down)),
+            xcf_in: now.xcf_in.map(|n| match base.and_then(|b| b.xcf_in) {
+                Some(b) => n.since(&b),
+                None => n,
+            }),
             osa: self.osas[h].as_ref().map(|(o, m, _)| OsaView {
                 osa: o,
                 micro_busy_window_ns: m.busy_window,
@@ -3005,6 +3010,7 @@ pub(crate) struct HostView<'a> {
     pub stats: HostStats,
     pub up: WireStats,
     pub down: WireStats,
+    pub xcf_in: Option<WireStats>,
     pub osa: Option<OsaView<'a>>,
 }
 
@@ -3023,6 +3029,8 @@ struct HostBaseline {
     stats: HostStats,
     up: WireStats,
     down: WireStats,
+    /// The XCF link from a sysplex distributor into this target.
+    xcf_in: Option<WireStats>,
     overruns: u64,
     engine: Option<serde_json::Value>,
 }

@@ -533,6 +533,14 @@ fn sysplex_distributor_forwards_to_its_target() {
             .unwrap();
         assert!(d.transactions > 0);
         assert!(host(res, "zost").tcp.segments_out > 0, "the target answers");
+        // What the distributor forwards comes in over the target's XCF
+        // link (a few frames apart at the window's edges); the distributor
+        // has no XCF link into it.
+        let xcf = host(res, "zost").xcf_in.expect("a target's XCF link");
+        let fwd = host(res, "zosd").tcp.sd_forwarded;
+        assert!(xcf.frames.abs_diff(fwd) <= 4, "{} {fwd}", xcf.frames);
+        assert!(xcf.bytes > 40 * xcf.frames);
+        assert!(host(res, "zosd").xcf_in.is_none());
     }
 }
 
