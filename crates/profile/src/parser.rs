@@ -1926,7 +1926,10 @@ impl Parser<'_> {
                                     InterfaceKind::IpaqEnet6 => ip.addr.is_ipv6(),
                                     _ => ip.addr.is_ipv4(),
                                 };
-                                if ok {
+                                if let (true, Err(why)) = (ok, unicast(ip.addr)) {
+                                    self.invalid(&v, S, "IPADDR", why);
+                                    intf.refused.push("IPADDR");
+                                } else if ok {
                                     if kind != InterfaceKind::IpaqEnet6 && !intf.ipaddr.is_empty() {
                                         self.repeated(v.span, S, "IPADDR");
                                         intf.ipaddr.clear();
@@ -3418,6 +3421,39 @@ impl Parser<'_> {
             span: t.span,
         });
     }
+}
+
+/// An interface's own address must be one a host can have: not the
+/// unspecified address, a broadcast, multicast, loopback or reserved one.
+fn unicast(a: std::net::IpAddr) -> Result<(), &'static str> {
+    use std::net::IpAddr;
+    Err(match a {
+        IpAddr::V4(v) if v.is_unspecified() => {
+            "the unspecified address; an interface needs a unicast address"
+        }
+        IpAddr::V4(v) if v.is_broadcast() => {
+            "the broadcast address; an interface needs a unicast address"
+        }
+        IpAddr::V4(v) if v.is_multicast() => {
+            "a multicast address; an interface needs a unicast address"
+        }
+        IpAddr::V4(v) if v.is_loopback() => {
+            "a loopback address; an interface needs a unicast address, and z/OS has its own LOOPBACK interface"
+        }
+        IpAddr::V4(v) if v.octets()[0] >= 240 => {
+            "a reserved address (240.0.0.0/4); an interface needs a unicast address"
+        }
+        IpAddr::V6(v) if v.is_unspecified() => {
+            "the unspecified address; an interface needs a unicast address"
+        }
+        IpAddr::V6(v) if v.is_multicast() => {
+            "a multicast address; an interface needs a unicast address"
+        }
+        IpAddr::V6(v) if v.is_loopback() => {
+            "the loopback address; an interface needs a unicast address, and z/OS has its own LOOPBACK interface"
+        }
+        _ => return Ok(()),
+    })
 }
 
 #[cfg(test)]

@@ -1486,3 +1486,36 @@ fn a_keyword_with_no_abbreviation_is_to_be_coded_in_full() {
         ]
     );
 }
+
+#[test]
+fn an_interface_address_must_be_unicast() {
+    // Accepted without a word before: an interface cannot own these.
+    for (addr, says) in [
+        ("0.0.0.0/24", "the unspecified address"),
+        ("255.255.255.255/32", "the broadcast address"),
+        ("224.0.0.1/24", "a multicast address"),
+        ("127.0.0.1/8", "a loopback address"),
+        ("240.0.0.1/8", "a reserved address"),
+    ] {
+        let (_, v) = diags(&format!(
+            "INTERFACE A DEFINE IPAQENET IPADDR {addr} PORTNAME P1\n"
+        ));
+        assert_eq!(v.len(), 1, "{addr}: {v:?}");
+        assert!(
+            v[0].contains(&format!("IPADDR: {addr} is not valid ({says}")),
+            "{v:?}"
+        );
+    }
+    for (addr, says) in [
+        ("::", "the unspecified"),
+        ("ff02::1", "a multicast"),
+        ("::1", "the loopback"),
+    ] {
+        let (_, v) = diags(&format!(
+            "INTERFACE A6 DEFINE IPAQENET6 IPADDR {addr} PORTNAME P1\n"
+        ));
+        assert!(v.iter().any(|d| d.contains(says)), "{addr}: {v:?}");
+    }
+    let (_, v) = diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n");
+    assert!(v.is_empty(), "{v:?}");
+}
