@@ -3425,7 +3425,7 @@ impl Parser<'_> {
 
 /// An interface's own address must be one a host can have: not the
 /// unspecified address, a broadcast, multicast, loopback or reserved one.
-fn unicast(a: std::net::IpAddr) -> Result<(), &'static str> {
+pub fn unicast(a: std::net::IpAddr) -> Result<(), &'static str> {
     use std::net::IpAddr;
     Err(match a {
         IpAddr::V4(v) if v.is_unspecified() => {

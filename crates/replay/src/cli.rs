@@ -80,7 +80,7 @@ pub struct ReplayArgs {
     pub interfaces: Vec<String>,
     /// An address the capture's host owns that the profile does not list
     /// (repeatable).
-    #[arg(long = "address", value_name = "IP")]
+    #[arg(long = "address", value_name = "IP", value_parser = parse_address)]
     pub addresses: Vec<IpAddr>,
     /// Mode to run (repeatable): BALANCED, MINCPU, MINLATENCY, DYNAMIC,
     /// WORKLOADQ (= DYNAMIC WORKLOADQ, the report's DYN+IWQ), OLM. Default:
@@ -118,6 +118,15 @@ pub struct ReplayArgs {
     /// 100000.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_flows: usize,
+}
+
+/// `--address`: an address a host can own (as an INTERFACE's IPADDR).
+fn parse_address(s: &str) -> Result<IpAddr, String> {
+    let a: IpAddr = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not an IPv4 or IPv6 address"))?;
+    softosa_profile::parser::unicast(a).map_err(str::to_string)?;
+    Ok(a)
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {

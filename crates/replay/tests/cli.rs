@@ -529,3 +529,32 @@ fn the_json_report_written_as_it_is_made_is_the_whole_document_and_a_full_disk_i
         assert!(e.contains("/dev/full"), "{e}");
     }
 }
+
+#[test]
+fn an_address_the_host_cannot_own_is_refused_on_the_command_line() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        replay: ReplayArgs,
+    }
+    for (bad, says) in [
+        ("0.0.0.0", "the unspecified address"),
+        ("255.255.255.255", "the broadcast address"),
+        ("224.0.0.1", "a multicast address"),
+        ("::", "the unspecified address"),
+        ("10.1", "is not an IPv4 or IPv6 address"),
+    ] {
+        let e = Cli::try_parse_from(["replay", "t.pcap", "-p", "h.prof", "--address", bad])
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    let cli = Cli::try_parse_from(["replay", "t.pcap", "-p", "h.prof", "--address", "10.9.9.9"])
+        .expect("a unicast address");
+    assert_eq!(
+        cli.replay.addresses,
+        vec!["10.9.9.9".parse::<std::net::IpAddr>().unwrap()]
+    );
+}
