@@ -38,7 +38,7 @@ pub fn tokens<'a>(
     comment: &'a [char],
     braces: bool,
 ) -> impl Iterator<Item = Token> + 'a {
-    let lines = crate::load::strip_bom(src).lines().enumerate();
+    let lines = crate::load::text_lines(crate::load::strip_bom(src)).enumerate();
     lines.flat_map(move |(li, line)| {
         let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
         split_line(line, line_no, comment, braces)

@@ -42,6 +42,14 @@ pub fn strip_bom(src: &str) -> &str {
     src.strip_prefix(BOM).unwrap_or(src)
 }
 
+/// The lines of a text file, whatever ends them: a line feed, CR LF, or a
+/// carriage return alone (a file from an old Mac editor, or a transfer that
+/// turned every line end into CR, which `str::lines` would read as one
+/// line).
+pub fn text_lines(src: &str) -> impl Iterator<Item = &str> {
+    src.lines().flat_map(|l| l.split('\r'))
+}
+
 /// The stack a profile file stands for when no name is given: its file
 /// name without the extension, in capitals (`tcpipa.prof` is TCPIPA).
 pub fn stack_name_of(path: &Path) -> String {
@@ -59,7 +67,7 @@ pub fn classify(src: &str) -> FileKind {
         return FileKind::Policy;
     }
     let mut vtam_comments = false;
-    for line in src.lines() {
+    for line in text_lines(src) {
         let t = line.trim_start();
         if line.starts_with('*') {
             vtam_comments = true;

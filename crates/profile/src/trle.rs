@@ -40,7 +40,7 @@ fn statements(src: &str, file: &str, d: &mut Diagnostics) -> Vec<Stmt> {
     let mut out: Vec<Stmt> = Vec::new();
     let mut cont = false;
     let mut last_line = 0u32;
-    for (li, raw) in src.lines().enumerate() {
+    for (li, raw) in crate::load::text_lines(src).enumerate() {
         let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
         last_line = line_no;
         let chars: Vec<char> = raw.chars().collect();

@@ -1519,3 +1519,19 @@ fn an_interface_address_must_be_unicast() {
     let (_, v) = diags("INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n");
     assert!(v.is_empty(), "{v:?}");
 }
+
+#[test]
+fn lines_may_end_in_a_carriage_return_alone() {
+    // Read as one line (a comment, or nothing) before.
+    let src = "; a CR-only file\rINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24\r  PORTNAME P1 BADKW\rSTART A\r";
+    let (p, v) = diags(src);
+    assert_eq!(p.interfaces.len(), 1, "{v:?}");
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].starts_with("s.prof:3:15: error: unknown parameter BADKW"),
+        "{v:?}"
+    );
+    // CR LF and LF still count one line each.
+    let (_, v) = diags("\r\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 BADKW\n");
+    assert!(v[0].starts_with("s.prof:2:"), "{v:?}");
+}
