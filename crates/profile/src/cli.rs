@@ -306,6 +306,18 @@ pub fn run_check(
 ) -> Result<ExitCode, CliError> {
     let stack_opts = pairs(&a.stacks, "--stack", "NAME=FILE")?;
     let policy_pairs = pairs(&a.policies, "--policy", "STACK=FILE")?;
+    // One file twice would be checked against itself: every TRLE, device
+    // and stack name "defined more than once".
+    for (j, f) in a.files.iter().enumerate() {
+        if let Some(i) = a.files[..j].iter().position(|x| same_file(x, f)) {
+            return Err(CliError::Usage(format!(
+                "{} is given twice (FILE {} and {}); give each file once",
+                f.display(),
+                i + 1,
+                j + 1
+            )));
+        }
+    }
     let mut d = Diagnostics::new();
     let mut loaded: Vec<(PathBuf, Profile)> = Vec::new();
     let mut trls: Vec<TrlFile> = Vec::new();

@@ -459,6 +459,11 @@ fn stack_and_policy_options_must_name_what_is_checked() {
     )
     .expect_err("a --stack name equal to another file's stem");
     assert!(e.starts_with("two stacks are named NAME-B:"), "{e}");
+    // One file twice, however spelled: said once, not checked against
+    // itself.
+    let again = a.parent().unwrap().join(".").join(a.file_name().unwrap());
+    let e = check_with(vec![a.clone(), b.clone(), again], &[], &[]).expect_err("one file twice");
+    assert!(e.contains("is given twice (FILE 1 and 3)"), "{e}");
     // --stack for a file that is not checked.
     let e = check_with(vec![a.clone()], &[format!("TCPIPB={}", s(&b))], &[])
         .expect_err("--stack for a file not checked");
