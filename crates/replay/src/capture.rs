@@ -881,10 +881,14 @@ fn handle_block(
         }
         PcapBlockOwned::NG(Block::EnhancedPacket(epb)) => {
             let Some(ifc) = st.interfaces.get(epb.if_id as usize).copied() else {
+                let declared = match st.interfaces.len() {
+                    0 => "no interface (no Interface Description Block before it)".to_string(),
+                    1 => "one interface (number 0)".to_string(),
+                    n => format!("{n} interfaces (numbers 0 to {})", n - 1),
+                };
                 return Err(corrupt(format!(
-                    "packet names interface {} but the section declares {}",
-                    epb.if_id,
-                    st.interfaces.len()
+                    "packet names interface {} but the section declares {declared}",
+                    epb.if_id
                 )));
             };
             let raw_ts = (u128::from(epb.ts_high) << 32) | u128::from(epb.ts_low);

@@ -514,3 +514,32 @@ fn malformed_stamps_at_the_start_keep_the_first_records_seconds() {
         ]
     );
 }
+
+#[test]
+fn a_packet_on_an_undeclared_interface_says_what_the_section_declares() {
+    let frame = common::tcp_in(false, 5, 10);
+    for (idbs, ifid, says) in [
+        (
+            0,
+            0,
+            "declares no interface (no Interface Description Block before it)",
+        ),
+        (1, 1, "declares one interface (number 0)"),
+        (2, 5, "declares 2 interfaces (numbers 0 to 1)"),
+    ] {
+        let mut ng = common::ng_shb();
+        for _ in 0..idbs {
+            ng.extend(common::ng_block(1, &[1, 0, 0, 0, 0, 0, 0, 0]));
+        }
+        ng.extend(common::ng_epb_on(ifid, 0, &frame, frame.len() as u32));
+        match read_bytes(&ng) {
+            Err(CaptureError::Corrupt { detail, .. }) => assert!(
+                detail.contains(&format!(
+                    "packet names interface {ifid} but the section {says}"
+                )),
+                "{detail}"
+            ),
+            other => panic!("expected Corrupt, got {other:?}"),
+        }
+    }
+}
