@@ -1156,6 +1156,17 @@ impl Scenario {
                 i + 1
             )));
         }
+        if let Some((i, c)) = v
+            .labels
+            .iter()
+            .enumerate()
+            .find_map(|(i, l)| unprintable(l).map(|c| (i, c)))
+        {
+            return Err(self.invalid(format!(
+                "[vary] labels: label {} holds {c}, which would break the report's lines",
+                i + 1
+            )));
+        }
         if !v.labels.is_empty() && v.labels.len() != v.values.len() {
             return Err(self.invalid(format!(
                 "[vary] labels: {} labels for {} values; give one per value",
@@ -1293,6 +1304,13 @@ impl Scenario {
             if h.name.trim().is_empty() {
                 return Err(self.invalid(format!(
                     "{at}: name is empty; give the host a name workloads can use"
+                )));
+            }
+            if let Some(c) = unprintable(&h.name) {
+                return Err(self.invalid(format!(
+                    "{at}: name {:?} holds {c}, which would break the report's lines; \
+                     use letters, digits and punctuation",
+                    h.name
                 )));
             }
             if let Some(j) = cfgs[..i].iter().position(|o| o.name == h.name) {
@@ -1520,6 +1538,14 @@ impl Scenario {
                     "workload #{}: name is empty; give a name, or leave name out for one made \
                      of the type and sizes",
                     i + 1
+                )));
+            }
+            if let Some(c) = w.name.as_deref().and_then(unprintable) {
+                return Err(self.invalid(format!(
+                    "workload #{}: name {:?} holds {c}, which would break the report's lines; \
+                     use letters, digits and punctuation",
+                    i + 1,
+                    w.name.as_deref().unwrap_or_default()
                 )));
             }
             let name = w.name.clone().unwrap_or_else(|| {
@@ -2307,6 +2333,15 @@ pub const HOST_FIELDS: &[&str] = &[
     "link",
     "smc",
 ];
+/// What in a name would break the report's text or be shown as something
+/// else than it is: a control character (a line feed, an escape sequence)
+/// or a bidirectional override. None for a name that prints as written.
+fn unprintable(name: &str) -> Option<String> {
+    name.chars()
+        .find(|c| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+        .map(|c| format!("the character U+{:04X}", u32::from(c)))
+}
+
 /// The longest mean think time a workload may give, µs (a minute).
 const MAX_THINK_US: f64 = 60_000_000.0;
 
@@ -3895,6 +3930,23 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             |b| format!("{b}labels = [\"a\", \"\", \"c\"]\n"),
             "labels = ",
             "[vary] labels: label 2 is empty",
+        );
+        refused_at(
+            |b| format!("{b}labels = [\"a\", \"b\\u001b[2J\", \"c\"]\n"),
+            "labels = ",
+            "[vary] labels: label 2 holds the character U+001B",
+        );
+        // A line feed or an escape sequence in a name broke the report's
+        // lines or was printed raw to the terminal.
+        refused_at(
+            |b| b.replacen("name = \"zos\"", "name = \"z\\nos\"", 1),
+            "name = \"z",
+            "host #1: name \"z\\nos\" holds the character U+000A",
+        );
+        refused_at(
+            |b| b.replacen("type = \"RR\"", "type = \"RR\"\nname = \"RR\\u202E01\"", 1),
+            "name = \"RR",
+            "workload #1: name \"RR\\u{202e}01\" holds the character U+202E",
         );
     }
 
