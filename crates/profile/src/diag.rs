@@ -504,12 +504,26 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity() == Severity::Error
     }
+    /// What is wrong, in words. A message that would echo a huge token
+    /// (a name of ten million characters) is cut to its first
+    /// [`Diagnostic::MESSAGE_CHARS`] characters, saying how much more
+    /// there was.
     pub fn message(&self) -> String {
-        match &self.kind {
+        let m = match &self.kind {
             DiagKind::Error(e) => e.to_string(),
             DiagKind::Warning(w) => w.to_string(),
+        };
+        match m.char_indices().nth(Self::MESSAGE_CHARS) {
+            None => m,
+            Some((at, _)) => {
+                let more = m[at..].chars().count();
+                format!("{}... ({more} more characters)", &m[..at])
+            }
         }
     }
+
+    /// The longest message shown whole.
+    pub const MESSAGE_CHARS: usize = 1000;
     /// The error kind, when this is an error.
     pub fn error(&self) -> Option<&ErrorKind> {
         match &self.kind {

@@ -1535,3 +1535,17 @@ fn lines_may_end_in_a_carriage_return_alone() {
     let (_, v) = diags("\r\nINTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 BADKW\n");
     assert!(v[0].starts_with("s.prof:2:"), "{v:?}");
 }
+
+#[test]
+fn a_huge_token_is_not_echoed_whole() {
+    // A 10 MB interface name made a 10 MB diagnostic line.
+    let name = "A".repeat(20_000);
+    let (_, v) = diags(&format!(
+        "INTERFACE {name} DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\n"
+    ));
+    assert!(!v.is_empty());
+    for d in &v {
+        assert!(d.chars().count() < 1200, "{} characters", d.len());
+    }
+    assert!(v.iter().any(|d| d.contains("more characters)")), "{v:?}");
+}

@@ -2222,12 +2222,27 @@ fn profile_config(
 ) -> Result<OsaSetup, String> {
     use softosa_profile::activate::{activate, ActivateOptions, StackInput};
     use softosa_profile::load::{load_str, Loaded};
+    // The first few problems in one message; `softosa profile check`
+    // lists them all.
     let fmt = |d: &softosa_profile::diag::Diagnostics| {
-        d.items()
+        const SHOWN: usize = 10;
+        let items = d.items();
+        let mut m = items
             .iter()
+            .take(SHOWN)
             .map(|x| x.to_string())
             .collect::<Vec<_>>()
-            .join("; ")
+            .join("; ");
+        let more = items.len().saturating_sub(SHOWN) + d.dropped();
+        if more > 0 {
+            let all = if file == "profile_text" {
+                "the text saved as a file, softosa profile check FILE lists them all".to_string()
+            } else {
+                format!("softosa profile check {file} lists them all")
+            };
+            m.push_str(&format!("; ... and {more} more ({all})"));
+        }
+        m
     };
     let (loaded, diags) = load_str(file, src);
     if diags.has_errors() {
@@ -2623,6 +2638,27 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap()
             .variants()
             .unwrap()
+    }
+
+    #[test]
+    fn a_profile_with_many_errors_gives_the_first_few() {
+        // Every error joined into one message made a 52 KB line.
+        let bad: String = (0..40).map(|_| "BOGUS\n").collect();
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            &format!("profile_text = \"\"\"\n{bad}\"\"\""),
+        );
+        let no_vary = &text[..text.find("[vary]").unwrap()];
+        let e = Scenario::parse("t.toml", no_vary)
+            .unwrap()
+            .variants()
+            .expect_err("refused")
+            .to_string();
+        assert_eq!(e.matches("unknown statement BOGUS").count(), 10, "{e}");
+        assert!(
+            e.contains("... and 30 more (the text saved as a file, softosa profile check FILE"),
+            "{e}"
+        );
     }
 
     #[test]
