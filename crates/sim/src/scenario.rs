@@ -2057,8 +2057,24 @@ fn plain_types(msg: &str) -> String {
         };
         m = m.replace(&format!("expected {t}"), &words);
     }
-    m.replace("expected i64", "expected a whole number")
-        .replace("expected f64", "expected a number")
+    let m = m
+        .replace("expected i64", "expected a whole number")
+        .replace("expected f64", "expected a number");
+    // The parser quotes the offending line of the file: a line of 200 KB
+    // is shown by its first part.
+    const LINE_CHARS: usize = 300;
+    m.lines()
+        .map(|l| match l.char_indices().nth(LINE_CHARS) {
+            Some((at, _)) => format!(
+                "{}... ({} more characters)",
+                &l[..at],
+                l[at..].chars().count()
+            ),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if m.ends_with('\n') { "\n" } else { "" }
 }
 
 /// As [`plain_types`], on one line (errors of a table converted after
@@ -2638,6 +2654,16 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap()
             .variants()
             .unwrap()
+    }
+
+    #[test]
+    fn a_huge_line_is_not_quoted_whole_in_a_parse_error() {
+        let text = format!("name = [{}\n", "1, ".repeat(50_000));
+        let e = Scenario::parse("t.toml", &text)
+            .expect_err("not TOML")
+            .to_string();
+        assert!(e.len() < 2000, "{} bytes", e.len());
+        assert!(e.contains("more characters)"), "{e}");
     }
 
     #[test]
