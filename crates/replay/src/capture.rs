@@ -516,6 +516,9 @@ impl<R: Read> CaptureReader<R> {
                     return Ok(None);
                 }
                 Err(PcapError::Incomplete(_)) => {
+                    if self.skip_empty_block() {
+                        continue;
+                    }
                     self.stop_if_inconsistent(record_no, offset)?;
                     let reader = self.inner.reader();
                     let before = reader.data().len();
@@ -540,6 +543,9 @@ impl<R: Read> CaptureReader<R> {
                     continue;
                 }
                 Err(PcapError::BufferTooSmall) => {
+                    if self.skip_empty_block() {
+                        continue;
+                    }
                     // A block held whole whose contents ask for more (an
                     // EPB's captured length past its end) is damaged.
                     self.stop_if_inconsistent(record_no, offset)?;
@@ -568,6 +574,9 @@ impl<R: Read> CaptureReader<R> {
                     });
                 }
                 Err(PcapError::UnexpectedEof) => {
+                    if self.skip_empty_block() {
+                        continue;
+                    }
                     self.stop_if_inconsistent(record_no, offset)?;
                     self.finished = true;
                     let reader = self.inner.reader();
@@ -615,6 +624,20 @@ impl<R: Read> CaptureReader<R> {
         } else {
             false
         }
+    }
+
+    /// Pass over an empty block the parser cannot read ([`ng_empty_block`]);
+    /// true if there was one.
+    fn skip_empty_block(&mut self) -> bool {
+        let big = self.state.big_endian;
+        let Inner::Ng(r) = &mut self.inner else {
+            return false;
+        };
+        if !ng_empty_block(r.data(), big) {
+            return false;
+        }
+        r.consume(12);
+        true
     }
 
     /// End the reading with [`Self::inconsistent_block`]'s error, if the
@@ -705,6 +728,32 @@ fn ts_unit_name(tsresol: u8) -> String {
 /// The pcapng block at the start of `data` is all there: the length it
 /// states is held. If the parser still asks for more, the block's contents
 /// contradict its length (the file is damaged there, not cut).
+/// A pcapng block of 12 bytes, its lengths agreeing, of a type whose
+/// body may be empty (a local or unknown one): legal, and nothing to read,
+/// but the parser asks for more bytes. The reader passes over it.
+fn ng_empty_block(data: &[u8], big_endian: bool) -> bool {
+    // Types whose fixed fields need a body: section header, interface
+    // description, packet, simple packet, name resolution, statistics,
+    // enhanced packet, systemd journal, decryption secrets, custom.
+    const WITH_BODY: [u32; 12] = [
+        0x0A0D_0D0A,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        9,
+        0xA,
+        0xBAD,
+        0x4000_0BAD,
+        0x0000_0BAD,
+    ];
+    u32_at(data, 0, big_endian).is_some_and(|k| !WITH_BODY.contains(&k))
+        && u32_at(data, 4, big_endian) == Some(12)
+        && u32_at(data, 8, big_endian) == Some(12)
+}
+
 fn ng_block_complete(data: &[u8], big_endian: bool) -> bool {
     u32_at(data, 4, big_endian).is_some_and(|len| len >= 12 && data.len() >= len as usize)
 }

@@ -543,3 +543,29 @@ fn a_packet_on_an_undeclared_interface_says_what_the_section_declares() {
         }
     }
 }
+
+#[test]
+fn an_empty_block_of_a_local_type_is_passed_over() {
+    // The smallest legal block (12 bytes, no body) of a local-use type was
+    // refused as corrupt; one with a body was read.
+    let frame = common::tcp_in(false, 5, 10);
+    let empty = common::ng_block(0x8000_0001, &[]);
+    assert_eq!(empty.len(), 12);
+    let mut ng = common::ng_shb();
+    ng.extend_from_slice(&empty);
+    ng.extend(common::ng_block(1, &[1, 0, 0, 0, 0, 0, 0, 0]));
+    ng.extend_from_slice(&empty);
+    ng.extend(common::ng_epb(0, &frame, frame.len() as u32));
+    ng.extend_from_slice(&empty);
+    ng.extend(common::ng_epb(1, &frame, frame.len() as u32));
+    ng.extend_from_slice(&empty);
+    assert_eq!(read_bytes(&ng).expect("a valid file"), 2);
+    // An enhanced packet block of 12 bytes is still damaged, not skipped.
+    let mut bad = common::ng_shb();
+    bad.extend(common::ng_block(1, &[1, 0, 0, 0, 0, 0, 0, 0]));
+    bad.extend(common::ng_block(6, &[]));
+    assert!(matches!(
+        read_bytes(&bad),
+        Err(CaptureError::Corrupt { .. })
+    ));
+}
