@@ -817,17 +817,24 @@ impl Scenario {
                      wlm_priorityq = true, or drop the map)"
                 )));
             }
-            if h.distribute_to.is_empty() {
-                // The XCF link runs from a distributor to its targets; on
-                // any other host the value was never even parsed.
+            if h.distribute_to.iter().all(|n| *n == h.name) {
+                // The XCF link runs from a distributor to its other
+                // targets; on any other host the value was never even
+                // parsed, and one that names only itself forwards nothing.
                 if let Some(k) = ["xcf_speed", "xcf_latency_us"]
                     .into_iter()
                     .find(|k| hv.get(k).is_some())
                 {
+                    let none = if h.distribute_to.is_empty() {
+                        "this host distributes to none (give distribute_to, or drop {k})"
+                    } else {
+                        "this host names only itself in distribute_to and forwards nothing \
+                         (name another target, or drop {k})"
+                    };
                     return Err(self.invalid(format!(
                         "{at}: {k} is the XCF link of a sysplex distributor to its \
-                         targets, and this host distributes to none (give distribute_to, or \
-                         drop {k})"
+                         targets, and {}",
+                        none.replace("{k}", k)
                     )));
                 }
             }
@@ -1377,9 +1384,25 @@ impl Scenario {
                          connection in turn; name it once)"
                     )));
                 }
+                // A target answers the client directly from its own OSA.
+                if j != i && hosts.get(j).is_some_and(on_hipersockets) {
+                    return Err(self.invalid(format!(
+                        "{at}: distribute_to names {n:?}, which is on HiperSockets: a target \
+                         answers the client itself, through an OSA on the client's LAN, and \
+                         that host has none"
+                    )));
+                }
                 t.push(j);
             }
-            let xs = h.xcf_speed.clone().unwrap_or_else(|| "10g".into());
+            // Only itself: nothing crosses an XCF link, whose settings then
+            // make no run of their own (check_unused_host_fields refuses
+            // them in the file, and a [vary] of them runs one setup).
+            let (xcf_speed, xcf_latency_us) = if t.iter().all(|&j| j == i) {
+                (None, None)
+            } else {
+                (h.xcf_speed.clone(), h.xcf_latency_us)
+            };
+            let xs = xcf_speed.unwrap_or_else(|| "10g".into());
             let rate =
                 parse_speed(&xs).ok_or_else(|| {
                     self.invalid(format!(
@@ -1391,7 +1414,7 @@ impl Scenario {
                 targets: t,
                 xcf: LinkParams {
                     rate_bps: rate,
-                    latency_ns: (h.xcf_latency_us.unwrap_or(5.0).max(0.0) * 1000.0) as Ns,
+                    latency_ns: (xcf_latency_us.unwrap_or(5.0).max(0.0) * 1000.0) as Ns,
                     mtu: h.mtu,
                     loss: 0.0,
                     switch_buffer: 0,
@@ -3889,6 +3912,29 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .as_ref()
             .expect("distributes");
         assert_eq!(d.targets, vec![0, 1]);
+        // Itself alone: no XCF link, so its settings are refused as on a
+        // host that distributes nothing.
+        let alone = with("[\"zosd\"]");
+        let e = Scenario::parse("t.toml", &alone)
+            .and_then(|s| s.variants())
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains("names only itself in distribute_to"), "{e}");
+        // A target on HiperSockets has no OSA to answer the client with.
+        let hs = with("[\"zost\"]").replacen(
+            "ip = \"192.0.2.2\"\nadapter = \"osa-express3\"\nspeed = \"1g\"\ninbperf = \"DYNAMIC\"",
+            "ip = \"192.0.2.2\"\nlink = \"hipersockets\"",
+            1,
+        );
+        assert!(hs.contains("link = \"hipersockets\""));
+        let e = Scenario::parse("t.toml", &format!("{hs}\n[hipersockets]\n"))
+            .and_then(|s| s.variants())
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            e.contains("distribute_to names \"zost\", which is on HiperSockets"),
+            "{e}"
+        );
     }
 
     #[test]
