@@ -193,6 +193,10 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
             ))));
         }
         let on: Vec<String> = args.vary_on.iter().map(|n| n.trim().to_string()).collect();
+        if !args.vary_on.is_empty() {
+            crate::scenario::check_named_list(&on)
+                .map_err(|why| Usage(format!("--vary-on: {why}")))?;
+        }
         let host_field = crate::scenario::HOST_FIELDS.contains(&field.as_str());
         sc.file.vary = Some(crate::scenario::Vary {
             field: field.clone(),
@@ -1209,6 +1213,21 @@ mod tests {
             e.contains("--vary-on: models.machine.z10.interrupt_ns"),
             "{e}"
         );
+        // The file's rules for its hosts and workloads lists hold here too.
+        a.vary = Some(vary_arg("connections=1,2").unwrap());
+        for (on, says) in [
+            (
+                vec!["rr", "rr"],
+                "--vary-on: \"rr\" is named twice (entry 2)",
+            ),
+            (vec![""], "--vary-on: entry 1 is an empty name"),
+        ] {
+            a.vary_on = on.iter().map(|s| s.to_string()).collect();
+            let e = output(&a).unwrap_err();
+            assert!(e.downcast_ref::<Usage>().is_some(), "{e}");
+            assert_eq!(e.to_string(), says);
+        }
+        a.vary = Some(vary_arg("models.machine.z10.interrupt_ns=1500,6000").unwrap());
         a.vary_on = Vec::new();
         let csv = output(&a).unwrap();
         let rows: Vec<&str> = csv.lines().skip(1).collect();

@@ -215,18 +215,25 @@ pub struct Vary {
 /// read as all too) and a name given twice are refused.
 fn named_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     let v = Vec::<String>::deserialize(d)?;
+    check_named_list(&v).map_err(serde::de::Error::custom)?;
+    Ok(v)
+}
+
+/// What is wrong with a list of names a `[vary]` changes (the file's hosts
+/// or workloads, or `--vary-on`): empty, an empty name, or one twice.
+pub(crate) fn check_named_list(v: &[String]) -> Result<(), String> {
     if v.is_empty() {
-        return Err(serde::de::Error::custom(
-            "an empty list; leave the key out to mean all, or name the ones to change",
-        ));
+        return Err(
+            "an empty list; leave the key out to mean all, or name the ones to change".into(),
+        );
+    }
+    if let Some(i) = v.iter().position(|n| n.trim().is_empty()) {
+        return Err(format!("entry {} is an empty name", i + 1));
     }
     if let Some((i, n)) = v.iter().enumerate().find(|(i, n)| v[..*i].contains(n)) {
-        return Err(serde::de::Error::custom(format!(
-            "{n:?} is named twice (entry {})",
-            i + 1
-        )));
+        return Err(format!("{n:?} is named twice (entry {})", i + 1));
     }
-    Ok(v)
+    Ok(())
 }
 
 fn default_speed() -> String {
