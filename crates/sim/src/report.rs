@@ -24,6 +24,8 @@ pub struct WlResult {
     pub response: u32,
     pub client: String,
     pub server: String,
+    /// The clients' mean think time (µs; 0: a closed loop).
+    pub think_us: f64,
     pub transactions: u64,
     pub transactions_per_s: f64,
     pub mb_per_s: f64,
@@ -327,6 +329,7 @@ pub(crate) fn collect(w: &World) -> RunResult {
         workloads.push(WlResult {
             name: spec.name.clone(),
             kind: spec.kind.label(),
+            think_us: spec.think_ns as f64 / 1e3,
             connections: spec.connections,
             request: spec.request,
             response: spec.response,
@@ -628,7 +631,7 @@ impl RunResult {
             let per_mb = |v: f64| w.per_mb_or(v, 5, "");
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{:.3},{:.4},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{:.3},{:.4},{},{},{},{},{},{},{},{}",
                 label,
                 csv_field(&w.name),
                 w.kind,
@@ -645,7 +648,8 @@ impl RunResult {
                 per_txn(w.cpu_us_per_txn_client, 4),
                 per_txn(w.cpu_us_per_txn_server, 4),
                 per_mb(w.cpu_ms_per_mb_client),
-                per_mb(w.cpu_ms_per_mb_server)
+                per_mb(w.cpu_ms_per_mb_server),
+                w.think_us
             );
         }
         s
@@ -672,7 +676,7 @@ impl RunResult {
         }
         Ok(v)
     }
-    pub const CSV_HEADER: &'static str = "variant,workload,kind,connections,request,response,client,server,transactions_per_s,mb_per_s,latency_mean_us,latency_p50_us,latency_p99_us,cpu_us_per_txn_client,cpu_us_per_txn_server,cpu_ms_per_mb_client,cpu_ms_per_mb_server";
+    pub const CSV_HEADER: &'static str = "variant,workload,kind,connections,request,response,client,server,transactions_per_s,mb_per_s,latency_mean_us,latency_p50_us,latency_p99_us,cpu_us_per_txn_client,cpu_us_per_txn_server,cpu_ms_per_mb_client,cpu_ms_per_mb_server,think_us";
 }
 
 /// A CSV field: as it is, or in double quotes (inner quotes doubled) when
