@@ -624,7 +624,8 @@ impl Report for VcrtReport {
                     d.connections_total
                 ));
             }
-            if !s.connection_table_available {
+            // (a stack that distributes nothing has no table to miss)
+            if !s.connection_table_available && !s.dvipas.is_empty() {
                 l.line("Note: the softosa engine keeps no sysplex distributor connection");
                 l.line("table; connections and their targets are not available here.");
             }

@@ -623,6 +623,10 @@ fn vcrt_lists_distributed_dvipas_and_says_what_is_missing() {
     assert!(v.contains("no sysplex distributor connection"), "{v}");
     let j = json(DisplayKind::Vcrt, &e, None);
     assert_eq!(j["stacks"][0]["connection_table_available"], false);
+    // A stack that distributes nothing misses no table: no note.
+    let v = text(DisplayKind::Vcrt, &one_frame_engine(), None);
+    assert!(v.contains("This stack distributes no DVIPA."), "{v}");
+    assert!(!v.contains("no sysplex distributor connection"), "{v}");
 }
 
 #[test]
