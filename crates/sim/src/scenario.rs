@@ -2308,7 +2308,7 @@ fn profile_config(
         policy: None,
     };
     let activation = activate(&[stack], &[], &opts).map_err(|d| fmt(&d))?;
-    let warnings: Vec<String> = diags
+    let mut warnings: Vec<String> = diags
         .items()
         .iter()
         .chain(activation.warnings.items())
@@ -2345,6 +2345,19 @@ fn profile_config(
     let stack = i.stack;
     if let (Some(d), false) = (h.dvipa, h.distribute_to.is_empty()) {
         if let Some(st) = cfg.stacks.get_mut(stack) {
+            // The scenario distributes one DVIPA; another the profile
+            // distributes has no targets here.
+            for x in st
+                .distributed_dvipas
+                .iter()
+                .filter(|x| **x != IpAddr::V4(d))
+            {
+                warnings.push(format!(
+                    "{file}: VIPADISTRIBUTE distributes {x}, which is not the scenario's dvipa \
+                     {d}: only {d} is spread over distribute_to's targets, and {x} has none \
+                     (set dvipa to it, or drop it from the profile)"
+                ));
+            }
             if !st.distributed_dvipas.contains(&IpAddr::V4(d)) {
                 st.distributed_dvipas.push(IpAddr::V4(d));
             }
@@ -3975,6 +3988,30 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             i.addresses
         );
         assert_eq!(cfg.stacks[i.stack].distributed_dvipas, vec![dvipa]);
+        assert!(setup.warnings.is_empty(), "{:?}", setup.warnings);
+        // A profile distributing another DVIPA: kept, with a warning that
+        // it has no targets here.
+        let other = text.replace(
+            "START OSAIF0\n",
+            "VIPADYNAMIC\n  VIPADEFINE 255.255.255.255 192.0.2.101\n  \
+             VIPADISTRIBUTE DEFINE 192.0.2.101 PORT 5001 DESTIP ALL\nENDVIPADYNAMIC\n\
+             START OSAIF0\n",
+        );
+        let v = Scenario::parse("t.toml", &other)
+            .unwrap()
+            .variants()
+            .unwrap();
+        let w = &v[0].setup.hosts[0]
+            .adapter
+            .as_ref()
+            .expect("an OSA")
+            .osa
+            .warnings;
+        assert!(
+            w.iter()
+                .any(|w| w.contains("VIPADISTRIBUTE distributes 192.0.2.101")),
+            "{w:?}"
+        );
     }
 
     #[test]
