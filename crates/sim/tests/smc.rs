@@ -256,28 +256,26 @@ fn a_z_os_host_on_hipersockets_takes_no_osa_setting() {
             .to_string();
         assert!(e.contains(says), "{e}");
     }
-    // A [vary] of an OSA setting without a hosts list leaves such hosts
-    // out (here: every host, so it selects nothing and says so).
-    let text = format!(
-        "{}[vary]\nfield = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC\"]\n",
-        on_hipersockets("none", RR1)
-    );
-    let e = softosa_sim::scenario::Scenario::parse("t.toml", &text)
-        .unwrap()
-        .variants()
-        .expect_err("nothing to vary")
-        .to_string();
-    assert!(e.contains("every z/OS host here is on HiperSockets"), "{e}");
-    let text = format!(
-        "{}[vary]\nfield = \"speed\"\nvalues = [\"1g\", \"10g\"]\n",
-        on_hipersockets("none", RR1)
-    );
-    let e = softosa_sim::scenario::Scenario::parse("t.toml", &text)
-        .unwrap()
-        .variants()
-        .expect_err("nothing to vary")
-        .to_string();
-    assert!(e.contains("speed is a setting of an Ethernet link"), "{e}");
+    // A [vary] of an OSA or wire setting without a hosts list leaves such
+    // hosts out (here: every host, so it selects nothing and says so).
+    for (vary, says) in [
+        (
+            "field = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC\"]",
+            "inbperf is a setting of a z/OS host's OSA, and every z/OS host here is on HiperSockets",
+        ),
+        (
+            "field = \"speed\"\nvalues = [\"1g\", \"10g\"]",
+            "speed is a setting of an Ethernet link, and every z/OS host here is on HiperSockets",
+        ),
+    ] {
+        let text = format!("{}[vary]\n{vary}\n", on_hipersockets("none", RR1));
+        let e = softosa_sim::scenario::Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .expect_err("nothing to vary")
+            .to_string();
+        assert!(e.contains(says), "{e}");
+    }
 }
 
 /// A connection per transaction does the CLC rendezvous over the OSAs each
