@@ -528,8 +528,16 @@ impl Scenario {
             )
         };
         let key = rest.split([' ', ':']).next().unwrap_or("");
+        // The quoted value in the field the message names first (a
+        // distributor's own name in its distribute_to, not its name line).
         let at = quoted(rest)
-            .and_then(|q| string_span(table.table, &q))
+            .and_then(|q| {
+                table
+                    .table
+                    .get(key)
+                    .and_then(|i| item_string_span(i, &q))
+                    .or_else(|| string_span(table.table, &q))
+            })
             .or_else(|| {
                 let (k, _) = table.table.get_key_value(key)?;
                 k.span()
@@ -2032,6 +2040,11 @@ fn array_tables<'a>(root: &'a toml_edit::Table, name: &str) -> Vec<TablePlace<'a
 /// Where the first string value equal to `q` is written in `table`, at any
 /// depth (a `[vary]` value, an entry of an inline table).
 fn string_span(table: &dyn toml_edit::TableLike, q: &str) -> Option<std::ops::Range<usize>> {
+    table.iter().find_map(|(_, i)| item_string_span(i, q))
+}
+
+/// As [`string_span`], within one item (a key's value).
+fn item_string_span(i: &toml_edit::Item, q: &str) -> Option<std::ops::Range<usize>> {
     fn in_value(v: &toml_edit::Value, q: &str) -> Option<std::ops::Range<usize>> {
         match v {
             toml_edit::Value::String(s) if s.value() == q => v.span(),
@@ -2040,15 +2053,12 @@ fn string_span(table: &dyn toml_edit::TableLike, q: &str) -> Option<std::ops::Ra
             _ => None,
         }
     }
-    fn in_item(i: &toml_edit::Item, q: &str) -> Option<std::ops::Range<usize>> {
-        match i {
-            toml_edit::Item::Value(v) => in_value(v, q),
-            toml_edit::Item::Table(t) => string_span(t, q),
-            toml_edit::Item::ArrayOfTables(a) => a.iter().find_map(|t| string_span(t, q)),
-            toml_edit::Item::None => None,
-        }
+    match i {
+        toml_edit::Item::Value(v) => in_value(v, q),
+        toml_edit::Item::Table(t) => string_span(t, q),
+        toml_edit::Item::ArrayOfTables(a) => a.iter().find_map(|t| string_span(t, q)),
+        toml_edit::Item::None => None,
     }
-    table.iter().find_map(|(_, i)| in_item(i, q))
 }
 
 /// The line (1-based) of byte `offset` in `text`.
@@ -3923,6 +3933,18 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
                 .contains("distribute_to names \"zost\" twice"),
             "{twice}"
         );
+        // Its own name twice: at the distribute_to line, not its name's.
+        let text = with("[\"zosd\", \"zost\", \"zosd\"]");
+        let e = Scenario::parse("t.toml", &text)
+            .and_then(|s| s.variants())
+            .expect_err("refused")
+            .to_string();
+        let line = text
+            .lines()
+            .position(|l| l.starts_with("distribute_to"))
+            .unwrap()
+            + 1;
+        assert!(e.starts_with(&format!("t.toml:{line}: ")), "{e}");
         let v = Scenario::parse("t.toml", &with("[\"zosd\", \"zost\"]"))
             .unwrap()
             .variants()
