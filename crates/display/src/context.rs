@@ -210,9 +210,7 @@ impl DisplayContext {
     pub fn trle_users<'a>(&self, engine: &'a Engine, iface: &Interface) -> Vec<&'a Interface> {
         let mine = self.trle_for(engine, iface);
         engine
-            .interfaces()
-            .iter()
-            .filter(|i| i.cfg.port == iface.cfg.port)
+            .port_interfaces(iface.cfg.port)
             .filter(|i| match (mine, self.trle_for(engine, i)) {
                 (Some(a), Some(b)) => std::ptr::eq(a, b),
                 (None, None) => true,

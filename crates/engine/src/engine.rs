@@ -238,6 +238,9 @@ pub enum ActivateError {
 pub struct Port {
     pub cfg: crate::config::PortConfig,
     pub ifaces: Vec<IfaceId>,
+    /// Every interface ever activated on the port, stopped ones too, in
+    /// activation order (what [`Engine::port_interfaces`] lists).
+    activated: Vec<IfaceId>,
     /// Neighbour MACs learned from ARP and inbound frames (or set by the driver).
     neighbors: FixedMap<IpAddr, Mac>,
     owners: FixedMap<IpAddr, IfaceId>,
@@ -467,6 +470,7 @@ impl Engine {
             e.ports.push(Port {
                 cfg: p,
                 ifaces: Vec::new(),
+                activated: Vec::new(),
                 neighbors: FixedMap::default(),
                 owners: FixedMap::default(),
                 macs: FixedMap::default(),
@@ -630,6 +634,7 @@ impl Engine {
             port.macs.insert(mac, id);
         }
         port.ifaces.push(id);
+        port.activated.push(id);
         port.olm_ifaces += usize::from(cfg.olm);
         let chpid = usize::from(port.cfg.chpid);
         self.chpid_ifaces[chpid] += 1;
@@ -2114,6 +2119,16 @@ impl Engine {
     }
     pub fn interfaces(&self) -> &[Interface] {
         &self.ifaces
+    }
+    /// The interfaces activated on port `port`, stopped ones too, in
+    /// activation order: those of [`Engine::interfaces`] on that port,
+    /// found without a pass over every interface.
+    pub fn port_interfaces(&self, port: usize) -> impl Iterator<Item = &Interface> {
+        self.ports
+            .get(port)
+            .into_iter()
+            .flat_map(|p| p.activated.iter())
+            .filter_map(|id| self.ifaces.get(id.0))
     }
     pub fn interface(&self, id: IfaceId) -> Option<&Interface> {
         self.ifaces.get(id.0)

@@ -688,3 +688,40 @@ fn a_layer2_stack_sends_the_frames_it_built() {
         assert_eq!(&buf[..], &f[..], "the frame leaves as the stack built it");
     }
 }
+
+#[test]
+fn a_port_lists_every_interface_activated_on_it_stopped_ones_too() {
+    // What the displays' TRLE users were found by: a pass over every
+    // interface, once per interface (20,000 interfaces took 3.3 s).
+    let mut second = osa_port(OsaGeneration::Express3);
+    second.name = "QDIO4102".into();
+    second.port_num = 1;
+    let mut c = iface("C", 0, "192.0.3.1");
+    c.port = 1;
+    let cfg = SystemConfig {
+        ports: vec![osa_port(OsaGeneration::Express3), second],
+        stacks: vec![StackConfig::new("TCPCS1"), StackConfig::new("TCPCS2")],
+        interfaces: vec![iface("A", 0, "192.0.2.1"), c, iface("B", 1, "192.0.2.2")],
+        tuning: Tuning::default(),
+    };
+    let mut e = Engine::new(cfg).expect("valid");
+    let b = e.interface_by_name("B").expect("B");
+    e.deactivate_interface(b);
+    e.activate_interface(us(10), iface("D", 1, "192.0.2.3"))
+        .expect("D");
+    for port in 0..3 {
+        let by_index: Vec<&str> = e
+            .port_interfaces(port)
+            .map(|i| i.cfg.name.as_str())
+            .collect();
+        let by_scan: Vec<&str> = e
+            .interfaces()
+            .iter()
+            .filter(|i| i.cfg.port == port)
+            .map(|i| i.cfg.name.as_str())
+            .collect();
+        assert_eq!(by_index, by_scan, "port {port}");
+    }
+    let names: Vec<&str> = e.port_interfaces(0).map(|i| i.cfg.name.as_str()).collect();
+    assert_eq!(names, ["A", "B", "D"]);
+}
