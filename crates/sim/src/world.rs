@@ -1240,47 +1240,40 @@ impl World {
         let Some(job) = m.jobs.front() else {
             return;
         };
-        // (the job's own work, OLM's extra on it)
-        let (work, olm) = match job {
+        // The job's own work, where it is counted, and OLM's extra on it.
+        let b = &mut m.busy_by;
+        let (work, slot, olm) = match job {
             MicroJob::In(p, _) => (
                 g.frame_cost(p.wire_len()) + if o.sorts() { g.sort_ns } else { 0 },
+                &mut b.inbound_frames_ns,
                 0,
             ),
             MicroJob::Out(p, queue) => {
                 let segs = p.len.div_ceil(o.mss().max(1)).max(1);
                 // Under OLM the adapter polls write queue 1 itself (SIGA
                 // reduction); only that queue's frames carry OLM's extra.
+                let olm = if o.olm() && *queue == 1 {
+                    g.olm_frame_ns
+                } else {
+                    0
+                };
                 (
                     g.frame_cost(p.wire_len()) + (u64::from(segs) - 1) * g.frame_ns,
-                    if o.olm() && *queue == 1 {
-                        g.olm_frame_ns
-                    } else {
-                        0
-                    },
+                    &mut b.outbound_frames_ns,
+                    olm,
                 )
             }
-            MicroJob::Present => (g.present_ns, 0),
-            MicroJob::OlmFrames(n) => (0, n * g.olm_frame_ns),
-            MicroJob::Signal => (g.signal_ns, 0),
+            MicroJob::Present => (g.present_ns, &mut b.presentations_ns, 0),
+            MicroJob::OlmFrames(n) => (0, &mut b.olm_ns, n * g.olm_frame_ns),
+            MicroJob::Signal => (g.signal_ns, &mut b.write_signals_ns, 0),
         };
         let cost = work + olm;
-        let b = &mut m.busy_by;
-        let slot = match job {
-            MicroJob::In(..) => &mut b.inbound_frames_ns,
-            MicroJob::Out(..) => &mut b.outbound_frames_ns,
-            MicroJob::Present => &mut b.presentations_ns,
-            MicroJob::OlmFrames(_) => &mut b.olm_ns,
-            MicroJob::Signal => &mut b.write_signals_ns,
-        };
-        // The window's part of the job, split in proportion.
-        let part = window_part(from, end, now, cost);
-        let olm_part = if cost == 0 {
-            0
-        } else {
-            (u128::from(part) * u128::from(olm) / u128::from(cost)) as u64
-        };
-        *slot += part - olm_part;
+        // The window's part of each: the work first, OLM's extra after it.
+        let work_part = window_part(from, end, now, work);
+        let olm_part = window_part(from, end, now + work, olm);
+        *slot += work_part;
         b.olm_ns += olm_part;
+        let part = work_part + olm_part;
         m.busy = true;
         m.busy_ns += cost;
         m.busy_window += part;
