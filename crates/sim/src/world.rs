@@ -608,8 +608,6 @@ enum Ev {
     SmcDone(usize, SmcKind),
     SmcArrive(usize, Pkt),
     App(usize, usize, u32, SockOp),
-    /// A CRR client's think time ended: it opens its next connection.
-    Reconnect(usize, usize),
     Sample,
     /// A VSE TCP/IP partition's idle wait (of this generation) ends.
     VseCycle(usize, u64),
@@ -998,11 +996,6 @@ impl World {
                 };
                 self.app_call(h, c, id, op, w, now);
             }
-            Ev::Reconnect(h, w) => {
-                let mut u = Unit::new(None);
-                u.steps.push_back((Step::Connect(w), w));
-                self.submit(h, u, now);
-            }
             Ev::VseCycle(h, gen) => self.vse_cycle(h, gen, now),
             Ev::EngineTimer(h) => {
                 if self.osa_timer[h] == Some(now) {
@@ -1035,12 +1028,7 @@ impl World {
                 self.submit(h, u, now);
             }
             Ev::ConnTimer(h, c, id) => self.conn_timer(h, c, id, now),
-            Ev::Start(w) => {
-                let client = self.workloads[w].client;
-                let mut u = Unit::new(None);
-                u.steps.push_back((Step::Connect(w), w));
-                self.submit(client, u, now);
-            }
+            Ev::Start(w) => self.open_connection(w, now),
             Ev::Sample => {
                 for (h, o) in self.osas.iter().enumerate() {
                     if let Some((o, _, _)) = o {
@@ -2509,12 +2497,11 @@ impl World {
             }
             self.push_segs(h, p, c);
             self.arm_timers(h, c);
+            // the next connection, after the client's think time if any
             if think > 0 {
-                self.q.schedule(now + think, Ev::Reconnect(h, w));
+                self.q.schedule(now + think, Ev::Start(w));
             } else {
-                let mut u = Unit::new(None);
-                u.steps.push_back((Step::Connect(w), w));
-                self.submit(h, u, now);
+                self.open_connection(w, now);
             }
             return;
         }
@@ -2758,6 +2745,14 @@ impl World {
     /// z/OS and peers the application's unit does the TCP work itself; on
     /// VSE the application partition hands the request to the TCP/IP
     /// partition, which serves it in its next cycle.
+    /// Workload `w`'s client opens a connection (a unit of work on it).
+    fn open_connection(&mut self, w: usize, now: Ns) {
+        let client = self.workloads[w].client;
+        let mut u = Unit::new(None);
+        u.steps.push_back((Step::Connect(w), w));
+        self.submit(client, u, now);
+    }
+
     fn app_call(&mut self, h: usize, c: usize, id: u32, op: SockOp, w: usize, now: Ns) {
         let (key, step) = if self.hosts[h].vse.is_some() {
             (Some(crate::vse::app_key(h, w)), Step::AppCall(c, id, op))
