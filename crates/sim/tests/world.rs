@@ -447,71 +447,43 @@ speed = "1g"
 
 #[test]
 fn think_time_paces_the_clients_and_stays_out_of_the_response_time() {
-    // Ten RR clients with a mean think time of 2 ms: each goes round once
-    // per response time plus its think time (and the application's
-    // wake-up), so the rate follows from those, and the response time is
-    // the round trip's alone, much shorter than the think time.
-    let text = |think: &str| {
-        format!(
-            r#"
-name = "think"
-duration_ms = 1000
-warmup_ms = 50
-seed = 4
-
-[[host]]
-name = "zos"
-type = "zos"
-machine = "z10"
-ip = "192.0.2.1"
-adapter = "osa-express3"
-speed = "1g"
-inbperf = "DYNAMIC"
-
-[[host]]
-name = "aix"
-type = "aix"
-ip = "192.0.2.10"
-speed = "1g"
-
-[[workload]]
-name = "RR10"
-type = "RR"
-connections = 10
-request = 100
-response = 800
-client = "aix"
-server = "zos"
-{think}
-"#
-        )
-    };
-    let closed = run_text(&text(""));
-    let paced = run_text(&text("think_us = 2000"));
-    let (c, p) = (&closed[0].1.workloads[0], &paced[0].1.workloads[0]);
-    assert!(p.latency_mean_us < 500.0, "{}", p.latency_mean_us);
-    assert!(p.latency_mean_us > 50.0, "{}", p.latency_mean_us);
-    let cycle_us = p.latency_mean_us + 2000.0;
-    let expect = 10.0 / (cycle_us / 1e6);
-    let rate = p.transactions_per_s;
+    // scenarios/rr-think-time.toml, shortened: forty RR clients in a closed
+    // loop, then with a mean think time of 500, 2000 and 8000 us. Each
+    // client goes round once per response time plus its think time, so
+    // the rate follows from those, and the response time is the round
+    // trip's alone, much shorter than the longer think times.
+    let text = std::fs::read_to_string(repo().join("scenarios/rr-think-time.toml"))
+        .unwrap()
+        .replace("duration_ms = 500", "duration_ms = 300");
+    let runs = run_text(&text);
+    let wl = |k: usize| &runs[k].1.workloads[0];
+    for (k, think) in [(1, 500.0), (2, 2000.0), (3, 8000.0)] {
+        let w = wl(k);
+        assert!(w.latency_mean_us < 500.0, "{think}: {}", w.latency_mean_us);
+        assert!(w.latency_mean_us > 50.0, "{think}: {}", w.latency_mean_us);
+        let expect = 40.0 / ((w.latency_mean_us + think) / 1e6);
+        let rate = w.transactions_per_s;
+        assert!(
+            rate < expect * 1.05 && rate > expect * 0.85,
+            "{think}: {rate} against at most {expect}"
+        );
+    }
     assert!(
-        rate < expect * 1.05 && rate > expect * 0.85,
-        "{rate} against at most {expect}"
-    );
-    assert!(
-        c.transactions_per_s > 3.0 * rate,
+        wl(0).transactions_per_s > 3.0 * wl(2).transactions_per_s,
         "{}",
-        c.transactions_per_s
+        wl(0).transactions_per_s
     );
     // the same seed gives the same draws
-    let again = run_text(&text("think_us = 2000"));
+    let again = run_text(&text);
     assert_eq!(
-        again[0].1.workloads[0].transactions_per_s.to_bits(),
-        rate.to_bits()
+        again[2].1.workloads[0].transactions_per_s.to_bits(),
+        wl(2).transactions_per_s.to_bits()
     );
     // CRR: the think time delays the next connection
-    let crr = run_text(&text("think_us = 2000").replace("\"RR\"", "\"CRR\""));
-    let r = crr[0].1.workloads[0].transactions_per_s;
+    let crr = run_text(&text.replace("type = \"RR\"", "type = \"CRR\""));
+    let (w, think) = (&crr[3].1.workloads[0], 8000.0);
+    let expect = 40.0 / ((w.latency_mean_us + think) / 1e6);
+    let r = w.transactions_per_s;
     assert!(
         r < expect * 1.05 && r > expect * 0.6,
         "{r} against {expect}"
