@@ -301,57 +301,41 @@ loss = 0.01
     assert!(linux.tcp.time_wait_acks < linux.tcp.time_wait_entered / 10);
 }
 
+/// A connection per transaction from a Linux client to the DVIPA of z/OS
+/// host zosd, which spreads it over `distribute_to`; `targets` are the
+/// other z/OS hosts (192.0.2.2, .3, ...), all on 1 GbE.
+fn distributed_crr(seed: u32, distribute_to: &[&str], targets: &[&str]) -> String {
+    let zos = |name: &str, ip: usize| {
+        format!(
+            "[[host]]\nname = \"{name}\"\ntype = \"zos\"\nmachine = \"z10\"\n\
+             ip = \"192.0.2.{ip}\"\nadapter = \"osa-express3\"\nspeed = \"1g\"\n\
+             inbperf = \"DYNAMIC\"\n"
+        )
+    };
+    let mut text = format!(
+        "name = \"distributed CRR\"\nduration_ms = 300\nwarmup_ms = 50\nseed = {seed}\n\n{}\
+         dvipa = \"192.0.2.100\"\ndistribute_to = {distribute_to:?}\n\n",
+        zos("zosd", 1)
+    );
+    for (k, t) in targets.iter().enumerate() {
+        text += &zos(t, k + 2);
+        text += "\n";
+    }
+    text += "[[host]]\nname = \"linux\"\ntype = \"linux\"\nip = \"192.0.2.10\"\nspeed = \"1g\"\n\n";
+    text + &crr(8, "linux", "zosd") + "to_dvipa = true\n"
+}
+
 #[test]
 fn distributed_crr_connections_close_on_their_target() {
     // A connection per transaction to a distributed DVIPA with two targets:
     // every segment of a connection, the client's last ACK after the FIN
     // exchange too, must reach the target that accepted it, and the
     // distributor's routing entry must go when the connection has ended.
-    let text = r#"
-name = "distributed CRR"
-duration_ms = 300
-warmup_ms = 50
-seed = 2
-
-[[host]]
-name = "zosd"
-type = "zos"
-machine = "z10"
-ip = "192.0.2.1"
-adapter = "osa-express3"
-speed = "1g"
-inbperf = "DYNAMIC"
-dvipa = "192.0.2.100"
-distribute_to = ["zost1", "zost2"]
-xcf_speed = "10g"
-xcf_latency_us = 5
-
-[[host]]
-name = "zost1"
-type = "zos"
-machine = "z10"
-ip = "192.0.2.2"
-adapter = "osa-express3"
-speed = "1g"
-inbperf = "DYNAMIC"
-
-[[host]]
-name = "zost2"
-type = "zos"
-machine = "z10"
-ip = "192.0.2.3"
-adapter = "osa-express3"
-speed = "1g"
-inbperf = "DYNAMIC"
-
-[[host]]
-name = "linux"
-type = "linux"
-ip = "192.0.2.10"
-speed = "1g"
-
-"#;
-    let r = run_text(&(text.to_string() + &crr(8, "linux", "zosd") + "to_dvipa = true\n"));
+    let r = run_text(&distributed_crr(
+        2,
+        &["zost1", "zost2"],
+        &["zost1", "zost2"],
+    ));
     let res = &r[0].1;
     let w = &res.workloads[0];
     assert!(w.transactions > 1000, "{}", w.transactions);
@@ -385,40 +369,7 @@ fn a_distributor_that_targets_itself_serves_its_share_locally() {
     // forwarded, and every route ends with its connection, the local ones
     // too (CRR: a connection per transaction, so a route left behind would
     // pile up in the table).
-    let text = r#"
-name = "self-targeting distributor"
-duration_ms = 200
-warmup_ms = 50
-seed = 3
-
-[[host]]
-name = "zosd"
-type = "zos"
-machine = "z10"
-ip = "192.0.2.1"
-adapter = "osa-express3"
-speed = "1g"
-inbperf = "DYNAMIC"
-dvipa = "192.0.2.100"
-distribute_to = ["zosd", "zost"]
-
-[[host]]
-name = "zost"
-type = "zos"
-machine = "z10"
-ip = "192.0.2.2"
-adapter = "osa-express3"
-speed = "1g"
-inbperf = "DYNAMIC"
-
-[[host]]
-name = "linux"
-type = "linux"
-ip = "192.0.2.10"
-speed = "1g"
-
-"#;
-    let full = text.to_string() + &crr(8, "linux", "zosd") + "to_dvipa = true\n";
+    let full = distributed_crr(3, &["zosd", "zost"], &["zost"]);
     let sc = Scenario::parse("self.toml", &full).expect("a distributor may name itself");
     let v = sc.variants().expect("variants").remove(0);
     let (res, world) = softosa_sim::run_setup(&v.setup, |_, _| {}).expect("runs");
