@@ -373,15 +373,17 @@ fn stacked_vlan_tags_do_not_ask_for_an_address() {
     );
 }
 
+/// `softosa replay`'s options alone, as the front end parses them.
+#[derive(clap::Parser)]
+struct Cli {
+    #[command(flatten)]
+    replay: ReplayArgs,
+}
+
 #[test]
 fn every_mode_column_of_the_report_is_a_mode_the_options_take() {
     use clap::Parser;
     use softosa_replay::replay::Mode;
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        replay: ReplayArgs,
-    }
     // The report's headings, in its order, are the six modes.
     let report = build_report(&args(&data("sockperf-rr.pcap"), &data("host.prof"))).unwrap();
     let text = softosa_replay::report::render_text(&report);
@@ -533,11 +535,6 @@ fn the_json_report_written_as_it_is_made_is_the_whole_document_and_a_full_disk_i
 #[test]
 fn an_address_the_host_cannot_own_is_refused_on_the_command_line() {
     use clap::Parser;
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        replay: ReplayArgs,
-    }
     for (bad, says) in [
         ("0.0.0.0", "the unspecified address"),
         ("255.255.255.255", "the broadcast address"),

@@ -6,7 +6,7 @@
 //! through the OSAs for it. AT-TLS and distributed connections stay on TCP.
 
 mod common;
-use common::{host, only};
+use common::{host, only, refusal};
 use softosa_sim::report::RunResult;
 
 /// Two z/OS hosts on 10 GbE OSAs with `smc_a` / `smc_b`, one workload (its
@@ -249,11 +249,7 @@ fn a_z_os_host_on_hipersockets_takes_no_osa_setting() {
             &format!("link = \"hipersockets\"\n{line}\n"),
             1,
         );
-        let e = softosa_sim::scenario::Scenario::parse("t.toml", &text)
-            .unwrap()
-            .variants()
-            .expect_err("an OSA setting on HiperSockets is refused")
-            .to_string();
+        let e = refusal(&text);
         assert!(e.contains(says), "{e}");
     }
     // A [vary] of an OSA or wire setting without a hosts list leaves such
@@ -268,12 +264,7 @@ fn a_z_os_host_on_hipersockets_takes_no_osa_setting() {
             "speed is a setting of an Ethernet link, and every z/OS host here is on HiperSockets",
         ),
     ] {
-        let text = format!("{}[vary]\n{vary}\n", on_hipersockets("none", RR1));
-        let e = softosa_sim::scenario::Scenario::parse("t.toml", &text)
-            .unwrap()
-            .variants()
-            .expect_err("nothing to vary")
-            .to_string();
+        let e = refusal(&format!("{}[vary]\n{vary}\n", on_hipersockets("none", RR1)));
         assert!(e.contains(says), "{e}");
     }
 }
