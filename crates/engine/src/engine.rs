@@ -332,8 +332,11 @@ pub struct Interface {
     /// Effective MAC: the VMAC if any, else the port's.
     pub mac: Mac,
     pub vmac_origin: Option<VmacOrigin>,
-    /// Indexed by `QueueKind::index()`; `None` where the queue is not defined.
-    pub queues: [Option<ReadQueue>; 5],
+    /// Indexed by `QueueKind::index()`; `None` where the queue is not
+    /// defined. Boxed: most interfaces define one queue of the five, and a
+    /// queue's state is several hundred bytes, so a profile of many
+    /// interfaces would otherwise hold mostly empty slots.
+    pub queues: [Option<Box<ReadQueue>>; 5],
     /// Write queues 1–4 (index 0–3); HiperSockets uses only the first.
     pub writes: [WriteQueue; 4],
     /// The adapter's BULKDATA registration table (inbound 5-tuples).
@@ -344,11 +347,11 @@ pub struct Interface {
 
 impl Interface {
     pub fn queue(&self, k: QueueKind) -> Option<&ReadQueue> {
-        self.queues[k.index()].as_ref()
+        self.queues[k.index()].as_deref()
     }
     /// Defined input queues in queue-id order.
     pub fn read_queues(&self) -> impl Iterator<Item = &ReadQueue> {
-        self.queues.iter().flatten()
+        self.queues.iter().flatten().map(|q| &**q)
     }
     /// Registered BULKDATA connections, sorted.
     pub fn bulk_connections(&self) -> Vec<wire::FlowKey> {
@@ -466,6 +469,7 @@ impl Engine {
             chpid_ifaces: [0; 256],
             chpid_olm: [0; 256],
         };
+        e.ports.reserve_exact(cfg.ports.len());
         for p in cfg.ports {
             e.ports.push(Port {
                 cfg: p,
@@ -497,6 +501,7 @@ impl Engine {
                 next_idle_scan: None,
             });
         }
+        e.ifaces.reserve_exact(cfg.interfaces.len());
         for i in cfg.interfaces {
             e.activate_interface(Instant::ZERO, i)?;
         }
@@ -580,7 +585,7 @@ impl Engine {
             self.tuning.timers.for_mode(cfg.inbperf)
         };
         let dynamic = !iqd && (cfg.inbperf == InbPerf::Dynamic || cfg.olm);
-        let mut queues: [Option<ReadQueue>; 5] = Default::default();
+        let mut queues: [Option<Box<ReadQueue>>; 5] = Default::default();
         let generation = port_cfg.generation();
         let stack_cfg = &self.stacks[cfg.stack].cfg;
         for k in QueueKind::ALL {
@@ -606,7 +611,7 @@ impl Engine {
             let tuner =
                 dynamic.then(|| Tuner::new(self.tuning.tuner, &self.tuning.timers, now, role));
             let t = tuner.as_ref().map(|t| t.timers()).unwrap_or(timers);
-            queues[k.index()] = Some(ReadQueue {
+            queues[k.index()] = Some(Box::new(ReadQueue {
                 q: InputQueue::new(
                     k,
                     cfg.read_storage_sbals,
@@ -620,7 +625,7 @@ impl Engine {
                 olm_backoff: false,
                 olm: cfg.olm && k != QueueKind::BulkData,
                 outstanding_batches: 0,
-            });
+            }));
         }
         let mtu = cfg.mtu.unwrap_or(match port_cfg.kind {
             PortKind::Osa { .. } => DEFAULT_OSA_MTU,
@@ -1471,7 +1476,7 @@ impl Engine {
     fn rq_mut(&mut self, iface: IfaceId, queue: QueueKind) -> Option<&mut ReadQueue> {
         self.ifaces
             .get_mut(iface.0)
-            .and_then(|i| i.queues[queue.index()].as_mut())
+            .and_then(|i| i.queues[queue.index()].as_deref_mut())
     }
 
     // ----- accelerator -----------------------------------------------------
