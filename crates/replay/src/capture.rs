@@ -15,8 +15,9 @@
 //! a typed [`CaptureError`] naming the record number (1-based, as Wireshark
 //! numbers frames) and the byte counts.
 
-use pcap_parser::pcapng::Block;
+use pcap_parser::pcapng::{Block, InterfaceDescriptionBlock};
 use pcap_parser::traits::PcapReaderIterator;
+use pcap_parser::OptionCode;
 use pcap_parser::{LegacyPcapReader, PcapBlockOwned, PcapError, PcapNGReader};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -719,6 +720,67 @@ fn ts_units(tsresol: u8) -> Option<u64> {
     }
 }
 
+/// The clock of a pcapng Interface Description Block: its `if_tsresol`
+/// (6, microseconds, when absent) and `if_tsoffset` (seconds, 0 when
+/// absent), read here from its options in the section's byte order.
+/// pcap-parser's own fields would do for a well-formed block, but it
+/// passes over an option that runs past the block (and every option
+/// after it), takes a resolution option of the wrong length as absent,
+/// and reads the offset little-endian in a big-endian section. Each of
+/// those would put every packet of the interface at a wrong time, so
+/// each is refused in words.
+fn idb_clock(idb: &InterfaceDescriptionBlock, big_endian: bool) -> Result<(u8, i64), String> {
+    // The block: type, length, link type, reserved, snap length (16
+    // bytes), the options, and the length again (4).
+    let area = (idb.block_len1 as usize).saturating_sub(20);
+    let read: usize = idb
+        .options
+        .iter()
+        .map(|o| 4 + usize::from(o.len).div_ceil(4) * 4)
+        .sum();
+    let ended = idb.options.iter().any(|o| o.code == OptionCode::EndOfOpt);
+    if read < area && !ended {
+        return Err(format!(
+            "an option runs past the end of its description block \
+             ({} of its {area} bytes of options could not be read)",
+            area - read
+        ));
+    }
+    let first = |code: OptionCode| idb.options.iter().find(|o| o.code == code);
+    let tsresol = match first(OptionCode::IfTsresol) {
+        None => 6,
+        Some(o) if o.len == 1 => o.value()[0],
+        Some(o) => {
+            return Err(format!(
+                "its if_tsresol option is {} bytes long (one byte expected)",
+                o.len
+            ))
+        }
+    };
+    let offset_s = match first(OptionCode::IfTsoffset) {
+        None => 0,
+        Some(o) => {
+            let bytes = o
+                .value()
+                .get(..8)
+                .filter(|_| o.len == 8)
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                .ok_or_else(|| {
+                    format!(
+                        "its if_tsoffset option is {} bytes long (eight bytes expected)",
+                        o.len
+                    )
+                })?;
+            if big_endian {
+                i64::from_be_bytes(bytes)
+            } else {
+                i64::from_le_bytes(bytes)
+            }
+        }
+    };
+    Ok((tsresol, offset_s))
+}
+
 /// An `if_tsresol` unit in words: "10^-6 s", "2^-10 s".
 fn ts_unit_name(tsresol: u8) -> String {
     let base = if tsresol & 0x80 == 0 { 10 } else { 2 };
@@ -912,19 +974,20 @@ fn handle_block(
                     "more than {MAX_INTERFACES} interfaces in one section"
                 )));
             }
-            let units = ts_units(idb.if_tsresol).ok_or_else(|| {
+            let number = st.interfaces.len();
+            let (tsresol, offset_s) = idb_clock(&idb, st.big_endian)
+                .map_err(|why| corrupt(format!("interface {number}: {why}")))?;
+            let units = ts_units(tsresol).ok_or_else(|| {
                 corrupt(format!(
-                    "interface {} has a timestamp resolution of {} (if_tsresol {:#04x}), \
+                    "interface {number} has a timestamp resolution of {} (if_tsresol {tsresol:#04x}), \
                      finer than this reader can count (10^-19 or 2^-63 s at most)",
-                    st.interfaces.len(),
-                    ts_unit_name(idb.if_tsresol),
-                    idb.if_tsresol
+                    ts_unit_name(tsresol),
                 ))
             })?;
             st.interfaces.push(IfInfo {
                 link_type: i32::from(idb.linktype.0 as u16),
                 units,
-                offset_s: idb.ts_offset(),
+                offset_s,
             });
             return Ok(None);
         }

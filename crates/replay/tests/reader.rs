@@ -569,3 +569,92 @@ fn an_empty_block_of_a_local_type_is_passed_over() {
         Err(CaptureError::Corrupt { .. })
     ));
 }
+
+/// A pcapng file of one section and one Ethernet interface whose
+/// description block carries `options` (raw, little-endian), then one
+/// packet stamped `ts` in the interface's units.
+fn ng_with_idb_options(options: &[u8], ts: u64) -> Vec<u8> {
+    let frame = common::tcp_in(false, 5, 10);
+    let mut idb = vec![1, 0, 0, 0, 0, 0, 0, 0];
+    idb.extend_from_slice(options);
+    let mut ng = common::ng_shb();
+    ng.extend(common::ng_block(1, &idb));
+    ng.extend(common::ng_epb(ts, &frame, frame.len() as u32));
+    ng
+}
+
+#[test]
+fn interface_clock_options_that_cannot_be_read_are_refused() {
+    // Each of these was read as "microseconds, no offset" before: the
+    // packets' times would have been silently wrong.
+    for (options, says) in [
+        // if_tsresol claiming 60000 bytes in a block of 8.
+        (
+            vec![9, 0, 0x60, 0xea, 9, 0, 0, 0],
+            "an option runs past the end of its description block",
+        ),
+        // if_tsresol with no value byte.
+        (
+            vec![9, 0, 0, 0, 0, 0, 0, 0],
+            "its if_tsresol option is 0 bytes long (one byte expected)",
+        ),
+        // if_tsoffset of four bytes.
+        (
+            vec![14, 0, 4, 0, 1, 0, 0, 0],
+            "its if_tsoffset option is 4 bytes long (eight bytes expected)",
+        ),
+    ] {
+        match stamps(&ng_with_idb_options(&options, 5)) {
+            Err(CaptureError::Corrupt { detail, .. }) => {
+                assert!(detail.contains("interface 0: "), "{detail}");
+                assert!(detail.contains(says), "{detail}");
+            }
+            other => panic!("{options:?}: expected Corrupt, got {other:?}"),
+        }
+    }
+    // Well-formed options around them still read: nanoseconds, an offset
+    // of 2 s, and an end-of-options marker followed by nothing.
+    let mut good = vec![9, 0, 1, 0, 9, 0, 0, 0];
+    good.extend_from_slice(&[14, 0, 8, 0]);
+    good.extend_from_slice(&2i64.to_le_bytes());
+    good.extend_from_slice(&[0, 0, 0, 0]);
+    assert_eq!(
+        stamps(&ng_with_idb_options(&good, 5)).unwrap(),
+        [2_000_000_005]
+    );
+}
+
+/// A big-endian pcapng block of type `kind` around `body` (a multiple of
+/// four bytes).
+fn ng_block_be(kind: u32, body: &[u8]) -> Vec<u8> {
+    let len = (12 + body.len()) as u32;
+    let mut b = kind.to_be_bytes().to_vec();
+    b.extend_from_slice(&len.to_be_bytes());
+    b.extend_from_slice(body);
+    b.extend_from_slice(&len.to_be_bytes());
+    b
+}
+
+#[test]
+fn a_big_endian_sections_time_offset_is_read_big_endian() {
+    let frame = common::tcp_in(false, 5, 10);
+    let mut shb = 0x1A2B_3C4Du32.to_be_bytes().to_vec();
+    shb.extend_from_slice(&[0, 1, 0, 0]);
+    shb.extend_from_slice(&(-1i64).to_be_bytes());
+    let mut idb = vec![0, 1, 0, 0, 0, 0, 0, 0]; // Ethernet
+    idb.extend_from_slice(&[0, 14, 0, 8]); // if_tsoffset
+    idb.extend_from_slice(&3i64.to_be_bytes());
+    idb.extend_from_slice(&[0, 0, 0, 0]);
+    let mut epb = 0u32.to_be_bytes().to_vec();
+    epb.extend_from_slice(&0u32.to_be_bytes());
+    epb.extend_from_slice(&7u32.to_be_bytes()); // 7 µs
+    epb.extend_from_slice(&(frame.len() as u32).to_be_bytes());
+    epb.extend_from_slice(&(frame.len() as u32).to_be_bytes());
+    epb.extend_from_slice(&frame);
+    epb.resize(epb.len().div_ceil(4) * 4, 0);
+    let mut ng = ng_block_be(0x0A0D_0D0A, &shb);
+    ng.extend(ng_block_be(1, &idb));
+    ng.extend(ng_block_be(6, &epb));
+    // Read little-endian, the offset would be 3 << 56 seconds: out of range.
+    assert_eq!(stamps(&ng).unwrap(), [3_000_007_000]);
+}
