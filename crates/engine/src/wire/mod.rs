@@ -556,8 +556,17 @@ fn parse_ipv6(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
         match next {
             0 | 43 | 60 => {
                 let ext = ext_at(offset, 2)?;
+                let len = (usize::from(ext[1]) + 1) * 8;
+                // Hop-by-Hop and Destination Options: an option running
+                // past its header makes the packet malformed (a stack
+                // drops it). Checked where the capture holds the header.
+                if next != 43 {
+                    if let Some(options) = data.get(offset + 2..offset + len) {
+                        find_option(options, None)?;
+                    }
+                }
                 next = ext[0];
-                offset += (usize::from(ext[1]) + 1) * 8;
+                offset += len;
             }
             44 => {
                 let ext = ext_at(offset, 8)?;
@@ -625,7 +634,6 @@ fn parse_ipv6(data: &[u8], room: u32) -> Result<NetInfo, ParseError> {
 /// size, is malformed.
 fn jumbo_payload_len(data: &[u8], next: u8, room: u32) -> Result<Option<u32>, ParseError> {
     const HOP_BY_HOP: u8 = 0;
-    const PAD1: u8 = 0;
     const JUMBO_PAYLOAD: u8 = 0xc2;
     let bad = ParseError::malformed(Header::Ipv6Extension);
     if next != HOP_BY_HOP {
@@ -638,7 +646,26 @@ fn jumbo_payload_len(data: &[u8], next: u8, room: u32) -> Result<Option<u32>, Pa
     let options = data
         .get(42..end)
         .ok_or_else(|| ParseError::short(Header::Ipv6Extension, end, room))?;
-    let mut at = 0;
+    let Some(value) = find_option(options, Some(JUMBO_PAYLOAD))? else {
+        return Ok(None);
+    };
+    let len = <[u8; 4]>::try_from(value).map_err(|_| bad)?;
+    let len = u32::from_be_bytes(len);
+    if len > MAX_IP_LEN_FIELD {
+        Ok(Some(len))
+    } else {
+        Err(bad)
+    }
+}
+
+/// The value of the first option of type `want` among the type-length-
+/// value `options` of a Hop-by-Hop or Destination Options header (the
+/// bytes after its first two), after checking every option fits in them;
+/// an option that runs past them is malformed.
+fn find_option(options: &[u8], want: Option<u8>) -> Result<Option<&[u8]>, ParseError> {
+    const PAD1: u8 = 0;
+    let bad = ParseError::malformed(Header::Ipv6Extension);
+    let (mut at, mut found) = (0, None);
     while let Some(&kind) = options.get(at) {
         if kind == PAD1 {
             at += 1;
@@ -646,18 +673,12 @@ fn jumbo_payload_len(data: &[u8], next: u8, room: u32) -> Result<Option<u32>, Pa
         }
         let len = usize::from(*options.get(at + 1).ok_or(bad)?);
         let value = options.get(at + 2..at + 2 + len).ok_or(bad)?;
-        if kind == JUMBO_PAYLOAD {
-            let len = <[u8; 4]>::try_from(value).map_err(|_| bad)?;
-            let len = u32::from_be_bytes(len);
-            return if len > MAX_IP_LEN_FIELD {
-                Ok(Some(len))
-            } else {
-                Err(bad)
-            };
+        if found.is_none() && want == Some(kind) {
+            found = Some(value);
         }
         at += 2 + len;
     }
-    Ok(None)
+    Ok(found)
 }
 
 /// A transport header at the start of `data` (`room` bytes on the wire),

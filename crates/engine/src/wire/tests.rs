@@ -451,6 +451,56 @@ fn ipv6_payload_length_zero_takes_the_jumbo_option_or_the_frame_length() {
     assert_eq!(parse_ip_frame(pkt).unwrap().tcp_payload(), Some(100_000));
 }
 
+/// An Ethernet/IPv6/TCP frame (20 payload bytes) with one 8-byte
+/// extension header of type `kind` (0 Hop-by-Hop, 60 Destination Options)
+/// whose six option bytes are `options`.
+fn ipv6_with_options(kind: u8, options: [u8; 6]) -> Vec<u8> {
+    let mut buf = Vec::new();
+    let ip6 = IpSpec::new(
+        "2001:db8::1".parse().unwrap(),
+        "2001:db8::2".parse().unwrap(),
+    );
+    eth_tcp(
+        &mut buf,
+        &eth(None),
+        &ip6,
+        &TcpSpec::default(),
+        Payload::Len(20),
+    );
+    let mut ext = vec![buf[20], 0];
+    ext.extend_from_slice(&options);
+    buf[20] = kind;
+    let payload = u16::from_be_bytes([buf[18], buf[19]]) + 8;
+    buf[18..20].copy_from_slice(&payload.to_be_bytes());
+    buf.splice(54..54, ext);
+    buf
+}
+
+#[test]
+fn an_ipv6_option_running_past_its_header_is_malformed() {
+    for kind in [0u8, 60] {
+        // PadN filling the header: fine, and the TCP header after it read.
+        let ok = ipv6_with_options(kind, [1, 4, 0, 0, 0, 0]);
+        let info = parse_ethernet(&ok).unwrap();
+        assert_eq!(info.ip().unwrap().header_len, 48, "{kind}");
+        assert_eq!(info.tcp_payload(), Some(20), "{kind}");
+        // An option claiming 200 bytes in a header of six option bytes,
+        // and one whose length byte is past the header: a stack drops
+        // both, so the adapter's parser counts them malformed.
+        for options in [[0xc2, 200, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0x1e]] {
+            let bad = ipv6_with_options(kind, options);
+            assert_eq!(
+                parse_ethernet(&bad),
+                malformed(Header::Ipv6Extension),
+                "{kind} {options:?}"
+            );
+        }
+    }
+    // A routing header's bytes are not options: not read as such.
+    let routing = ipv6_with_options(43, [0xc2, 200, 0, 0, 0, 0]);
+    assert!(parse_ethernet(&routing).is_ok());
+}
+
 proptest::proptest! {
     #[test]
     fn parser_never_panics(data in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
