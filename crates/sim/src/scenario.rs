@@ -374,9 +374,12 @@ pub struct Scenario {
     pub file: ScenarioFile,
     /// The file's text, to point errors at their line.
     text: String,
-    /// How messages name each `[[host]]` table ([`host_refs`]). A `[vary]`
+    /// How messages name each `[[host]]` table ([`table_refs`]). A `[vary]`
     /// never changes a host's name, so these serve every variant.
     host_refs: Vec<String>,
+    /// The same for each `[[workload]]` table (`workload "NAME"` or
+    /// `workload #N`); no `[vary]` field is a workload's name either.
+    workload_refs: Vec<String>,
 }
 
 /// One runnable variant.
@@ -441,7 +444,8 @@ impl Scenario {
         })?;
         Ok(Scenario {
             path: path.to_string(),
-            host_refs: host_refs(&file.hosts),
+            host_refs: table_refs("host", &file.hosts),
+            workload_refs: table_refs("workload", &file.workloads),
             file,
             text: text.to_string(),
         })
@@ -461,10 +465,11 @@ impl Scenario {
 
     /// The line (1-based) an error message is about. Messages name their
     /// place the same way throughout: `host "NAME": ...` (or `host #N: ...`
-    /// for a host without a name of its own, see [`host_refs`]),
-    /// `workload #N: ...`, `[TABLE] ...`, or a top-level key; within that
-    /// table the line of the message's first quoted value (other than a
-    /// host the message names, `host "NAME"`), else of the key the message
+    /// for a host without a name of its own, see [`table_refs`]),
+    /// `workload "NAME": ...` (or `workload #N: ...`), `[TABLE] ...`, or a
+    /// top-level key; within that table the line of the message's first
+    /// quoted value (other than a host or workload the message names),
+    /// else of the key the message
     /// starts with, else the table's header. The file is read
     /// by a TOML parser that keeps positions (toml_edit, which the `toml`
     /// crate is built on), so comments, quoting and spacing are TOML's.
@@ -477,7 +482,7 @@ impl Scenario {
             loop {
                 let a = from + t[from..].find('"')?;
                 let b = a + 1 + t[a + 1..].find('"')?;
-                if !t[..a].ends_with("host ") {
+                if !t[..a].ends_with("host ") && !t[..a].ends_with("workload ") {
                     return Some(t[a + 1..b].to_string());
                 }
                 from = b + 1;
@@ -491,13 +496,13 @@ impl Scenario {
             .find_map(|(i, r)| Some((i, what.strip_prefix(r.as_str())?.strip_prefix(": ")?)));
         let (table, rest): (TablePlace<'_>, &str) = if let Some((i, rest)) = host {
             (array_tables(root, "host").into_iter().nth(i)?, rest)
-        } else if let Some(t) = what.strip_prefix("workload #") {
-            let (n, rest) = t.split_once(": ")?;
-            let n: usize = n.parse().ok()?;
-            let w = array_tables(root, "workload")
-                .into_iter()
-                .nth(n.checked_sub(1)?)?;
-            (w, rest)
+        } else if let Some((i, rest)) = self
+            .workload_refs
+            .iter()
+            .enumerate()
+            .find_map(|(i, r)| Some((i, what.strip_prefix(r.as_str())?.strip_prefix(": ")?)))
+        {
+            (array_tables(root, "workload").into_iter().nth(i)?, rest)
         } else if let Some((name, rest)) = what
             .strip_prefix('[')
             .and_then(|t| t.split_once("] "))
@@ -1211,7 +1216,7 @@ impl Scenario {
     }
 
     /// A `[[host]]` or `[[workload]]` table in its typed form; an error
-    /// names it `at` (`host "NAME"`, `workload #N`).
+    /// names it `at` (`host "NAME"`, `workload "NAME"`, `host #N`).
     fn typed<T: serde::de::DeserializeOwned>(
         &self,
         v: &toml::Value,
@@ -1439,9 +1444,12 @@ impl Scenario {
         let find = |n: &str| specs.iter().position(|h| h.name == n);
         if wls.len() > MAX_WORKLOADS {
             return Err(self.invalid(format!(
-                "workload #{}: the scenario has {} workloads; at most {MAX_WORKLOADS} \
+                "{}: the scenario has {} workloads; at most {MAX_WORKLOADS} \
                  (workloads that differ only in their name can be one with more connections)",
-                MAX_WORKLOADS + 1,
+                self.workload_refs
+                    .get(MAX_WORKLOADS)
+                    .cloned()
+                    .unwrap_or_else(|| format!("workload #{}", MAX_WORKLOADS + 1)),
                 wls.len()
             )));
         }
@@ -1449,29 +1457,22 @@ impl Scenario {
         // (host, workload) pairs protected by IPsec
         let mut ipsec_hosts: Vec<(usize, usize)> = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
-            let w: WorkloadCfg = self.typed(wv, &format!("workload #{}", i + 1))?;
+            let r = &self.workload_refs[i];
+            let w: WorkloadCfg = self.typed(wv, r)?;
             let kind = match w.kind.to_ascii_uppercase().as_str() {
                 "RR" => Kind::Rr,
                 "CRR" => Kind::Crr,
                 "STR" => Kind::Str,
                 other => {
-                    return Err(self.invalid(format!(
-                        "workload #{}: type {other:?} is not RR, CRR or STR",
-                        i + 1
-                    )))
+                    return Err(self.invalid(format!("{r}: type {other:?} is not RR, CRR or STR")))
                 }
             };
-            let client = find(&w.client).ok_or_else(|| {
-                self.invalid(format!("workload #{}: no host named {:?}", i + 1, w.client))
-            })?;
-            let server = find(&w.server).ok_or_else(|| {
-                self.invalid(format!("workload #{}: no host named {:?}", i + 1, w.server))
-            })?;
+            let client = find(&w.client)
+                .ok_or_else(|| self.invalid(format!("{r}: no host named {:?}", w.client)))?;
+            let server = find(&w.server)
+                .ok_or_else(|| self.invalid(format!("{r}: no host named {:?}", w.server)))?;
             if client == server {
-                return Err(self.invalid(format!(
-                    "workload #{}: client and server are the same host",
-                    i + 1
-                )));
+                return Err(self.invalid(format!("{r}: client and server are the same host")));
             }
             if specs[client].iqd.is_some() != specs[server].iqd.is_some() {
                 let net = |h: usize| {
@@ -1482,9 +1483,8 @@ impl Scenario {
                     }
                 };
                 return Err(self.invalid(format!(
-                    "workload #{}: client {:?} is on {} and server {:?} on {}; \
+                    "{r}: client {:?} is on {} and server {:?} on {}; \
                      they cannot reach each other (give both the same link)",
-                    i + 1,
                     w.client,
                     net(client),
                     w.server,
@@ -1492,30 +1492,25 @@ impl Scenario {
                 )));
             }
             if w.connections == 0 || w.connections > 10_000 {
-                return Err(
-                    self.invalid(format!("workload #{}: connections must be 1..10000", i + 1))
-                );
+                return Err(self.invalid(format!("{r}: connections must be 1..10000")));
             }
             if w.request == 0 || w.response == 0 {
-                return Err(self.invalid(format!(
-                    "workload #{}: request and response must be at least 1 byte",
-                    i + 1
-                )));
+                return Err(
+                    self.invalid(format!("{r}: request and response must be at least 1 byte"))
+                );
             }
             for (key, kb) in [("sndbuf_kb", w.sndbuf_kb), ("rcvbuf_kb", w.rcvbuf_kb)] {
                 let Some(kb) = kb else { continue };
                 if !(MIN_TCP_BUF / 1024..=MAX_TCP_BUF / 1024).contains(&kb) {
                     return Err(self.invalid(format!(
-                        "workload #{}: {key} {kb}: a TCP buffer of 4 to 16384 KB (left out, each end \
-                         has its stack's default: a profile's TCPCONFIG, else 64)",
-                        i + 1
+                        "{r}: {key} {kb}: a TCP buffer of 4 to 16384 KB (left out, each end \
+                         has its stack's default: a profile's TCPCONFIG, else 64)"
                     )));
                 }
             }
             if w.importance > 6 {
                 return Err(self.invalid(format!(
-                    "workload #{}: importance is 0 (SYSSTC) .. 6 (discretionary)",
-                    i + 1
+                    "{r}: importance is 0 (SYSSTC) .. 6 (discretionary)"
                 )));
             }
             let think_ns = match w.think_us {
@@ -1523,9 +1518,8 @@ impl Scenario {
                 Some(t) if (0.0..=MAX_THINK_US).contains(&t) => (t * 1000.0).round() as u64,
                 Some(t) => {
                     return Err(self.invalid(format!(
-                        "workload #{}: think_us {}: a mean think time of 0 to {MAX_THINK_US} µs \
+                        "{r}: think_us {}: a mean think time of 0 to {MAX_THINK_US} µs \
                          (one minute)",
-                        i + 1,
                         shown_number(t)
                     )))
                 }
@@ -1533,8 +1527,7 @@ impl Scenario {
             let via = if w.to_dvipa {
                 if specs[server].distributor.is_none() {
                     return Err(self.invalid(format!(
-                        "workload #{}: to_dvipa needs a server with dvipa and distribute_to",
-                        i + 1
+                        "{r}: to_dvipa needs a server with dvipa and distribute_to"
                     )));
                 }
                 Some(server)
@@ -1547,8 +1540,7 @@ impl Scenario {
                 Some("resume") => Some(crate::workload::Tls::Resume),
                 Some(o) => {
                     return Err(self.invalid(format!(
-                        "workload #{}: tls {o:?}: use none (the default), full or resume",
-                        i + 1
+                        "{r}: tls {o:?}: use none (the default), full or resume"
                     )))
                 }
             };
@@ -1566,23 +1558,21 @@ impl Scenario {
                         })
                 };
                 if let Some(why) = why {
-                    return Err(self.invalid(format!("workload #{}: ipsec: {why}", i + 1)));
+                    return Err(self.invalid(format!("{r}: ipsec: {why}")));
                 }
                 ipsec_hosts.extend([(client, i), (server, i)]);
             }
             if w.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
                 // A nameless row in every table and an empty CSV field.
                 return Err(self.invalid(format!(
-                    "workload #{}: name is empty; give a name, or leave name out for one made \
-                     of the type and sizes",
-                    i + 1
+                    "{r}: name is empty; give a name, or leave name out for one made \
+                     of the type and sizes"
                 )));
             }
             if let Some(c) = w.name.as_deref().and_then(unprintable) {
                 return Err(self.invalid(format!(
-                    "workload #{}: name {:?} holds {c}, which would break the report's lines; \
+                    "{r}: name {:?} holds {c}, which would break the report's lines; \
                      use letters, digits and punctuation",
-                    i + 1,
                     w.name.as_deref().unwrap_or_default()
                 )));
             }
@@ -1598,10 +1588,9 @@ impl Scenario {
             // The report's rows are known by name alone.
             if let Some(j) = workloads.iter().position(|o: &WorkloadSpec| o.name == name) {
                 return Err(self.invalid(format!(
-                    "workload #{}: name {name:?} is already workload #{}'s{}; give each \
+                    "{r}: name {name:?} is already {}'s{}; give each \
                      workload a name of its own (name = \"...\")",
-                    i + 1,
-                    j + 1,
+                    self.workload_refs[j],
                     if w.name.is_none() {
                         " (a workload without a name is known by its type and sizes)"
                     } else {
@@ -1640,10 +1629,10 @@ impl Scenario {
                 continue;
             };
             if from_profile && !stack.ipsecurity {
+                let r = &self.workload_refs[i];
                 return Err(self.invalid(format!(
-                    "workload #{}: ipsec: {:?}'s profile has no IPCONFIG IPSECURITY (z/OS \
+                    "{r}: ipsec: {:?}'s profile has no IPCONFIG IPSECURITY (z/OS \
                      protects traffic with IPsec only with it)",
-                    i + 1,
                     specs[h].name
                 )));
             }
@@ -1695,7 +1684,7 @@ impl Scenario {
         })
     }
 
-    /// Host `idx`, named `at` in messages ([`host_refs`]).
+    /// Host `idx`, named `at` in messages ([`table_refs`]).
     fn resolve_host(
         &self,
         idx: usize,
@@ -2129,21 +2118,21 @@ fn plain_types_line(msg: &str) -> String {
     )
 }
 
-/// How messages name each host table of `hosts`: `host "NAME"` by its
-/// name, or `host #N` (1-based) when it has none that tells it from the
-/// others (no name, an empty one, one another host has too) or one that
-/// needs escaping in quotes (`Scenario::line_of` finds a message's host
-/// by this reference, and passes over the names of others between their
-/// quotes).
-fn host_refs(hosts: &[toml::Value]) -> Vec<String> {
+/// How messages name each `[[KIND]]` table of `tables` (`kind` is `host`
+/// or `workload`): `host "NAME"` by its name, or `host #N` (1-based) when
+/// it has none that tells it from the others (no name, an empty one, one
+/// another table has too) or one that needs escaping in quotes
+/// (`Scenario::line_of` finds a message's table by this reference, and
+/// passes over the names of others between their quotes).
+fn table_refs(kind: &str, tables: &[toml::Value]) -> Vec<String> {
     fn name_of(h: &toml::Value) -> Option<&str> {
         h.get("name").and_then(|n| n.as_str())
     }
     let mut uses: std::collections::BTreeMap<&str, usize> = Default::default();
-    for n in hosts.iter().filter_map(name_of) {
+    for n in tables.iter().filter_map(name_of) {
         *uses.entry(n).or_default() += 1;
     }
-    hosts
+    tables
         .iter()
         .enumerate()
         .map(|(i, h)| match name_of(h) {
@@ -2152,9 +2141,9 @@ fn host_refs(hosts: &[toml::Value]) -> Vec<String> {
                     && uses.get(n) == Some(&1)
                     && format!("{n:?}") == format!("\"{n}\"") =>
             {
-                format!("host \"{n}\"")
+                format!("{kind} \"{n}\"")
             }
-            _ => format!("host #{}", i + 1),
+            _ => format!("{kind} #{}", i + 1),
         })
         .collect()
 }
@@ -3360,6 +3349,14 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .variants()
             .unwrap();
         assert_eq!(v[0].setup.workloads.len(), 2);
+        // A workload with a name of its own is known by it in messages,
+        // and the message still points at the field's line in its table.
+        let api = named("api").replace("response = ", "think_us = -5\nresponse = ");
+        assert_ne!(api, named("api"), "the workload table has a response line");
+        let text = format!("{hosts}{}{api}", named("web"));
+        let (e, line) = refused(&text, "think_us = -5");
+        let says = "workload \"api\": think_us -5";
+        assert!(e.starts_with(&format!("t.toml:{line}: {says}")), "{e}");
     }
 
     #[test]
