@@ -9,7 +9,7 @@
 //! seed 3 is variant-with-seed-3 against first-variant-with-seed-3, so a
 //! difference larger than its own spread is the setting's, not the seed's.
 
-use crate::report::{RunResult, WlResult};
+use crate::report::{HostResult, RunResult, WlResult};
 use std::fmt::Write as _;
 
 /// One figure of a workload, as it is compared across seeds.
@@ -103,6 +103,84 @@ const METRICS: [Metric; 9] = [
     },
 ];
 
+/// One figure of a host, as it is compared across seeds: what the single
+/// run's host line leads with (processors and adapter busy, TCP's
+/// recoveries, frames the switch dropped on the way in).
+struct HostMetric {
+    key: &'static str,
+    /// Column title in the text table; `None`: JSON only.
+    title: Option<&'static str>,
+    prec: usize,
+    /// `None` where the host has no such figure (no OSA on HiperSockets).
+    get: fn(&HostResult) -> Option<f64>,
+}
+
+const HOST_METRICS: [HostMetric; 6] = [
+    HostMetric {
+        key: "cpu_busy_pct",
+        title: Some("CPU busy %"),
+        prec: 1,
+        get: |h| Some(h.cpu_busy_pct),
+    },
+    HostMetric {
+        key: "adapter_busy_pct",
+        title: Some("adapter busy %"),
+        prec: 1,
+        get: |h| h.adapter.as_ref().map(|a| a.microprocessor_busy_pct),
+    },
+    HostMetric {
+        key: "retransmits",
+        title: Some("retransmits"),
+        prec: 0,
+        get: |h| Some(h.tcp.retransmits as f64),
+    },
+    HostMetric {
+        key: "fast_retransmits",
+        title: None,
+        prec: 0,
+        get: |h| Some(h.tcp.fast_retransmits as f64),
+    },
+    HostMetric {
+        key: "timeouts",
+        title: None,
+        prec: 0,
+        get: |h| Some(h.tcp.timeouts as f64),
+    },
+    HostMetric {
+        key: "switch_drops_in",
+        title: Some("switch drops"),
+        prec: 0,
+        get: |h| Some(h.link_in.dropped_queue_full as f64),
+    },
+];
+
+/// A host's figures in one run, in [`HOST_METRICS`] order.
+type HostFigures = [Option<f64>; HOST_METRICS.len()];
+
+fn host_figures(h: &HostResult) -> HostFigures {
+    let mut out = [None; HOST_METRICS.len()];
+    for (o, m) in out.iter_mut().zip(&HOST_METRICS) {
+        *o = (m.get)(h);
+    }
+    out
+}
+
+/// A cell of the text tables: the mean and how far the farthest run lies
+/// from it, or from how many runs the mean is when only some have it.
+fn cell(vals: &[Option<f64>], prec: usize, partial: &mut bool) -> String {
+    let had = vals.iter().flatten().count();
+    match Stat::of(vals.iter().copied()) {
+        // A figure only some runs have (no transaction ended in the
+        // others) says from how many it is.
+        Some(st) if had < vals.len() => {
+            *partial = true;
+            format!("{:.prec$} ({had}/{})", st.mean, vals.len())
+        }
+        Some(st) => format!("{:.prec$} ±{:.1}%", st.mean, 100.0 * st.reach()),
+        None => "-".into(),
+    }
+}
+
 /// The figures a workload of `kind` is judged by across seeds, as (its
 /// [`METRICS`] key, what it is, unit): a stream by its rate and CPU per
 /// MB, the others per transaction.
@@ -192,6 +270,9 @@ struct Variant {
     kinds: Vec<&'static str>,
     /// `runs[seed][workload]`.
     runs: Vec<Vec<Figures>>,
+    hosts: Vec<String>,
+    /// `host_runs[seed][host]`.
+    host_runs: Vec<Vec<HostFigures>>,
 }
 
 /// Every run of a `softosa sim --seeds N`, gathered as they end.
@@ -213,8 +294,10 @@ impl SeedRuns {
     /// next of its seeds: a variant's runs come in seed order.
     pub fn add(&mut self, v: usize, label: &str, r: &RunResult) {
         let figs: Vec<Figures> = r.workloads.iter().map(figures).collect();
+        let host_figs: Vec<HostFigures> = r.hosts.iter().map(host_figures).collect();
         if let Some(var) = self.variants.get_mut(v) {
             var.runs.push(figs);
+            var.host_runs.push(host_figs);
             return;
         }
         self.variants.push(Variant {
@@ -222,7 +305,18 @@ impl SeedRuns {
             workloads: r.workloads.iter().map(|w| w.name.clone()).collect(),
             kinds: r.workloads.iter().map(|w| w.kind).collect(),
             runs: vec![figs],
+            hosts: r.hosts.iter().map(|h| h.name.clone()).collect(),
+            host_runs: vec![host_figs],
         });
+    }
+
+    /// Figure `m` of host `h` of variant `v`, run by run.
+    fn host_values(&self, v: usize, h: usize, m: usize) -> Vec<Option<f64>> {
+        self.variants[v]
+            .host_runs
+            .iter()
+            .map(|r| r.get(h).and_then(|f| f[m]))
+            .collect()
     }
 
     /// Figure `m` of workload `w` of variant `v`, run by run.
@@ -301,28 +395,13 @@ impl SeedRuns {
                 };
                 let _ = write!(s, "{:<vw$} {:<ww$}", var.label, name);
                 for (m, metric) in &shown {
-                    let vals = self.values(v, w, *m);
-                    let had = vals.iter().flatten().count();
-                    let cell = match Stat::of(vals.iter().copied()) {
-                        // A figure only some runs have (no transaction
-                        // ended in the others) says from how many it is.
-                        Some(st) if had < vals.len() => {
-                            partial = true;
-                            format!("{:.p$} ({had}/{})", st.mean, vals.len(), p = metric.prec)
-                        }
-                        Some(st) => format!(
-                            "{:.p$} ±{:.1}%",
-                            st.mean,
-                            100.0 * st.reach(),
-                            p = metric.prec
-                        ),
-                        None => "-".into(),
-                    };
+                    let cell = cell(&self.values(v, w, *m), metric.prec, &mut partial);
                     let _ = write!(s, " {cell:>17}");
                 }
                 s.push('\n');
             }
         }
+        self.host_table(&mut s, vw, &mut partial);
         if partial {
             let _ = writeln!(
                 s,
@@ -365,6 +444,43 @@ impl SeedRuns {
             }
         }
         s
+    }
+
+    /// The hosts' table of the text report: per host and variant, the
+    /// mean of each titled [`HOST_METRICS`] figure with its spread.
+    fn host_table(&self, s: &mut String, vw: usize, partial: &mut bool) {
+        let hw = self
+            .variants
+            .iter()
+            .flat_map(|v| v.hosts.iter().map(String::len))
+            .fold(18, usize::max);
+        let shown: Vec<(usize, &HostMetric)> = HOST_METRICS
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.title.is_some())
+            .collect();
+        let rows = self.variants.first().map_or(0, |v| v.hosts.len());
+        if rows == 0 {
+            return;
+        }
+        let _ = write!(s, "\n{:<vw$} {:<hw$}", "variant", "host");
+        for (_, m) in &shown {
+            let _ = write!(s, " {:>17}", m.title.unwrap_or_default());
+        }
+        s.push('\n');
+        for h in 0..rows {
+            for (v, var) in self.variants.iter().enumerate() {
+                let Some(name) = var.hosts.get(h) else {
+                    continue;
+                };
+                let _ = write!(s, "{:<vw$} {:<hw$}", var.label, name);
+                for (m, metric) in &shown {
+                    let cell = cell(&self.host_values(v, h, *m), metric.prec, partial);
+                    let _ = write!(s, " {cell:>17}");
+                }
+                s.push('\n');
+            }
+        }
     }
 
     /// The HTML report (`--html` with `--seeds`): the text's tables, then
@@ -455,8 +571,9 @@ impl SeedRuns {
     }
 
     /// The JSON report: per variant and workload each figure's mean, min,
-    /// max and runs (null where a run has none); for every variant after
-    /// the first, `changes` against it in the same form.
+    /// max and runs (null where a run has none), the same per host; for
+    /// every variant after the first, `changes` against it in the same
+    /// form (workloads only).
     pub fn to_json(&self, scenario: &str) -> serde_json::Value {
         let stat = |vals: Vec<Option<f64>>| {
             let st = Stat::of(vals.iter().copied());
@@ -485,9 +602,23 @@ impl SeedRuns {
                         o.into()
                     })
                     .collect();
+                let hosts: Vec<serde_json::Value> = var
+                    .hosts
+                    .iter()
+                    .enumerate()
+                    .map(|(h, name)| {
+                        let mut o = serde_json::Map::new();
+                        o.insert("host".into(), name.clone().into());
+                        for (m, metric) in HOST_METRICS.iter().enumerate() {
+                            o.insert(metric.key.into(), stat(self.host_values(v, h, m)));
+                        }
+                        o.into()
+                    })
+                    .collect();
                 let mut o = serde_json::Map::new();
                 o.insert("variant".into(), var.label.clone().into());
                 o.insert("workloads".into(), workloads.into());
+                o.insert("hosts".into(), hosts.into());
                 if v > 0 {
                     let changes: Vec<serde_json::Value> = var
                         .workloads
@@ -538,6 +669,8 @@ mod tests {
                 workloads: vec!["STR".into()],
                 kinds: vec!["STR"],
                 runs: vec![vec![run(Some(5.0))], vec![run(None)], vec![run(None)]],
+                hosts: Vec::new(),
+                host_runs: Vec::new(),
             }],
         };
         let text = r.to_text(None);
@@ -547,6 +680,59 @@ mod tests {
             text.contains("(k/N): the mean of the only k runs"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn hosts_are_summarised_across_seeds_too() {
+        // The quick example (z/OS with an OSA, AIX without one) with two
+        // seeds, gathered as `softosa sim --seeds 2` gathers them.
+        let sc = crate::scenario::Scenario::parse(
+            "quick-rr.toml",
+            include_str!("../../../scenarios/quick-rr.toml"),
+        )
+        .unwrap();
+        let v = sc.variants().unwrap().remove(0);
+        let mut all = SeedRuns::new(vec![1, 2]);
+        let mut runs = Vec::new();
+        for seed in [1, 2] {
+            let mut setup = v.setup.clone();
+            setup.seed = seed;
+            let (r, _) = crate::run_setup(&setup, |_, _| {}).unwrap();
+            all.add(0, &v.label, &r);
+            runs.push(r);
+        }
+        let j = all.to_json("quick");
+        let hosts = j["variants"][0]["hosts"].as_array().expect("hosts");
+        assert_eq!(hosts.len(), runs[0].hosts.len());
+        for (k, h) in runs[0].hosts.iter().enumerate() {
+            let o = &hosts[k];
+            assert_eq!(o["host"], h.name.as_str());
+            let cpu: Vec<f64> = runs.iter().map(|r| r.hosts[k].cpu_busy_pct).collect();
+            assert_eq!(o["cpu_busy_pct"]["runs"], serde_json::json!(cpu));
+            assert_eq!(o["cpu_busy_pct"]["mean"], (cpu[0] + cpu[1]) / 2.0);
+            // A host without an OSA has no adapter figure in any run.
+            match &h.adapter {
+                Some(a) => assert_eq!(o["adapter_busy_pct"]["runs"][0], a.microprocessor_busy_pct),
+                None => assert!(o["adapter_busy_pct"]["mean"].is_null(), "{o}"),
+            }
+        }
+        assert!(hosts
+            .iter()
+            .any(|o| o["adapter_busy_pct"]["mean"].is_null()));
+        assert!(hosts
+            .iter()
+            .any(|o| o["adapter_busy_pct"]["mean"].is_number()));
+        // The text has a line per host, with a dash where it has no OSA.
+        let text = all.to_text(None);
+        assert!(text.contains("CPU busy %"), "{text}");
+        for h in &runs[0].hosts {
+            let line = text
+                .lines()
+                .find(|l| l.split_whitespace().nth(1) == Some(h.name.as_str()))
+                .unwrap_or_else(|| panic!("a line for {}: {text}", h.name));
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(cells[4] == "-", h.adapter.is_none(), "{line}");
+        }
     }
 
     #[test]
