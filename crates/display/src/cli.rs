@@ -23,9 +23,10 @@ pub struct DisplayArgs {
     /// stats, config, vcrt, route-qdioaccel, drops (case-insensitive).
     #[arg(value_parser = parse_kind)]
     pub kind: DisplayKind,
-    /// What to display: an interface (`NAME` or `STACK/NAME`) for devlinks,
-    /// osainfo and tuning; a TRLE or interface for trle; a stack or
-    /// interface for the Netstat displays. Omit it to show everything.
+    /// What to display: an interface (`NAME` or `STACK/NAME`) or a stack (all
+    /// its interfaces) for devlinks, osainfo and tuning; a TRLE or interface
+    /// for trle; a stack or interface for the Netstat displays. Omit it to
+    /// show everything.
     #[arg(long = "intf", visible_aliases = ["target", "trle", "stack"], value_name = "NAME")]
     pub target: Option<String>,
     /// Output format: text (the z/OS layout) or json (same fields, for scripts).

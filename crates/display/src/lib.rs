@@ -234,7 +234,7 @@ impl DisplayError {
 }
 
 /// Render display `kind` of `engine`. `target` names an interface
-/// (`NAME` or `STACK/NAME`) for devlinks, osainfo and tuning; a TRLE or an
+/// (`NAME` or `STACK/NAME`) or a stack for devlinks, osainfo and tuning; a TRLE or an
 /// interface for trle; a stack or an interface (meaning its stack) for the
 /// Netstat displays; drops covers the whole adapter and refuses one.
 /// `None` (or `*`) shows everything.
@@ -308,8 +308,9 @@ pub fn narrowing(target: Option<&str>) -> Option<&str> {
     target.map(str::trim).filter(|t| !t.is_empty() && *t != "*")
 }
 
-/// Interfaces a target selects: all, one by name, or one by `STACK/NAME`
-/// (names match case-insensitively). The rule of `--intf` for devlinks,
+/// Interfaces a target selects: all, one by name, one by `STACK/NAME`, or
+/// every interface of a stack named alone (names match case-insensitively;
+/// an interface's name is tried before a stack's). The rule of `--intf` for devlinks,
 /// osainfo and tuning; a running lab applies it to its own per-interface
 /// views too, so that `--intf` means one thing everywhere.
 pub fn select_interfaces<'a>(
@@ -335,6 +336,20 @@ pub fn select_interfaces<'a>(
             stack.is_none_or(|s| ctx.stack_name(engine, i.cfg.stack).eq_ignore_ascii_case(s))
         })
         .collect();
+    if found.is_empty() && stack.is_none() {
+        // A stack's name: all its interfaces, as Netstat DEVLINKS of that
+        // stack shows them (an interface of the same name comes first).
+        let of_stack: Vec<&Interface> = all
+            .iter()
+            .filter(|i| {
+                ctx.stack_name(engine, i.cfg.stack)
+                    .eq_ignore_ascii_case(name)
+            })
+            .collect();
+        if !of_stack.is_empty() {
+            return Ok(of_stack);
+        }
+    }
     match found.len() {
         0 => Err(DisplayError::UnknownInterface {
             name: t.to_string(),

@@ -809,6 +809,17 @@ fn same_interface_name_in_two_stacks_needs_a_qualifier() {
     let t = text(DisplayKind::Devlinks, &e, Some("TCPCS2/QDIO4101L"));
     assert!(t.contains("EZD0101I NETSTAT CS SOFTOSA TCPCS2\n"), "{t}");
     assert!(t.contains("VMACADDR: 020002F30000"), "{t}");
+    // A stack named alone: its interfaces only, as Netstat DEVLINKS of
+    // that stack (any case).
+    let t = text(DisplayKind::Devlinks, &e, Some("tcpcs2"));
+    assert!(t.contains("EZD0101I NETSTAT CS SOFTOSA TCPCS2\n"), "{t}");
+    assert!(!t.contains("TCPCS1"), "{t}");
+    assert_eq!(t.matches("INTFNAME: QDIO4101L").count(), 1, "{t}");
+    for k in [DisplayKind::Tuning, DisplayKind::OsaInfo] {
+        let of_stack = text(k, &e, Some("TCPCS1"));
+        assert_eq!(of_stack, text(k, &e, Some("TCPCS1/QDIO4101L")), "{k}");
+        assert_ne!(of_stack, text(k, &e, None), "{k}");
+    }
 }
 
 #[test]
