@@ -104,9 +104,11 @@ pub struct SimArgs {
     #[arg(long, value_name = "FIELD=VALUES", value_parser = vary_arg)]
     pub vary: Option<(String, Vec<toml::Value>)>,
     /// With --vary: only these hosts (a host field) or workloads (a
-    /// workload field), by name, comma-separated (a workload is chosen by
-    /// its own name = "..."); e.g. --vary connections=1,10,30 --vary-on RR
-    /// leaves the stream beside workload RR alone.
+    /// workload field), by name, comma-separated (a workload by its own
+    /// name = "...", or without one by its type and sizes as the report
+    /// shows them); e.g. on scenarios/quick-rr.toml, --vary
+    /// connections=1,10,30 --vary-on 'RR10(100/800)' leaves the stream
+    /// beside it alone.
     #[arg(long, value_name = "NAMES", requires = "vary", value_delimiter = ',')]
     pub vary_on: Vec<String>,
     /// Also write a self-contained HTML report to FILE: the figures as a
@@ -288,7 +290,8 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     if !kinds.is_empty() && !has_adapter {
         // Otherwise the displays asked for would silently not appear.
         return Err(format!(
-            "--display shows the OSA adapter of each z/OS host, and {} has no z/OS host",
+            "--display shows the OSA adapter of each z/OS host, and {} has no z/OS host \
+             with an OSA (a host on HiperSockets has no OSA to display)",
             args.scenario.display()
         )
         .into());

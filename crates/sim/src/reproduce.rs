@@ -74,6 +74,7 @@ pub const PUBLISHED: &str = include_str!("../../../calibration/published.toml");
 Examples:
   softosa reproduce                          every check, table + reproduce.html (about 10 s)
   softosa reproduce --only olm               the OLM scenarios and their checks only
+  softosa reproduce --only iwq-mixed-1g      an entry's scenarios, by the entry's id
   softosa reproduce --only dynamic --seeds 5 does a pass depend on the seed?
   softosa reproduce --strict --json > r.json for CI: exit status 1 unless all pass
 
@@ -86,8 +87,9 @@ pub struct ReproduceArgs {
     /// Where to write the HTML report.
     #[arg(long, default_value = "reproduce.html")]
     pub html: PathBuf,
-    /// Only run scenarios whose name contains this text, in any case (e.g. `olm`), and
-    /// report only the checks they compute.
+    /// Only run scenarios whose name contains this text, in any case (e.g. `olm`), or
+    /// that reproduce the calibration entry of this id (the report's first column, e.g.
+    /// `dynamic-lan-idle`), and report only the checks they compute.
     #[arg(long)]
     pub only: Option<String>,
     /// Exit with status 1 if any check fails or is not run.
@@ -781,16 +783,49 @@ fn evaluate(r: &Results) -> Vec<Check> {
     c.checks
 }
 
+/// The calibration entries a scenario's opening comment says it
+/// reproduces (`# Reproduces: olm, olm-vs-minlatency`; what follows an
+/// entry's id in parentheses or on the next line is a remark).
+fn reproduces(text: &str) -> Vec<String> {
+    let head = text.lines().take_while(|l| l.starts_with('#'));
+    let Some(list) = head
+        .map(|l| l.trim_start_matches('#'))
+        .find_map(|l| l.split_once("Reproduces:").map(|(_, r)| r))
+    else {
+        return Vec::new();
+    };
+    // Remarks in parentheses may hold commas of their own.
+    let mut depth = 0u32;
+    let bare: String = list
+        .chars()
+        .filter(|&c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => return depth == 0,
+            }
+            false
+        })
+        .collect();
+    bare.split(',')
+        .filter_map(|e| e.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
 /// The calibration scenarios `--only` selects: those whose name contains
-/// its text in any case (all of them without it); `--only OLM` matched
-/// nothing, the names being lower case.
+/// its text in any case, or that reproduce the entry of that id (the
+/// report's first column: `--only dynamic-lan-idle`); all of them without
+/// it. `--only OLM` matched nothing, the names being lower case.
 fn selected<'a>(
     only: Option<&'a str>,
 ) -> impl Iterator<Item = &'static (&'static str, &'static str)> + 'a {
     let only = only.map(str::to_ascii_lowercase);
-    SCENARIOS.iter().filter(move |(name, _)| {
-        only.as_deref()
-            .is_none_or(|o| name.to_ascii_lowercase().contains(o))
+    SCENARIOS.iter().filter(move |(name, text)| {
+        only.as_deref().is_none_or(|o| {
+            name.to_ascii_lowercase().contains(o)
+                || reproduces(text).iter().any(|e| e.eq_ignore_ascii_case(o))
+        })
     })
 }
 
@@ -959,7 +994,7 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         if selected(Some(o)).next().is_none() {
             let names: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
             return Err(Box::new(crate::cli::Usage(format!(
-                "--only {o:?} matches no calibration scenario; they are: {}",
+                "--only {o:?} matches no calibration scenario or entry; the scenarios are: {}",
                 names.join(", ")
             ))));
         }
@@ -1048,6 +1083,33 @@ mod tests {
         assert!(!computed.is_empty() && computed.len() < all.len());
         assert!(computed.iter().all(|c| c.entry == "dynamic-lan-idle"));
         let _ = std::fs::remove_file(dir.with_extension("html"));
+    }
+
+    #[test]
+    fn only_also_takes_an_entry_id_and_every_scenario_names_real_entries() {
+        let v: toml::Value = toml::from_str(PUBLISHED).unwrap();
+        let ids: Vec<&str> = v["measurement"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["id"].as_str())
+            .collect();
+        for (name, text) in SCENARIOS {
+            let r = reproduces(text);
+            assert!(!r.is_empty(), "{name} says which entries it reproduces");
+            for e in r {
+                assert!(ids.contains(&e.as_str()), "{name}: {e} is not an entry");
+            }
+        }
+        for id in &ids {
+            assert!(selected(Some(id)).next().is_some(), "no scenario for {id}");
+        }
+        let names = |o: &str| selected(Some(o)).map(|(n, _)| *n).collect::<Vec<_>>();
+        assert_eq!(names("Dynamic-LAN-idle"), ["dynamic-rr1", "dynamic-rr10"]);
+        assert_eq!(names("at-tls").len(), 3);
+        // "(inbound)" after an id is a remark, not an entry.
+        let text = "# Reproduces: a-b (inbound, 1), c\n# more\nname = 1\n";
+        assert_eq!(reproduces(text), ["a-b", "c"]);
     }
 
     #[test]

@@ -90,7 +90,7 @@ fn on_hipersockets(h: &toml::Value) -> bool {
 /// profile statement that sets each.
 const PROFILE_SET: [(&str, &str); 6] = [
     ("inbperf", "INBPERF on the INTERFACE statement"),
-    ("smc", "GLOBALCONFIG SMCR or SMCD"),
+    ("smc", "GLOBALCONFIG SMCR or SMCD; without either, no SMC"),
     (
         "segmentation_offload",
         "GLOBALCONFIG or IPCONFIG SEGMENTATIONOFFLOAD",
@@ -663,8 +663,8 @@ impl Scenario {
                 }
             } else {
                 for w in wls.iter_mut() {
-                    let name = w.get("name").and_then(|n| n.as_str()).unwrap_or("");
-                    if v.workloads.is_empty() || v.workloads.iter().any(|x| x == name) {
+                    let name = workload_known_as(w).unwrap_or_default();
+                    if v.workloads.is_empty() || v.workloads.contains(&name) {
                         if let Some(t) = w.as_table_mut() {
                             t.insert(v.field.clone(), val.clone());
                         }
@@ -1164,11 +1164,16 @@ impl Scenario {
                 )));
             }
         } else {
-            let known = names(&self.file.workloads);
+            let known: Vec<String> = self
+                .file
+                .workloads
+                .iter()
+                .filter_map(workload_known_as)
+                .collect();
             if let Some(n) = v.workloads.iter().find(|n| !known.contains(n)) {
                 return Err(self.invalid(format!(
-                    "[vary] workloads names {n:?}, which is not a workload's name (named \
-                     workloads: {}; give a workload name = \"...\" to select it)",
+                    "[vary] workloads names {n:?}, which is not a workload's name (workloads: \
+                     {}; one without name = \"...\" is known by its type and sizes)",
                     if known.is_empty() {
                         "none".to_string()
                     } else {
@@ -2146,6 +2151,24 @@ fn table_refs(kind: &str, tables: &[toml::Value]) -> Vec<String> {
             _ => format!("{kind} #{}", i + 1),
         })
         .collect()
+}
+
+/// The name a `[[workload]]` table is selected by (`[vary] workloads`,
+/// `--vary-on`) and shown under: its `name`, else its type and sizes as the
+/// report shows them (`RR10(100/800)`); `None` for a table too malformed to
+/// say (the scenario refuses it anyway).
+fn workload_known_as(w: &toml::Value) -> Option<String> {
+    if let Some(n) = w.get("name") {
+        return n.as_str().map(str::to_string);
+    }
+    let typed: WorkloadCfg = w.clone().try_into().ok()?;
+    Some(format!(
+        "{}{}({}/{})",
+        typed.kind.to_ascii_uppercase(),
+        typed.connections,
+        typed.request,
+        typed.response
+    ))
 }
 
 /// Whether a `[vary]` of a host field changes host table `h`: the hosts it
@@ -3181,6 +3204,30 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             );
         let v = Scenario::parse("t.toml", &ok).unwrap().variants().unwrap();
         assert_eq!(v[1].setup.workloads[0].connections, 2);
+        // So does the unnamed workload's type and sizes, as the report
+        // names it; a second workload beside it is left alone.
+        let two = BASIC.replace(
+            "[[workload]]",
+            "[[workload]]\ntype = \"STR\"\nconnections = 1\nrequest = 1\nresponse = 1000\n\
+             client = \"aix\"\nserver = \"zos\"\n\n[[workload]]",
+        );
+        assert_ne!(two, BASIC);
+        let by_label = two
+            .replace(
+                "field = \"inbperf\"",
+                "field = \"connections\"\nworkloads = [\"RR2(100/800)\"]",
+            )
+            .replace(
+                "values = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+                "values = [1, 3]",
+            );
+        let v = Scenario::parse("t.toml", &by_label)
+            .unwrap()
+            .variants()
+            .unwrap();
+        let conns =
+            |k: usize| -> Vec<u32> { v[k].setup.workloads.iter().map(|w| w.connections).collect() };
+        assert_eq!((conns(0), conns(1)), (vec![1, 1], vec![1, 3]));
         // Only peers and no hosts list: nothing would change.
         let (e, _) = error_at(
             |t| {
