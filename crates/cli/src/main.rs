@@ -27,7 +27,9 @@ Start here:
                                             one scenario (see docs/scenarios.md)
   softosa profile check examples/profiles/*.prof
   softosa display devlinks --profile examples/profiles/iwq-dynamic-workloadq.prof
-  softosa replay capture.pcap --profile my.prof
+  softosa replay crates/replay/tests/data/mix.pcap --profile crates/replay/tests/data/host.prof
+                                            a capture through each INBPERF mode (your own:
+                                            CAPTURE --profile YOUR.prof)
   softosa lab --compare BALANCED,DYNAMIC,DYNAMIC-WORKLOADQ  (root: real iperf3/sockperf traffic)
 
 Exit status: 0 done; 1 an error in an input file or in the run (the message
@@ -60,10 +62,11 @@ enum Command {
 struct DisplayCmd {
     /// Which display (see the list below; case-insensitive).
     kind: String,
-    /// What to display: an interface (`NAME` or `STACK/NAME`) for devlinks,
-    /// osainfo and tuning (and a running lab's queues); a TRLE or interface
-    /// for trle; a stack or interface for the Netstat displays. Omit it to
-    /// show everything. The same for a profile and for a running lab.
+    /// What to display: an interface (`NAME` or `STACK/NAME`) or a stack (all
+    /// its interfaces) for devlinks, osainfo and tuning (and a running lab's
+    /// queues); a TRLE or interface for trle; a stack or interface for the
+    /// Netstat displays. Omit it to show everything. The same for a profile
+    /// and for a running lab.
     #[arg(long = "intf", visible_aliases = ["target", "trle", "stack"], value_name = "NAME")]
     target: Option<String>,
     /// Output format: text (the z/OS layout) or json (same fields, for scripts).
