@@ -535,13 +535,14 @@ pub fn activate_files(
     files: &[(Option<String>, std::path::PathBuf)],
     opts: &ActivateOptions,
 ) -> Result<Activation, Diagnostics> {
-    use crate::load::{load_path, Loaded};
+    use crate::load::{load_path_within, Loaded, TextBudget};
     let mut d = Diagnostics::new();
     let mut profiles: Vec<(String, Profile)> = Vec::new();
     let mut trls: Vec<TrlFile> = Vec::new();
     let mut policy: Option<TosPolicy> = None;
+    let mut budget = TextBudget::default();
     for (name, path) in files {
-        let (l, ld) = load_path(path);
+        let (l, ld) = load_path_within(path, &mut budget);
         d.extend(ld);
         match l {
             Some(Loaded::Profile(p)) => {

@@ -51,7 +51,8 @@ interfaces, ports (shared ports show every stack that uses them).
 
 Each file is recognised by its content (a leading UTF-8 byte order mark is
 skipped; a file that is not UTF-8 is reported at the line and column of
-its first bad byte):
+its first bad byte; each file may hold up to 16 MiB, the files of one
+command 32 MiB together):
   * a TCP/IP profile (one file per stack; the stack is named after the file,
     or give --stack NAME=FILE, FILE being one of the FILEs checked),
   * a Policy Agent file starting with SetSubnetPrioTosMask (applies to every
@@ -328,8 +329,9 @@ pub fn run_check(
     for (_, f) in &policy_pairs {
         files.push(PathBuf::from(f));
     }
+    let mut budget = crate::load::TextBudget::default();
     for (k, path) in files.iter().enumerate() {
-        let (l, pd) = load_path(path);
+        let (l, pd) = crate::load::load_path_within(path, &mut budget);
         d.extend(pd);
         // Files after the FILE arguments are the --policy files.
         let pairing = k

@@ -125,24 +125,57 @@ pub fn load_str(file: &str, src: &str) -> (Loaded, Diagnostics) {
 /// capture named by mistake (`/dev/zero`) from filling memory.
 pub const MAX_TEXT_BYTES: u64 = 16 << 20;
 
+/// Most profile, policy and TRL text one command reads from all its files
+/// together. A profile held in memory, activated and checked takes about
+/// fifty times its size, so without a total many files of the largest
+/// size each would still fill memory.
+pub const MAX_TOTAL_TEXT_BYTES: u64 = 32 << 20;
+
 /// Read a text file of at most [`MAX_TEXT_BYTES`]; a longer one is an
 /// `InvalidData` error saying so, read no further than the limit.
 pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    read_at_most(path, MAX_TEXT_BYTES, || {
+        format!(
+            "larger than {} MiB, which no text input of softosa is; is it the right file?",
+            MAX_TEXT_BYTES >> 20
+        )
+    })
+}
+
+/// Read `path` whole if it is at most `limit` bytes, else the error
+/// `too_long` words, having read no more than `limit + 1` bytes.
+fn read_at_most(
+    path: &Path,
+    limit: u64,
+    too_long: impl FnOnce() -> String,
+) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut buf = Vec::new();
     std::fs::File::open(path)?
-        .take(MAX_TEXT_BYTES + 1)
+        .take(limit + 1)
         .read_to_end(&mut buf)?;
-    if buf.len() as u64 > MAX_TEXT_BYTES {
+    if buf.len() as u64 > limit {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!(
-                "larger than {} MiB, which no text input of softosa is; is it the right file?",
-                MAX_TEXT_BYTES >> 20
-            ),
+            too_long(),
         ));
     }
     Ok(buf)
+}
+
+/// What is left of one command's [`MAX_TOTAL_TEXT_BYTES`] as its files are
+/// read with [`load_path_within`].
+#[derive(Debug)]
+pub struct TextBudget {
+    left: u64,
+}
+
+impl Default for TextBudget {
+    fn default() -> Self {
+        TextBudget {
+            left: MAX_TOTAL_TEXT_BYTES,
+        }
+    }
 }
 
 /// Where the first byte that is not UTF-8 is: its line and column (columns
@@ -193,8 +226,28 @@ pub fn read_bounded_string(path: &Path) -> std::io::Result<String> {
 /// diagnostic at 0:0, one that is not UTF-8 an error at the line and column
 /// of the first byte that is not; never a panic.
 pub fn load_path(path: &Path) -> (Option<Loaded>, Diagnostics) {
+    load_path_within(path, &mut TextBudget::default())
+}
+
+/// [`load_path`] for one of several files a command reads: the file must
+/// also fit in what `budget` has left, which it then takes.
+pub fn load_path_within(path: &Path, budget: &mut TextBudget) -> (Option<Loaded>, Diagnostics) {
     let name = path.display().to_string();
-    match read_bounded(path) {
+    let read = if budget.left < MAX_TEXT_BYTES {
+        read_at_most(path, budget.left, || {
+            format!(
+                "with the files before it, more than {} MiB of profile, policy and TRL text \
+                 in one command; check fewer files at a time",
+                MAX_TOTAL_TEXT_BYTES >> 20
+            )
+        })
+    } else {
+        read_bounded(path)
+    };
+    if let Ok(bytes) = &read {
+        budget.left = budget.left.saturating_sub(bytes.len() as u64);
+    }
+    match read {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(src) => {
                 let (l, d) = load_str(&name, &src);
@@ -266,6 +319,33 @@ mod tests {
         std::fs::write(&over, [0xc1, 0xc2]).unwrap();
         let e = read_bounded_string(&over).unwrap_err();
         assert!(e.to_string().contains("not valid UTF-8"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn files_read_together_share_one_budget() {
+        let dir = std::env::temp_dir().join(format!("softosa-budget-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "INTERFACE A DEFINE IPAQENET PORTNAME P IPADDR 10.0.0.1/24\n";
+        let f = dir.join("a.prof");
+        std::fs::write(&f, text).unwrap();
+        let n = text.len() as u64;
+        // Room for two copies and a bit: the third is refused in words,
+        // and a refused file takes nothing from what is left.
+        let mut budget = TextBudget { left: 2 * n + 10 };
+        for _ in 0..2 {
+            let (loaded, d) = load_path_within(&f, &mut budget);
+            assert!(loaded.is_some() && !d.has_errors(), "{d:?}");
+        }
+        assert_eq!(budget.left, 10);
+        let (loaded, d) = load_path_within(&f, &mut budget);
+        assert!(loaded.is_none());
+        let says = format!("{d:?}");
+        assert!(says.contains("with the files before it, more than 32 MiB"), "{says}");
+        assert_eq!(budget.left, 10);
+        // The whole budget by default, and each file still under its own cap.
+        assert_eq!(TextBudget::default().left, MAX_TOTAL_TEXT_BYTES);
+        const { assert!(MAX_TOTAL_TEXT_BYTES >= MAX_TEXT_BYTES) };
         let _ = std::fs::remove_dir_all(&dir);
     }
 
