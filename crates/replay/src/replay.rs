@@ -377,7 +377,19 @@ pub struct Totals {
     pub port_invalid: BTreeMap<String, u64>,
     pub inbound: u64,
     pub outbound: u64,
+    /// ARP frames from an analysed interface's address: the adapter sends
+    /// them itself (ARP offload), so the host never hands them over; not
+    /// replayed.
+    pub adapter_arp: u64,
     pub foreign: u64,
+    /// Inbound and outbound IP unicast frames to or from an analysed
+    /// address (what `--address` hints are judged by: a broadcast or
+    /// multicast frame matching says nothing of the host).
+    pub matched_unicast: u64,
+    /// What the capture itself suggests is wrong with it (taken above the
+    /// NIC's offloads, on a loopback device, with VLAN tags the interface
+    /// does not have), in words; empty when nothing does.
+    pub warnings: Vec<String>,
     /// The addresses foreign frames carried most (source or destination),
     /// busiest first, at most [`FOREIGN_ADDRESSES_SHOWN`]: the candidates
     /// for `--address` (or `-i`) when no frame matched.
@@ -667,6 +679,21 @@ struct Run<'s> {
     /// reasons), counted without a `String` per frame: put into the
     /// totals' `unusable` by text when the result is built.
     unusable_by_reason: Vec<(unusable::Unusable, Skipped)>,
+    facts: CaptureFacts,
+}
+
+/// What the frames show about how the capture was taken, gathered as they
+/// are classified and put into words as [`Totals::warnings`].
+#[derive(Default)]
+struct CaptureFacts {
+    /// Per way (inbound, outbound): IP packets longer than their
+    /// interface's MTU, the longest, and that interface.
+    over_mtu: [(u64, u32, Option<usize>); 2],
+    /// Frames from an address to itself, or to or from 127.0.0.0/8 or ::1.
+    loopback: u64,
+    /// Inbound frames whose VLAN tag is not their interface's: count, the
+    /// first one's tag (`None`: untagged) and interface.
+    vlan_mismatch: (u64, Option<u16>, usize),
 }
 
 /// Replay a capture under one mode.
@@ -709,6 +736,7 @@ pub fn replay_mode<R: Read>(
         outbound_dropped: DropCounts::default(),
         outbound_queued: [0; 1 << u8::BITS],
         unusable_by_reason: Vec::new(),
+        facts: CaptureFacts::default(),
     };
     run.register_extra()?;
     let mut progress = progress;
@@ -1149,6 +1177,107 @@ impl Run<'_> {
         self.flush_pending();
     }
 
+    /// Count what frame `info`, going `way` on subject `s`, says of the
+    /// capture ([`CaptureFacts`]).
+    fn note_facts(&mut self, way: Way, s: usize, info: &FrameInfo, group: bool) {
+        let Some(iface) = self.engine.interface(self.subjects[s].id) else {
+            return;
+        };
+        if let Some(ip) = info.ip() {
+            if !group {
+                self.totals.matched_unicast += 1;
+            }
+            let w = match way {
+                Way::In => 0,
+                Way::Out => 1,
+            };
+            // A large send is the adapter's to cut up when the stack
+            // offloads segmentation; otherwise no stack hands over more
+            // than its MTU, and no adapter receives it.
+            let offloads = way == Way::Out
+                && self
+                    .engine
+                    .stacks()
+                    .get(iface.cfg.stack)
+                    .is_some_and(|st| st.cfg.segmentation_offload);
+            if ip.total_len > iface.mtu && !offloads {
+                let f = &mut self.facts.over_mtu[w];
+                f.0 += 1;
+                f.1 = f.1.max(ip.total_len);
+                f.2.get_or_insert(s);
+            }
+        }
+        if way == Way::In {
+            let tag = info.l2.and_then(|l| l.vlan);
+            if tag != iface.cfg.vlan {
+                let f = &mut self.facts.vlan_mismatch;
+                if f.0 == 0 {
+                    (f.1, f.2) = (tag, s);
+                }
+                f.0 += 1;
+            }
+        }
+    }
+
+    /// [`Totals::warnings`]: the capture facts in words.
+    fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let f = &self.facts;
+        let name = |s: usize| self.subjects.get(s).map_or("?", |x| x.name.as_str());
+        let mtu = |s: usize| {
+            self.subjects
+                .get(s)
+                .and_then(|x| self.engine.interface(x.id))
+                .map_or(0, |i| i.mtu)
+        };
+        for (w, (n, longest, s)) in f.over_mtu.iter().enumerate() {
+            let Some(s) = *s else { continue };
+            let (way, offload, off) = if w == 0 {
+                (
+                    "inbound",
+                    "receive offload (GRO or LRO), which merges the frames of the wire",
+                    "gro off lro off",
+                )
+            } else {
+                ("outbound", "segmentation offload (TSO or GSO), which the adapter would have cut up (the profile has no GLOBALCONFIG SEGMENTATIONOFFLOAD)", "tso off gso off")
+            };
+            out.push(format!(
+                "{n} {way} IP packets are longer than {}'s MTU of {} (the longest {longest} \
+                 bytes): the capture was taken above the NIC's {offload}. The adapter \
+                 never sees such packets, so frame, interrupt and per-interrupt counts are \
+                 not the wire's; capture with the offloads off (ethtool -K IF {off}) or \
+                 on a mirror port",
+                name(s),
+                mtu(s)
+            ));
+        }
+        if f.loopback > 0 {
+            out.push(format!(
+                "{} frames go from an address to itself or to or from a loopback address: \
+                 traffic on a loopback device never crosses an adapter (was the capture \
+                 taken on lo?)",
+                f.loopback
+            ));
+        }
+        let (n, tag, s) = f.vlan_mismatch;
+        if n > 0 {
+            let carried = tag.map_or("no VLAN tag".to_string(), |t| format!("VLAN ID {t}"));
+            let has = self
+                .subjects
+                .get(s)
+                .and_then(|x| self.engine.interface(x.id))
+                .and_then(|i| i.cfg.vlan)
+                .map_or("no VLANID".to_string(), |v| format!("VLANID {v}"));
+            out.push(format!(
+                "{n} inbound frames do not carry their interface's VLAN (the first: \
+                 {carried}, where {} has {has}): the adapter drops them (give the \
+                 INTERFACE statement the capture's VLANID, or check the capture)",
+                name(s)
+            ));
+        }
+        out
+    }
+
     /// Classify and feed one frame (in `self.scratch`).
     fn frame(&mut self, now: Instant, number: u64, wire_len: u32, hint: Option<DirectionHint>) {
         // A frame whose headers cannot be read has no direction: it is
@@ -1185,12 +1314,22 @@ impl Run<'_> {
         let to_mac = dst_mac.and_then(|m| self.subjects.iter().position(|s| s.mac == m));
         let group = dst_mac.is_some_and(|m| m.is_group());
         let version = src_ip.map(version_of).unwrap_or(IpVersion::V4);
-        let decision = if let Some(s) = from_us {
-            if is_arp {
-                None // the adapter answers ARP itself (ARP offload)
-            } else {
-                Some((Way::Out, s))
+        if let (Some(a), Some(b)) = (src_ip, dst_ip) {
+            if a == b || a.is_loopback() || b.is_loopback() {
+                self.facts.loopback += 1;
             }
+        }
+        if from_us.is_some() && is_arp {
+            // The adapter answers ARP itself (ARP offload): the host never
+            // hands it such a frame.
+            self.totals.adapter_arp += 1;
+            self.settle(number, || {
+                Fate::Other("ARP the adapter sends itself (ARP offload): not replayed".into())
+            });
+            return;
+        }
+        let decision = if let Some(s) = from_us {
+            Some((Way::Out, s))
         } else if let Some(s) = to_us.or(to_mac) {
             Some((Way::In, s))
         } else if group {
@@ -1224,6 +1363,7 @@ impl Run<'_> {
             });
             return;
         };
+        self.note_facts(way, s, &info, group);
         let flow = info.flow();
         let payload = info
             .l4()
@@ -1501,6 +1641,9 @@ impl Run<'_> {
         t.engine_handled = acc.handled;
         t.engine_dropped = acc.dropped;
         t.balanced = acc.balanced();
+        let warnings = self.warnings();
+        let t = &mut self.totals;
+        t.warnings = warnings;
         let by_label = |c: &DropCounts| {
             c.nonzero()
                 .map(|(r, n)| (r.label().to_string(), n))

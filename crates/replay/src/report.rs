@@ -102,11 +102,16 @@ pub fn render_text(r: &Report) -> String {
         let t = &m.totals;
         let _ = writeln!(
             o,
-            "Records {}  ({:.3} s): {} inbound, {} outbound, {} not to or from the analysed interfaces, {} unreadable",
+            "Records {}  ({:.3} s): {} inbound, {} outbound, {}{} not to or from the analysed interfaces, {} unreadable",
             t.records,
             t.duration_us / 1e6,
             t.inbound,
             t.outbound,
+            if t.adapter_arp > 0 {
+                format!("{} ARP sent by the adapter itself (ARP offload), ", t.adapter_arp)
+            } else {
+                String::new()
+            },
             t.foreign,
             t.reader_skipped
                 .values()
@@ -138,7 +143,12 @@ pub fn render_text(r: &Report) -> String {
                 "  The capture holds no packets (a file header only): nothing to replay."
             );
         }
-        if t.foreign > 0 && t.inbound + t.outbound == 0 {
+        for w in &t.warnings {
+            let _ = writeln!(o, "  warning: {w}");
+        }
+        // Broadcasts and multicasts reach every interface: only unicast
+        // IP traffic says the capture is the host's.
+        if t.foreign > 0 && t.matched_unicast == 0 {
             let _ = writeln!(
                 o,
                 "  No frame matched the analysed interfaces' addresses. The capture's busiest addresses:"

@@ -477,6 +477,90 @@ fn the_address_hint_names_the_capture_s_busiest_addresses() {
     );
 }
 
+/// The text report and the first mode's totals of `frames` (10 µs apart)
+/// replayed against tests/data/host.prof under BALANCED.
+fn replay_frames(test: &str, frames: &[Vec<u8>]) -> (String, softosa_replay::replay::Totals) {
+    let dir = scratch(test);
+    let cap = dir.join("c.pcap");
+    let stamped: Vec<((u32, u32), Vec<u8>)> = frames
+        .iter()
+        .enumerate()
+        .map(|(n, f)| ((1_700_000_000, n as u32 * 10), f.clone()))
+        .collect();
+    std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    let report = build_report(&a).unwrap();
+    let text = softosa_replay::report::render_text(&report);
+    (text, report.modes[0].totals.clone())
+}
+
+#[test]
+fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
+    // A wire-sized frame to the host (OSAV4, 192.0.2.1, MTU 8992 by
+    // default), two merged by receive offload, one from the host to
+    // itself, two in a VLAN the interface does not have, and the host's
+    // own ARP reply.
+    let frames = vec![
+        common::tcp_in(false, 5, 1000),
+        common::tcp_in(false, 5, 20_000),
+        common::tcp_in(false, 5, 30_000),
+        common::tcp_between("192.0.2.1", "192.0.2.1"),
+        common::tcp_in_vlan(100, 10),
+        common::tcp_in_vlan(100, 10),
+        common::arp(2, "192.0.2.1", "192.0.2.2"),
+    ];
+    let (text, t) = replay_frames("capture-warnings", &frames);
+    assert_eq!(t.adapter_arp, 1, "{text}");
+    assert_eq!(
+        t.records,
+        t.inbound + t.outbound + t.adapter_arp + t.foreign
+    );
+    assert!(
+        text.contains("1 ARP sent by the adapter itself (ARP offload)"),
+        "{text}"
+    );
+    let says = |w: &str| t.warnings.iter().any(|x| x.contains(w));
+    assert!(
+        says("2 inbound IP packets are longer than OSAV4's MTU of 8992 (the longest 30040 bytes)"),
+        "{:?}",
+        t.warnings
+    );
+    assert!(says("receive offload (GRO or LRO)"), "{:?}", t.warnings);
+    assert!(
+        says("1 frames go from an address to itself"),
+        "{:?}",
+        t.warnings
+    );
+    assert!(
+        says("2 inbound frames do not carry their interface's VLAN (the first: VLAN ID 100, where OSAV4 has no VLANID)"),
+        "{:?}",
+        t.warnings
+    );
+    assert_eq!(t.warnings.len(), 3, "{:?}", t.warnings);
+    for w in &t.warnings {
+        assert!(text.contains(&format!("  warning: {w}\n")), "{text}");
+    }
+    // A wire-sized capture of the host says nothing of the kind.
+    let (_, t) = replay_frames("capture-clean", &frames[..1]);
+    assert!(t.warnings.is_empty(), "{:?}", t.warnings);
+}
+
+#[test]
+fn a_broadcast_that_matches_does_not_hide_the_address_hint() {
+    // Only an ARP broadcast reaches OSAV4's address; the capture's own
+    // unicast traffic is another host's.
+    let mut frames = vec![common::tcp_between("10.9.9.2", "10.9.9.1"); 3];
+    frames.push(common::arp(1, "10.9.9.2", "192.0.2.1"));
+    let (text, t) = replay_frames("broadcast-hint", &frames);
+    assert_eq!((t.matched_unicast, t.foreign), (0, 3), "{text}");
+    assert!(
+        text.contains("No frame matched the analysed interfaces' addresses"),
+        "{text}"
+    );
+    assert!(text.contains("10.9.9.1  3 frames"), "{text}");
+}
+
 #[test]
 fn the_addresses_of_foreign_frames_are_counted_in_bounded_memory() {
     use softosa_replay::replay::FOREIGN_ADDRESSES_TRACKED;

@@ -174,7 +174,7 @@ fn frames_are_accounted_for_and_flows_match_tshark() {
             assert!(t.unusable.is_empty(), "{capture}: {:?}", t.unusable);
             assert_eq!(
                 t.records,
-                t.inbound + t.outbound + t.foreign + skipped,
+                t.inbound + t.outbound + t.adapter_arp + t.foreign + skipped,
                 "{capture}"
             );
             assert_eq!(

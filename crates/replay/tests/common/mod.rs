@@ -36,6 +36,29 @@ pub fn tcp_between(src: &str, dst: &str) -> Vec<u8> {
     tcp_frame(ip(src), ip(dst), 0x18, &[0x61; 10])
 }
 
+/// An ARP frame (`op` 1 request, broadcast; 2 reply, to the peer) whose
+/// sender is `sender` asking for or answering about `target`.
+pub fn arp(op: u16, sender: &str, target: &str) -> Vec<u8> {
+    let v4 = |s: &str| s.parse::<std::net::Ipv4Addr>().unwrap();
+    let dst = if op == 1 { Mac([0xff; 6]) } else { PEER };
+    let mut f = Vec::new();
+    let eth = EthSpec {
+        dst,
+        src: ROUTER,
+        vlan: None,
+    };
+    build::eth_arp(&mut f, &eth, op, ROUTER, v4(sender), PEER, v4(target));
+    f
+}
+
+/// [`tcp_in`] (IPv4) in an 802.1Q tag of VLAN `vid`.
+pub fn tcp_in_vlan(vid: u16, payload: usize) -> Vec<u8> {
+    let mut f = tcp_in(false, 5, payload);
+    let tag = [0x81, 0x00, (vid >> 8) as u8, vid as u8];
+    f.splice(12..12, tag);
+    f
+}
+
 /// A TCP frame from the peer's MAC to a far router's, `src` port 40001
 /// to `dst` port 5001, with `flags` and `body` after a 20-byte header.
 fn tcp_frame(src: IpAddr, dst: IpAddr, flags: u8, body: &[u8]) -> Vec<u8> {
