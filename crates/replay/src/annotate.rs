@@ -53,12 +53,22 @@ fn block(out: &mut impl Write, kind: u32, body: &[u8]) -> io::Result<()> {
 
 impl<W: Write> PcapNgWriter<W> {
     /// Start a file: writes the section header.
-    pub fn new(mut out: W) -> io::Result<Self> {
+    pub fn new(out: W) -> io::Result<Self> {
+        Self::with_comment(out, None)
+    }
+
+    /// Start a file whose section header carries `comment` (what the
+    /// packet comments describe: the mode, the profile, the capture), as
+    /// Wireshark's capture file properties show it.
+    pub fn with_comment(mut out: W, comment: Option<&str>) -> io::Result<Self> {
         let mut body = Vec::new();
         body.extend_from_slice(&BYTE_ORDER_MAGIC.to_le_bytes());
         body.extend_from_slice(&1u16.to_le_bytes());
         body.extend_from_slice(&0u16.to_le_bytes());
         body.extend_from_slice(&(-1i64).to_le_bytes()); // section length unknown
+        if let Some(c) = comment {
+            option(&mut body, OPT_COMMENT, c.as_bytes());
+        }
         option(&mut body, SHB_USERAPPL, b"softosa replay");
         option(&mut body, OPT_END, &[]);
         block(&mut out, SHB, &body)?;

@@ -472,7 +472,17 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
                 let existed = std::fs::symlink_metadata(p).is_ok();
                 let f = std::fs::File::create(p).map_err(io_err(p))?;
                 unfinished.0 = (!existed).then_some(p.as_path());
-                writer = Some(PcapNgWriter::new(std::io::BufWriter::new(f)).map_err(io_err(p))?);
+                let about = format!(
+                    "softosa replay of {} through INBPERF {} with the profile {}: each packet's \
+                     comment says what the adapter did with it",
+                    args.capture.display(),
+                    mode.label(),
+                    args.profile.display()
+                );
+                writer = Some(
+                    PcapNgWriter::with_comment(std::io::BufWriter::new(f), Some(&about))
+                        .map_err(io_err(p))?,
+                );
             }
         }
         let mut observers: Vec<&mut dyn FrameObserver> = Vec::new();

@@ -18,6 +18,22 @@ const COLORS: [&str; 6] = [
 ];
 
 /// A bar chart: one group per mode, one bar per series.
+/// A bar's value in words: a count without decimals, the series' name
+/// only where the unit does not already say it (`interrupts 14789`, not
+/// `interrupts 14789.00 interrupts`).
+fn shown_value(name: &str, v: f64, unit: &str) -> String {
+    let v = if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    };
+    if unit.starts_with(name) {
+        format!("{v} {unit}")
+    } else {
+        format!("{name} {v} {unit}")
+    }
+}
+
 fn bar_chart(title: &str, unit: &str, modes: &[String], series: &[(&str, Vec<f64>)]) -> String {
     let (w, h, left, bottom, top) = (640.0, 260.0, 60.0, 50.0, 30.0);
     let max = series
@@ -58,14 +74,13 @@ fn bar_chart(title: &str, unit: &str, modes: &[String], series: &[(&str, Vec<f64
             let bh = plot_h * v / max;
             let _ = write!(
                 s,
-                r#"<rect x="{x:.1}" y="{y:.1}" width="{bw:.1}" height="{bh:.1}" fill="{c}"><title>{m}: {n} {v:.2} {u}</title></rect>"#,
+                r#"<rect x="{x:.1}" y="{y:.1}" width="{bw:.1}" height="{bh:.1}" fill="{c}"><title>{m}: {t}</title></rect>"#,
                 x = gx + bar_w * k as f64,
                 y = h - bottom - bh,
                 bw = bar_w.max(1.0),
                 c = COLORS[k % COLORS.len()],
                 m = esc(m),
-                n = esc(name),
-                u = esc(unit)
+                t = esc(&shown_value(name, v, unit))
             );
         }
         let _ = write!(
@@ -80,13 +95,16 @@ fn bar_chart(title: &str, unit: &str, modes: &[String], series: &[(&str, Vec<f64
         let x = left + 140.0 * k as f64;
         let _ = write!(
             s,
-            r#"<rect x="{x}" y="{y}" width="10" height="10" fill="{c}"/><text x="{tx}" y="{ty}" font-size="11">{n} ({u})</text>"#,
+            r#"<rect x="{x}" y="{y}" width="10" height="10" fill="{c}"/><text x="{tx}" y="{ty}" font-size="11">{n}</text>"#,
             y = h - 18.0,
             c = COLORS[k % COLORS.len()],
             tx = x + 14.0,
             ty = h - 9.0,
-            n = esc(name),
-            u = esc(unit)
+            n = esc(&if unit.starts_with(name) {
+                name.to_string()
+            } else {
+                format!("{name} ({unit})")
+            })
         );
     }
     s.push_str("</svg>");
@@ -201,7 +219,7 @@ h2{{border-bottom:1px solid #ccc}}.charts svg{{margin:0 1em 1em 0}}</style></hea
         .collect();
     o.push_str(&bar_chart(
         "Packets per interrupt",
-        "packets",
+        "packets/interrupt",
         &labels,
         &[("packets/interrupt", ppi)],
     ));
@@ -221,7 +239,7 @@ h2{{border-bottom:1px solid #ccc}}.charts svg{{margin:0 1em 1em 0}}</style></hea
                 &q.detail_presents,
                 w,
                 &format!(
-                    "{} queue {} {}: {} frames, {} interrupts",
+                    "{} queue {} {}: {} frames, {} interrupts over the whole capture",
                     q.interface, q.queue_id, q.queue, q.frames, q.interrupts
                 ),
             ));
@@ -234,4 +252,34 @@ h2{{border-bottom:1px solid #ccc}}.charts svg{{margin:0 1em 1em 0}}</style></hea
         esc(&render_text(r))
     );
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bar_says_its_value_once_and_counts_without_decimals() {
+        assert_eq!(
+            shown_value("interrupts", 14789.0, "interrupts"),
+            "14789 interrupts"
+        );
+        assert_eq!(shown_value("mean", 12.345, "µs"), "mean 12.35 µs");
+        assert_eq!(
+            shown_value("packets/interrupt", 2.0, "packets/interrupt"),
+            "2 packets/interrupt"
+        );
+        let svg = bar_chart(
+            "t",
+            "interrupts",
+            &["BALANCED".to_string()],
+            &[("interrupts", vec![14789.0])],
+        );
+        assert!(
+            svg.contains("<title>BALANCED: 14789 interrupts</title>"),
+            "{svg}"
+        );
+        assert!(svg.contains(">interrupts</text>"), "{svg}");
+        assert!(!svg.contains("interrupts (interrupts)"), "{svg}");
+    }
 }

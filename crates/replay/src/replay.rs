@@ -483,6 +483,11 @@ pub enum Fate {
         at_ns: u64,
         hold_ns: u64,
         interrupt: bool,
+        /// The queue's presentation that carried it (1, 2, ...) and how
+        /// many frames that presentation carried: frames of one
+        /// presentation share one interrupt.
+        presentation: u64,
+        frames: u32,
     },
     Outbound(String),
     Other(String),
@@ -497,16 +502,20 @@ impl Fate {
                 at_ns,
                 hold_ns,
                 interrupt,
+                presentation,
+                frames,
             } => format!(
-                "softosa: {interface} queue {} {} presented at {:.3} us (+{:.3} us held){}",
+                "softosa: {interface} queue {} {} presented at {:.3} us (+{:.3} us held), \
+                 presentation {presentation} of the queue ({frames} frame{}, {})",
                 queue.id(),
                 queue.label(),
                 *at_ns as f64 / 1000.0,
                 *hold_ns as f64 / 1000.0,
+                if *frames == 1 { "" } else { "s" },
                 if *interrupt {
-                    ", interrupt"
+                    "with an interrupt"
                 } else {
-                    ", no interrupt"
+                    "without an interrupt"
                 }
             ),
             Fate::Outbound(s) | Fate::Other(s) => format!("softosa: {s}"),
@@ -1030,14 +1039,15 @@ impl Run<'_> {
                 }
             }
             if self.sink.is_some() {
+                let nth = (acc.presentations, p.frames);
                 for arrival in arrivals {
                     self.annotate_presented(
                         &iface_name,
-                        p.iface,
-                        p.queue,
+                        (p.iface, p.queue),
                         arrival,
                         p.at,
                         p.interrupt,
+                        nth,
                     );
                 }
             }
@@ -1067,14 +1077,15 @@ impl Run<'_> {
         }
     }
 
+    /// `nth`: the queue's presentation number and its frames.
     fn annotate_presented(
         &mut self,
         iface_name: &str,
-        iface: IfaceId,
-        q: QueueKind,
+        (iface, q): (IfaceId, QueueKind),
         arrival: Instant,
         at: Instant,
         interrupt: bool,
+        (presentation, frames): (u64, u32),
     ) {
         let fate = Fate::Presented {
             interface: iface_name.to_string(),
@@ -1083,6 +1094,8 @@ impl Run<'_> {
             hold_ns: u64::try_from(at.saturating_duration_since(arrival).as_nanos())
                 .unwrap_or(u64::MAX),
             interrupt,
+            presentation,
+            frames,
         };
         let number = match self.fifo.get_mut(&(iface.0, q)) {
             Some(fifo) => {

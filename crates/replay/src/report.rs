@@ -307,6 +307,7 @@ pub fn render_text(r: &Report) -> String {
     }
     let mut ranked: Vec<(Key, (bool, u64))> = weight.into_iter().collect();
     ranked.sort_by(|a, b| (b.1 .0, b.1 .1).cmp(&(a.1 .0, a.1 .1)).then(a.0.cmp(&b.0)));
+    let mut after_end = false;
     let hidden = ranked.len().saturating_sub(TEXT_FLOWS);
     let keys: Vec<Key> = ranked
         .into_iter()
@@ -399,6 +400,10 @@ pub fn render_text(r: &Report) -> String {
                     })
                     .collect::<Vec<_>>(),
             );
+            // The capture's end, in the modes' common time (µs).
+            let end = modes
+                .first()
+                .map_or(f64::INFINITY, |m| m.totals.duration_us);
             row(
                 &mut o,
                 "    deregistered at (ms)",
@@ -406,7 +411,14 @@ pub fn render_text(r: &Report) -> String {
                     .iter()
                     .map(|f| {
                         f.and_then(|f| f.bulk_deregistered_us)
-                            .map_or("-".into(), |t| format!("{:.3}", t / 1000.0))
+                            .map_or("-".into(), |t| {
+                                if t > end {
+                                    after_end = true;
+                                    format!("{:.3}*", t / 1000.0)
+                                } else {
+                                    format!("{:.3}", t / 1000.0)
+                                }
+                            })
                     })
                     .collect::<Vec<_>>(),
             );
@@ -416,6 +428,13 @@ pub fn render_text(r: &Report) -> String {
         let _ = writeln!(
             o,
             "  ... and {hidden} smaller flows (all are in --format json)"
+        );
+    }
+    if after_end {
+        let _ = writeln!(
+            o,
+            "  * after the capture's last record: the flow was still registered when the \
+             capture ended, and the stack's idle check let it go in the drain after it"
         );
     }
     if let Some(m) = modes.first() {

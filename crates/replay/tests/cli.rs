@@ -547,6 +547,59 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
 }
 
 #[test]
+fn a_bulk_flow_let_go_after_the_capture_ends_is_marked_so() {
+    // The first 400 records of the iperf3 capture: its stream is still
+    // sending when the capture stops, so the stack lets it go only in the
+    // drain after the last record.
+    let bytes = std::fs::read(data("iperf3-tcp.pcap")).unwrap();
+    let (mut at, mut kept) = (24usize, 0);
+    while kept < 400 {
+        let len = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
+        at += 16 + len;
+        kept += 1;
+    }
+    let dir = scratch("dereg-after-end");
+    let cap = dir.join("cut.pcap");
+    std::fs::write(&cap, &bytes[..at]).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::DynamicWorkloadq];
+    let report = build_report(&a).unwrap();
+    let end = report.modes[0].totals.duration_us;
+    let off: Vec<f64> = report.modes[0]
+        .flows
+        .iter()
+        .filter_map(|f| f.bulk_deregistered_us)
+        .collect();
+    assert!(off.iter().any(|t| *t > end), "{off:?} against {end}");
+    let text = softosa_replay::report::render_text(&report);
+    assert!(text.contains("* after the capture's last record"), "{text}");
+    // The annotated capture says what its comments describe.
+    let ann = dir.join("cut.pcapng");
+    let mut a = args(&cap, &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::DynamicWorkloadq];
+    a.annotate = Some(ann.clone());
+    a.annotate_mode = Some(softosa_replay::replay::Mode::DynamicWorkloadq);
+    build_report(&a).unwrap();
+    let written = String::from_utf8_lossy(&std::fs::read(&ann).unwrap()).into_owned();
+    let about = format!(
+        "softosa replay of {} through INBPERF DYNAMIC WORKLOADQ with the profile {}",
+        cap.display(),
+        data("host.prof").display()
+    );
+    assert!(
+        written.contains(&about),
+        "{}",
+        &written[..300.min(written.len())]
+    );
+    // The whole capture lets it go within the capture: no mark.
+    let mut a = args(&data("iperf3-tcp.pcap"), &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::DynamicWorkloadq];
+    let text = softosa_replay::report::render_text(&build_report(&a).unwrap());
+    assert!(text.contains("deregistered at (ms)"), "{text}");
+    assert!(!text.contains("after the capture's last record"), "{text}");
+}
+
+#[test]
 fn a_broadcast_that_matches_does_not_hide_the_address_hint() {
     // Only an ARP broadcast reaches OSAV4's address; the capture's own
     // unicast traffic is another host's.

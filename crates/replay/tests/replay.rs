@@ -293,6 +293,39 @@ fn annotated_capture_keeps_every_record_with_its_queue() {
         text.matches("outbound on write queue").count() as u64,
         r.totals.outbound
     );
+    // Frames of one presentation share its number and its interrupt: the
+    // distinct numbers said to come with an interrupt are the queue's
+    // interrupts, and each presentation's frames say how many they are.
+    for (q, label) in [
+        (QueueKind::BulkData, "2 BULKDATA"),
+        (QueueKind::Primary, "1 PRIMARY"),
+    ] {
+        let mut with: std::collections::BTreeSet<u64> = Default::default();
+        let mut sizes: std::collections::BTreeMap<u64, (u64, u64)> = Default::default();
+        let head = format!("queue {label} presented at ");
+        for c in text.split("softosa: ").filter(|c| c.contains(&head)) {
+            let tail = c.split("presentation ").nth(1).unwrap();
+            let n: u64 = tail.split(' ').next().unwrap().parse().unwrap();
+            let frames: u64 = tail
+                .split('(')
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let e = sizes.entry(n).or_insert((frames, 0));
+            assert_eq!(e.0, frames, "{label} presentation {n}");
+            e.1 += 1;
+            if tail.contains("with an interrupt") {
+                with.insert(n);
+            }
+        }
+        let qr = r.queue("OSAV4", q).unwrap();
+        assert_eq!(with.len() as u64, qr.interrupts, "{label}");
+        assert!(sizes.values().all(|(said, seen)| said == seen), "{label}");
+    }
 }
 
 #[test]
