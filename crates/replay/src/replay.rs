@@ -1622,19 +1622,25 @@ impl Run<'_> {
             Ok(SendOutcome::AwaitingArp) => self.totals.outbound_awaiting_arp += 1,
             Err(r) => self.outbound_dropped.add(r),
         }
-        self.settle(number, || {
-            Fate::Outbound(match r {
-                Ok(SendOutcome::Queued { queue, .. }) => {
-                    format!("outbound on write queue {queue}")
-                }
-                Ok(SendOutcome::DeliveredInternally { to }) => format!(
-                    "outbound, delivered inside the adapter to interface {}",
-                    to.0
-                ),
-                Ok(SendOutcome::AwaitingArp) => "outbound, waiting for ARP".to_string(),
-                Err(r) => format!("outbound dropped: {}", r.label()),
-            })
-        });
+        // Comments name the interfaces: a capture may hold several.
+        let name_of = |i: IfaceId| {
+            self.engine
+                .interface(i)
+                .map_or_else(|| format!("interface {}", i.0), |x| x.cfg.name.clone())
+        };
+        let from = name_of(id);
+        let what = match r {
+            Ok(SendOutcome::Queued { queue, .. }) => {
+                format!("{from} outbound on write queue {queue}")
+            }
+            Ok(SendOutcome::DeliveredInternally { to }) => format!(
+                "{from} outbound, delivered inside the adapter to {}",
+                name_of(to)
+            ),
+            Ok(SendOutcome::AwaitingArp) => format!("{from} outbound, waiting for ARP"),
+            Err(r) => format!("{from} outbound dropped: {}", r.label()),
+        };
+        self.settle(number, || Fate::Outbound(what));
         while self
             .engine
             .poll_transmit(now, port, &mut self.tx_buf)
