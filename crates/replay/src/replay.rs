@@ -407,7 +407,11 @@ pub struct Totals {
     /// Set when the capture ended inside a record (the rest was replayed).
     pub truncated: Option<String>,
     pub duration_us: f64,
+    /// Frames (not flows) of flows the flow table had no room for.
     pub flows_untracked: u64,
+    /// How many such flows there were, counted up to
+    /// [`UNTRACKED_FLOWS_COUNTED`] (at that, "at least").
+    pub untracked_flow_count: u64,
     /// Engine accounting at the end (held should be 0 after the drain).
     pub engine_frames_in: u64,
     pub engine_presented: u64,
@@ -420,6 +424,10 @@ pub struct Totals {
     /// Deadlines that did not move when handled (should stay 0).
     pub stuck_timers: u64,
 }
+
+/// Distinct flows beyond the flow table counted at most (one hash of 8
+/// bytes each: 8 MB at most).
+pub const UNTRACKED_FLOWS_COUNTED: usize = 1 << 20;
 
 /// Distinct addresses of foreign frames counted at most (later new ones
 /// are not: the busiest of a capture show early).
@@ -689,6 +697,9 @@ struct Run<'s> {
     /// totals' `unusable` by text when the result is built.
     unusable_by_reason: Vec<(unusable::Unusable, Skipped)>,
     facts: CaptureFacts,
+    /// Hashes of the flows the flow table had no room for (bounded:
+    /// [`UNTRACKED_FLOWS_COUNTED`]).
+    untracked: std::collections::HashSet<u64>,
 }
 
 /// What the frames show about how the capture was taken, gathered as they
@@ -746,6 +757,7 @@ pub fn replay_mode<R: Read>(
         outbound_queued: [0; 1 << u8::BITS],
         unusable_by_reason: Vec::new(),
         facts: CaptureFacts::default(),
+        untracked: std::collections::HashSet::new(),
     };
     run.register_extra()?;
     let mut progress = progress;
@@ -1396,6 +1408,13 @@ impl Run<'_> {
         if let Some(k) = fkey {
             if !self.flows.contains_key(&k) && self.flows.len() >= self.opts.max_flows {
                 self.totals.flows_untracked += 1;
+                if self.untracked.len() < UNTRACKED_FLOWS_COUNTED {
+                    // SipHash with fixed keys: the same count every run.
+                    use std::hash::{Hash, Hasher};
+                    let mut h = std::hash::DefaultHasher::new();
+                    k.hash(&mut h);
+                    self.untracked.insert(h.finish());
+                }
             } else {
                 let f = self.flows.entry(k).or_insert_with(|| FlowAcc {
                     first: rel,
@@ -1663,6 +1682,7 @@ impl Run<'_> {
         let warnings = self.warnings();
         let t = &mut self.totals;
         t.warnings = warnings;
+        t.untracked_flow_count = self.untracked.len() as u64;
         let by_label = |c: &DropCounts| {
             c.nonzero()
                 .map(|(r, n)| (r.label().to_string(), n))

@@ -440,9 +440,16 @@ pub fn render_text(r: &Report) -> String {
     if let Some(m) = modes.first() {
         let untracked = m.totals.flows_untracked;
         if untracked > 0 {
+            let n = m.totals.untracked_flow_count;
+            let flows = if n as usize >= crate::replay::UNTRACKED_FLOWS_COUNTED {
+                format!("at least {n} flows")
+            } else {
+                format!("{n} flow{}", if n == 1 { "" } else { "s" })
+            };
             let _ = writeln!(
                 o,
-                "  ({untracked} frames of flows beyond the flow table were not itemised)"
+                "  ({flows} beyond the flow table, with {untracked} frames, were not itemised: \
+                 the table keeps the first flows met; --max-flows makes it larger)"
             );
         }
     }

@@ -600,6 +600,36 @@ fn a_bulk_flow_let_go_after_the_capture_ends_is_marked_so() {
 }
 
 #[test]
+fn flows_beyond_the_table_are_counted_as_flows_and_frames() {
+    // 5 flows to the host, three frames each, into a table of 2: the
+    // first two are itemised, the other three counted.
+    let dir = scratch("untracked");
+    let cap = dir.join("c.pcap");
+    let mut stamped = Vec::new();
+    for k in 0..3u32 {
+        for n in 0..5u32 {
+            let mut f = common::tcp_in(false, 5, 10);
+            // Source port 40001 + n: a flow per n.
+            f[34..36].copy_from_slice(&(40001 + n as u16).to_be_bytes());
+            stamped.push(((1_700_000_000, (k * 5 + n) * 10), f));
+        }
+    }
+    std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    a.max_flows = 2;
+    let report = build_report(&a).unwrap();
+    let t = &report.modes[0].totals;
+    assert_eq!((t.untracked_flow_count, t.flows_untracked), (3, 9));
+    assert_eq!(report.modes[0].flows.len(), 2);
+    let text = softosa_replay::report::render_text(&report);
+    assert!(
+        text.contains("(3 flows beyond the flow table, with 9 frames, were not itemised"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_broadcast_that_matches_does_not_hide_the_address_hint() {
     // Only an ARP broadcast reaches OSAV4's address; the capture's own
     // unicast traffic is another host's.
