@@ -1286,18 +1286,30 @@ impl Run<'_> {
         }
         let (n, tag, s) = f.vlan_mismatch;
         if n > 0 {
-            let carried = tag.map_or("no VLAN tag".to_string(), |t| format!("VLAN ID {t}"));
             let has = self
                 .subjects
                 .get(s)
                 .and_then(|x| self.engine.interface(x.id))
-                .and_then(|i| i.cfg.vlan)
-                .map_or("no VLANID".to_string(), |v| format!("VLANID {v}"));
+                .and_then(|i| i.cfg.vlan);
+            let (carried, fix) = match (tag, has) {
+                (None, Some(v)) => (
+                    "no VLAN tag".to_string(),
+                    format!(
+                        "a capture taken on a VLAN device (such as eth0.{v}) shows no tags: \
+                         replay it with a copy of the profile without VLANID"
+                    ),
+                ),
+                (Some(t), _) => (
+                    format!("VLAN ID {t}"),
+                    format!("give the INTERFACE statement VLANID {t}, or check the capture"),
+                ),
+                (None, None) => (String::new(), String::new()),
+            };
             out.push(format!(
                 "{n} inbound frames do not carry their interface's VLAN (the first: \
-                 {carried}, where {} has {has}): the adapter drops them (give the \
-                 INTERFACE statement the capture's VLANID, or check the capture)",
-                name(s)
+                 {carried}, where {} has {}): the adapter drops them; {fix}",
+                name(s),
+                has.map_or("no VLANID".to_string(), |v| format!("VLANID {v}"))
             ));
         }
         out
@@ -1339,7 +1351,8 @@ impl Run<'_> {
         let to_mac = dst_mac.and_then(|m| self.subjects.iter().position(|s| s.mac == m));
         let group = dst_mac.is_some_and(|m| m.is_group());
         let version = src_ip.map(version_of).unwrap_or(IpVersion::V4);
-        if let (Some(a), Some(b)) = (src_ip, dst_ip) {
+        // (A gratuitous ARP names one address twice on any LAN.)
+        if let (Some(a), Some(b), false) = (src_ip, dst_ip, is_arp) {
             if a == b || a.is_loopback() || b.is_loopback() {
                 self.facts.loopback += 1;
             }

@@ -509,6 +509,8 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
         common::tcp_in_vlan(100, 10),
         common::tcp_in_vlan(100, 10),
         common::arp(2, "192.0.2.1", "192.0.2.2"),
+        // A gratuitous ARP names one address twice: not loopback traffic.
+        common::arp(1, "192.0.2.2", "192.0.2.2"),
     ];
     let (text, t) = replay_frames("capture-warnings", &frames);
     assert_eq!(t.adapter_arp, 1, "{text}");
@@ -544,6 +546,36 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
     // A wire-sized capture of the host says nothing of the kind.
     let (_, t) = replay_frames("capture-clean", &frames[..1]);
     assert!(t.warnings.is_empty(), "{:?}", t.warnings);
+    // Untagged frames for an interface with a VLANID: most likely taken on
+    // the host's VLAN device, which strips the tag.
+    let dir = scratch("capture-untagged");
+    let prof = dir.join("vlan.prof");
+    let text = std::fs::read_to_string(data("host.prof")).unwrap();
+    let tagged = text.replacen(
+        "  PORTNAME OSAPRT1\n",
+        "  PORTNAME OSAPRT1\n  VLANID 100\n",
+        1,
+    );
+    assert_ne!(tagged, text, "host.prof has the PORTNAME line");
+    std::fs::write(&prof, tagged).unwrap();
+    let cap = dir.join("c.pcap");
+    std::fs::write(
+        &cap,
+        common::pcap_stamped(false, &[((1_700_000_000, 0), frames[0].clone())]),
+    )
+    .unwrap();
+    let mut a = args(&cap, &prof);
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    a.interfaces = vec!["OSAV4".into()];
+    let t = build_report(&a).unwrap().modes[0].totals.clone();
+    assert!(
+        t.warnings
+            .iter()
+            .any(|w| w.contains("no VLAN tag, where OSAV4 has VLANID 100")
+                && w.contains("a capture taken on a VLAN device (such as eth0.100) shows no tags")),
+        "{:?}",
+        t.warnings
+    );
 }
 
 #[test]
