@@ -1220,6 +1220,14 @@ impl Scenario {
         Ok(())
     }
 
+    /// How messages name workload `i` (0-based) of the file ([`table_refs`]).
+    fn workload_ref(&self, i: usize) -> String {
+        self.workload_refs
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("workload #{}", i + 1))
+    }
+
     /// A `[[host]]` or `[[workload]]` table in its typed form; an error
     /// names it `at` (`host "NAME"`, `workload "NAME"`, `host #N`).
     fn typed<T: serde::de::DeserializeOwned>(
@@ -1451,10 +1459,7 @@ impl Scenario {
             return Err(self.invalid(format!(
                 "{}: the scenario has {} workloads; at most {MAX_WORKLOADS} \
                  (workloads that differ only in their name can be one with more connections)",
-                self.workload_refs
-                    .get(MAX_WORKLOADS)
-                    .cloned()
-                    .unwrap_or_else(|| format!("workload #{}", MAX_WORKLOADS + 1)),
+                self.workload_ref(MAX_WORKLOADS),
                 wls.len()
             )));
         }
@@ -1462,7 +1467,7 @@ impl Scenario {
         // (host, workload) pairs protected by IPsec
         let mut ipsec_hosts: Vec<(usize, usize)> = Vec::new();
         for (i, wv) in wls.iter().enumerate() {
-            let r = &self.workload_refs[i];
+            let r = &self.workload_ref(i);
             let w: WorkloadCfg = self.typed(wv, r)?;
             let kind = match w.kind.to_ascii_uppercase().as_str() {
                 "RR" => Kind::Rr,
@@ -1595,7 +1600,7 @@ impl Scenario {
                 return Err(self.invalid(format!(
                     "{r}: name {name:?} is already {}'s{}; give each \
                      workload a name of its own (name = \"...\")",
-                    self.workload_refs[j],
+                    self.workload_ref(j),
                     if w.name.is_none() {
                         " (a workload without a name is known by its type and sizes)"
                     } else {
@@ -1634,7 +1639,7 @@ impl Scenario {
                 continue;
             };
             if from_profile && !stack.ipsecurity {
-                let r = &self.workload_refs[i];
+                let r = self.workload_ref(i);
                 return Err(self.invalid(format!(
                     "{r}: ipsec: {:?}'s profile has no IPCONFIG IPSECURITY (z/OS \
                      protects traffic with IPsec only with it)",
