@@ -341,7 +341,10 @@ mod tests {
         let (loaded, d) = load_path_within(&f, &mut budget);
         assert!(loaded.is_none());
         let says = format!("{d:?}");
-        assert!(says.contains("with the files before it, more than 32 MiB"), "{says}");
+        assert!(
+            says.contains("with the files before it, more than 32 MiB"),
+            "{says}"
+        );
         assert_eq!(budget.left, 10);
         // The whole budget by default, and each file still under its own cap.
         assert_eq!(TextBudget::default().left, MAX_TOTAL_TEXT_BYTES);
