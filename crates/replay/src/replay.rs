@@ -425,6 +425,11 @@ pub struct Totals {
     pub stuck_timers: u64,
 }
 
+/// The longest IP packet an Ethernet frame carries (a 9000-byte jumbo
+/// MTU): anything longer in a capture was merged or never cut up by the
+/// host's NIC offloads.
+const MAX_WIRE_IP_PACKET: u32 = 9000;
+
 /// Distinct flows beyond the flow table counted at most (one hash of 8
 /// bytes each: 8 MB at most).
 pub const UNTRACKED_FLOWS_COUNTED: usize = 1 << 20;
@@ -1203,8 +1208,9 @@ impl Run<'_> {
     }
 
     /// Count what frame `info`, going `way` on subject `s`, says of the
-    /// capture ([`CaptureFacts`]).
-    fn note_facts(&mut self, way: Way, s: usize, info: &FrameInfo, group: bool) {
+    /// capture ([`CaptureFacts`]). A loopback frame's size is the loopback
+    /// device's, which says nothing of offloads.
+    fn note_facts(&mut self, way: Way, s: usize, info: &FrameInfo, group: bool, looped: bool) {
         let Some(iface) = self.engine.interface(self.subjects[s].id) else {
             return;
         };
@@ -1225,7 +1231,7 @@ impl Run<'_> {
                     .stacks()
                     .get(iface.cfg.stack)
                     .is_some_and(|st| st.cfg.segmentation_offload);
-            if ip.total_len > iface.mtu && !offloads {
+            if ip.total_len > iface.mtu && !offloads && !looped {
                 let f = &mut self.facts.over_mtu[w];
                 f.0 += 1;
                 f.1 = f.1.max(ip.total_len);
@@ -1257,6 +1263,19 @@ impl Run<'_> {
         };
         for (w, (n, longest, s)) in f.over_mtu.iter().enumerate() {
             let Some(s) = *s else { continue };
+            let way = if w == 0 { "inbound" } else { "outbound" };
+            if *longest <= MAX_WIRE_IP_PACKET {
+                // Packets an Ethernet frame holds: the network's MTU is
+                // larger than the profile's, not an offload at work.
+                out.push(format!(
+                    "{n} {way} IP packets are longer than {}'s MTU of {} (the longest \
+                     {longest} bytes): the capture's network carries larger packets than \
+                     the profile allows; check the INTERFACE statement's MTU",
+                    name(s),
+                    mtu(s)
+                ));
+                continue;
+            }
             let (way, offload, off) = if w == 0 {
                 (
                     "inbound",
@@ -1352,10 +1371,12 @@ impl Run<'_> {
         let group = dst_mac.is_some_and(|m| m.is_group());
         let version = src_ip.map(version_of).unwrap_or(IpVersion::V4);
         // (A gratuitous ARP names one address twice on any LAN.)
-        if let (Some(a), Some(b), false) = (src_ip, dst_ip, is_arp) {
-            if a == b || a.is_loopback() || b.is_loopback() {
-                self.facts.loopback += 1;
-            }
+        let looped = match (src_ip, dst_ip, is_arp) {
+            (Some(a), Some(b), false) => a == b || a.is_loopback() || b.is_loopback(),
+            _ => false,
+        };
+        if looped {
+            self.facts.loopback += 1;
         }
         if from_us.is_some() && is_arp {
             // The adapter answers ARP itself (ARP offload): the host never
@@ -1401,7 +1422,7 @@ impl Run<'_> {
             });
             return;
         };
-        self.note_facts(way, s, &info, group);
+        self.note_facts(way, s, &info, group, looped);
         let flow = info.flow();
         let payload = info
             .l4()

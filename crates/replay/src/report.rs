@@ -446,9 +446,10 @@ pub fn render_text(r: &Report) -> String {
             } else {
                 format!("{n} flow{}", if n == 1 { "" } else { "s" })
             };
+            let were = if n == 1 { "was" } else { "were" };
             let _ = writeln!(
                 o,
-                "  ({flows} beyond the flow table, with {untracked} frames, were not itemised: \
+                "  ({flows} beyond the flow table, with {untracked} frames, {were} not itemised: \
                  the table keeps the first flows met; --max-flows makes it larger)"
             );
         }

@@ -546,6 +546,16 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
     // A wire-sized capture of the host says nothing of the kind.
     let (_, t) = replay_frames("capture-clean", &frames[..1]);
     assert!(t.warnings.is_empty(), "{:?}", t.warnings);
+    // A large packet from the host to itself is the loopback device's
+    // size, not an offload's: only the loopback warning.
+    let mut big_loop = common::tcp_in(false, 5, 20_000);
+    big_loop[26..30].copy_from_slice(&[192, 0, 2, 1]);
+    let (_, t) = replay_frames("capture-loop", &[big_loop]);
+    assert_eq!(t.warnings.len(), 1, "{:?}", t.warnings);
+    assert!(t.warnings[0].contains("loopback"), "{:?}", t.warnings);
+    // A capture of only the host's own ARP is a report, not an error.
+    let (text, t) = replay_frames("capture-own-arp", &frames[6..7]);
+    assert_eq!((t.records, t.adapter_arp), (1, 1), "{text}");
     // Untagged frames for an interface with a VLANID: most likely taken on
     // the host's VLAN device, which strips the tag.
     let dir = scratch("capture-untagged");
@@ -573,6 +583,35 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
             .iter()
             .any(|w| w.contains("no VLAN tag, where OSAV4 has VLANID 100")
                 && w.contains("a capture taken on a VLAN device (such as eth0.100) shows no tags")),
+        "{:?}",
+        t.warnings
+    );
+    // Wire-sized packets over a smaller MTU in the profile: the profile's
+    // MTU is in question, not an offload.
+    let small = dir.join("mtu.prof");
+    let text = text.replacen(
+        "  PORTNAME OSAPRT1\n",
+        "  PORTNAME OSAPRT1\n  MTU 1400\n",
+        1,
+    );
+    std::fs::write(&small, text).unwrap();
+    std::fs::write(
+        &cap,
+        common::pcap_stamped(
+            false,
+            &[((1_700_000_000, 0), common::tcp_in(false, 5, 1460))],
+        ),
+    )
+    .unwrap();
+    let mut a = args(&cap, &small);
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    a.interfaces = vec!["OSAV4".into()];
+    let t = build_report(&a).unwrap().modes[0].totals.clone();
+    assert_eq!(t.warnings.len(), 1, "{:?}", t.warnings);
+    assert!(
+        t.warnings[0].contains("1 inbound IP packets are longer than OSAV4's MTU of 1400")
+            && t.warnings[0].contains("check the INTERFACE statement's MTU")
+            && !t.warnings[0].contains("offload"),
         "{:?}",
         t.warnings
     );
