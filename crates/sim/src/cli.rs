@@ -218,8 +218,11 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
             // The [vary] the message names is the command line's.
             // A mistake on the command line, then (exit status 2).
             (Some((field, _)), _) if text.contains("[vary]") => {
-                // its hosts list is --vary-on
-                let text = text.replace("(hosts = [\"...\"])", "(--vary-on NAME,...)");
+                // its hosts and workloads lists are --vary-on
+                let text = text
+                    .replace("(hosts = [\"...\"])", "(--vary-on NAME,...)")
+                    .replace("[vary] workloads names", "--vary-on names")
+                    .replace("[vary] hosts names", "--vary-on names");
                 Box::new(Usage(format!("{text} (the [vary] of --vary {field}=...)")))
             }
             // An error about the run's length, which the file gives

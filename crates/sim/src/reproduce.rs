@@ -787,26 +787,32 @@ fn evaluate(r: &Results) -> Vec<Check> {
 /// reproduces (`# Reproduces: olm, olm-vs-minlatency`; what follows an
 /// entry's id in parentheses or on the next line is a remark).
 fn reproduces(text: &str) -> Vec<String> {
-    let head = text.lines().take_while(|l| l.starts_with('#'));
-    let Some(list) = head
-        .map(|l| l.trim_start_matches('#'))
-        .find_map(|l| l.split_once("Reproduces:").map(|(_, r)| r))
-    else {
+    let mut head = text
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#'));
+    let Some(first) = head.find_map(|l| l.split_once("Reproduces:").map(|(_, r)| r)) else {
         return Vec::new();
     };
-    // Remarks in parentheses may hold commas of their own.
-    let mut depth = 0u32;
-    let bare: String = list
-        .chars()
-        .filter(|&c| {
+    // Remarks in parentheses may hold commas of their own; the list goes
+    // on to the next comment line after a comma or inside a remark.
+    let (mut depth, mut bare, mut line) = (0u32, String::new(), first);
+    loop {
+        for c in line.chars() {
             match c {
                 '(' => depth += 1,
                 ')' => depth = depth.saturating_sub(1),
-                _ => return depth == 0,
+                _ if depth == 0 => bare.push(c),
+                _ => {}
             }
-            false
-        })
-        .collect();
+        }
+        bare.push(' ');
+        let more = depth > 0 || line.trim_end().ends_with(',');
+        match head.next() {
+            Some(next) if more => line = next,
+            _ => break,
+        }
+    }
     bare.split(',')
         .filter_map(|e| e.split_whitespace().next())
         .map(str::to_string)
@@ -991,11 +997,24 @@ pub fn run(a: ReproduceArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     // Before a run that can take minutes (--seeds), not after it.
     crate::cli::check_output("--html", &a.html)?;
     if let Some(o) = a.only.as_deref() {
+        if o.trim().is_empty() {
+            return Err(Box::new(crate::cli::Usage(
+                "--only is empty; give part of a scenario's name or an entry's id (leave \
+                 --only out to run every check)"
+                    .into(),
+            )));
+        }
         if selected(Some(o)).next().is_none() {
             let names: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
+            let mut entries: Vec<String> =
+                SCENARIOS.iter().flat_map(|(_, t)| reproduces(t)).collect();
+            entries.sort();
+            entries.dedup();
             return Err(Box::new(crate::cli::Usage(format!(
-                "--only {o:?} matches no calibration scenario or entry; the scenarios are: {}",
-                names.join(", ")
+                "--only {o:?} matches no calibration scenario or entry; the scenarios are: {}; \
+                 the entries: {}",
+                names.join(", "),
+                entries.join(", ")
             ))));
         }
     }
@@ -1072,6 +1091,9 @@ mod tests {
         };
         let e = run(args("no-such-scenario")).unwrap_err().to_string();
         assert!(e.contains("olm-rr1"), "the error lists the names: {e}");
+        assert!(e.contains("the entries: at-tls, "), "and the entries: {e}");
+        let e = run(args(" ")).unwrap_err().to_string();
+        assert!(e.contains("--only is empty"), "{e}");
         // In any case, as the help's `--only olm` suggests.
         let names = |o: &str| selected(Some(o)).map(|(n, _)| *n).collect::<Vec<_>>();
         assert_eq!(names("OLM"), names("olm"));
@@ -1110,6 +1132,17 @@ mod tests {
         // "(inbound)" after an id is a remark, not an entry.
         let text = "# Reproduces: a-b (inbound, 1), c\n# more\nname = 1\n";
         assert_eq!(reproduces(text), ["a-b", "c"]);
+        // A list goes on after a comma or inside a remark, and no further.
+        let text = "# Reproduces: a, b,\n# c (remark\n# d, e) f\n# g\nname = 1\n";
+        assert_eq!(reproduces(text), ["a", "b", "c"]);
+        // The entries the two CPU-per-RR checks need include the stream's
+        // per-packet cost, which another scenario gives.
+        for id in [
+            "cpu-per-rr-transaction-mixed-balanced",
+            "cpu-iwq-mixed-increase",
+        ] {
+            assert_eq!(names(id), ["str1-inbound-10g", "iwq-mixed-10g"], "{id}");
+        }
     }
 
     #[test]

@@ -1598,9 +1598,9 @@ impl Scenario {
             // The report's rows are known by name alone.
             if let Some(j) = workloads.iter().position(|o: &WorkloadSpec| o.name == name) {
                 return Err(self.invalid(format!(
-                    "{r}: name {name:?} is already {}'s{}; give each \
+                    "{r}: name {name:?} is already the name of workload #{}{}; give each \
                      workload a name of its own (name = \"...\")",
-                    self.workload_ref(j),
+                    j + 1,
                     if w.name.is_none() {
                         " (a workload without a name is known by its type and sizes)"
                     } else {
@@ -3385,7 +3385,7 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         };
         // Two unnamed workloads of the same type and sizes.
         let (e, line) = refused(&format!("{no_vary}{wl}"), "[[workload]]");
-        let says = "workload #2: name \"RR2(100/800)\" is already workload #1's";
+        let says = "workload #2: name \"RR2(100/800)\" is already the name of workload #1";
         assert!(e.starts_with(&format!("t.toml:{line}: {says}")), "{e}");
         // Two that say the same name.
         let (e, line) = refused(

@@ -401,13 +401,16 @@ impl SeedRuns {
                 s.push('\n');
             }
         }
-        self.host_table(&mut s, vw, &mut partial);
+        const PARTIAL: &str = "(k/N): the mean of the only k runs of N that have the figure \
+                               (no transaction ended in the others), so no spread is shown";
         if partial {
-            let _ = writeln!(
-                s,
-                "(k/N): the mean of the only k runs of N that have the figure (no \
-                 transaction ended in the others), so no spread is shown"
-            );
+            let _ = writeln!(s, "{PARTIAL}");
+        }
+        // Under the table whose marks it explains.
+        let mut host_partial = false;
+        self.host_table(&mut s, vw, &mut host_partial);
+        if host_partial && !partial {
+            let _ = writeln!(s, "{PARTIAL}");
         }
         let Some(base) = self.variants.first() else {
             return s;
