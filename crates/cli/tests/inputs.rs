@@ -448,7 +448,7 @@ fn a_live_display_of_one_interface_exits_as_a_profile_display_does() {
         String::from_utf8_lossy(&none.stdout)
     );
     assert!(
-        stderr(&none).starts_with("softosa: no interface named \"QDIO4101L\""),
+        stderr(&none).starts_with("softosa: no interface or stack named \"QDIO4101L\""),
         "{}",
         stderr(&none)
     );

@@ -182,8 +182,12 @@ pub enum DisplayError {
     UnknownFormat(String),
     #[error("--code-level {0:?}: an OSA code level is four hex digits, e.g. 0001")]
     BadCodeLevel(String),
-    #[error("no interface named {name:?}; interfaces: {valid}")]
-    UnknownInterface { name: String, valid: String },
+    #[error("no interface or stack named {name:?}; interfaces: {valid}; stacks: {stacks}")]
+    UnknownInterface {
+        name: String,
+        valid: String,
+        stacks: String,
+    },
     #[error(
         "interface name {name:?} is used by several stacks; name one as STACK/INTERFACE: {choices}"
     )]
@@ -203,7 +207,7 @@ pub enum DisplayError {
     #[error("the engine has no interfaces to display")]
     NoInterfaces,
     /// A target given to a display of the whole adapter (DROPS).
-    #[error("{kind} covers the whole adapter and takes no --intf {target:?} (DEVLINKS, OSAINFO, TRLE and TUNING show one interface, the Netstat displays one stack)")]
+    #[error("{kind} covers the whole adapter and takes no --intf {target:?} (DEVLINKS, OSAINFO and TUNING show an interface or a stack's, TRLE a TRLE, the Netstat displays one stack)")]
     WholeAdapter { kind: &'static str, target: String },
     #[error("could not encode the display as JSON: {0}")]
     Json(#[from] serde_json::Error),
@@ -354,6 +358,10 @@ pub fn select_interfaces<'a>(
         0 => Err(DisplayError::UnknownInterface {
             name: t.to_string(),
             valid: interface_names(engine, ctx),
+            stacks: (0..engine.stacks().len())
+                .map(|s| ctx.stack_name(engine, s).to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
         1 => Ok(found),
         _ => Err(DisplayError::AmbiguousInterface {

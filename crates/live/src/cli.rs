@@ -1260,7 +1260,7 @@ mod tests {
         assert!(refusal.is_usage(), "{refusal:?}");
         let text = e.to_string();
         assert!(
-            text.starts_with("no interface named \"QDIO4101L\""),
+            text.starts_with("no interface or stack named \"QDIO4101L\""),
             "{text}"
         );
         assert!(text.contains("TCPIP1/OSAQDIO1, TCPIP2/OSAQDIO2"), "{text}");

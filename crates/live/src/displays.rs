@@ -40,7 +40,8 @@ fn refusal(e: DisplayError) -> Refusal {
 pub fn whole_adapter(kind: &str, target: &str) -> Refusal {
     Refusal::Usage(format!(
         "{} covers the whole adapter and takes no --intf {target:?} (DEVLINKS, OSAINFO, \
-         TRLE, TUNING and QUEUES show one interface, the Netstat displays one stack)",
+         TUNING and QUEUES show an interface or a stack's, TRLE a TRLE, the Netstat displays \
+         one stack)",
         kind.to_ascii_uppercase()
     ))
 }
@@ -493,7 +494,7 @@ mod tests {
             match ask(&c, kind, false, Some("QDIO4101L")) {
                 Err(Refusal::Usage(m)) => {
                     assert!(
-                        m.contains("no interface named \"QDIO4101L\""),
+                        m.contains("no interface or stack named \"QDIO4101L\""),
                         "{kind}: {m}"
                     );
                     assert!(
