@@ -718,8 +718,6 @@ fn a_broadcast_that_matches_does_not_hide_the_address_hint() {
 #[test]
 fn the_addresses_of_foreign_frames_are_counted_in_bounded_memory() {
     use softosa_replay::replay::FOREIGN_ADDRESSES_TRACKED;
-    let dir = scratch("address-bound");
-    let cap = dir.join("many.pcap");
     // The busiest address first, then more distinct peers than are tracked;
     // the busiest is still named first, with all its frames.
     let mut frames = vec![common::tcp_between("10.9.9.2", "10.9.9.1"); 2];
@@ -728,16 +726,7 @@ fn the_addresses_of_foreign_frames_are_counted_in_bounded_memory() {
         frames.push(common::tcp_between(&peer, "10.9.9.1"));
     }
     // 10 µs apart (common::pcap's 1 ms would pass a second of µs).
-    let stamped: Vec<((u32, u32), Vec<u8>)> = frames
-        .iter()
-        .enumerate()
-        .map(|(n, f)| ((1_700_000_000, n as u32 * 10), f.clone()))
-        .collect();
-    std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
-    let mut a = args(&cap, &data("host.prof"));
-    a.modes = vec![softosa_replay::replay::Mode::Balanced];
-    let report = build_report(&a).unwrap();
-    let t = &report.modes[0].totals;
+    let (_, t) = replay_frames("address-bound", &frames);
     assert_eq!(t.foreign, frames.len() as u64);
     assert_eq!(t.foreign_addresses.len(), 3);
     assert_eq!(t.foreign_addresses[0].address.to_string(), "10.9.9.1");

@@ -368,10 +368,8 @@ fn ipv4_total_length_zero_takes_the_frame_length() {
     assert_eq!(parse_ethernet_frame(short), malformed(Header::Ipv4));
 }
 
-/// An Ethernet/IPv6/TCP frame (headers only) with payload length 0 and,
-/// if `jumbo`, a Hop-by-Hop header holding a Jumbo Payload option of that
-/// value, as Linux BIG TCP sends it.
-fn ipv6_big_tcp(jumbo: Option<u32>) -> Vec<u8> {
+/// An Ethernet/IPv6/TCP frame, 2001:db8::1 to ::2, with `payload` bytes.
+fn ipv6_tcp(payload: u32) -> Vec<u8> {
     let mut buf = Vec::new();
     let ip6 = IpSpec::new(
         "2001:db8::1".parse().unwrap(),
@@ -382,8 +380,16 @@ fn ipv6_big_tcp(jumbo: Option<u32>) -> Vec<u8> {
         &eth(None),
         &ip6,
         &TcpSpec::default(),
-        Payload::Len(0),
+        Payload::Len(payload),
     );
+    buf
+}
+
+/// An Ethernet/IPv6/TCP frame (headers only) with payload length 0 and,
+/// if `jumbo`, a Hop-by-Hop header holding a Jumbo Payload option of that
+/// value, as Linux BIG TCP sends it.
+fn ipv6_big_tcp(jumbo: Option<u32>) -> Vec<u8> {
+    let mut buf = ipv6_tcp(0);
     buf[18..20].copy_from_slice(&[0, 0]);
     if let Some(len) = jumbo {
         let mut hbh = vec![buf[20], 0, 0xc2, 4];
@@ -455,18 +461,7 @@ fn ipv6_payload_length_zero_takes_the_jumbo_option_or_the_frame_length() {
 /// extension header of type `kind` (0 Hop-by-Hop, 60 Destination Options)
 /// whose six option bytes are `options`.
 fn ipv6_with_options(kind: u8, options: [u8; 6]) -> Vec<u8> {
-    let mut buf = Vec::new();
-    let ip6 = IpSpec::new(
-        "2001:db8::1".parse().unwrap(),
-        "2001:db8::2".parse().unwrap(),
-    );
-    eth_tcp(
-        &mut buf,
-        &eth(None),
-        &ip6,
-        &TcpSpec::default(),
-        Payload::Len(20),
-    );
+    let mut buf = ipv6_tcp(20);
     let mut ext = vec![buf[20], 0];
     ext.extend_from_slice(&options);
     buf[20] = kind;
