@@ -163,6 +163,15 @@ fn read_at_most(
     Ok(buf)
 }
 
+/// Why a file that would pass a command's [`MAX_TOTAL_TEXT_BYTES`] is refused.
+fn budget_spent() -> String {
+    format!(
+        "with the files before it, more than {} MiB of profile, policy and TRL text in one \
+         command; use fewer or smaller files",
+        MAX_TOTAL_TEXT_BYTES >> 20
+    )
+}
+
 /// What is left of one command's [`MAX_TOTAL_TEXT_BYTES`] as its files are
 /// read with [`load_path_within`].
 #[derive(Debug)]
@@ -206,10 +215,29 @@ pub fn utf8_error_at(bytes: &[u8], e: &std::str::Utf8Error) -> (Span, u8) {
     )
 }
 
+/// [`read_bounded_string`] for one of several files a command reads (a
+/// scenario's profiles): the file must also fit in what `budget` has
+/// left, which it then takes.
+pub fn read_bounded_string_within(path: &Path, budget: &mut TextBudget) -> std::io::Result<String> {
+    let text = read_bounded_string_limit(path, budget.left)?;
+    budget.left = budget.left.saturating_sub(text.len() as u64);
+    Ok(text)
+}
+
 /// [`read_bounded`], as UTF-8 text; invalid text is an `InvalidData` error
 /// naming the line and column of the first byte that is not UTF-8.
 pub fn read_bounded_string(path: &Path) -> std::io::Result<String> {
-    String::from_utf8(read_bounded(path)?).map_err(|e| {
+    read_bounded_string_limit(path, MAX_TEXT_BYTES)
+}
+
+/// [`read_bounded_string`] within `left` bytes of a command's budget.
+fn read_bounded_string_limit(path: &Path, left: u64) -> std::io::Result<String> {
+    let bytes = if left < MAX_TEXT_BYTES {
+        read_at_most(path, left, budget_spent)?
+    } else {
+        read_bounded(path)?
+    };
+    String::from_utf8(bytes).map_err(|e| {
         let (at, byte) = utf8_error_at(e.as_bytes(), &e.utf8_error());
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -234,13 +262,7 @@ pub fn load_path(path: &Path) -> (Option<Loaded>, Diagnostics) {
 pub fn load_path_within(path: &Path, budget: &mut TextBudget) -> (Option<Loaded>, Diagnostics) {
     let name = path.display().to_string();
     let read = if budget.left < MAX_TEXT_BYTES {
-        read_at_most(path, budget.left, || {
-            format!(
-                "with the files before it, more than {} MiB of profile, policy and TRL text \
-                 in one command; check fewer files at a time",
-                MAX_TOTAL_TEXT_BYTES >> 20
-            )
-        })
+        read_at_most(path, budget.left, budget_spent)
     } else {
         read_bounded(path)
     };

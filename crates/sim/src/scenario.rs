@@ -1383,6 +1383,9 @@ impl Scenario {
             }
         }
         let mut specs = Vec::new();
+        // The profiles of all hosts together, as for `profile check`: a
+        // thousand hosts each naming a large profile would fill memory.
+        let mut budget = softosa_profile::load::TextBudget::default();
         for (i, h) in cfgs.iter().enumerate() {
             // A target of a distributor also answers for the DVIPA (a
             // distributor that targets itself owns it already).
@@ -1391,7 +1394,7 @@ impl Scenario {
                 .filter(|d| d.name != h.name && d.distribute_to.contains(&h.name))
                 .filter_map(|d| d.dvipa)
                 .collect();
-            specs.push(self.resolve_host(i, &refs[i], h, models, &extra)?);
+            specs.push(self.resolve_host(i, &refs[i], h, models, &extra, &mut budget)?);
         }
         for (i, h) in cfgs.iter().enumerate() {
             if h.distribute_to.is_empty() {
@@ -1702,6 +1705,7 @@ impl Scenario {
         h: &HostCfg,
         models: &Models,
         extra_addrs: &[Ipv4Addr],
+        budget: &mut softosa_profile::load::TextBudget,
     ) -> Result<HostSpec, ScenarioError> {
         let bad = |w: String| self.invalid(format!("{at}: {w}"));
         let rate = parse_speed(&h.speed).ok_or_else(|| {
@@ -1886,7 +1890,7 @@ impl Scenario {
                 (Some(f), None) => {
                     let base = Path::new(&self.path).parent().unwrap_or(Path::new("."));
                     let p = base.join(f);
-                    let src = softosa_profile::load::read_bounded_string(&p)
+                    let src = softosa_profile::load::read_bounded_string_within(&p, budget)
                         .map_err(|e| bad(format!("profile {}: {e}", p.display())))?;
                     // "profile FILE:LINE:COL: ..." points at the `profile =` line
                     // of the scenario and then into the profile.
@@ -3612,6 +3616,45 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             "",
         );
         assert!(e.contains("profile_text:4:"), "{e}");
+    }
+
+    #[test]
+    fn the_profiles_of_one_scenario_share_a_budget_of_text() {
+        // Three z/OS hosts naming one profile of 12 MiB (mostly comments):
+        // the third read would pass 32 MiB and is refused at its host.
+        let dir = std::env::temp_dir().join(format!("softosa-sc-budget-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut prof = String::new();
+        for (n, ip) in ["192.0.2.1", "192.0.2.3", "192.0.2.4"].iter().enumerate() {
+            prof +=
+                &format!("INTERFACE OSAIF{n}\n DEFINE IPAQENET\n PORTNAME P{n}\n IPADDR {ip}/24\n");
+        }
+        let comment = format!("; {}\n", "x".repeat(1022));
+        prof += &comment.repeat(12 * 1024);
+        std::fs::write(dir.join("big.prof"), &prof).unwrap();
+        let mut text = BASIC[..BASIC.find("[vary]").unwrap()]
+            .replace("inbperf = \"DYNAMIC WORKLOADQ\"", "profile = \"big.prof\"");
+        for (name, ip) in [("zos2", "192.0.2.3"), ("zos3", "192.0.2.4")] {
+            text += &format!(
+                "[[host]]\nname = \"{name}\"\ntype = \"zos\"\nip = \"{ip}\"\nprofile = \"big.prof\"\n"
+            );
+        }
+        let path = dir.join("t.toml");
+        let e = Scenario::parse(&path.display().to_string(), &text)
+            .unwrap()
+            .variants()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("host \"zos3\": profile "), "{e}");
+        assert!(e.contains("more than 32 MiB of profile"), "{e}");
+        // Two of them fit.
+        let two = &text[..text.rfind("[[host]]").unwrap()];
+        let v = Scenario::parse(&path.display().to_string(), two)
+            .unwrap()
+            .variants()
+            .unwrap();
+        assert_eq!(v[0].setup.hosts.len(), 3);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
