@@ -1728,9 +1728,7 @@ impl World {
             return 0;
         }
         let base = cost * 4 / 5;
-        let u: f64 = rand::Rng::random_range(&mut self.cpu_rng, f64::EPSILON..1.0);
-        let rest = (cost - base) as f64;
-        base + (-u.ln() * rest).min(20.0 * rest) as u64
+        base + exp_draw(&mut self.cpu_rng, cost - base)
     }
 
     fn step_cost(&self, h: usize, step: &Step) -> u64 {
@@ -2741,10 +2739,6 @@ impl World {
 
     // ------------------------------------------------------------ VSE, IQD
 
-    /// An application's socket call (request/response, read, write). On
-    /// z/OS and peers the application's unit does the TCP work itself; on
-    /// VSE the application partition hands the request to the TCP/IP
-    /// partition, which serves it in its next cycle.
     /// Workload `w`'s client opens a connection (a unit of work on it).
     fn open_connection(&mut self, w: usize, now: Ns) {
         let client = self.workloads[w].client;
@@ -2753,6 +2747,10 @@ impl World {
         self.submit(client, u, now);
     }
 
+    /// An application's socket call (request/response, read, write). On
+    /// z/OS and peers the application's unit does the TCP work itself; on
+    /// VSE the application partition hands the request to the TCP/IP
+    /// partition, which serves it in its next cycle.
     fn app_call(&mut self, h: usize, c: usize, id: u32, op: SockOp, w: usize, now: Ns) {
         let (key, step) = if self.hosts[h].vse.is_some() {
             (Some(crate::vse::app_key(h, w)), Step::AppCall(c, id, op))
@@ -3148,8 +3146,8 @@ fn listen_port(w: usize) -> u16 {
     5001u16.wrapping_add(w as u16)
 }
 
-/// An exponentially distributed time of mean `mean` ns (a population of
-/// users' think times), at most twenty means.
+/// An exponentially distributed time of mean `mean` ns (users' think
+/// times, the variable part of a CPU step), at most twenty means.
 fn exp_draw(rng: &mut ChaCha8Rng, mean: u64) -> u64 {
     let u: f64 = rand::Rng::random_range(rng, f64::EPSILON..1.0);
     let x = -u.ln() * mean as f64;
