@@ -561,11 +561,6 @@ impl RunResult {
         s
     }
 
-    /// One CSV line per workload. The latencies and CPU per transaction of
-    /// a workload that completed no transaction, and the CPU per MB of one
-    /// that delivered no payload, are empty fields, not 0. Text fields
-    /// (variant label, names) are quoted as RFC 4180 has it when they hold
-    /// a comma, a quote or a line break.
     /// One CSV row per host (`--format csv-hosts`), under
     /// [`RunResult::CSV_HOSTS_HEADER`]: CPU, TCP recovery, links and the
     /// adapter's microprocessor; empty adapter fields for a host without
@@ -623,6 +618,11 @@ impl RunResult {
 
     pub const CSV_HOSTS_HEADER: &'static str = "variant,host,machine,processors,cpu_busy_pct,cpu_ms_per_s,segments_out,acks_out,retransmits,fast_retransmits,timeouts,dupacks_in,out_of_order_in,interrupts,sigas,link_out_frames,link_out_bytes,link_in_frames,link_in_bytes,switch_drops,frame_errors,adapter_busy_pct,adapter_inbound_frames_pct,adapter_outbound_frames_pct,adapter_write_signals_pct,adapter_presentations_pct,adapter_olm_pct,inbound_overruns";
 
+    /// One CSV line per workload. The latencies and CPU per transaction of
+    /// a workload that completed no transaction, and the CPU per MB of one
+    /// that delivered no payload, are empty fields, not 0. Text fields
+    /// (variant label, names) are quoted as RFC 4180 has it when they hold
+    /// a comma, a quote or a line break.
     pub fn to_csv(&self, label: &str) -> String {
         let mut s = String::new();
         let label = csv_field(label);
