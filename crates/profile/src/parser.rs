@@ -3427,32 +3427,24 @@ impl Parser<'_> {
 /// unspecified address, a broadcast, multicast, loopback or reserved one.
 pub fn unicast(a: std::net::IpAddr) -> Result<(), &'static str> {
     use std::net::IpAddr;
-    Err(match a {
-        IpAddr::V4(v) if v.is_unspecified() => {
-            "the unspecified address; an interface needs a unicast address"
-        }
-        IpAddr::V4(v) if v.is_broadcast() => {
-            "the broadcast address; an interface needs a unicast address"
-        }
-        IpAddr::V4(v) if v.is_multicast() => {
-            "a multicast address; an interface needs a unicast address"
-        }
-        IpAddr::V4(v) if v.is_loopback() => {
-            "a loopback address; an interface needs a unicast address, and z/OS has its own LOOPBACK interface"
-        }
-        IpAddr::V4(v) if v.octets()[0] >= 240 => {
-            "a reserved address (240.0.0.0/4); an interface needs a unicast address"
-        }
-        IpAddr::V6(v) if v.is_unspecified() => {
-            "the unspecified address; an interface needs a unicast address"
-        }
-        IpAddr::V6(v) if v.is_multicast() => {
-            "a multicast address; an interface needs a unicast address"
-        }
-        IpAddr::V6(v) if v.is_loopback() => {
-            "the loopback address; an interface needs a unicast address, and z/OS has its own LOOPBACK interface"
-        }
-        _ => return Ok(()),
+    let v4 = match a {
+        IpAddr::V4(v) => Some(v),
+        IpAddr::V6(_) => None,
+    };
+    Err(if a.is_unspecified() {
+        "the unspecified address; an interface needs a unicast address"
+    } else if v4.is_some_and(|v| v.is_broadcast()) {
+        "the broadcast address; an interface needs a unicast address"
+    } else if a.is_multicast() {
+        "a multicast address; an interface needs a unicast address"
+    } else if a.is_loopback() && v4.is_some() {
+        "a loopback address; an interface needs a unicast address, and z/OS has its own LOOPBACK interface"
+    } else if a.is_loopback() {
+        "the loopback address; an interface needs a unicast address, and z/OS has its own LOOPBACK interface"
+    } else if v4.is_some_and(|v| v.octets()[0] >= 240) {
+        "a reserved address (240.0.0.0/4); an interface needs a unicast address"
+    } else {
+        return Ok(());
     })
 }
 
