@@ -4180,40 +4180,46 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
 
     #[test]
     fn empty_names_and_labels_are_refused() {
-        // They ran, heading a host's counters "host  (z10, ...)" and giving
-        // a workload a nameless row.
-        refused_at(
-            |b| b.replacen("name = \"zos\"", "name = \" \"", 1),
-            "name = \" \"",
-            "host #1: name is empty",
-        );
-        refused_at(
-            |b| b.replacen("type = \"RR\"", "type = \"RR\"\nname = \"\"", 1),
-            "name = \"\"",
-            "workload #1: name is empty",
-        );
-        refused_at(
-            |b| format!("{b}labels = [\"a\", \"\", \"c\"]\n"),
-            "labels = ",
-            "[vary] labels: label 2 is empty",
-        );
-        refused_at(
-            |b| format!("{b}labels = [\"a\", \"b\\u001b[2J\", \"c\"]\n"),
-            "labels = ",
-            "[vary] labels: label 2 holds the character U+001B",
-        );
-        // A line feed or an escape sequence in a name broke the report's
-        // lines or was printed raw to the terminal.
-        refused_at(
-            |b| b.replacen("name = \"zos\"", "name = \"z\\nos\"", 1),
-            "name = \"z",
-            "host #1: name \"z\\nos\" holds the character U+000A",
-        );
-        refused_at(
-            |b| b.replacen("type = \"RR\"", "type = \"RR\"\nname = \"RR\\u202E01\"", 1),
-            "name = \"RR",
-            "workload #1: name \"RR\\u{202e}01\" holds the character U+202E",
-        );
+        // Empty ones ran, heading a host's counters "host  (z10, ...)" and
+        // giving a workload a nameless row; a line feed or an escape
+        // sequence in a name broke the report's lines or was printed raw
+        // to the terminal. (edit of BASIC, the line it is on, the message)
+        type Edit = fn(&str) -> String;
+        let cases: [(Edit, &str, &str); 6] = [
+            (
+                |b| b.replacen("name = \"zos\"", "name = \" \"", 1),
+                "name = \" \"",
+                "host #1: name is empty",
+            ),
+            (
+                |b| b.replacen("type = \"RR\"", "type = \"RR\"\nname = \"\"", 1),
+                "name = \"\"",
+                "workload #1: name is empty",
+            ),
+            (
+                |b| format!("{b}labels = [\"a\", \"\", \"c\"]\n"),
+                "labels = ",
+                "[vary] labels: label 2 is empty",
+            ),
+            (
+                |b| format!("{b}labels = [\"a\", \"b\\u001b[2J\", \"c\"]\n"),
+                "labels = ",
+                "[vary] labels: label 2 holds the character U+001B",
+            ),
+            (
+                |b| b.replacen("name = \"zos\"", "name = \"z\\nos\"", 1),
+                "name = \"z",
+                "host #1: name \"z\\nos\" holds the character U+000A",
+            ),
+            (
+                |b| b.replacen("type = \"RR\"", "type = \"RR\"\nname = \"RR\\u202E01\"", 1),
+                "name = \"RR",
+                "workload #1: name \"RR\\u{202e}01\" holds the character U+202E",
+            ),
+        ];
+        for (edit, marker, says) in cases {
+            refused_at(edit, marker, says);
+        }
     }
 
     #[test]

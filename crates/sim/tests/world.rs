@@ -10,6 +10,15 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The shipped example `scenarios/NAME` with its measured window changed
+/// from `from` ms to `to` ms (a longer or shorter run of the same setup).
+fn example_for(name: &str, from: u32, to: u32) -> String {
+    let text = std::fs::read_to_string(repo().join("scenarios").join(name)).unwrap();
+    let was = format!("duration_ms = {from}\n");
+    assert!(text.contains(&was), "{name} no longer says {was:?}");
+    text.replace(&was, &format!("duration_ms = {to}\n"))
+}
+
 mod common;
 use common::{host, only, run_text};
 
@@ -216,9 +225,7 @@ speed = "10g"
 /// 50k connections a second from one Linux client, enough to wrap its
 /// ephemeral ports about 1.25 s in.
 fn busy_crr_web(extra: &str) -> RunResult {
-    let text = std::fs::read_to_string(repo().join("scenarios/crr-web.toml")).unwrap();
-    let text = text.replace("duration_ms = 100", "duration_ms = 1600");
-    assert!(text.contains("duration_ms = 1600"), "crr-web.toml changed");
+    let text = example_for("crr-web.toml", 100, 1600);
     let mut r = run_text(&(text + extra));
     r.remove(0).1
 }
@@ -403,9 +410,7 @@ fn think_time_paces_the_clients_and_stays_out_of_the_response_time() {
     // client goes round once per response time plus its think time, so
     // the rate follows from those, and the response time is the round
     // trip's alone, much shorter than the longer think times.
-    let text = std::fs::read_to_string(repo().join("scenarios/rr-think-time.toml"))
-        .unwrap()
-        .replace("duration_ms = 500", "duration_ms = 300");
+    let text = example_for("rr-think-time.toml", 500, 300);
     let runs = run_text(&text);
     let wl = |k: usize| &runs[k].1.workloads[0];
     for (k, think) in [(1, 500.0), (2, 2000.0), (3, 8000.0)] {
@@ -1148,9 +1153,7 @@ rcvbuf_kb = 256
 /// (no field of that set) stays put.
 #[test]
 fn a_vary_over_the_card_s_signal_cost_moves_only_the_card() {
-    let text = std::fs::read_to_string(repo().join("scenarios/signal-cost.toml"))
-        .unwrap()
-        .replace("duration_ms = 300", "duration_ms = 60");
+    let text = example_for("signal-cost.toml", 300, 60);
     let runs = run_text(&text);
     assert_eq!(runs.len(), 3);
     let rr: Vec<_> = runs.iter().map(|(_, r)| r.workloads[0].clone()).collect();
@@ -1211,9 +1214,7 @@ fn a_vary_over_the_card_s_signal_cost_moves_only_the_card() {
 /// one drops (counted) and the stream backs off.
 #[test]
 fn a_deep_switch_buffer_holds_a_standing_queue_ahead_of_requests() {
-    let text = std::fs::read_to_string(repo().join("scenarios/switch-buffer.toml"))
-        .unwrap()
-        .replace("duration_ms = 2000", "duration_ms = 300");
+    let text = example_for("switch-buffer.toml", 2000, 300);
     let runs = run_text(&text);
     assert_eq!(runs.len(), 3);
     let wl = |r: &RunResult, n: &str| r.workloads.iter().find(|w| w.name == n).unwrap().clone();
