@@ -845,16 +845,17 @@ impl Scenario {
                     .into_iter()
                     .find(|k| hv.get(k).is_some())
                 {
-                    let none = if h.distribute_to.is_empty() {
-                        "this host distributes to none (give distribute_to, or drop {k})"
+                    let (none, fix) = if h.distribute_to.is_empty() {
+                        ("this host distributes to none", "give distribute_to")
                     } else {
-                        "this host names only itself in distribute_to and forwards nothing \
-                         (name another target, or drop {k})"
+                        (
+                            "this host names only itself in distribute_to and forwards nothing",
+                            "name another target",
+                        )
                     };
                     return Err(self.invalid(format!(
                         "{at}: {k} is the XCF link of a sysplex distributor to its \
-                         targets, and {}",
-                        none.replace("{k}", k)
+                         targets, and {none} ({fix}, or drop {k})"
                     )));
                 }
             }
