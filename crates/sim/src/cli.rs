@@ -36,6 +36,15 @@ impl Format {
             RunResult::CSV_HEADER
         }
     }
+
+    /// A CSV format's rows for one run, labelled `label`.
+    fn csv_rows(self, r: &RunResult, label: &str) -> String {
+        if self == Format::CsvHosts {
+            r.to_csv_hosts(label)
+        } else {
+            r.to_csv(label)
+        }
+    }
 }
 
 const SIM_EXAMPLES: &str = "\
@@ -475,11 +484,7 @@ fn seeded(
             let label = variant_label(&format!("{}, seed {seed}", v.label), n, total);
             let (r, _) = run_world_since(&label, &setup, args.quiet, started)?;
             if args.format.csv() {
-                let rows = if args.format == Format::CsvHosts {
-                    r.to_csv_hosts(&v.label)
-                } else {
-                    r.to_csv(&v.label)
-                };
+                let rows = args.format.csv_rows(&r, &v.label);
                 csv.extend(rows.lines().map(|l| format!("{seed},{l}\n")));
             }
             all.add(i, &v.label, &r);
@@ -528,8 +533,7 @@ impl Rendered {
             Format::Json => {
                 json_element(&serde_json::json!({ "variant": label, "result": r.to_json()? }))?
             }
-            Format::Csv => r.to_csv(label),
-            Format::CsvHosts => r.to_csv_hosts(label),
+            Format::Csv | Format::CsvHosts => f.csv_rows(r, label),
             Format::Text => r.to_text(),
         };
         let rows = if f == Format::Text || side {
