@@ -163,6 +163,16 @@ fn read_at_most(
     Ok(buf)
 }
 
+/// [`read_bounded`], within `left` bytes of a command's budget: a file
+/// that would pass it is refused as such.
+fn read_within(path: &Path, left: u64) -> std::io::Result<Vec<u8>> {
+    if left < MAX_TEXT_BYTES {
+        read_at_most(path, left, budget_spent)
+    } else {
+        read_bounded(path)
+    }
+}
+
 /// Why a file that would pass a command's [`MAX_TOTAL_TEXT_BYTES`] is refused.
 fn budget_spent() -> String {
     format!(
@@ -232,12 +242,7 @@ pub fn read_bounded_string(path: &Path) -> std::io::Result<String> {
 
 /// [`read_bounded_string`] within `left` bytes of a command's budget.
 fn read_bounded_string_limit(path: &Path, left: u64) -> std::io::Result<String> {
-    let bytes = if left < MAX_TEXT_BYTES {
-        read_at_most(path, left, budget_spent)?
-    } else {
-        read_bounded(path)?
-    };
-    String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(read_within(path, left)?).map_err(|e| {
         let (at, byte) = utf8_error_at(e.as_bytes(), &e.utf8_error());
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -261,11 +266,7 @@ pub fn load_path(path: &Path) -> (Option<Loaded>, Diagnostics) {
 /// also fit in what `budget` has left, which it then takes.
 pub fn load_path_within(path: &Path, budget: &mut TextBudget) -> (Option<Loaded>, Diagnostics) {
     let name = path.display().to_string();
-    let read = if budget.left < MAX_TEXT_BYTES {
-        read_at_most(path, budget.left, budget_spent)
-    } else {
-        read_bounded(path)
-    };
+    let read = read_within(path, budget.left);
     if let Ok(bytes) = &read {
         budget.left = budget.left.saturating_sub(bytes.len() as u64);
     }
