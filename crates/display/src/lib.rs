@@ -292,6 +292,14 @@ fn qualified(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> String {
     format!("{}/{}", ctx.stack_name(engine, i.cfg.stack), i.cfg.name)
 }
 
+/// Every stack's name, for a message listing what a target may name.
+fn stack_names(engine: &Engine, ctx: &DisplayContext) -> String {
+    (0..engine.stacks().len())
+        .map(|s| ctx.stack_name(engine, s).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn interface_names(engine: &Engine, ctx: &DisplayContext) -> String {
     let v: Vec<String> = engine
         .interfaces()
@@ -358,10 +366,7 @@ pub fn select_interfaces<'a>(
         0 => Err(DisplayError::UnknownInterface {
             name: t.to_string(),
             valid: interface_names(engine, ctx),
-            stacks: (0..engine.stacks().len())
-                .map(|s| ctx.stack_name(engine, s).to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
+            stacks: stack_names(engine, ctx),
         }),
         1 => Ok(found),
         _ => Err(DisplayError::AmbiguousInterface {
@@ -396,10 +401,7 @@ pub(crate) fn select_stacks(
         }
         Err(_) => Err(DisplayError::UnknownStack {
             name: t.to_string(),
-            stacks: (0..n)
-                .map(|s| ctx.stack_name(engine, s).to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
+            stacks: stack_names(engine, ctx),
             interfaces: interface_names(engine, ctx),
         }),
     }
