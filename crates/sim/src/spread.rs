@@ -165,6 +165,13 @@ fn host_figures(h: &HostResult) -> HostFigures {
     out
 }
 
+/// Figure `m` of row `i` (a workload or a host) in each run of `runs`.
+fn column<const N: usize>(runs: &[Vec<[Option<f64>; N]>], i: usize, m: usize) -> Vec<Option<f64>> {
+    runs.iter()
+        .map(|r| r.get(i).and_then(|f| f.get(m).copied().flatten()))
+        .collect()
+}
+
 /// A cell of the text tables: the mean and how far the farthest run lies
 /// from it, or from how many runs the mean is when only some have it.
 fn cell(vals: &[Option<f64>], prec: usize, partial: &mut bool) -> String {
@@ -312,20 +319,12 @@ impl SeedRuns {
 
     /// Figure `m` of host `h` of variant `v`, run by run.
     fn host_values(&self, v: usize, h: usize, m: usize) -> Vec<Option<f64>> {
-        self.variants[v]
-            .host_runs
-            .iter()
-            .map(|r| r.get(h).and_then(|f| f[m]))
-            .collect()
+        column(&self.variants[v].host_runs, h, m)
     }
 
     /// Figure `m` of workload `w` of variant `v`, run by run.
     fn values(&self, v: usize, w: usize, m: usize) -> Vec<Option<f64>> {
-        self.variants[v]
-            .runs
-            .iter()
-            .map(|r| r.get(w).and_then(|f| f[m]))
-            .collect()
+        column(&self.variants[v].runs, w, m)
     }
 
     /// Variant `v`'s change of figure `m` of workload `name` against the
