@@ -8,6 +8,7 @@
 //! `opt_comment` saying what softosa did with the frame. Wireshark shows the
 //! comments as `frame.comment` / `pkt_comment`.
 
+use crate::capture::CaptureIf;
 use crate::replay::{AnnotationSink, PendingRecord};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -25,8 +26,8 @@ const IF_TSRESOL: u16 = 9;
 /// Writes records with comments as pcapng (little-endian).
 pub struct PcapNgWriter<W: Write> {
     out: W,
-    /// (capture interface, link type) → our interface id.
-    ifaces: BTreeMap<(u32, i32), u32>,
+    /// Capture interface (id, link type, snap length) → our interface id.
+    ifaces: BTreeMap<CaptureIf, u32>,
     pub packets: u64,
 }
 
@@ -79,38 +80,39 @@ impl<W: Write> PcapNgWriter<W> {
         })
     }
 
-    fn iface(&mut self, capture_if: u32, link_type: i32) -> io::Result<u32> {
-        if let Some(&id) = self.ifaces.get(&(capture_if, link_type)) {
+    fn iface(&mut self, capture_if: CaptureIf) -> io::Result<u32> {
+        if let Some(&id) = self.ifaces.get(&capture_if) {
             return Ok(id);
         }
         let id = self.ifaces.len() as u32;
         let mut body = Vec::new();
-        body.extend_from_slice(&(link_type as u16).to_le_bytes());
+        body.extend_from_slice(&(capture_if.link_type as u16).to_le_bytes());
         body.extend_from_slice(&0u16.to_le_bytes());
-        body.extend_from_slice(&0u32.to_le_bytes()); // no snap length limit
+        // The capture's own snap length, so that tools reading the copy
+        // know its short frames were cut and not sent short.
+        body.extend_from_slice(&capture_if.snaplen.to_le_bytes());
         option(
             &mut body,
             IF_NAME,
-            format!("capture-if{capture_if}").as_bytes(),
+            format!("capture-if{}", capture_if.id).as_bytes(),
         );
         option(&mut body, IF_TSRESOL, &[9]);
         option(&mut body, OPT_END, &[]);
         block(&mut self.out, IDB, &body)?;
-        self.ifaces.insert((capture_if, link_type), id);
+        self.ifaces.insert(capture_if, id);
         Ok(id)
     }
 
     /// Write one packet with a comment.
     pub fn packet(
         &mut self,
-        capture_if: u32,
-        link_type: i32,
+        capture_if: CaptureIf,
         ts_ns: i64,
         data: &[u8],
         orig_len: u32,
         comment: &str,
     ) -> io::Result<()> {
-        let id = self.iface(capture_if, link_type)?;
+        let id = self.iface(capture_if)?;
         let ts = u64::try_from(ts_ns).unwrap_or(0);
         let mut body = Vec::with_capacity(32 + data.len() + comment.len());
         body.extend_from_slice(&id.to_le_bytes());
@@ -141,14 +143,7 @@ impl<W: Write> AnnotationSink for PcapNgWriter<W> {
             .map(|f| f.comment())
             .collect::<Vec<_>>()
             .join("; ");
-        self.packet(
-            rec.interface,
-            rec.link_type,
-            rec.ts_ns,
-            &rec.raw,
-            rec.orig_len,
-            &comment,
-        )
+        self.packet(rec.capture_if, rec.ts_ns, &rec.raw, rec.orig_len, &comment)
     }
 }
 
@@ -158,21 +153,32 @@ mod tests {
     use crate::capture::CaptureReader;
 
     #[test]
-    fn written_file_reads_back_with_same_packets() {
+    fn written_file_reads_back_with_same_packets_and_interfaces() {
         let mut w = PcapNgWriter::new(Vec::new()).unwrap();
         let frame = [
             0x02u8, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x00, 0x45, 0, 0, 20, 1, 2, 3,
         ];
+        let whole = CaptureIf {
+            id: 0,
+            link_type: 1,
+            snaplen: 262_144,
+        };
+        let cut = CaptureIf {
+            id: 1,
+            link_type: 1,
+            snaplen: 15,
+        };
         w.packet(
-            0,
-            1,
+            whole,
             1_700_000_000_123_456_789,
             &frame,
             60,
             "softosa: queue 2 BULKDATA",
         )
         .unwrap();
-        w.packet(0, 1, 1_700_000_000_123_457_000, &frame[..15], 15, "")
+        w.packet(cut, 1_700_000_000_123_457_000, &frame[..15], 60, "")
+            .unwrap();
+        w.packet(whole, 1_700_000_000_123_458_000, &frame, 60, "")
             .unwrap();
         let bytes = w.finish().unwrap();
         assert_eq!(bytes.len() % 4, 0);
@@ -181,8 +187,13 @@ mod tests {
         assert_eq!(a.ts_ns, 1_700_000_000_123_456_789);
         assert_eq!(a.raw, &frame[..]);
         assert_eq!(a.orig_len, 60);
+        assert_eq!(a.capture_if, whole);
         let b = r.next_record().unwrap().unwrap();
         assert_eq!(b.raw.len(), 15);
+        // Each interface is described once, with its own snap length.
+        assert_eq!(b.capture_if, cut);
+        let c = r.next_record().unwrap().unwrap();
+        assert_eq!(c.capture_if, whole);
         assert!(r.next_record().unwrap().is_none());
     }
 }

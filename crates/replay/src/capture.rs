@@ -171,13 +171,23 @@ pub struct Record<'a> {
     pub frame: &'a [u8],
     /// Length of that Ethernet frame on the wire.
     pub wire_len: u32,
-    /// The bytes exactly as captured, and their link type and original length.
+    /// The bytes exactly as captured, and their original length.
     pub raw: &'a [u8],
-    pub link_type: i32,
     pub orig_len: u32,
-    /// pcapng interface id (0 for pcap).
-    pub interface: u32,
+    /// The capture interface it was taken on.
+    pub capture_if: CaptureIf,
     pub direction_hint: Option<DirectionHint>,
+}
+
+/// The capture interface a record was taken on, as the file declares it:
+/// what an annotated copy needs to describe it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CaptureIf {
+    /// pcapng interface id within its section (0 for pcap).
+    pub id: u32,
+    pub link_type: i32,
+    /// The most bytes of a packet the capture kept (0: no limit).
+    pub snaplen: u32,
 }
 
 /// A record the reader left out (see [`SkipReason`]), with what the
@@ -190,12 +200,11 @@ pub struct SkippedRecord<'a> {
     /// own stamp is malformed: the previous record's (its whole second for
     /// the first record), so that a capture written back stays in order.
     pub ts_ns: i64,
-    /// The bytes exactly as captured, and their link type and original length.
+    /// The bytes exactly as captured, and their original length.
     pub raw: &'a [u8],
-    pub link_type: i32,
     pub orig_len: u32,
-    /// pcapng interface id (0 for pcap).
-    pub interface: u32,
+    /// The capture interface it was taken on.
+    pub capture_if: CaptureIf,
     pub reason: SkipReason,
 }
 
@@ -301,15 +310,27 @@ impl<R: Read> Inner<R> {
 #[derive(Clone, Copy, Debug)]
 struct IfInfo {
     link_type: i32,
+    snaplen: u32,
     /// Timestamp units per second.
     units: u64,
     /// Seconds added to every timestamp.
     offset_s: i64,
 }
 
+impl IfInfo {
+    fn capture_if(&self, id: u32) -> CaptureIf {
+        CaptureIf {
+            id,
+            link_type: self.link_type,
+            snaplen: self.snaplen,
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct State {
     pcap_link: i32,
+    pcap_snaplen: u32,
     pcap_nanos: bool,
     /// Byte order of the pcap file or of the current pcapng section.
     big_endian: bool,
@@ -317,6 +338,17 @@ struct State {
     /// Last timestamp seen (Simple Packet Blocks carry none).
     last_ts: i64,
     stats: ReaderStats,
+}
+
+impl State {
+    /// A pcap file's one interface.
+    fn pcap_if(&self) -> CaptureIf {
+        CaptureIf {
+            id: 0,
+            link_type: self.pcap_link,
+            snaplen: self.pcap_snaplen,
+        }
+    }
 }
 
 /// Streaming reader over a pcap or pcapng file.
@@ -463,9 +495,8 @@ impl<R: Read> CaptureReader<R> {
                 number: self.state.stats.records,
                 ts_ns: meta.ts_ns,
                 raw: &self.raw_buf,
-                link_type: meta.link_type,
                 orig_len: meta.orig_len,
-                interface: meta.interface,
+                capture_if: meta.capture_if,
                 reason,
             })),
         })
@@ -480,9 +511,8 @@ impl<R: Read> CaptureReader<R> {
             frame: &self.frame_buf,
             wire_len: meta.wire_len,
             raw: &self.raw_buf,
-            link_type: meta.link_type,
             orig_len: meta.orig_len,
-            interface: meta.interface,
+            capture_if: meta.capture_if,
             direction_hint: meta.hint,
         }
     }
@@ -901,9 +931,8 @@ fn describe<I>(e: &PcapError<I>) -> String {
 struct Meta {
     ts_ns: i64,
     wire_len: u32,
-    link_type: i32,
     orig_len: u32,
-    interface: u32,
+    capture_if: CaptureIf,
     hint: Option<DirectionHint>,
 }
 
@@ -932,9 +961,10 @@ fn handle_block(
         bytes_read,
         detail,
     };
-    let (ts_ns, data, orig_len, link_type, interface, stamp) = match block {
+    let (ts_ns, data, orig_len, capture_if, stamp) = match block {
         PcapBlockOwned::LegacyHeader(h) => {
             st.pcap_link = h.network.0 & 0xffff; // upper bits: FCS flags
+            st.pcap_snaplen = h.snaplen;
             st.pcap_nanos = h.is_nanosecond_precision();
             st.big_endian = h.is_bigendian();
             return Ok(None);
@@ -957,10 +987,10 @@ fn handle_block(
                 let reason = SkipReason::StampFraction {
                     nanos: st.pcap_nanos,
                 };
-                (ts, b.data, b.origlen, st.pcap_link, 0, Err(reason))
+                (ts, b.data, b.origlen, st.pcap_if(), Err(reason))
             } else {
                 let ts = i64::from(b.ts_sec) * 1_000_000_000 + i64::from(b.ts_usec) * unit;
-                (ts, b.data, b.origlen, st.pcap_link, 0, Ok(()))
+                (ts, b.data, b.origlen, st.pcap_if(), Ok(()))
             }
         }
         PcapBlockOwned::NG(Block::SectionHeader(shb)) => {
@@ -986,6 +1016,7 @@ fn handle_block(
             })?;
             st.interfaces.push(IfInfo {
                 link_type: i32::from(idb.linktype.0 as u16),
+                snaplen: idb.snaplen,
                 units,
                 offset_s,
             });
@@ -1013,8 +1044,7 @@ fn handle_block(
                 ts,
                 &epb.data[..caplen],
                 epb.origlen,
-                ifc.link_type,
-                epb.if_id,
+                ifc.capture_if(epb.if_id),
                 Ok(()),
             )
         }
@@ -1029,8 +1059,7 @@ fn handle_block(
                 st.last_ts,
                 &spb.data[..caplen],
                 spb.origlen,
-                ifc.link_type,
-                0,
+                ifc.capture_if(0),
                 Ok(()),
             )
         }
@@ -1048,12 +1077,11 @@ fn handle_block(
     let meta = |wire_len, hint| Meta {
         ts_ns,
         wire_len,
-        link_type,
         orig_len,
-        interface,
+        capture_if,
         hint,
     };
-    match stamp.and_then(|()| normalise(link_type, data, orig_len, frame_buf)) {
+    match stamp.and_then(|()| normalise(capture_if.link_type, data, orig_len, frame_buf)) {
         Ok((wire_len, hint)) => Ok(Some(Step::Packet(meta(wire_len, hint)))),
         Err(reason) => {
             Skipped::count_in(&mut st.stats.skipped, reason.to_string(), st.stats.records);

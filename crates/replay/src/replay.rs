@@ -27,7 +27,7 @@
 //! capped flow table, a reorder window for annotation bounded by the frames
 //! the engine holds).
 
-use crate::capture::{CaptureError, CaptureReader, DirectionHint, Entry, Skipped};
+use crate::capture::{CaptureError, CaptureIf, CaptureReader, DirectionHint, Entry, Skipped};
 use crate::stats::{DelaySummary, Histogram, TimeSeries};
 use crate::unusable;
 use core::time::Duration;
@@ -541,9 +541,8 @@ pub struct PendingRecord {
     pub number: u64,
     pub ts_ns: i64,
     pub raw: Vec<u8>,
-    pub link_type: i32,
     pub orig_len: u32,
-    pub interface: u32,
+    pub capture_if: CaptureIf,
     pub fates: Vec<Fate>,
     /// Copies still to be presented.
     awaiting: u32,
@@ -551,20 +550,19 @@ pub struct PendingRecord {
 
 impl PendingRecord {
     /// A record as the capture holds it, `(number, stamp, bytes)` and
-    /// `(link type, original length, interface)`, waiting for the fates of
-    /// its copies (a skipped record comes with its one fate).
+    /// `(original length, interface)`, waiting for the fates of its copies
+    /// (a skipped record comes with its one fate).
     fn as_captured(
         (number, ts_ns, raw): (u64, i64, &[u8]),
-        (link_type, orig_len, interface): (i32, u32, u32),
+        (orig_len, capture_if): (u32, CaptureIf),
         fates: Vec<Fate>,
     ) -> PendingRecord {
         PendingRecord {
             number,
             ts_ns,
             raw: raw.to_vec(),
-            link_type,
             orig_len,
-            interface,
+            capture_if,
             fates,
             awaiting: 0,
         }
@@ -780,7 +778,7 @@ pub fn replay_mode<R: Read>(
                 if run.sink.is_some() {
                     run.pending.push_back(PendingRecord::as_captured(
                         (rec.number, rec.ts_ns, rec.raw),
-                        (rec.link_type, rec.orig_len, rec.interface),
+                        (rec.orig_len, rec.capture_if),
                         vec![Fate::Other(format!("not replayed: {}", rec.reason))],
                     ));
                     run.flush_pending();
@@ -814,7 +812,7 @@ pub fn replay_mode<R: Read>(
         if run.sink.is_some() {
             run.pending.push_back(PendingRecord::as_captured(
                 (rec.number, rec.ts_ns, rec.raw),
-                (rec.link_type, rec.orig_len, rec.interface),
+                (rec.orig_len, rec.capture_if),
                 Vec::new(),
             ));
         }

@@ -263,13 +263,20 @@ fn annotated_capture_keeps_every_record_with_its_queue() {
     )
     .unwrap();
     let out = w.finish().unwrap();
-    // Same records, same order and timestamps.
+    // Same records, same order and timestamps, on an interface with the
+    // capture's link type and snap length.
     let mut a = CaptureReader::new(&out[..]).unwrap();
     let mut b = CaptureReader::open(&data("mix.pcap")).unwrap();
     let mut n = 0;
     loop {
-        let x = a.next_record().unwrap().map(|r| (r.ts_ns, r.raw.to_vec()));
-        let y = b.next_record().unwrap().map(|r| (r.ts_ns, r.raw.to_vec()));
+        let x = a
+            .next_record()
+            .unwrap()
+            .map(|r| (r.ts_ns, r.raw.to_vec(), r.capture_if));
+        let y = b
+            .next_record()
+            .unwrap()
+            .map(|r| (r.ts_ns, r.raw.to_vec(), r.capture_if));
         assert_eq!(x, y, "record {}", n + 1);
         if x.is_none() {
             break;
