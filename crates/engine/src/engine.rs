@@ -17,7 +17,7 @@ use crate::counters::{
     WriteQueueCounters,
 };
 use crate::inbound::bulk::{BulkDetector, ConnKey, Dir, Verdict};
-use crate::inbound::queue::{AcceptOutcome, BatchBuf, HeldFrame, InputQueue};
+use crate::inbound::queue::{AcceptOutcome, BatchBuf, Cast, FrameTag, HeldFrame, InputQueue};
 use crate::inbound::tuner::{FrameKind, Tuner, TunerRole};
 use crate::inbound::{PresentCause, QueueKind};
 use crate::outbound::{prio, tso, WlmClass};
@@ -703,6 +703,7 @@ impl Engine {
         for rq in iface.queues.iter_mut().flatten() {
             dropped += rq.q.discard_pending() as u64;
         }
+        iface.counters.packets_in_discarded += dropped;
         let port = &mut self.ports[iface.cfg.port];
         port.owners.retain(|_, v| *v != id);
         port.macs.retain(|_, v| *v != id);
@@ -1203,10 +1204,13 @@ impl Engine {
         let (data, wire_len) = match (layer, info.l2) {
             (Layer::Layer3, Some(l2)) => {
                 let h = usize::from(l2.header_len);
-                (
-                    frame.data.get(h..).unwrap_or(&[]),
-                    frame.wire_len.saturating_sub(u32::from(l2.header_len)),
-                )
+                let l3 = frame.wire_len.saturating_sub(u32::from(l2.header_len));
+                // A layer-3 interface keeps the IP packet: not the Ethernet
+                // padding after a short one (a bare ACK is 40 bytes, not 46).
+                let ip_len = info.ip().map_or(0, |ip| ip.total_len);
+                let len = if ip_len > 0 { l3.min(ip_len) } else { l3 };
+                let data = frame.data.get(h..).unwrap_or(&[]);
+                (&data[..data.len().min(len as usize)], len)
             }
             _ => (frame.data, frame.wire_len),
         };
@@ -1230,18 +1234,17 @@ impl Engine {
         let qk = self.classify(id, info);
         let store_cap = self.tuning.store_bytes.map_or(usize::MAX, |b| b as usize);
         let store = &data[..data.len().min(store_cap)];
+        let tag = FrameTag {
+            internal,
+            cast: match info.l2.map(|l| l.dst) {
+                Some(m) if m == Mac::BROADCAST => Cast::Broadcast,
+                Some(m) if m.is_group() => Cast::Multicast,
+                _ => Cast::Unicast,
+            },
+        };
         let iface = &mut self.ifaces[id.0];
-        iface.counters.bytes_in += u64::from(wire_len);
-        iface.counters.packets_in += 1;
-        match info.l2.map(|l| l.dst) {
-            Some(m) if m == Mac::BROADCAST => iface.counters.broadcast_in += 1,
-            Some(m) if m.is_group() => iface.counters.multicast_in += 1,
-            _ => iface.counters.unicast_in += 1,
-        }
-        if qk == QueueKind::BulkData && info.tcp_payload().is_some() {
-            iface.counters.segments_on_bulk_queue += 1;
-        }
         let Some(rq) = iface.queues[qk.index()].as_mut() else {
+            iface.counters.packets_in_discarded += 1;
             return self.drop_in(DropReason::NoRoute);
         };
         // DYNAMIC / OLM tuner.
@@ -1283,7 +1286,10 @@ impl Engine {
         let olm_active = rq.olm && !rq.olm_backoff;
         let host_looking =
             rq.in_service > 0 && olm_active || rq.poll_until.is_some_and(|t| t >= now);
-        let outcome = rq.q.accept(now, store, wire_len, internal);
+        let outcome = rq.q.accept(now, store, wire_len, tag);
+        if outcome.is_ok() && qk == QueueKind::BulkData && info.tcp_payload().is_some() {
+            iface.counters.segments_on_bulk_queue += 1;
+        }
         if let Some((level, new)) = retuned {
             self.push_event(Event::TimersRetuned {
                 at: now,
@@ -1351,6 +1357,19 @@ impl Engine {
         let frames = buf.frames.len() as u32;
         let wire_bytes = buf.wire_bytes;
         let sbals = buf.sbals;
+        // The stack's interface statistics count what it is given: frames
+        // the adapter dropped are counted as discarded only, and frames
+        // still held on the adapter not yet.
+        let c = &mut iface.counters;
+        c.bytes_in += wire_bytes;
+        c.packets_in += u64::from(frames);
+        for f in &buf.frames {
+            match f.tag.cast {
+                Cast::Unicast => c.unicast_in += 1,
+                Cast::Multicast => c.multicast_in += 1,
+                Cast::Broadcast => c.broadcast_in += 1,
+            }
+        }
         self.counters.presented += u64::from(frames);
         self.outstanding += u64::from(frames);
         let slot = match self.free_slots.pop() {
@@ -1401,7 +1420,7 @@ impl Engine {
                     .unwrap_or(&[]),
                 wire_len: f.wire_len,
                 arrival: f.arrival,
-                internal: f.internal,
+                internal: f.tag.internal,
             })
         })
     }

@@ -141,6 +141,14 @@ fn host_holding_buffers_causes_noreads() {
             .get(counters::DropReason::NoReadBuffer),
         c.noreads
     );
+    // The stack's interface statistics (Netstat DEVLINKS) count what it was
+    // given; the frames the adapter dropped are discarded, and nothing else.
+    let i = &e.interface(IfaceId(0)).unwrap().counters;
+    assert_eq!(i.packets_in, c.packcnt);
+    assert_eq!(i.unicast_in, c.packcnt);
+    assert_eq!(i.bytes_in, c.bytecnt);
+    assert_eq!(i.packets_in_discarded, c.noreads);
+    assert_eq!(c.packcnt + c.noreads, 100);
     // Returning the buffers lets frames in again.
     for b in held {
         e.complete_batch(us(t), b);
@@ -159,6 +167,27 @@ fn host_holding_buffers_causes_noreads() {
         before
     );
     assert!(e.accounting().balanced());
+}
+
+/// Netstat DEVLINKS counts a frame once the stack is given it, and a
+/// layer-3 interface counts the IP packet, not the Ethernet padding of a
+/// short one.
+#[test]
+fn interface_statistics_count_presented_ip_packets() {
+    let mut e = Engine::new(single(InbPerf::Balanced, false, TimerTable::default())).unwrap();
+    // A bare ACK: 54 bytes of Ethernet, IP and TCP, padded to 60 on the wire.
+    let mut ack = tcp_in_flags(PORT_MAC, "192.0.2.1", 1068, 2141, 0, 0x10);
+    assert_eq!(ack.len(), 54);
+    ack.resize(60, 0);
+    wire(&mut e, us(0), &ack);
+    let i = &e.interface(IfaceId(0)).unwrap().counters;
+    assert_eq!((i.packets_in, i.bytes_in), (0, 0), "counted while held");
+    advance(&mut e, us(1000));
+    assert_eq!(drain(&mut e, us(1000)).len(), 1);
+    let i = &e.interface(IfaceId(0)).unwrap().counters;
+    assert_eq!((i.packets_in, i.unicast_in, i.bytes_in), (1, 1, 40));
+    let c = e.read_counters(IfaceId(0), QueueKind::Primary).unwrap();
+    assert_eq!((c.packcnt, c.bytecnt), (1, 40));
 }
 
 /// Drive `conns` RR connections (100/800) and optionally one inbound stream

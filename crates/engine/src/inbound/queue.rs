@@ -6,7 +6,8 @@
 //! and not yet presented form the *pending batch*. It is presented when:
 //! - the inter-packet **gap timer** expires (restarted by every frame),
 //! - the **block hold timer** expires (started by the batch's first frame),
-//! - the batch reaches the buffer **threshold** (PCITHRSH),
+//! - the batch reaches the buffer **threshold** (PCITHRSH), or takes the
+//!   last empty SBAL,
 //! - or at once when the timers are zero, on HiperSockets, or under OLM.
 //!
 //! Presented SBALs belong to the host until it returns them; when no empty
@@ -20,6 +21,30 @@ use crate::config::TimerPair;
 use crate::counters::{DropReason, ReadQueueCounters};
 use crate::time::Instant;
 
+/// Whom a frame was addressed to, as the interface statistics count it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cast {
+    Unicast,
+    Multicast,
+    Broadcast,
+}
+
+/// What the stack counts of a held frame once it is presented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameTag {
+    /// Packet was an accelerator or internal delivery (not from this port's wire).
+    pub internal: bool,
+    pub cast: Cast,
+}
+
+impl FrameTag {
+    /// A unicast frame from the wire.
+    pub const WIRE: FrameTag = FrameTag {
+        internal: false,
+        cast: Cast::Unicast,
+    };
+}
+
 /// One held frame inside a batch.
 #[derive(Clone, Copy, Debug)]
 pub struct HeldFrame {
@@ -27,8 +52,7 @@ pub struct HeldFrame {
     pub stored: u32,
     pub wire_len: u32,
     pub arrival: Instant,
-    /// Packet was an accelerator or internal delivery (not from this port's wire).
-    pub internal: bool,
+    pub tag: FrameTag,
 }
 
 /// Frames and bytes of one batch.
@@ -143,7 +167,7 @@ impl InputQueue {
         now: Instant,
         store: &[u8],
         wire_len: u32,
-        internal: bool,
+        tag: FrameTag,
     ) -> Result<AcceptOutcome, DropReason> {
         if wire_len > self.sbal_bytes {
             return Err(DropReason::FrameTooLarge);
@@ -171,7 +195,7 @@ impl InputQueue {
             stored: store.len() as u32,
             wire_len,
             arrival: now,
-            internal,
+            tag,
         });
         self.pending.wire_bytes += u64::from(wire_len);
         if first {
@@ -181,7 +205,10 @@ impl InputQueue {
         if self.timers.gap.is_zero() || self.timers.block.is_zero() {
             return Ok(AcceptOutcome::PresentNow(PresentCause::Immediate));
         }
-        if self.pending.sbals >= self.threshold_sbals {
+        // The threshold, or the last empty SBAL taken: with read storage
+        // smaller than the threshold, waiting for a timer would only drop
+        // what arrives meanwhile.
+        if self.pending.sbals >= self.threshold_sbals || self.free == 0 {
             return Ok(AcceptOutcome::PresentNow(PresentCause::Threshold));
         }
         Ok(AcceptOutcome::Held)
@@ -249,7 +276,7 @@ mod tests {
     fn frames_pack_into_sbals() {
         let mut q = q(20, 1000);
         for i in 0..50 {
-            q.accept(Instant::from_micros(i), &[0; 54], 1500, false)
+            q.accept(Instant::from_micros(i), &[0; 54], 1500, FrameTag::WIRE)
                 .unwrap();
         }
         // 43 frames of 1500 fit one 64 KB SBAL; 50 frames need two.
@@ -260,38 +287,58 @@ mod tests {
     #[test]
     fn no_read_buffer_drops_and_counts() {
         let mut q = InputQueue::new(QueueKind::Primary, 2, 65536, TimerPair::us(20, 40), 16);
-        assert!(q.accept(Instant::ZERO, &[], 65536, false).is_ok());
-        assert!(q.accept(Instant::ZERO, &[], 65536, false).is_ok());
+        assert!(q.accept(Instant::ZERO, &[], 65536, FrameTag::WIRE).is_ok());
+        assert!(q.accept(Instant::ZERO, &[], 65536, FrameTag::WIRE).is_ok());
         assert_eq!(
-            q.accept(Instant::ZERO, &[], 100, false),
+            q.accept(Instant::ZERO, &[], 100, FrameTag::WIRE),
             Err(DropReason::NoReadBuffer)
         );
         assert_eq!(q.counters.noreads, 1);
         let b = q.take(Instant::ZERO, PresentCause::GapTimer, BatchBuf::default());
         // Still no room until the host returns the buffers.
-        assert!(q.accept(Instant::ZERO, &[], 100, false).is_err());
+        assert!(q.accept(Instant::ZERO, &[], 100, FrameTag::WIRE).is_err());
         q.replenish(b.sbals);
-        assert!(q.accept(Instant::ZERO, &[], 100, false).is_ok());
+        assert!(q.accept(Instant::ZERO, &[], 100, FrameTag::WIRE).is_ok());
     }
 
     #[test]
     fn threshold_forces_presentation() {
         let mut q = InputQueue::new(QueueKind::Primary, 64, 65536, TimerPair::us(20, 1000), 2);
         assert_eq!(
-            q.accept(Instant::ZERO, &[], 60000, false),
+            q.accept(Instant::ZERO, &[], 60000, FrameTag::WIRE),
             Ok(AcceptOutcome::Held)
         );
         assert_eq!(
-            q.accept(Instant::ZERO, &[], 60000, false),
+            q.accept(Instant::ZERO, &[], 60000, FrameTag::WIRE),
             Ok(AcceptOutcome::PresentNow(PresentCause::Threshold))
         );
+    }
+
+    #[test]
+    fn taking_the_last_empty_sbal_forces_presentation() {
+        // Four SBALs of storage and a threshold of sixteen: the fourth SBAL
+        // presents, where waiting for the block timer would drop frames.
+        let mut q = InputQueue::new(QueueKind::Primary, 4, 65536, TimerPair::us(100, 1000), 16);
+        for _ in 0..3 {
+            assert_eq!(
+                q.accept(Instant::ZERO, &[], 60000, FrameTag::WIRE),
+                Ok(AcceptOutcome::Held)
+            );
+        }
+        assert_eq!(
+            q.accept(Instant::ZERO, &[], 60000, FrameTag::WIRE),
+            Ok(AcceptOutcome::PresentNow(PresentCause::Threshold))
+        );
+        q.take(Instant::ZERO, PresentCause::Threshold, BatchBuf::default());
+        assert_eq!(q.counters.pcithrsh, 1);
+        assert_eq!(q.counters.noreads, 0);
     }
 
     #[test]
     fn oversized_frames_are_refused() {
         let mut q = q(20, 40);
         assert_eq!(
-            q.accept(Instant::ZERO, &[], 70000, false),
+            q.accept(Instant::ZERO, &[], 70000, FrameTag::WIRE),
             Err(DropReason::FrameTooLarge)
         );
     }
@@ -299,11 +346,14 @@ mod tests {
     #[test]
     fn gap_restarts_block_does_not() {
         let mut q = q(20, 100);
-        q.accept(Instant::from_micros(0), &[], 100, false).unwrap();
-        q.accept(Instant::from_micros(15), &[], 100, false).unwrap();
+        q.accept(Instant::from_micros(0), &[], 100, FrameTag::WIRE)
+            .unwrap();
+        q.accept(Instant::from_micros(15), &[], 100, FrameTag::WIRE)
+            .unwrap();
         assert_eq!(q.deadline(), Some(Instant::from_micros(35)));
         for t in (30..100).step_by(15) {
-            q.accept(Instant::from_micros(t), &[], 100, false).unwrap();
+            q.accept(Instant::from_micros(t), &[], 100, FrameTag::WIRE)
+                .unwrap();
         }
         // Last frame at 90 → gap at 110, but block expires at 100.
         assert_eq!(q.deadline(), Some(Instant::from_micros(100)));
