@@ -1318,60 +1318,165 @@ impl<C: Core> StatusSource for PlaneStatus<C> {
     }
 }
 
-fn driver_pairs(st: &DriverStats) -> Vec<(&'static str, u64)> {
+/// One driver counter: its key, what it counts, whether it is a gauge (a
+/// largest value so far) rather than a count, and its value.
+struct DriverValue {
+    key: &'static str,
+    help: &'static str,
+    gauge: bool,
+    value: u64,
+}
+
+fn driver_values(st: &DriverStats) -> Vec<DriverValue> {
     let g = DriverStats::get;
+    let count = |key, help, value| DriverValue {
+        key,
+        help,
+        gauge: false,
+        value,
+    };
     vec![
-        ("wire_rx_frames", g(&st.wire_rx_frames)),
-        ("wire_rx_bytes", g(&st.wire_rx_bytes)),
-        ("wire_rx_batches", g(&st.wire_rx_batches)),
-        ("crc_dropped", g(&st.crc_dropped)),
-        ("wire_tx_frames", g(&st.wire_tx_frames)),
-        ("wire_tx_bytes", g(&st.wire_tx_bytes)),
-        ("wire_tx_errors", g(&st.wire_tx_errors)),
-        ("wire_tx_segmented", g(&st.wire_tx_segmented)),
-        ("host_rx_frames", g(&st.host_rx_frames)),
-        ("host_rx_bytes", g(&st.host_rx_bytes)),
-        ("host_rx_bad", g(&st.host_rx_bad)),
-        ("host_tx_frames", g(&st.host_tx_frames)),
-        ("host_tx_bytes", g(&st.host_tx_bytes)),
-        ("host_tx_batches", g(&st.host_tx_batches)),
-        ("host_tx_errors", g(&st.host_tx_errors)),
-        ("wakeups", g(&st.wakeups)),
-        ("timer_wakeups", g(&st.timer_wakeups)),
-        ("timer_late_ns_total", g(&st.timer_late_ns_total)),
-        ("timer_late_ns_max", g(&st.timer_late_ns_max)),
-        ("qos_holds", g(&st.qos_holds)),
-        ("spin_polls", g(&st.spin_polls)),
-        ("spin_hits", g(&st.spin_hits)),
+        count(
+            "wire_rx_frames",
+            "frames read from the wire side",
+            g(&st.wire_rx_frames),
+        ),
+        count(
+            "wire_rx_bytes",
+            "bytes read from the wire side",
+            g(&st.wire_rx_bytes),
+        ),
+        count(
+            "wire_rx_batches",
+            "reads from the wire side",
+            g(&st.wire_rx_batches),
+        ),
+        count(
+            "crc_dropped",
+            "wire frames dropped as injected frame errors",
+            g(&st.crc_dropped),
+        ),
+        count(
+            "wire_tx_frames",
+            "frames written to the wire side",
+            g(&st.wire_tx_frames),
+        ),
+        count(
+            "wire_tx_bytes",
+            "bytes written to the wire side",
+            g(&st.wire_tx_bytes),
+        ),
+        count(
+            "wire_tx_errors",
+            "failed writes to the wire side",
+            g(&st.wire_tx_errors),
+        ),
+        count(
+            "wire_tx_segmented",
+            "wire frames the driver cut from large sends",
+            g(&st.wire_tx_segmented),
+        ),
+        count(
+            "host_rx_frames",
+            "frames read from the host (TUN) side",
+            g(&st.host_rx_frames),
+        ),
+        count(
+            "host_rx_bytes",
+            "bytes read from the host (TUN) side",
+            g(&st.host_rx_bytes),
+        ),
+        count(
+            "host_rx_bad",
+            "host frames with a bad virtio-net header",
+            g(&st.host_rx_bad),
+        ),
+        count(
+            "host_tx_frames",
+            "frames written to the host (TUN) side",
+            g(&st.host_tx_frames),
+        ),
+        count(
+            "host_tx_bytes",
+            "bytes written to the host (TUN) side",
+            g(&st.host_tx_bytes),
+        ),
+        count(
+            "host_tx_batches",
+            "presented batches written to the host side",
+            g(&st.host_tx_batches),
+        ),
+        count(
+            "host_tx_errors",
+            "failed writes to the host side",
+            g(&st.host_tx_errors),
+        ),
+        count("wakeups", "times the data plane woke", g(&st.wakeups)),
+        count(
+            "timer_wakeups",
+            "wakeups for an engine timer",
+            g(&st.timer_wakeups),
+        ),
+        count(
+            "timer_late_ns_total",
+            "nanoseconds timers ran late, summed",
+            g(&st.timer_late_ns_total),
+        ),
+        DriverValue {
+            key: "timer_late_ns_max",
+            help: "the latest a timer ran, in nanoseconds",
+            gauge: true,
+            value: g(&st.timer_late_ns_max),
+        },
+        count(
+            "qos_holds",
+            "times the CPU wake-up latency request was (re)asserted",
+            g(&st.qos_holds),
+        ),
+        count(
+            "spin_polls",
+            "polls while spinning before sleeping",
+            g(&st.spin_polls),
+        ),
+        count(
+            "spin_hits",
+            "passes that found work while spinning",
+            g(&st.spin_hits),
+        ),
     ]
 }
 
 /// The driver's own counters as text or JSON.
 pub fn driver_text(st: &DriverStats, json: bool) -> String {
-    let pairs = driver_pairs(st);
+    let values = driver_values(st);
     if json {
-        let m: serde_json::Map<String, serde_json::Value> = pairs
+        let m: serde_json::Map<String, serde_json::Value> = values
             .into_iter()
-            .map(|(k, v)| (k.to_string(), serde_json::Value::from(v)))
+            .map(|d| (d.key.to_string(), serde_json::Value::from(d.value)))
             .collect();
         return format!("{}\n", serde_json::Value::Object(m));
     }
     let mut out = String::from("SOFTOSA LIVE DRIVER COUNTERS\n");
-    for (k, v) in pairs {
-        out.push_str(&format!("  {:<22} {v}\n", k.to_uppercase()));
+    for d in values {
+        out.push_str(&format!("  {:<22} {}\n", d.key.to_uppercase(), d.value));
     }
     out
 }
 
 fn driver_metrics(st: &DriverStats) -> Vec<Metric> {
-    driver_pairs(st)
+    driver_values(st)
         .into_iter()
-        .map(|(k, v)| Metric {
-            name: format!("softosa_driver_{k}_total"),
-            help: "live driver counter",
-            kind: "counter",
+        .map(|d| Metric {
+            // Prometheus: a counter's name ends in _total (once), a gauge's not.
+            name: match (d.gauge, d.key.strip_suffix("_total")) {
+                (true, _) => format!("softosa_driver_{}", d.key),
+                (false, Some(k)) => format!("softosa_driver_{k}_total"),
+                (false, None) => format!("softosa_driver_{}_total", d.key),
+            },
+            help: d.help,
+            kind: if d.gauge { "gauge" } else { "counter" },
             labels: Vec::new(),
-            value: v as f64,
+            value: d.value as f64,
         })
         .collect()
 }
@@ -1383,6 +1488,31 @@ mod tests {
     use std::sync::Mutex;
 
     const US: u64 = 1_000;
+
+    #[test]
+    fn driver_metrics_follow_prometheus_naming() {
+        let st = super::DriverStats::default();
+        super::DriverStats::add(&st.timer_late_ns_max, 7);
+        let m = super::driver_metrics(&st);
+        let mut helps = std::collections::BTreeSet::new();
+        for x in &m {
+            assert!(helps.insert(x.help), "{} repeats a help text", x.name);
+            let totals = x.name.matches("_total").count();
+            match x.kind {
+                "counter" => assert!(x.name.ends_with("_total") && totals == 1, "{}", x.name),
+                "gauge" => assert_eq!(totals, 0, "{}", x.name),
+                k => panic!("{}: kind {k}", x.name),
+            }
+        }
+        let max = m
+            .iter()
+            .find(|x| x.name == "softosa_driver_timer_late_ns_max")
+            .expect("the largest lateness");
+        assert_eq!((max.kind, max.value), ("gauge", 7.0));
+        assert!(m
+            .iter()
+            .any(|x| x.name == "softosa_driver_timer_late_ns_total"));
+    }
 
     #[test]
     fn a_core_alone_serves_its_own_displays_and_metrics() {
