@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Install what softosa needs on a fresh Debian 12 machine: the programs the
-# live lab drives (iperf3, sockperf, iproute2), the capture tools the replay
+# live lab drives (iperf3, sockperf, iproute2, procps), the capture tools the replay
 # tests use (tcpdump, tshark), valgrind for the instruction-count benchmark.
 # Rust itself comes from rustup. Safe to run again: installs only what is missing.
 set -euo pipefail
-pkgs=(iperf3 sockperf tcpdump tshark valgrind iproute2 bc)
+pkgs=(iperf3 sockperf tcpdump tshark valgrind iproute2 procps bc)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

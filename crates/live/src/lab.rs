@@ -81,20 +81,32 @@ pub fn preflight(need_iperf3: bool, need_sockperf: bool) -> Result<(), LabError>
     if !std::path::Path::new("/dev/net/tun").exists() {
         return Err(LabError::NoNamespaces("/dev/net/tun is missing".into()));
     }
-    let st = std::process::Command::new("unshare")
+    let out = std::process::Command::new("unshare")
         .args(["-n", "true"])
-        .status()
+        .output()
         .map_err(io_err("running unshare"))?;
-    if !st.success() {
-        return Err(LabError::NoNamespaces("`unshare -n` failed".into()));
+    if !out.status.success() {
+        let why = String::from_utf8_lossy(&out.stderr);
+        let why = why.trim();
+        return Err(LabError::NoNamespaces(if why.is_empty() {
+            "`unshare -n true` failed".into()
+        } else {
+            format!("`unshare -n true` failed: {why}")
+        }));
     }
     Ok(())
 }
 
 /// The programs a run needs, each with the Debian package that has it.
 fn needed_tools(iperf3: bool, sockperf: bool) -> Vec<(&'static str, &'static str)> {
-    // unshare checks that namespaces can be made (see preflight)
-    let mut tools = vec![("ip", "iproute2"), ("unshare", "util-linux")];
+    // unshare and true check that namespaces can be made (see preflight);
+    // sysctl sets each namespace's buffers and switches IPv6 off.
+    let mut tools = vec![
+        ("ip", "iproute2"),
+        ("unshare", "util-linux"),
+        ("true", "coreutils"),
+        ("sysctl", "procps"),
+    ];
     if iperf3 {
         tools.push(("iperf3", "iperf3"));
     }
@@ -1765,9 +1777,12 @@ mod validate_tests {
     #[test]
     fn only_the_tools_of_the_workloads_that_run_are_needed() {
         let names = |i, s| -> Vec<&str> { needed_tools(i, s).iter().map(|t| t.0).collect() };
-        assert_eq!(names(true, true), ["ip", "unshare", "iperf3", "sockperf"]);
-        assert_eq!(names(false, true), ["ip", "unshare", "sockperf"]);
-        assert_eq!(names(true, false), ["ip", "unshare", "iperf3"]);
+        let base = ["ip", "unshare", "true", "sysctl"];
+        let with =
+            |extra: &[&'static str]| -> Vec<&str> { base.iter().chain(extra).copied().collect() };
+        assert_eq!(names(true, true), with(&["iperf3", "sockperf"]));
+        assert_eq!(names(false, true), with(&["sockperf"]));
+        assert_eq!(names(true, false), with(&["iperf3"]));
     }
 
     #[test]
