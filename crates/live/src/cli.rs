@@ -425,18 +425,18 @@ fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
     }
     // z/OS refuses WORKLOADQ without a VMAC, so the lab gives it only to
     // the interfaces that have one: say which run without it.
+    let option = if a.compare.is_empty() {
+        "--inbperf"
+    } else {
+        "--compare"
+    };
     if let Some(m) = modes.iter().find(|m| **m == Inb::DynamicWorkloadq) {
-        let (without, all) = engine_core::interfaces_without_vmac(&options(a, *m))?;
+        let (without, all) = engine_core::interfaces_where(&options(a, *m), |i| i.vmac.is_none())?;
         if without.len() == all && all > 0 {
             return Err(LabError::Usage(format!(
-                "{} DYNAMIC-WORKLOADQ: inbound workload queueing needs a VMAC, and no \
+                "{option} DYNAMIC-WORKLOADQ: inbound workload queueing needs a VMAC, and no \
                  interface of the profiles has one ({}), so the run would be DYNAMIC under \
                  another name; add VMAC to the INTERFACE statement",
-                if a.compare.is_empty() {
-                    "--inbperf"
-                } else {
-                    "--compare"
-                },
                 without.join(", ")
             )));
         }
@@ -445,6 +445,31 @@ fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
                 "softosa lab: DYNAMIC WORKLOADQ runs as DYNAMIC on {} (no VMAC, which \
                  WORKLOADQ needs)",
                 without.join(", ")
+            );
+        }
+    }
+    // OLM forces DYNAMIC: a static setting does not reach those interfaces.
+    let fixed: Vec<&str> = modes
+        .iter()
+        .filter(|m| !matches!(m, Inb::Dynamic | Inb::DynamicWorkloadq))
+        .map(|m| m.label())
+        .collect();
+    if let Some(m) = modes.first().filter(|_| !fixed.is_empty()) {
+        let (olm, all) = engine_core::interfaces_where(&options(a, *m), |i| i.olm)?;
+        if olm.len() == all && all > 0 {
+            return Err(LabError::Usage(format!(
+                "{option} {}: every interface of the profiles has OLM ({}), which forces \
+                 INBPERF DYNAMIC, so the run would be DYNAMIC under another name; code NOOLM \
+                 to try a static setting",
+                fixed.join(","),
+                olm.join(", ")
+            )));
+        }
+        if !olm.is_empty() && !a.quiet {
+            softosa_display::note!(
+                "softosa lab: {} runs as DYNAMIC on {} (OLM forces DYNAMIC)",
+                fixed.join(", "),
+                olm.join(", ")
             );
         }
     }
@@ -871,6 +896,49 @@ mod tests {
         match r {
             Err(LabError::Usage(m)) => assert!(m.starts_with("two stacks are named TCPIP"), "{m}"),
             other => panic!("expected a usage error, got {other:?}"),
+        }
+    }
+
+    /// OLM forces DYNAMIC: a static INBPERF for a lab whose every
+    /// interface has OLM would be DYNAMIC under another name.
+    #[test]
+    fn a_static_setting_for_olm_interfaces_is_refused() {
+        let dir = std::env::temp_dir().join(format!("sosa-olm-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join("olm.prof");
+        std::fs::write(
+            &p,
+            "INTERFACE OLM1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 192.0.2.10/24 \
+             INBPERF DYNAMIC OLM\nSTART OLM1\n",
+        )
+        .expect("write profile");
+        let file = p.to_string_lossy().into_owned();
+        let cases = [
+            (vec!["--inbperf", "BALANCED"], Some("--inbperf BALANCED")),
+            (
+                vec!["--compare", "MINCPU,BALANCED,DYNAMIC"],
+                Some("--compare MINCPU,BALANCED"),
+            ),
+            (vec!["--inbperf", "DYNAMIC"], None),
+        ];
+        let mut results = Vec::new();
+        for (opts, _) in &cases {
+            let mut v = vec!["--profile", &file];
+            v.extend(opts.iter().copied());
+            let a = args(&v).expect("args");
+            let m = modes(&a).expect("modes");
+            results.push(check_profiles(&a, &m));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        for ((opts, refused), r) in cases.iter().zip(results) {
+            match (refused, r) {
+                (Some(start), Err(LabError::Usage(m))) => {
+                    assert!(m.starts_with(start), "{opts:?}: {m}");
+                    assert!(m.contains("OLM1") && m.contains("forces"), "{m}");
+                }
+                (None, Ok(())) => {}
+                (_, other) => panic!("{opts:?}: {other:?}"),
+            }
         }
     }
 

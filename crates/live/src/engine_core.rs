@@ -93,7 +93,8 @@ fn set_inbperf(ifc: &mut InterfaceConfig, inb: Inb) {
         Inb::Dynamic => (InbPerf::Dynamic, false),
         Inb::DynamicWorkloadq => (InbPerf::Dynamic, true),
     };
-    ifc.inbperf = mode;
+    // OLM forces DYNAMIC (spec 2.4), whatever INBPERF is coded beside it.
+    ifc.inbperf = if ifc.olm { InbPerf::Dynamic } else { mode };
     ifc.workloadq = wq && ifc.vmac.is_some();
 }
 
@@ -575,17 +576,21 @@ pub fn profile_plan(o: &LabOptions) -> Result<lab::LabPlan, LabError> {
     plan_for(core.engine())
 }
 
-/// The interfaces of `o.profiles` that have no VMAC (so `set_inbperf`
-/// leaves WORKLOADQ off there), by name, and how many interfaces there are.
-pub fn interfaces_without_vmac(o: &LabOptions) -> Result<(Vec<String>, usize), LabError> {
+/// The interfaces of `o.profiles` for which `pick` holds, by name, and how
+/// many interfaces there are: those without a VMAC (where `set_inbperf`
+/// leaves WORKLOADQ off), or with OLM (where it keeps DYNAMIC).
+pub fn interfaces_where(
+    o: &LabOptions,
+    pick: fn(&InterfaceConfig) -> bool,
+) -> Result<(Vec<String>, usize), LabError> {
     let cfg = profile_config(o, false)?;
-    let without = cfg
+    let picked = cfg
         .interfaces
         .iter()
-        .filter(|i| i.vmac.is_none())
+        .filter(|i| pick(i))
         .map(|i| i.name.clone())
         .collect();
-    Ok((without, cfg.interfaces.len()))
+    Ok((picked, cfg.interfaces.len()))
 }
 
 /// [`config_from_profiles`], printing the activation's warnings or not.
@@ -660,6 +665,7 @@ fn is_documentation(a: std::net::Ipv4Addr) -> bool {
 /// interface, all IPv4 on the first port, in one documentation subnet.
 pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
     let mut addrs = Vec::new();
+    let mut names = Vec::new();
     let mut macs = Vec::new();
     let mut prefix = 24;
     let mut layer2 = None;
@@ -709,6 +715,7 @@ pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
             queues = 2;
         }
         addrs.push(a);
+        names.push(i.cfg.name.clone());
         macs.push(i.mac.0);
         tcp.push(
             e.stacks()
@@ -720,7 +727,21 @@ pub fn plan_for(e: &Engine) -> Result<lab::LabPlan, LabError> {
     let Some(first) = addrs.first().copied() else {
         return Err(LabError::Config("the profiles define no interface".into()));
     };
-    let base = u32::from(first) & (u32::MAX << (32 - u32::from(prefix)));
+    let mask = u32::MAX << (32 - u32::from(prefix));
+    let base = u32::from(first) & mask;
+    // One LAN segment: the client reaches every interface only within it.
+    if let Some((i, a)) = names
+        .iter()
+        .zip(&addrs)
+        .find(|(_, a)| u32::from(**a) & mask != base)
+    {
+        return Err(LabError::Config(format!(
+            "interface {i}: {a} is outside {}/{prefix}, the subnet of the first interface; \
+             the lab puts every interface and its client on one LAN segment, so give them \
+             addresses in one subnet",
+            std::net::Ipv4Addr::from(base)
+        )));
+    }
     let client = (1..255u32)
         .map(|h| std::net::Ipv4Addr::from(base + h))
         .find(|c| !addrs.contains(c))
@@ -785,6 +806,72 @@ mod tests {
         // And the host side follows: WORKLOADQ gone, one device queue.
         let e = Engine::new(cmp).expect("engine");
         assert_eq!(plan_for(&e).expect("plan").queues, 1);
+    }
+
+    /// OLM forces DYNAMIC (spec 2.4): an INBPERF given to every interface
+    /// leaves an OLM interface's alone.
+    #[test]
+    fn an_olm_interface_keeps_dynamic_under_an_override() {
+        let (d1, p1) = temp_profile(
+            "olm-one",
+            "INTERFACE OLM1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 192.0.2.10/24 \
+             INBPERF DYNAMIC OLM\nSTART OLM1\n",
+        );
+        let (d2, p2) = temp_profile(
+            "olm-other",
+            "INTERFACE PLAIN1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 192.0.2.11/24\n\
+             START PLAIN1\n",
+        );
+        let o = LabOptions {
+            profiles: vec![p1, p2],
+            inbperf: Inb::Balanced,
+            profile_inbperf_override: true,
+            ..Default::default()
+        };
+        let cfg = config_from_profiles(&o);
+        let _ = (std::fs::remove_dir_all(&d1), std::fs::remove_dir_all(&d2));
+        let modes: Vec<(String, InbPerf)> = cfg
+            .expect("profile activates")
+            .interfaces
+            .iter()
+            .map(|i| (i.name.clone(), i.inbperf))
+            .collect();
+        assert_eq!(
+            modes,
+            [
+                ("OLM1".to_string(), InbPerf::Dynamic),
+                ("PLAIN1".to_string(), InbPerf::Balanced)
+            ]
+        );
+    }
+
+    /// The lab's interfaces and its client share one LAN segment: an
+    /// interface outside the first one's subnet is refused before the lab
+    /// is built, not found unreachable by the workload.
+    #[test]
+    fn interfaces_in_two_subnets_are_refused() {
+        let (d1, p1) = temp_profile(
+            "subnet-a",
+            "INTERFACE A1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 192.0.2.10/24\nSTART A1\n",
+        );
+        let (d2, p2) = temp_profile(
+            "subnet-b",
+            "INTERFACE B1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 198.51.100.10/24\n\
+             START B1\n",
+        );
+        let o = LabOptions {
+            profiles: vec![p1, p2],
+            ..Default::default()
+        };
+        let r = profile_plan(&o);
+        let _ = (std::fs::remove_dir_all(&d1), std::fs::remove_dir_all(&d2));
+        match r {
+            Err(LabError::Config(m)) => {
+                assert!(m.starts_with("interface B1: 198.51.100.10"), "{m}");
+                assert!(m.contains("192.0.2.0/24"), "{m}");
+            }
+            other => panic!("expected a config error, got {other:?}"),
+        }
     }
 
     #[test]
