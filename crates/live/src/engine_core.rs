@@ -113,25 +113,20 @@ struct ConnSeen {
 /// Connections whose hold times are kept (bounded memory).
 const MAX_HOLD_TRACKED: usize = 256;
 
-/// Histogram of hold times (arrival to presentation) in 1 µs buckets up
-/// to 2 ms, plus an overflow bucket.
-pub struct HoldHist {
-    buckets: [u32; 2001],
-    count: u64,
-}
+/// Histogram of waits (arrival to presentation, or queued to sent), in
+/// steps of 0.1 µs up to a minute with two significant digits (an HDR
+/// histogram, so a tail of 100 ms is measured, not capped).
+#[derive(Clone)]
+pub struct HoldHist(hdrhistogram::Histogram<u32>);
+
+/// Tenths of a microsecond: the unit the histogram counts in.
+const HIST_UNIT_NS: u64 = 100;
+/// The longest wait told apart: a minute.
+const HIST_MAX_UNITS: u64 = 60_000_000_000 / HIST_UNIT_NS;
 
 impl std::fmt::Debug for HoldHist {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "HoldHist({} samples)", self.count)
-    }
-}
-
-impl Clone for HoldHist {
-    fn clone(&self) -> Self {
-        HoldHist {
-            buckets: self.buckets,
-            count: self.count,
-        }
+        write!(f, "HoldHist({} samples)", self.0.len())
     }
 }
 
@@ -143,30 +138,22 @@ impl Default for HoldHist {
 
 impl HoldHist {
     fn new() -> HoldHist {
-        HoldHist {
-            buckets: [0; 2001],
-            count: 0,
-        }
+        // Fixed, valid bounds: the constructor cannot refuse them.
+        let h = hdrhistogram::Histogram::new_with_bounds(1, HIST_MAX_UNITS, 2)
+            .expect("fixed histogram bounds are valid");
+        HoldHist(h)
     }
     fn add(&mut self, ns: u64) {
-        let b = usize::try_from(ns / 1000).unwrap_or(usize::MAX).min(2000);
-        self.buckets[b] = self.buckets[b].saturating_add(1);
-        self.count += 1;
+        // Longer than a minute counts as a minute.
+        self.0.saturating_record(ns / HIST_UNIT_NS);
     }
-    /// The `q` quantile (0..1) in µs (bucket upper edge).
+    /// The `q` quantile (0..1) in µs, within 1 % (none without samples).
     pub fn quantile(&self, q: f64) -> Option<f64> {
-        if self.count == 0 {
+        if self.0.is_empty() {
             return None;
         }
-        let target = ((self.count as f64) * q).ceil().max(1.0) as u64;
-        let mut acc = 0u64;
-        for (i, n) in self.buckets.iter().enumerate() {
-            acc += u64::from(*n);
-            if acc >= target {
-                return Some((i + 1) as f64);
-            }
-        }
-        Some(2001.0)
+        let units = self.0.value_at_quantile(q);
+        Some((units * HIST_UNIT_NS) as f64 / 1000.0)
     }
 }
 
@@ -806,6 +793,25 @@ mod tests {
         // And the host side follows: WORKLOADQ gone, one device queue.
         let e = Engine::new(cmp).expect("engine");
         assert_eq!(plan_for(&e).expect("plan").queues, 1);
+    }
+
+    /// Waits are measured far past the old 2 ms cap, and under a
+    /// microsecond too, each within the histogram's 1 %.
+    #[test]
+    fn the_wait_histogram_measures_long_tails_and_short_waits() {
+        let mut h = HoldHist::new();
+        assert_eq!(h.quantile(0.5), None);
+        for _ in 0..98 {
+            h.add(400); // 0.4 µs
+        }
+        h.add(150_000_000); // 150 ms
+        h.add(120_000_000_000); // two minutes: counted as the one-minute ceiling
+        let p50 = h.quantile(0.5).expect("samples");
+        assert!((0.39..=0.41).contains(&p50), "{p50}");
+        let p99 = h.quantile(0.99).expect("samples");
+        assert!((148_500.0..=151_500.0).contains(&p99), "{p99}");
+        let max = h.quantile(1.0).expect("samples");
+        assert!((59_000_000.0..=61_000_000.0).contains(&max), "{max}");
     }
 
     /// OLM forces DYNAMIC (spec 2.4): an INBPERF given to every interface
