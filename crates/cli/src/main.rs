@@ -187,6 +187,16 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         };
         return softosa_live::cli::run_display(live).map_err(Failure::boxed);
     }
+    // A running lab's own views have no meaning for a profile: say where
+    // they are shown instead of calling them unknown.
+    let word = d.kind.trim().to_ascii_uppercase();
+    if softosa_live::displays::KINDS.contains(&word.as_str()) || word == "DRIVER" {
+        return Err(Failure::usage(format!(
+            "display {}: a running lab's own view, with no meaning for a profile; ask the \
+             lab with --instance NAME (or --socket PATH)",
+            d.kind.trim().to_ascii_lowercase()
+        )));
+    }
     let kind: softosa_display::DisplayKind = d.kind.parse().map_err(Failure::usage)?;
     let args = softosa_display::cli::DisplayArgs {
         kind,

@@ -412,6 +412,16 @@ fn a_live_display_refuses_options_it_would_ignore() {
 }
 
 #[test]
+fn a_lab_only_display_for_a_profile_points_to_the_lab() {
+    let prof = repo("examples/profiles/basic-osa.prof");
+    let prof = prof.to_string_lossy();
+    for kind in ["queues", "Driver", "placement"] {
+        let o = refused_as_usage(&["display", kind, "--profile", &prof], "--instance");
+        assert!(stderr(&o).contains("running lab"), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn a_live_display_of_one_interface_exits_as_a_profile_display_does() {
     let o = softosa_live::lab::LabOptions {
         sharing: softosa_live::lab::Sharing::Vmac,
