@@ -50,6 +50,17 @@ pub enum ErrorKind {
     // ---- syntax -------------------------------------------------------
     #[error("unknown statement {0}")]
     UnknownStatement(String),
+    /// Statements, none of which a profile has: the wrong file.
+    #[error(
+        "this does not look like a TCP/IP profile: none of its {statements} statements is one \
+         (the first is {first:?}); a profile holds statements such as INTERFACE, DEVICE, LINK, \
+         HOME, GLOBALCONFIG, IPCONFIG and START{hint}"
+    )]
+    NotAProfile {
+        statements: usize,
+        first: String,
+        hint: &'static str,
+    },
     #[error("statement {0} is a valid z/OS statement but softosa does not support it")]
     UnsupportedStatement(String),
     /// `min` is the whole keyword when z/OS accepts no abbreviation of it.

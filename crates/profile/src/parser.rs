@@ -159,6 +159,8 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
         seen: Vec::new(),
         named: None,
         named_stmt: "",
+        known_seen: false,
+        unknown_first: Vec::new(),
     };
     if toks.is_empty() {
         p.warn(
@@ -170,6 +172,7 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
         p.err(first, ErrorKind::SequenceNumbers { lines });
     }
     p.run();
+    p.settle_unknown(file);
     (p.prof, p.diags)
 }
 
@@ -232,7 +235,21 @@ struct Parser<'a> {
     named: Option<String>,
     /// The statement [`Parser::named`] names ("INTERFACE", "ROUTE", ...).
     named_stmt: &'static str,
+    /// A statement softosa knows (or knows of) was met.
+    known_seen: bool,
+    /// Statement words not known (or abbreviated too far) met before any
+    /// known one, with their errors: reported as they are once a known one
+    /// follows, or as one error when none does (a file that is not a
+    /// profile would otherwise give an error per line, each quoting the
+    /// file).
+    unknown_first: Vec<(Span, String, ErrorKind)>,
 }
+
+/// Unknown statements, and none known, from which a file is said not to be
+/// a profile rather than listed statement by statement.
+const NOT_A_PROFILE_AFTER: usize = 2;
+/// The most of a statement word quoted when the file is not a profile.
+const QUOTED_WORD_MAX: usize = 24;
 
 // ---- parameter tables -------------------------------------------------
 
@@ -1408,15 +1425,17 @@ impl Parser<'_> {
 
     /// `t` is too short an abbreviation of the keyword `k`.
     fn too_short(&mut self, t: &Token, k: Keyword) {
-        self.err(
-            t.span,
-            ErrorKind::AbbreviationTooShort {
-                whose: self.whose(),
-                got: t.text.clone(),
-                keyword: k.doc,
-                min: k.min_upper(),
-            },
-        );
+        let e = self.too_short_error(t, k);
+        self.err(t.span, e);
+    }
+
+    fn too_short_error(&self, t: &Token, k: Keyword) -> ErrorKind {
+        ErrorKind::AbbreviationTooShort {
+            whose: self.whose(),
+            got: t.text.clone(),
+            keyword: k.doc,
+            min: k.min_upper(),
+        }
     }
 
     /// `stmt param` is coded again, at `span`: the last value is used.
@@ -1713,12 +1732,66 @@ impl Parser<'_> {
 
     // ---- driver -----------------------------------------------------------
 
+    /// A known statement: unknown ones before it are errors as usual.
+    fn known_statement(&mut self) {
+        if !self.known_seen {
+            self.known_seen = true;
+            self.report_unknown_first();
+        }
+    }
+
+    fn report_unknown_first(&mut self) {
+        for (span, _, e) in std::mem::take(&mut self.unknown_first) {
+            self.err(span, e);
+        }
+    }
+
+    /// A statement word not known (`e` says how): an error, or held while
+    /// no known statement was met.
+    fn unknown_statement(&mut self, t: &Token, e: ErrorKind) {
+        if self.known_seen {
+            self.err(t.span, e);
+        } else {
+            self.unknown_first.push((t.span, t.text.clone(), e));
+        }
+    }
+
+    /// At the end: unknown statements and no known one say the file is
+    /// not a profile (one error, at the first of them); fewer are errors
+    /// each.
+    fn settle_unknown(&mut self, file: &str) {
+        if self.known_seen || self.unknown_first.len() < NOT_A_PROFILE_AFTER {
+            self.report_unknown_first();
+            return;
+        }
+        let (span, text, _) = self.unknown_first[0].clone();
+        let mut first: String = text.chars().take(QUOTED_WORD_MAX).collect();
+        if first.len() < text.len() {
+            first.push_str("...");
+        }
+        let hint = if file.to_ascii_lowercase().ends_with(".toml") {
+            "; it looks like a softosa scenario: run it with softosa sim"
+        } else {
+            ""
+        };
+        self.err(
+            span,
+            ErrorKind::NotAProfile {
+                statements: self.unknown_first.len(),
+                first,
+                hint,
+            },
+        );
+        self.unknown_first.clear();
+    }
+
     fn run(&mut self) {
         while let Some(t) = self.bump() {
             // A statement's name is read by its own reader, if it has one.
             self.named = None;
             match find(STATEMENTS, &t.text) {
                 Ok(s) => {
+                    self.known_statement();
                     self.seen.clear();
                     match s {
                         Stmt::Interface => self.interface(&t),
@@ -1747,15 +1820,17 @@ impl Parser<'_> {
                     }
                 }
                 Err(Some(k)) => {
-                    self.too_short(&t, k);
+                    let e = self.too_short_error(&t, k);
+                    self.unknown_statement(&t, e);
                     self.skip_unknown(t.span.line, |_| false);
                 }
                 Err(None) if t.text.starts_with("/*") => self.slash_star(&t),
                 Err(None) => {
                     if is_unsupported(&t.text) {
+                        self.known_statement();
                         self.unmodelled(&t);
                     } else {
-                        self.err(t.span, ErrorKind::UnknownStatement(t.text.clone()));
+                        self.unknown_statement(&t, ErrorKind::UnknownStatement(t.text.clone()));
                         self.skip_unknown(t.span.line, |_| false);
                     }
                 }

@@ -288,13 +288,44 @@ fn ipv6_default_route_is_default6() {
 
 #[test]
 fn every_problem_is_reported() {
-    let mut src = String::new();
+    // Unknown statements before and after one the profile knows.
+    let mut src = String::from("BOGUS0\nGLOBALCONFIG\n");
     for i in 1..=30 {
         src.push_str(&format!("BOGUS{i}\n"));
     }
     let (_, v) = diags(&src);
-    assert_eq!(v.len(), 30);
-    assert!(v[29].starts_with("s.prof:30:1:"));
+    assert_eq!(v.len(), 31, "{v:?}");
+    assert!(v[0].starts_with("s.prof:1:1: error: unknown statement BOGUS0"));
+    assert!(v[30].starts_with("s.prof:32:1:"));
+}
+
+/// A file with statements and none a profile has is the wrong file: one
+/// error says so (quoting little of it), not one per line.
+#[test]
+fn a_file_that_is_not_a_profile_is_said_to_be_one() {
+    // `ip` reads as a too-short IPCONFIG: no more a profile for that.
+    let scenario = "name = \"quick\"\nduration_ms = 300\n[[host]]\nip = \"192.0.2.2\"\n";
+    let shadow = "root:*:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n";
+    for (file, text, hint) in [("quick.toml", scenario, true), ("shadow", shadow, false)] {
+        let (_, d) = softosa_profile::parser::parse_profile(file, text);
+        let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+        assert_eq!(v.len(), 1, "{file}: {v:?}");
+        assert!(
+            v[0].starts_with(&format!(
+                "{file}:1:1: error: this does not look like a TCP/IP profile"
+            )),
+            "{v:?}"
+        );
+        assert!(
+            !v[0].contains("daemon"),
+            "quotes only the first word: {v:?}"
+        );
+        assert_eq!(v[0].contains("softosa sim"), hint, "{v:?}");
+    }
+    // One unknown statement alone is just that.
+    let (_, d) = softosa_profile::parser::parse_profile("one.prof", "BOGUS\n");
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v, ["one.prof:1:1: error: unknown statement BOGUS"]);
 }
 
 #[test]
