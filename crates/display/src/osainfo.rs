@@ -213,7 +213,8 @@ fn info(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> OsaInfo {
         osa_code_level: ctx.osa_code_level.clone(),
         gen,
         active_speed_mbps: speed,
-        jumbo_frames: i.mtu > 1500,
+        // The port's, not the interface's: every interface on it says the same.
+        jumbo_frames: port.is_none_or(|p| p.lan_mtu.is_none_or(|m| m > 1500)),
         isolate: i.cfg.isolate,
         physical_mac: port.map(|p| p.physical_mac.to_string()).unwrap_or_default(),
         locally_cfg_mac: "000000000000".into(),

@@ -498,6 +498,7 @@ fn hipersockets_devlinks_shows_multiwrite_and_osainfo_refuses() {
             port_num: 0,
             kind: PortKind::HiperSockets { mfs_kb: 16 },
             physical_mac: Mac([0x02, 0, 0, 0, 0xfe, 0]),
+            lan_mtu: None,
         }],
         stacks: vec![stack],
         interfaces: vec![hs],

@@ -28,6 +28,7 @@ impl InboundBench {
                 chpid_type: ChpidType::Osd,
             },
             physical_mac: Mac([0x64, 0x3b, 0x88, 0, 0, 1]),
+            lan_mtu: None,
         };
         let mut i = InterfaceConfig::new("BENCH1", 0, 0);
         i.addresses.push(IpNet {

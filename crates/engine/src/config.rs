@@ -183,6 +183,12 @@ pub struct PortConfig {
     pub kind: PortKind,
     /// Burned-in MAC of the port (HiperSockets: a generated one).
     pub physical_mac: Mac,
+    /// The largest IP MTU the LAN behind the port carries, when the driver
+    /// knows it (a simulated link, the live lab's devices); `None`: the
+    /// adapter's own (8992 on OSA, jumbo frames). An interface's MTU in use
+    /// is never larger.
+    #[serde(default)]
+    pub lan_mtu: Option<u32>,
 }
 
 impl PortConfig {

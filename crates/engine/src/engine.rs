@@ -627,10 +627,13 @@ impl Engine {
                 outstanding_batches: 0,
             }));
         }
-        let mtu = cfg.mtu.unwrap_or(match port_cfg.kind {
-            PortKind::Osa { .. } => DEFAULT_OSA_MTU,
-            PortKind::HiperSockets { mfs_kb } => u32::from(mfs_kb).saturating_sub(8) * 1024,
-        });
+        let mtu = cfg
+            .mtu
+            .unwrap_or(match port_cfg.kind {
+                PortKind::Osa { .. } => DEFAULT_OSA_MTU,
+                PortKind::HiperSockets { mfs_kb } => u32::from(mfs_kb).saturating_sub(8) * 1024,
+            })
+            .min(port_cfg.lan_mtu.unwrap_or(u32::MAX));
         let port = &mut self.ports[cfg.port];
         for a in &cfg.addresses {
             port.owners.insert(a.addr, id);

@@ -784,6 +784,7 @@ fn hipersockets_delivers_at_once_between_lpars() {
             port_num: 0,
             kind: PortKind::HiperSockets { mfs_kb: 64 },
             physical_mac: Mac([0x02, 0, 0, 0, 0xfe, 0]),
+            lan_mtu: None,
         }],
         stacks: vec![StackConfig::new("A"), StackConfig::new("B")],
         interfaces: vec![iface("HSA", 0, "200.16.1.1"), iface("HSB", 1, "200.16.1.2")],

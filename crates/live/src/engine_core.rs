@@ -41,6 +41,7 @@ pub fn config_for_lab(o: &LabOptions) -> SystemConfig {
                 chpid_type: ChpidType::Osd,
             },
             physical_mac: Mac(PORT_MAC),
+            lan_mtu: Some(o.mtu),
         }],
         ..Default::default()
     };
@@ -601,6 +602,10 @@ fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, L
                 }
             }
             let mut cfg = a.config;
+            // The lab's devices carry o.mtu: no interface uses more.
+            for p in &mut cfg.ports {
+                p.lan_mtu = Some(o.mtu);
+            }
             // Lab options that change the stacks apply to the profiles'
             // stacks too (they were silently ignored before).
             for s in &mut cfg.stacks {
@@ -969,7 +974,10 @@ mod tests {
         .expect("profile activates");
         assert!(own.stacks.iter().all(|s| s.tos_policy.is_none()));
 
-        let junk: String = (0..30).map(|k| format!("NOTASTATEMENT{k} x\n")).collect();
+        // A profile with one statement it should have, and thirty errors.
+        let junk: String = std::iter::once("GLOBALCONFIG\n".to_string())
+            .chain((0..30).map(|k| format!("NOTASTATEMENT{k} x\n")))
+            .collect();
         let (dir, p) = temp_profile("junk", &junk);
         let e = config_from_profiles(&LabOptions {
             profiles: vec![p.clone()],
@@ -978,7 +986,7 @@ mod tests {
         .expect_err("not a profile")
         .to_string();
         assert!(e.lines().count() <= 11, "{e}");
-        assert!(e.contains("junk.prof:1:") && e.contains("more"), "{e}");
+        assert!(e.contains("junk.prof:2:") && e.contains("more"), "{e}");
         let _ = std::fs::remove_file(p);
         let _ = std::fs::remove_dir(dir);
     }

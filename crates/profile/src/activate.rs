@@ -426,6 +426,7 @@ pub fn activate(
                 physical_mac: ov
                     .physical_mac
                     .unwrap_or(ec::Mac([0x06, 0x00, 0x00, 0x00, c, low])),
+                lan_mtu: None,
             },
             None => {
                 let trle = trle_of.get(&plan.name);
@@ -460,6 +461,7 @@ pub fn activate(
                     physical_mac: ov
                         .physical_mac
                         .unwrap_or(ec::Mac([0x64, 0x3B, 0x88, 0xF3, 0x00, low])),
+                    lan_mtu: None,
                 }
             }
         };

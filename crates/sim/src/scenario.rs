@@ -103,6 +103,8 @@ const PROFILE_SET: [(&str, &str); 6] = [
 /// Bytes a frame carries beyond the IP MTU in the switch's buffer (its
 /// Ethernet header; the simulator's frames are counted that way).
 const ETH_HEADER: u32 = 14;
+/// The largest IP MTU of an OSA-Express port (jumbo frames).
+const OSA_MAX_MTU: u32 = 8992;
 
 /// The TCP buffers softosa simulates, bytes: a window below 4 KB holds
 /// less than three full segments, and 16 MB bounds each connection's
@@ -1733,6 +1735,14 @@ impl Scenario {
         };
         let zos = h.kind.eq_ignore_ascii_case("zos");
         let is_vse = h.kind.eq_ignore_ascii_case("vse");
+        // An OSA's largest IP MTU (z/OS refuses a larger MTU on IPAQENET).
+        if zos && h.mtu > OSA_MAX_MTU {
+            return Err(bad(format!(
+                "mtu {}: a z/OS host's OSA carries IP packets of at most {OSA_MAX_MTU} bytes \
+                 (jumbo frames); use 576..{OSA_MAX_MTU}",
+                h.mtu
+            )));
+        }
         let vswitch = match h.vswitch.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None => None,
             Some(_) if zos || is_vse => {
@@ -2358,6 +2368,7 @@ fn profile_config(
     let port = cfg.interfaces[iface].port;
     if let Some(pc) = cfg.ports.get_mut(port) {
         pc.physical_mac = port_mac(idx);
+        pc.lan_mtu = Some(h.mtu);
     }
     let i = &mut cfg.interfaces[iface];
     // The scenario's dvipa is the host's whether or not the profile codes
@@ -2370,9 +2381,6 @@ fn profile_config(
                 prefix: 32,
             });
         }
-    }
-    if i.mtu.is_none() {
-        i.mtu = Some(h.mtu);
     }
     let stack = i.stack;
     if let (Some(d), false) = (h.dvipa, h.distribute_to.is_empty()) {
@@ -2631,6 +2639,7 @@ fn engine_config(
             chpid_type: ec::ChpidType::Osd,
         },
         physical_mac: port_mac(idx),
+        lan_mtu: Some(h.mtu),
     };
     let mut stack = ec::StackConfig::new(format!("TCPIP{idx}"));
     stack.segmentation_offload = h.segmentation_offload;
@@ -2664,7 +2673,6 @@ fn engine_config(
             stack.distributed_dvipas.push(IpAddr::V4(d));
         }
     }
-    iface.mtu = Some(h.mtu);
     iface.inbperf = inbperf;
     iface.workloadq = workloadq;
     iface.olm = olm;
@@ -2744,7 +2752,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     #[test]
     fn a_profile_with_many_errors_gives_the_first_few() {
         // Every error joined into one message made a 52 KB line.
-        let bad: String = (0..40).map(|_| "BOGUS\n").collect();
+        // Forty errors, then a statement a profile has.
+        let bad: String = (0..40)
+            .map(|_| "BOGUS\n")
+            .chain(std::iter::once("GLOBALCONFIG\n"))
+            .collect();
         let text = BASIC.replace(
             "inbperf = \"DYNAMIC WORKLOADQ\"",
             &format!("profile_text = \"\"\"\n{bad}\"\"\""),
@@ -3452,6 +3464,22 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         assert!(!e.contains("unknown host type"), "{e}");
         let (e, _) = error_at(|b| b.replace("type = \"aix\"", "type = \"os2\""), "os2");
         assert!(e.contains("unknown host type \"os2\""), "{e}");
+    }
+
+    #[test]
+    fn a_z_os_mtu_fits_an_osa() {
+        for (mtu, ok) in [(8992, true), (8993, false), (9000, false)] {
+            let text = BASIC.replace(
+                "type = \"zos\"",
+                &format!("type = \"zos\"\nmtu = {mtu}\nswitch_buffer_kb = 64"),
+            );
+            let r = Scenario::parse("t.toml", &text).and_then(|s| s.variants());
+            match (r, ok) {
+                (Ok(_), true) => {}
+                (Err(e), false) => assert!(e.to_string().contains("at most 8992"), "{e}"),
+                (r, _) => panic!("mtu {mtu}: {:?}", r.map(|_| ())),
+            }
+        }
     }
 
     #[test]

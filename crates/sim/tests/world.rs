@@ -661,6 +661,47 @@ fn z_os_displays_work_on_a_finished_run() {
     assert!(engine.accounting().balanced());
 }
 
+/// Netstat DEVLINKS of a simulated host: CFGMTU is what the profile codes
+/// (NONE here), ACTMTU what the simulated link carries, and a coded MTU
+/// larger than the link's is cut to it.
+#[test]
+fn a_simulated_interface_uses_the_links_mtu_and_shows_the_coded_one() {
+    for (coded, cfg, act) in [
+        ("", None, 1500),
+        (" MTU 1492", Some(1492), 1492),
+        (" MTU 8992", Some(8992), 1500),
+    ] {
+        let text = format!(
+            r#"
+duration_ms = 5
+warmup_ms = 1
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1{coded}\nSTART Q1\n"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 1
+request = 100
+response = 100
+client = "aix"
+server = "zos"
+"#
+        );
+        let sc = Scenario::parse("t.toml", &text).unwrap();
+        let v = sc.variants().unwrap().remove(0);
+        let (_, world) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
+        let engines = world.engines();
+        let i = &engines[0].1.interfaces()[0];
+        assert_eq!((i.cfg.mtu, i.mtu), (cfg, act), "{coded}");
+    }
+}
+
 /// A peer whose application answers at once (no scheduling latency, no
 /// socket-call cost) writes while the NIC unit that delivered the data is
 /// still busy with other frames of its batch and so still holds the

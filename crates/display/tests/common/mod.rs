@@ -38,6 +38,7 @@ pub fn osa_port(name: &str, chpid: u8, last: u8) -> PortConfig {
             chpid_type: ChpidType::Osd,
         },
         physical_mac: mac,
+        lan_mtu: None,
     }
 }
 

@@ -29,6 +29,7 @@ pub fn osa_port(gen: OsaGeneration) -> PortConfig {
             chpid_type: ChpidType::Osd,
         },
         physical_mac: PORT_MAC,
+        lan_mtu: None,
     }
 }
 
