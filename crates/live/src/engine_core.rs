@@ -471,7 +471,13 @@ impl Core for EngineCore {
             .nonzero()
             .map(|(r, n)| (drop_label(r), n))
             .collect();
-        dropped.extend(self.driver_in_drops().map(|(why, n)| (why.to_string(), n)));
+        // Only the reasons that dropped something, as the engine's own.
+        dropped.extend(
+            self.driver_in_drops()
+                .into_iter()
+                .filter(|d| d.1 > 0)
+                .map(|(why, n)| (why.to_string(), n)),
+        );
         // Copies of broadcast frames count as extra frames in, so the
         // identity stays "frames in = presented + ... " per copy. Injected
         // errors are in the engine's own counts (`note_injected_error`).
@@ -1006,6 +1012,8 @@ mod tests {
             .map(|d| d.1)
             .sum::<u64>();
         assert_eq!(n, 2);
+        // Reasons that dropped nothing are left out, the driver's as well.
+        assert!(a.dropped.iter().all(|d| d.1 > 0), "{a:?}");
         assert_eq!(
             c.engine()
                 .counters()
