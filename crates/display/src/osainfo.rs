@@ -16,6 +16,8 @@ use softosa_engine::{Engine, QueueKind};
 
 #[derive(Debug, Serialize)]
 pub struct OsaInfoReport {
+    /// Time of the display, `hh:mm:ss` (the EZD0031I header's).
+    pub time: String,
     pub interfaces: Vec<OsaInfo>,
 }
 
@@ -54,11 +56,17 @@ pub struct OsaInfo {
     pub portnum: u8,
     pub datapath: String,
     pub realaddr: String,
+    /// Physical channel id: softosa has no physical channels and numbers
+    /// them 0100 + CHPID, so the field keeps its place.
+    pub pchid: String,
     pub chpid: String,
     pub chpid_type: String,
     pub osa_code_level: String,
     pub gen: String,
     pub active_speed_mbps: u32,
+    /// The feature's media, by speed (softosa models no optics): fiber
+    /// from 10 GbE, copper below.
+    pub media: String,
     pub jumbo_frames: bool,
     pub isolate: bool,
     pub physical_mac: String,
@@ -105,6 +113,7 @@ pub fn build(
         });
     }
     Ok(OsaInfoReport {
+        time: ctx.clock().hms(),
         interfaces: ifaces.iter().map(|i| info(engine, ctx, i)).collect(),
     })
 }
@@ -208,11 +217,18 @@ fn info(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> OsaInfo {
         portnum: devs.portnum,
         datapath: dev(devs.datapath),
         realaddr: dev(devs.real_addr),
+        pchid: format!("{:04X}", 0x100 + u16::from(port.map_or(0, |p| p.chpid))),
         chpid: format!("{:02X}", port.map_or(0, |p| p.chpid)),
         chpid_type,
         osa_code_level: ctx.osa_code_level.clone(),
         gen,
         active_speed_mbps: speed,
+        media: if speed >= 10_000 {
+            "Singlemode Fiber"
+        } else {
+            "Copper"
+        }
+        .into(),
         // The port's, not the interface's: every interface on it says the same.
         jumbo_frames: port.is_none_or(|p| p.lan_mtu.is_none_or(|m| m > 1500)),
         isolate: i.cfg.isolate,
@@ -258,15 +274,16 @@ impl OsaInfo {
             self.portname, self.portnum, self.datapath, self.realaddr
         ));
         l.line(format!(
-            "CHPID: {}  CHPID Type: {}  OSA code level: {}",
-            self.chpid, self.chpid_type, self.osa_code_level
+            "PCHID: {}  CHPID: {}  CHPID Type: {}  OSA code level: {}",
+            self.pchid, self.chpid, self.chpid_type, self.osa_code_level
         ));
         l.line(format!(
             "Gen: {}  Active speed/mode: {} mb/sec full duplex",
             self.gen, self.active_speed_mbps
         ));
         l.line(format!(
-            "Jumbo frames: {}  Isolate: {}",
+            "Media: {}  Jumbo frames: {}  Isolate: {}",
+            self.media,
             yes_no_mixed(self.jumbo_frames),
             yes_no_mixed(self.isolate)
         ));
@@ -366,8 +383,8 @@ impl Report for OsaInfoReport {
             let body = body.finish();
             let n = body.lines().count();
             l.line(format!(
-                "EZD0031I TCP/IP CS SOFTOSA TCPIP Name: {}",
-                i.stack
+                "EZD0031I TCP/IP CS SOFTOSA TCPIP Name: {} {}",
+                i.stack, self.time
             ));
             for line in body.lines() {
                 l.line(line);

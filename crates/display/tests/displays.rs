@@ -249,6 +249,47 @@ fn bulkdata_five_tuple_appears_in_osainfo_after_a_stream() {
         "{t}"
     );
     assert!(t.contains("VMAC Origin: OSA"), "{t}");
+    // The base lines in z/OS's order, each field where z/OS has it.
+    let ctx = DisplayContext {
+        clock: Some(softosa_display::context::ClockStamp::from_unix(
+            1_263_400_808,
+            0,
+        )),
+        ..DisplayContext::default()
+    };
+    let timed = render(
+        DisplayKind::OsaInfo,
+        &e,
+        &ctx,
+        Some("QDIO4101L"),
+        Format::Text,
+    )
+    .expect("osainfo");
+    let heads: Vec<&str> = timed
+        .lines()
+        .take(7)
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        heads,
+        [
+            "EZD0031I TCP/IP CS SOFTOSA TCPIP Name",
+            "Display OSAINFO results for IntfName",
+            "PortName",
+            "PCHID",
+            "Gen",
+            "Media",
+            "PhysicalMACAddr"
+        ],
+        "{timed}"
+    );
+    assert!(
+        timed
+            .lines()
+            .next()
+            .is_some_and(|l| l.ends_with(" 16:40:08")),
+        "{timed}"
+    );
     let v = json(DisplayKind::OsaInfo, &e, Some("QDIO4101L"));
     assert_eq!(
         v["interfaces"][0]["ancillary"][0]["connections"][0]["src"],
