@@ -680,8 +680,10 @@ fn run_world_since(
         if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
             let b = ProgressBar::new(end / 1_000_000);
             b.set_style(
-                ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ms simulated ({eta})")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                ProgressStyle::with_template(
+                    "{msg} [{bar:40}] {pos}/{len} ms simulated, about {eta} left in this run",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             b.set_message(label.to_string());
             bar = Some(b);

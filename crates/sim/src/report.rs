@@ -772,7 +772,10 @@ fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
     }
     if let Some(serde_json::Value::Object(qs)) = v.get("read_queues") {
         for (name, q) in qs {
-            let _ = writeln!(s, "    read queue {name}: {}", nonzero_fields(q));
+            // A defined queue that carried nothing says so, not a blank.
+            let f = nonzero_fields(q);
+            let f = if f.is_empty() { "none".to_string() } else { f };
+            let _ = writeln!(s, "    read queue {name}: {f}");
         }
     }
     if let Some(serde_json::Value::Array(qs)) = v.get("write_queues") {
@@ -813,7 +816,8 @@ mod text_tests {
                         "dropped_in": {"invalid_frame": 0, "no_read_buffer": 2},
                         "dropped_out": {"invalid_send": 0}},
             "interface": {"packets_in": 10, "offload": {"sends": 0, "segments": 3}},
-            "read_queues": {"RD/1 PRIMARY": {"sbalcnt": 4, "noreads": 0}},
+            "read_queues": {"RD/1 PRIMARY": {"sbalcnt": 4, "noreads": 0},
+                            "RD/2 BULKDATA": {"sbalcnt": 0}},
             "write_queues": [{"packcnt": 5}, {"packcnt": 0}]
         });
         let mut s = String::new();
@@ -823,6 +827,7 @@ mod text_tests {
         assert!(s.contains("dropped out: none"), "{s}");
         assert!(s.contains("offload [segments 3]"), "{s}");
         assert!(s.contains("read queue RD/1 PRIMARY: sbalcnt 4\n"), "{s}");
+        assert!(s.contains("read queue RD/2 BULKDATA: none\n"), "{s}");
         assert!(s.contains("write queue 1: packcnt 5\n"), "{s}");
         assert!(!s.contains("write queue 2"), "{s}");
         assert!(s.contains("other: bulk_registrations 2\n"), "{s}");
