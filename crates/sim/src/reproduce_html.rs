@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 /// Render the report.
 pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>) -> String {
     let mut h = String::new();
-    h.push_str("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>softosa reproduce</title><style>body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px}td.n{text-align:right}.pass{background:#d9f2d9}.fail{background:#f8d7d7}.nr{background:#eee}</style></head><body>");
+    h.push_str("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>softosa reproduce</title><style>body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px}td.n{text-align:right}.pass{background:#d9f2d9}.fail{background:#f8d7d7}.nr{background:#eee}ol.key{font-size:13px;margin-top:0}</style></head><body>");
     let pass = checks.iter().filter(|c| c.pass).count();
     let _ = write!(h, "<h1>softosa reproduce</h1><p>{pass} of {} checks pass. Pass rule: a relative change must have the published sign and lie within max(30&nbsp;% of the published value, 0.05); absolute facts within 30&nbsp;%. Every number below comes from the simulator's mechanisms with the global parameters of <code>calibration/models.toml</code>.</p>", checks.len());
     if checks.iter().any(|c| c.verdict() == Verdict::Fail) {
@@ -48,8 +48,14 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
         .collect();
     if !rel.is_empty() {
         h.push_str("<h2>Relative changes: simulated vs published</h2>");
-        for chunk in rel.chunks(6) {
-            let groups: Vec<String> = chunk.iter().map(|c| short(&c.metric)).collect();
+        // Bars are numbered, and a list under each chart names them in
+        // full: a metric's name is too long to stand under its bars whole,
+        // and cut short the comparison it names (its end) is lost.
+        for (k, chunk) in rel.chunks(6).enumerate() {
+            let first = k * 6 + 1;
+            let groups: Vec<String> = (first..first + chunk.len())
+                .map(|n| n.to_string())
+                .collect();
             let series = vec![
                 (
                     "published %".to_string(),
@@ -69,6 +75,11 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
                 &series,
                 "percent",
             ));
+            let _ = write!(h, "<ol class=\"key\" start=\"{first}\">");
+            for c in chunk {
+                let _ = write!(h, "<li>{} ({})</li>", esc(&c.metric), esc(&c.entry));
+            }
+            h.push_str("</ol>");
         }
     }
 
@@ -153,13 +164,4 @@ pub fn render(checks: &[Check], results: &BTreeMap<(String, String), RunResult>)
     }
     h.push_str("</body></html>\n");
     h
-}
-
-fn short(m: &str) -> String {
-    let s: String = m.chars().take(28).collect();
-    if m.chars().count() > 28 {
-        format!("{s}…")
-    } else {
-        s
-    }
 }

@@ -18,6 +18,8 @@ const COLORS: [&str; 6] = [
 /// Grouped bar chart: `groups` on the x axis, one bar per series in each.
 /// Approximate advance of one character at the charts' 11 px sans-serif.
 const CHAR_W: f64 = 6.2;
+/// Width of a legend character, room for capitals (DYNAMIC WORKLOADQ).
+const LEGEND_CHAR_W: f64 = 7.4;
 
 /// Places legend entries left to right from `left`, wrapping to a new row
 /// before `right`; returns (x, row) per entry.
@@ -29,7 +31,8 @@ fn legend_layout<'a>(
     let mut out = Vec::new();
     let (mut x, mut row) = (left, 0usize);
     for n in names {
-        let width = 14.0 + n.chars().count() as f64 * CHAR_W + 16.0;
+        // Legend names are often upper case, wider than CHAR_W's average.
+        let width = 14.0 + n.chars().count() as f64 * LEGEND_CHAR_W + 16.0;
         if x > left && x + width > right {
             x = left;
             row += 1;
@@ -85,8 +88,10 @@ pub fn bars_ranged(
                 .flat_map(|r| r.iter().flatten().flat_map(|&(a, b)| [a, b])),
         )
     };
-    let hi = values().fold(0.0f64, f64::max);
-    let lo = values().fold(0.0f64, f64::min);
+    let (lo, hi, step) = nice_axis(
+        values().fold(0.0f64, f64::min),
+        values().fold(0.0f64, f64::max),
+    );
     let span = (hi - lo).max(1e-12);
     let mut s = String::new();
     let _ = write!(
@@ -101,8 +106,9 @@ pub fn bars_ranged(
     );
     let plot_h = h - b - 30.0;
     let y_of = |v: f64| 30.0 + plot_h * (hi - v) / span;
-    for k in 0..=4 {
-        let v = lo + span * k as f64 / 4.0;
+    let ticks = ((hi - lo) / step).round() as usize;
+    for k in 0..=ticks {
+        let v = lo + step * k as f64;
         let y = y_of(v);
         let _ = write!(
             s,
@@ -203,7 +209,12 @@ pub fn lines(
     series: &[(String, Vec<(f64, f64)>)],
     logx: bool,
 ) -> String {
-    let (w, h, l, b) = (640.0, 300.0, 70.0, 50.0);
+    let (w, l) = (640.0, 70.0);
+    // The legend wraps as the bars' does, and the chart grows to hold it.
+    let legend = legend_layout(series.iter().map(|(n, _)| n.as_str()), l, w - 10.0);
+    let legend_rows = legend.last().map_or(1, |(_, row)| row + 1) as f64;
+    let b = 34.0 + 16.0 * legend_rows;
+    let h = 250.0 + b;
     let tx = |x: f64| if logx { x.max(1e-9).log10() } else { x };
     let pts = series.iter().flat_map(|s| s.1.iter());
     let (mut x0, mut x1, mut y1) = (f64::MAX, f64::MIN, 0.0f64);
@@ -215,7 +226,8 @@ pub fn lines(
     if x0 >= x1 {
         x1 = x0 + 1.0;
     }
-    let y1 = y1.max(1e-12);
+    let (_, y1, ystep) = nice_axis(0.0, y1.max(1e-12));
+    let yticks = (y1 / ystep).round().max(1.0) as usize;
     let plot_w = w - l - 20.0;
     let plot_h = h - b - 30.0;
     let mut s = String::new();
@@ -233,9 +245,9 @@ pub fn lines(
         s,
         r#"<rect x="{l}" y="30" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#
     );
-    for k in 0..=4 {
-        let v = y1 * k as f64 / 4.0;
-        let y = 30.0 + plot_h - plot_h * k as f64 / 4.0;
+    for k in 0..=yticks {
+        let v = ystep * k as f64;
+        let y = 30.0 + plot_h - plot_h * v / y1;
         let _ = write!(
             s,
             r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
@@ -243,6 +255,8 @@ pub fn lines(
             y + 4.0,
             fmt_num(v)
         );
+    }
+    for k in 0..=4 {
         let xv = x0 + (x1 - x0) * k as f64 / 4.0;
         let xv = if logx { 10f64.powf(xv) } else { xv };
         let _ = write!(
@@ -257,7 +271,7 @@ pub fn lines(
         s,
         r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
         l + plot_w / 2.0,
-        h - 22.0,
+        30.0 + plot_h + 28.0,
         esc(xlabel)
     );
     let _ = write!(
@@ -279,13 +293,14 @@ pub fn lines(
             s,
             r#"<path d="{d}" fill="none" stroke="{c}" stroke-width="1.5"/>"#
         );
-        let x = l + si as f64 * 150.0;
+        let (x, row) = legend.get(si).copied().unwrap_or((l, 0));
+        let y = h - 16.0 * legend_rows + 16.0 * row as f64;
         let _ = write!(
             s,
             r#"<rect x="{x}" y="{}" width="10" height="10" fill="{c}"/><text x="{}" y="{}">{}</text>"#,
-            h - 14.0,
+            y + 1.0,
             x + 14.0,
-            h - 5.0,
+            y + 10.0,
             esc(name)
         );
     }
@@ -293,8 +308,32 @@ pub fn lines(
     s
 }
 
+/// An axis from `lo` to `hi` widened to whole steps of 1, 2, 2.5 or 5
+/// times a power of ten, four to eight of them: (low, high, step), so the
+/// gridlines fall on round values.
+fn nice_axis(lo: f64, hi: f64) -> (f64, f64, f64) {
+    let span = (hi - lo).max(1e-12);
+    let raw = span / 4.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * mag);
+    let low = (lo / step + 1e-9).floor() * step;
+    let high = (hi / step - 1e-9).ceil() * step;
+    (low, high.max(low + step), step)
+}
+
 fn fmt_num(v: f64) -> String {
     let a = v.abs();
+    if a < 1e-9 {
+        return "0".into();
+    }
+    // A round tick reads as a whole number (50, not 50.0).
+    if a < 1e4 && (v - v.round()).abs() < 1e-9 {
+        return format!("{v:.0}");
+    }
     if a >= 1e6 {
         format!("{:.2}M", v / 1e6)
     } else if a >= 1e4 {
@@ -311,6 +350,20 @@ fn fmt_num(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn axes_fall_on_round_values() {
+        for (lo, hi, want) in [
+            (0.0, 26_300.0, (0.0, 30_000.0, 10_000.0)),
+            (-13.5, 51.5, (-20.0, 60.0, 20.0)),
+            (0.0, 0.9, (0.0, 1.0, 0.25)),
+            (0.0, 100.0, (0.0, 100.0, 25.0)),
+        ] {
+            assert_eq!(nice_axis(lo, hi), want, "{lo}..{hi}");
+        }
+        assert_eq!(fmt_num(0.0), "0");
+        assert_eq!(fmt_num(-0.0), "0");
+    }
+
     #[test]
     fn charts_are_well_formed_svg() {
         let b = bars(
@@ -352,7 +405,7 @@ mod tests {
         // The positive bar starts higher on the canvas than the negative one,
         // which starts at the zero line, two thirds of the way down.
         assert!(ys[0] < ys[1], "{ys:?}");
-        assert!(b.contains("-1.0"), "the negative tick or value is shown");
+        assert!(b.contains(">-1<"), "the negative tick or value is shown");
     }
 
     #[test]
