@@ -9,7 +9,9 @@ use crate::context::DisplayContext;
 use crate::text::{dev, yes_no, Lines};
 use crate::{select_interfaces, DisplayError, Report};
 use serde::Serialize;
-use softosa_engine::config::{DefinedBy, InbPerf, IpVersion, Layer, PortKind, VmacRoute};
+use softosa_engine::config::{
+    DefinedBy, InbPerf, IpVersion, Layer, PortKind, RouterRole, VmacRoute,
+};
 use softosa_engine::engine::{Interface, VmacOrigin};
 use softosa_engine::{Engine, QueueKind};
 
@@ -89,6 +91,10 @@ pub struct DevlinksIntf {
     pub chpidtype: String,
     pub speed_mbps: Option<u32>,
     pub ipbroadcastcapability: Option<bool>,
+    /// Router role coded (PRI, SEC, NON) and the one the adapter gave the
+    /// interface (OSA layer 3 only).
+    pub cfgrouter: Option<String>,
+    pub actrouter: Option<String>,
     pub vmac: Option<Vmac>,
     pub arpoffload: Option<bool>,
     pub cfgmtu: Option<u32>,
@@ -146,6 +152,15 @@ pub fn read_storage_setting(global: bool, sbals: u16) -> String {
     }
 }
 
+/// A router role as DEVLINKS writes it.
+fn router_word(r: RouterRole) -> &'static str {
+    match r {
+        RouterRole::Primary => "PRI",
+        RouterRole::Secondary => "SEC",
+        RouterRole::NonRouter => "NON",
+    }
+}
+
 fn intf(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> DevlinksIntf {
     let port = engine.ports().get(i.cfg.port).map(|p| &p.cfg);
     let stack = engine.stacks().get(i.cfg.stack).map(|s| &s.cfg);
@@ -177,7 +192,8 @@ fn intf(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> DevlinksIntf {
             _ => "ALL".into(),
         },
     });
-    let l3v4 = v4 && i.cfg.layer == Layer::Layer3;
+    let l3 = i.cfg.layer == Layer::Layer3;
+    let l3v4 = v4 && l3;
     let sbal_bytes = port.map_or(65536, |p| p.sbal_bytes());
     let readstorage = (!iqd).then(|| ReadStorage {
         setting: read_storage_setting(i.cfg.read_storage_global, i.cfg.read_storage_sbals),
@@ -241,6 +257,8 @@ fn intf(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> DevlinksIntf {
         chpidtype,
         speed_mbps: speed,
         ipbroadcastcapability: l3v4.then_some(true),
+        cfgrouter: (l3 && !iqd).then(|| router_word(i.cfg.router).to_string()),
+        actrouter: (l3 && !iqd).then(|| router_word(engine.active_router_role(i.id)).to_string()),
         vmac,
         arpoffload: l3v4.then_some(true),
         cfgmtu: i.cfg.mtu,
@@ -313,6 +331,9 @@ impl DevlinksIntf {
         }
         if let Some(b) = self.ipbroadcastcapability {
             l.line(format!("  IPBROADCASTCAPABILITY: {}", yes_no(b)));
+        }
+        if let (Some(c), Some(a)) = (&self.cfgrouter, &self.actrouter) {
+            two(l, format!("CFGROUTER: {c}"), format!("ACTROUTER: {a}"));
         }
         if let Some(v) = &self.vmac {
             l.line(format!(

@@ -2157,6 +2157,34 @@ impl Engine {
             .flat_map(|p| p.activated.iter())
             .filter_map(|id| self.ifaces.get(id.0))
     }
+    /// The router role the adapter gave an interface (spec 1.4): what it
+    /// coded, if it is the port's first active interface of that role (for
+    /// its VLAN and IP version) and has no VMAC, which makes the role moot;
+    /// else none.
+    pub fn active_router_role(&self, id: IfaceId) -> RouterRole {
+        let Some(i) = self.ifaces.get(id.0) else {
+            return RouterRole::NonRouter;
+        };
+        let role = i.cfg.router;
+        if role == RouterRole::NonRouter {
+            return role;
+        }
+        let p = &self.ports[i.cfg.port];
+        let holder = p.ifaces.iter().copied().find(|x| {
+            let o = &self.ifaces[x.0];
+            o.active
+                && o.cfg.router == role
+                && o.vmac_origin.is_none()
+                && o.cfg.vlan == i.cfg.vlan
+                && o.cfg.ip_version == i.cfg.ip_version
+        });
+        if holder == Some(id) {
+            role
+        } else {
+            RouterRole::NonRouter
+        }
+    }
+
     pub fn interface(&self, id: IfaceId) -> Option<&Interface> {
         self.ifaces.get(id.0)
     }

@@ -212,6 +212,23 @@ fn a_vmac_interface_is_never_the_router() {
         wire(&mut e, us(1), &tcp_in(PORT_MAC, "203.0.113.5", 1, 2, 10)),
         Disposition::Dropped(DropReason::NoRoute)
     );
+    // Coded, but not given: DEVLINKS shows CFGROUTER PRI, ACTROUTER NON.
+    assert_eq!(e.active_router_role(IfaceId(0)), RouterRole::NonRouter);
+}
+
+/// The role the adapter gives (DEVLINKS ACTROUTER): one primary router per
+/// port; a second interface coding PRIROUTER gets none until the first
+/// stops.
+#[test]
+fn one_interface_holds_a_router_role_on_a_port() {
+    let mut cfg = two_stacks(false, false);
+    cfg.interfaces[0].router = RouterRole::Primary;
+    cfg.interfaces[1].router = RouterRole::Primary;
+    let mut e = Engine::new(cfg).unwrap();
+    let roles = |e: &Engine| [0, 1].map(|i| e.active_router_role(IfaceId(i)));
+    assert_eq!(roles(&e), [RouterRole::Primary, RouterRole::NonRouter]);
+    e.deactivate_interface(IfaceId(0));
+    assert_eq!(roles(&e)[1], RouterRole::Primary);
 }
 
 #[test]
