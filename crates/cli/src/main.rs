@@ -81,7 +81,8 @@ struct DisplayCmd {
     #[arg(long, value_name = "HEX")]
     code_level: Option<String>,
     /// Profile, policy and TRL files to activate (each profile is one stack,
-    /// named after its file; a TRL file gives device numbers).
+    /// named after its file, or NAME=FILE to give it its TCP/IP procedure
+    /// name; a TRL file gives device numbers).
     #[arg(long = "profile", value_name = "FILE")]
     profiles: Vec<PathBuf>,
     /// Ask the running `softosa lab` instance of this name instead.
@@ -210,8 +211,11 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
             "display needs --profile FILE (a configuration to activate) or --instance NAME (a running lab)",
         ));
     }
-    let files: Vec<(Option<String>, PathBuf)> =
-        d.profiles.iter().map(|p| (None, p.clone())).collect();
+    let files: Vec<(Option<String>, PathBuf)> = d
+        .profiles
+        .iter()
+        .map(|p| softosa_profile::load::named_file(p))
+        .collect();
     let activation = softosa_profile::activate::activate_files(&files, &Default::default())
         .map_err(|diags| {
             // Two --profile files that name one stack are a command-line
@@ -235,7 +239,8 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         softosa_display::note!("{w}");
     }
     let engine = softosa_engine::Engine::new(activation.config).map_err(Failure::run)?;
-    let ctx = context_from(&d.profiles);
+    let paths: Vec<PathBuf> = files.iter().map(|f| f.1.clone()).collect();
+    let ctx = context_from(&paths);
     softosa_display::cli::run(&args, &engine, &ctx).map_err(|e| Failure::new(&e, e.is_usage()))
 }
 

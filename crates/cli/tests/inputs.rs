@@ -535,7 +535,8 @@ fn stack_names_that_clash_or_name_nothing_are_usage_errors() {
     // it has no option that names a stack.
     let clash = format!(
         "softosa: two stacks are named TCPIP: {t1} and {t2}; display names each stack \
-         after its profile's file, so give the files different names (rename or copy one of them)\n"
+         after its profile's file, so name them (NAME=FILE, e.g. TCPIPA=a/tcpip.prof) or give \
+         the files different names\n"
     );
     for (args, says) in [
         (
@@ -571,6 +572,29 @@ fn stack_names_that_clash_or_name_nothing_are_usage_errors() {
         "two stacks are named TCPIP",
     );
     assert_eq!(stderr(&o), clash);
+    // Named as the advice says, the two stacks are shown apart.
+    let (n1, n2) = (format!("TCPIPA={t1}"), format!("tcpipb={t2}"));
+    let named = softosa(&["display", "devlinks", "--profile", &n1, "--profile", &n2]);
+    let text = String::from_utf8_lossy(&named.stdout);
+    assert!(named.status.success(), "{}", stderr(&named));
+    assert!(
+        text.contains("EZD0101I NETSTAT CS SOFTOSA TCPIPA\n")
+            && text.contains("EZD0101I NETSTAT CS SOFTOSA TCPIPB\n"),
+        "{text}"
+    );
+    // Not a procedure name (nine characters): the whole argument is a file.
+    let not_named = softosa(&[
+        "display",
+        "devlinks",
+        "--profile",
+        &format!("TOOLONGNM={t1}"),
+    ]);
+    assert_eq!(not_named.status.code(), Some(1), "{}", stderr(&not_named));
+    assert!(
+        stderr(&not_named).contains("TOOLONGNM="),
+        "{}",
+        stderr(&not_named)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -36,8 +36,9 @@ pub struct LabArgs {
     #[arg(short, long)]
     pub quiet: bool,
     /// TCP/IP profiles (plus Policy Agent and TRL files) to activate, one
-    /// stack per profile, instead of the configuration the options build.
-    /// Their interfaces must be IPv4 in one documentation subnet.
+    /// stack per profile (named after its file, or NAME=FILE), instead of
+    /// the configuration the options build. Their interfaces must be IPv4
+    /// in one documentation subnet.
     #[arg(long, num_args = 1..)]
     pub profile: Vec<std::path::PathBuf>,
     /// Port sharing: one stack (layer 3), two stacks with VMACs, two stacks

@@ -589,8 +589,11 @@ pub fn interfaces_where(
 
 /// [`config_from_profiles`], printing the activation's warnings or not.
 fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, LabError> {
-    let files: Vec<(Option<String>, std::path::PathBuf)> =
-        o.profiles.iter().map(|p| (None, p.clone())).collect();
+    let files: Vec<(Option<String>, std::path::PathBuf)> = o
+        .profiles
+        .iter()
+        .map(|p| softosa_profile::load::named_file(p))
+        .collect();
     let mut opts = softosa_profile::activate::ActivateOptions {
         generation: OsaGeneration::Express6S,
         speed_mbps: 10_000,
@@ -948,15 +951,32 @@ mod tests {
             e.to_string(),
             format!(
                 "two stacks are named TCPIP: {} and {}; the lab names each stack after its \
-                 profile's file, so give the files different names (rename or copy one of them)",
+                 profile's file, so name them (NAME=FILE, e.g. TCPIPA=a/tcpip.prof) or give the \
+                 files different names",
                 t1.display(),
                 t2.display()
             )
         );
+        // Named, they are two stacks (the one profile twice then clashes in
+        // its address, which names the first stack).
+        let named = config_from_profiles(&LabOptions {
+            profiles: ["A", "B"]
+                .iter()
+                .zip([&t1, &t2])
+                .map(|(n, t)| std::path::PathBuf::from(format!("TCPIP{n}={}", t.display())))
+                .collect(),
+            ..Default::default()
+        })
+        .expect_err("one address twice")
+        .to_string();
         for (d, t) in [(d1, t1), (d2, t2)] {
             let _ = std::fs::remove_file(t);
             let _ = std::fs::remove_dir(d);
         }
+        assert!(
+            named.contains("of stack TCPIPA on the same port") && !named.contains("two stacks"),
+            "{named}"
+        );
     }
 
     #[test]

@@ -523,7 +523,8 @@ impl StackNameClash {
     pub fn with_advice(&self, who: &str) -> String {
         format!(
             "{self}; {who} names each stack after its profile's file, \
-             so give the files different names (rename or copy one of them)"
+             so name them (NAME=FILE, e.g. TCPIPA=a/tcpip.prof) or give the files \
+             different names"
         )
     }
 }

@@ -52,6 +52,33 @@ pub fn text_lines(src: &str) -> impl Iterator<Item = &str> {
 
 /// The stack a profile file stands for when no name is given: its file
 /// name without the extension, in capitals (`tcpipa.prof` is TCPIPA).
+/// A `--profile` argument: `NAME=FILE` gives the stack its TCP/IP
+/// procedure name (1 to 8 letters, digits or @ # $, not starting with a
+/// digit), else the argument is the file and the stack is named after it.
+/// An argument that is itself an existing file is always a file.
+pub fn named_file(arg: &Path) -> (Option<String>, std::path::PathBuf) {
+    let whole = (None, arg.to_path_buf());
+    if arg.exists() {
+        return whole;
+    }
+    let Some((name, file)) = arg.to_str().and_then(|s| s.split_once('=')) else {
+        return whole;
+    };
+    let national = |c: char| c.is_ascii_alphanumeric() || matches!(c, '@' | '#' | '$');
+    let ok = (1..=8).contains(&name.len())
+        && name.chars().all(national)
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && !file.is_empty();
+    if ok {
+        (
+            Some(name.to_ascii_uppercase()),
+            std::path::PathBuf::from(file),
+        )
+    } else {
+        whole
+    }
+}
+
 pub fn stack_name_of(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().to_ascii_uppercase())
@@ -293,6 +320,26 @@ pub fn load_path_within(path: &Path, budget: &mut TextBudget) -> (Option<Loaded>
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_profile_argument_may_name_its_stack() {
+        let p = |s: &str| named_file(Path::new(s));
+        let named = |n: &str, f: &str| (Some(n.to_string()), std::path::PathBuf::from(f));
+        let file = |f: &str| (None, std::path::PathBuf::from(f));
+        assert_eq!(p("tcpipa=/x/a.prof"), named("TCPIPA", "/x/a.prof"));
+        assert_eq!(p("T@#$1234=a"), named("T@#$1234", "a"));
+        for not_a_name in ["1TCPIP=a", "TOOLONGNM=a", "=a", "A-B=a", "TCPIP="] {
+            assert_eq!(p(not_a_name), file(not_a_name), "{not_a_name}");
+        }
+        assert_eq!(p("a.prof"), file("a.prof"));
+        // An existing file whose name holds '=' is that file.
+        let dir = std::env::temp_dir().join(format!("softosa-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let odd = dir.join("A=b.prof");
+        std::fs::write(&odd, "").expect("write");
+        assert_eq!(named_file(&odd), (None, odd.clone()));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     use super::*;
 
     /// The kind is decided by the first token, wherever it is: after
