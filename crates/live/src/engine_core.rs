@@ -779,6 +779,32 @@ mod tests {
         (dir, p)
     }
 
+    /// Two one-interface profiles on port LABPORT, each
+    /// `(file, interface, address, extra parameters)`: (directories, files).
+    fn two_stack_profiles(
+        a: (&str, &str, &str, &str),
+        b: (&str, &str, &str, &str),
+    ) -> (Vec<std::path::PathBuf>, Vec<std::path::PathBuf>) {
+        [a, b]
+            .iter()
+            .map(|(file, intf, addr, extra)| {
+                temp_profile(
+                    file,
+                    &format!(
+                        "INTERFACE {intf} DEFINE IPAQENET PORTNAME LABPORT IPADDR {addr}/24{extra}\n\
+                         START {intf}\n"
+                    ),
+                )
+            })
+            .unzip()
+    }
+
+    fn remove_dirs(dirs: &[std::path::PathBuf]) {
+        for d in dirs {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+
     #[test]
     fn compare_overrides_the_profiles_inbperf() {
         let mut o = LabOptions {
@@ -832,24 +858,18 @@ mod tests {
     /// leaves an OLM interface's alone.
     #[test]
     fn an_olm_interface_keeps_dynamic_under_an_override() {
-        let (d1, p1) = temp_profile(
-            "olm-one",
-            "INTERFACE OLM1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 192.0.2.10/24 \
-             INBPERF DYNAMIC OLM\nSTART OLM1\n",
-        );
-        let (d2, p2) = temp_profile(
-            "olm-other",
-            "INTERFACE PLAIN1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 192.0.2.11/24\n\
-             START PLAIN1\n",
+        let (dirs, profiles) = two_stack_profiles(
+            ("olm-one", "OLM1", "192.0.2.10", " INBPERF DYNAMIC OLM"),
+            ("olm-other", "PLAIN1", "192.0.2.11", ""),
         );
         let o = LabOptions {
-            profiles: vec![p1, p2],
+            profiles,
             inbperf: Inb::Balanced,
             profile_inbperf_override: true,
             ..Default::default()
         };
         let cfg = config_from_profiles(&o);
-        let _ = (std::fs::remove_dir_all(&d1), std::fs::remove_dir_all(&d2));
+        remove_dirs(&dirs);
         let modes: Vec<(String, InbPerf)> = cfg
             .expect("profile activates")
             .interfaces
@@ -870,21 +890,16 @@ mod tests {
     /// is built, not found unreachable by the workload.
     #[test]
     fn interfaces_in_two_subnets_are_refused() {
-        let (d1, p1) = temp_profile(
-            "subnet-a",
-            "INTERFACE A1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 192.0.2.10/24\nSTART A1\n",
-        );
-        let (d2, p2) = temp_profile(
-            "subnet-b",
-            "INTERFACE B1 DEFINE IPAQENET PORTNAME LABPORT IPADDR 198.51.100.10/24\n\
-             START B1\n",
+        let (dirs, profiles) = two_stack_profiles(
+            ("subnet-a", "A1", "192.0.2.10", ""),
+            ("subnet-b", "B1", "198.51.100.10", ""),
         );
         let o = LabOptions {
-            profiles: vec![p1, p2],
+            profiles,
             ..Default::default()
         };
         let r = profile_plan(&o);
-        let _ = (std::fs::remove_dir_all(&d1), std::fs::remove_dir_all(&d2));
+        remove_dirs(&dirs);
         match r {
             Err(LabError::Config(m)) => {
                 assert!(m.starts_with("interface B1: 198.51.100.10"), "{m}");
