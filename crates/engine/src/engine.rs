@@ -1306,6 +1306,12 @@ impl Engine {
         match outcome {
             Err(r) => {
                 self.ifaces[id.0].counters.packets_in_discarded += 1;
+                let full = self.ifaces[id.0].queues[qk.index()]
+                    .as_ref()
+                    .is_some_and(|rq| rq.q.full());
+                if full {
+                    self.present(now, id, qk, PresentCause::Threshold);
+                }
                 self.drop_in(r)
             }
             Ok(o) => {

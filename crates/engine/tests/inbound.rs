@@ -169,6 +169,27 @@ fn host_holding_buffers_causes_noreads() {
     assert!(e.accounting().balanced());
 }
 
+/// A frame that finds every SBAL full makes the adapter present what it
+/// holds: with read storage below the buffer threshold, a host that returns
+/// buffers at once loses that one frame, not everything until a timer.
+#[test]
+fn a_full_queue_presents_at_the_first_refused_frame() {
+    let mut cfg = single(InbPerf::MinCpu, false, TimerTable::default());
+    cfg.interfaces[0].read_storage_sbals = 8;
+    let mut e = Engine::new(cfg).unwrap();
+    // 9000-byte frames, 7 per 64 KB SBAL: 56 fill the 8 SBALs.
+    for k in 0..100 {
+        let t = us(k);
+        advance(&mut e, t);
+        drain(&mut e, t);
+        wire(&mut e, t, &tcp_in(PORT_MAC, "192.0.2.1", 1068, 2141, 8900));
+        drain(&mut e, t);
+    }
+    let c = e.read_counters(IfaceId(0), QueueKind::Primary).unwrap();
+    assert_eq!((c.noreads, c.pcithrsh), (1, 1), "{c:?}");
+    assert!(e.accounting().balanced());
+}
+
 /// Netstat DEVLINKS counts a frame once the stack is given it, and a
 /// layer-3 interface counts the IP packet, not the Ethernet padding of a
 /// short one.

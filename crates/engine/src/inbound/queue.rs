@@ -6,8 +6,8 @@
 //! and not yet presented form the *pending batch*. It is presented when:
 //! - the inter-packet **gap timer** expires (restarted by every frame),
 //! - the **block hold timer** expires (started by the batch's first frame),
-//! - the batch reaches the buffer **threshold** (PCITHRSH), or takes the
-//!   last empty SBAL,
+//! - the batch reaches the buffer **threshold** (PCITHRSH), or a frame
+//!   finds every SBAL full (see [`InputQueue::full`]),
 //! - or at once when the timers are zero, on HiperSockets, or under OLM.
 //!
 //! Presented SBALs belong to the host until it returns them; when no empty
@@ -129,6 +129,15 @@ impl InputQueue {
         self.sbal_bytes
     }
 
+    /// No empty SBAL left and frames held. Asked when a frame was refused
+    /// for want of room, when the last SBAL is thus full: the adapter then
+    /// presents what it holds (counted with the threshold's), so that the
+    /// host returns buffers sooner; with read storage smaller than the
+    /// threshold, waiting for a timer would only drop more of what arrives.
+    pub fn full(&self) -> bool {
+        self.free == 0 && !self.pending.frames.is_empty()
+    }
+
     /// Frames held, not yet presented.
     pub fn held(&self) -> usize {
         self.pending.frames.len()
@@ -205,10 +214,7 @@ impl InputQueue {
         if self.timers.gap.is_zero() || self.timers.block.is_zero() {
             return Ok(AcceptOutcome::PresentNow(PresentCause::Immediate));
         }
-        // The threshold, or the last empty SBAL taken: with read storage
-        // smaller than the threshold, waiting for a timer would only drop
-        // what arrives meanwhile.
-        if self.pending.sbals >= self.threshold_sbals || self.free == 0 {
+        if self.pending.sbals >= self.threshold_sbals {
             return Ok(AcceptOutcome::PresentNow(PresentCause::Threshold));
         }
         Ok(AcceptOutcome::Held)
@@ -315,23 +321,21 @@ mod tests {
     }
 
     #[test]
-    fn taking_the_last_empty_sbal_forces_presentation() {
-        // Four SBALs of storage and a threshold of sixteen: the fourth SBAL
-        // presents, where waiting for the block timer would drop frames.
-        let mut q = InputQueue::new(QueueKind::Primary, 4, 65536, TimerPair::us(100, 1000), 16);
-        for _ in 0..3 {
+    fn the_last_sbal_fills_before_the_queue_is_full() {
+        // Two SBALs of storage and a threshold of sixteen: frames pack into
+        // the last SBAL until one does not fit; only then is it full.
+        let mut q = InputQueue::new(QueueKind::Primary, 2, 65536, TimerPair::us(100, 1000), 16);
+        for _ in 0..2 * 43 {
             assert_eq!(
-                q.accept(Instant::ZERO, &[], 60000, FrameTag::WIRE),
+                q.accept(Instant::ZERO, &[], 1500, FrameTag::WIRE),
                 Ok(AcceptOutcome::Held)
             );
         }
         assert_eq!(
-            q.accept(Instant::ZERO, &[], 60000, FrameTag::WIRE),
-            Ok(AcceptOutcome::PresentNow(PresentCause::Threshold))
+            q.accept(Instant::ZERO, &[], 1500, FrameTag::WIRE),
+            Err(DropReason::NoReadBuffer)
         );
-        q.take(Instant::ZERO, PresentCause::Threshold, BatchBuf::default());
-        assert_eq!(q.counters.pcithrsh, 1);
-        assert_eq!(q.counters.noreads, 0);
+        assert!(q.full());
     }
 
     #[test]
