@@ -112,6 +112,17 @@ impl<W: Write> PcapNgWriter<W> {
         orig_len: u32,
         comment: &str,
     ) -> io::Result<()> {
+        // A record longer than its interface's snap length (a writer that
+        // did not keep to its own limit) goes on a twin interface declaring
+        // none: libpcap refuses a packet longer than its block's limit.
+        let capture_if = if capture_if.snaplen != 0 && data.len() > capture_if.snaplen as usize {
+            CaptureIf {
+                snaplen: 0,
+                ..capture_if
+            }
+        } else {
+            capture_if
+        };
         let id = self.iface(capture_if)?;
         let ts = u64::try_from(ts_ns).unwrap_or(0);
         let mut body = Vec::with_capacity(32 + data.len() + comment.len());
@@ -180,6 +191,9 @@ mod tests {
             .unwrap();
         w.packet(whole, 1_700_000_000_123_458_000, &frame, 60, "")
             .unwrap();
+        // Longer than its interface's snap length: on a twin with none.
+        w.packet(cut, 1_700_000_000_123_459_000, &frame, 60, "")
+            .unwrap();
         let bytes = w.finish().unwrap();
         assert_eq!(bytes.len() % 4, 0);
         let mut r = CaptureReader::new(&bytes[..]).unwrap();
@@ -194,6 +208,8 @@ mod tests {
         assert_eq!(b.capture_if, cut);
         let c = r.next_record().unwrap().unwrap();
         assert_eq!(c.capture_if, whole);
+        let d = r.next_record().unwrap().unwrap();
+        assert_eq!((d.capture_if.snaplen, d.raw.len()), (0, frame.len()));
         assert!(r.next_record().unwrap().is_none());
     }
 }
