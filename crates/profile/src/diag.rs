@@ -54,13 +54,15 @@ pub enum ErrorKind {
     #[error(
         "this does not look like a TCP/IP profile: none of its {statements} statements is one \
          (the first is {first:?}); a profile holds statements such as INTERFACE, DEVICE, LINK, \
-         HOME, GLOBALCONFIG, IPCONFIG and START{hint}"
+         HOME, GLOBALCONFIG, IPCONFIG and START"
     )]
-    NotAProfile {
-        statements: usize,
-        first: String,
-        hint: &'static str,
-    },
+    NotAProfile { statements: usize, first: String },
+    /// A `.toml` file: a softosa scenario, not a profile.
+    #[error(
+        "this is a softosa scenario (a .toml file), not a TCP/IP profile: run it with softosa sim \
+         FILE; its z/OS hosts' profiles are its profile and profile_text fields"
+    )]
+    ScenarioNotProfile,
     #[error("statement {0} is a valid z/OS statement but softosa does not support it")]
     UnsupportedStatement(String),
     /// `min` is the whole keyword when z/OS accepts no abbreviation of it.

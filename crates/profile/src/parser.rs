@@ -162,6 +162,12 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
         known_seen: false,
         unknown_first: Vec::new(),
     };
+    // A softosa scenario: its keys and comments may hold statement words
+    // (a profile_text, 'INTERFACE' in a comment), so it is told by name.
+    if file.to_ascii_lowercase().ends_with(".toml") && !toks.is_empty() {
+        p.err(Span::new(1, 1), ErrorKind::ScenarioNotProfile);
+        return (p.prof, p.diags);
+    }
     if toks.is_empty() {
         p.warn(
             Span::default(),
@@ -172,7 +178,7 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
         p.err(first, ErrorKind::SequenceNumbers { lines });
     }
     p.run();
-    p.settle_unknown(file);
+    p.settle_unknown();
     (p.prof, p.diags)
 }
 
@@ -1759,7 +1765,7 @@ impl Parser<'_> {
     /// At the end: unknown statements and no known one say the file is
     /// not a profile (one error, at the first of them); fewer are errors
     /// each.
-    fn settle_unknown(&mut self, file: &str) {
+    fn settle_unknown(&mut self) {
         if self.known_seen || self.unknown_first.len() < NOT_A_PROFILE_AFTER {
             self.report_unknown_first();
             return;
@@ -1769,17 +1775,11 @@ impl Parser<'_> {
         if first.len() < text.len() {
             first.push_str("...");
         }
-        let hint = if file.to_ascii_lowercase().ends_with(".toml") {
-            "; it looks like a softosa scenario: run it with softosa sim"
-        } else {
-            ""
-        };
         self.err(
             span,
             ErrorKind::NotAProfile {
                 statements: self.unknown_first.len(),
                 first,
-                hint,
             },
         );
         self.unknown_first.clear();

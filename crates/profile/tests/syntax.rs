@@ -306,21 +306,30 @@ fn a_file_that_is_not_a_profile_is_said_to_be_one() {
     // `ip` reads as a too-short IPCONFIG: no more a profile for that.
     let scenario = "name = \"quick\"\nduration_ms = 300\n[[host]]\nip = \"192.0.2.2\"\n";
     let shadow = "root:*:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n";
-    for (file, text, hint) in [("quick.toml", scenario, true), ("shadow", shadow, false)] {
+    // A scenario whose comment names a statement is still a scenario.
+    let commented = format!("# INTERFACE lines come from profile_text\n{scenario}");
+    for (file, text, says) in [
+        ("quick.toml", scenario, "this is a softosa scenario"),
+        (
+            "quick.TOML",
+            commented.as_str(),
+            "this is a softosa scenario",
+        ),
+        ("shadow", shadow, "this does not look like a TCP/IP profile"),
+    ] {
         let (_, d) = softosa_profile::parser::parse_profile(file, text);
         let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
         assert_eq!(v.len(), 1, "{file}: {v:?}");
         assert!(
-            v[0].starts_with(&format!(
-                "{file}:1:1: error: this does not look like a TCP/IP profile"
-            )),
+            v[0].starts_with(&format!("{file}:1:1: error: {says}")),
             "{v:?}"
         );
         assert!(
             !v[0].contains("daemon"),
             "quotes only the first word: {v:?}"
         );
-        assert_eq!(v[0].contains("softosa sim"), hint, "{v:?}");
+        let scenario_file = file.to_ascii_lowercase().ends_with(".toml");
+        assert_eq!(v[0].contains("softosa sim"), scenario_file, "{v:?}");
     }
     // One unknown statement alone is just that.
     let (_, d) = softosa_profile::parser::parse_profile("one.prof", "BOGUS\n");
