@@ -215,12 +215,13 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         .profiles
         .iter()
         .map(|p| softosa_profile::load::named_file(p))
-        .collect();
+        .collect::<Result<_, _>>()
+        .map_err(Failure::usage)?;
     let activation = softosa_profile::activate::activate_files(&files, &Default::default())
         .map_err(|diags| {
             // Two --profile files that name one stack are a command-line
             // mistake (the files are fine on their own), said as the other
-            // usage errors are; display has no option that names a stack.
+            // usage errors are.
             if let Some(clash) = softosa_profile::activate::StackNameClash::find(&diags) {
                 return Failure::usage(clash.with_advice("display"));
             }

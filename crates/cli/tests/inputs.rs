@@ -531,8 +531,7 @@ fn stack_names_that_clash_or_name_nothing_are_usage_errors() {
     }
     let t1 = d1.join("tcpip.prof").display().to_string();
     let t2 = d2.join("tcpip.prof").display().to_string();
-    // Said as a usage error (one line), with advice display can follow:
-    // it has no option that names a stack.
+    // Said as a usage error (one line), with advice display can follow.
     let clash = format!(
         "softosa: two stacks are named TCPIP: {t1} and {t2}; display names each stack \
          after its profile's file, so name them (NAME=FILE, e.g. TCPIPA=a/tcpip.prof) or give \
@@ -582,18 +581,15 @@ fn stack_names_that_clash_or_name_nothing_are_usage_errors() {
             && text.contains("EZD0101I NETSTAT CS SOFTOSA TCPIPB\n"),
         "{text}"
     );
-    // Not a procedure name (nine characters): the whole argument is a file.
-    let not_named = softosa(&[
-        "display",
-        "devlinks",
-        "--profile",
-        &format!("TOOLONGNM={t1}"),
-    ]);
-    assert_eq!(not_named.status.code(), Some(1), "{}", stderr(&not_named));
-    assert!(
-        stderr(&not_named).contains("TOOLONGNM="),
-        "{}",
-        stderr(&not_named)
+    // Not a procedure name (nine characters) before a file: said so.
+    refused_as_usage(
+        &[
+            "display",
+            "devlinks",
+            "--profile",
+            &format!("TOOLONGNM={t1}"),
+        ],
+        "\"TOOLONGNM\" is not a TCP/IP procedure name",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

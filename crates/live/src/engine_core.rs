@@ -55,7 +55,6 @@ pub fn config_for_lab(o: &LabOptions) -> SystemConfig {
         let mut ifc = InterfaceConfig::new(format!("OSAQDIO{}", i + 1), i, 0);
         let addr: IpAddr = STACK4[i].parse().unwrap_or(IpAddr::from([192, 0, 2, 10]));
         ifc.addresses.push(IpNet { addr, prefix: 24 });
-        ifc.mtu = Some(o.mtu);
         ifc.layer = if o.sharing == Sharing::Layer2 {
             Layer::Layer2
         } else {
@@ -593,7 +592,8 @@ fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, L
         .profiles
         .iter()
         .map(|p| softosa_profile::load::named_file(p))
-        .collect();
+        .collect::<Result<_, _>>()
+        .map_err(LabError::Usage)?;
     let mut opts = softosa_profile::activate::ActivateOptions {
         generation: OsaGeneration::Express6S,
         speed_mbps: 10_000,
@@ -635,9 +635,8 @@ fn profile_config(o: &LabOptions, show_warnings: bool) -> Result<SystemConfig, L
             Ok(cfg)
         }
         Err(d) => {
-            // Two --profile files of one name are a command-line mistake
-            // (the files are fine on their own), and the lab has no option
-            // that names a stack.
+            // Two --profile files of one stack name are a command-line
+            // mistake (the files are fine on their own): NAME=FILE mends it.
             if let Some(clash) = softosa_profile::activate::StackNameClash::find(&d) {
                 return Err(LabError::Usage(clash.with_advice("the lab")));
             }

@@ -519,7 +519,7 @@ impl StackNameClash {
 
     /// The clash with what to do about it, for a front end (`who`, e.g.
     /// "display" or "the lab") that names each stack after its profile's
-    /// file and has no option to name one.
+    /// file unless told NAME=FILE.
     pub fn with_advice(&self, who: &str) -> String {
         format!(
             "{self}; {who} names each stack after its profile's file, \

@@ -50,14 +50,14 @@ pub fn text_lines(src: &str) -> impl Iterator<Item = &str> {
     src.lines().flat_map(|l| l.split('\r'))
 }
 
-/// The stack a profile file stands for when no name is given: its file
-/// name without the extension, in capitals (`tcpipa.prof` is TCPIPA).
 /// A `--profile` argument: `NAME=FILE` gives the stack its TCP/IP
 /// procedure name (1 to 8 letters, digits or @ # $, not starting with a
 /// digit), else the argument is the file and the stack is named after it.
-/// An argument that is itself an existing file is always a file.
-pub fn named_file(arg: &Path) -> (Option<String>, std::path::PathBuf) {
-    let whole = (None, arg.to_path_buf());
+/// An argument that is itself an existing file is always a file. A name
+/// that is not a procedure name, before an existing file, is refused
+/// (rather than read as a file of that whole name, which does not exist).
+pub fn named_file(arg: &Path) -> Result<(Option<String>, std::path::PathBuf), String> {
+    let whole = Ok((None, arg.to_path_buf()));
     if arg.exists() {
         return whole;
     }
@@ -67,18 +67,23 @@ pub fn named_file(arg: &Path) -> (Option<String>, std::path::PathBuf) {
     let national = |c: char| c.is_ascii_alphanumeric() || matches!(c, '@' | '#' | '$');
     let ok = (1..=8).contains(&name.len())
         && name.chars().all(national)
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && !file.is_empty();
-    if ok {
-        (
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    match (ok, file.is_empty(), Path::new(file).exists()) {
+        (true, false, _) => Ok((
             Some(name.to_ascii_uppercase()),
             std::path::PathBuf::from(file),
-        )
-    } else {
-        whole
+        )),
+        (false, false, true) => Err(format!(
+            "{}: {name:?} is not a TCP/IP procedure name for the stack of {file} (1 to 8 \
+             letters, digits or @ # $, not starting with a digit)",
+            arg.display()
+        )),
+        _ => whole,
     }
 }
 
+/// The stack a profile file stands for when no name is given: its file
+/// name without the extension, in capitals (`tcpipa.prof` is TCPIPA).
 pub fn stack_name_of(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().to_ascii_uppercase())
@@ -322,7 +327,7 @@ pub fn load_path_within(path: &Path, budget: &mut TextBudget) -> (Option<Loaded>
 mod tests {
     #[test]
     fn a_profile_argument_may_name_its_stack() {
-        let p = |s: &str| named_file(Path::new(s));
+        let p = |s: &str| named_file(Path::new(s)).expect("not refused");
         let named = |n: &str, f: &str| (Some(n.to_string()), std::path::PathBuf::from(f));
         let file = |f: &str| (None, std::path::PathBuf::from(f));
         assert_eq!(p("tcpipa=/x/a.prof"), named("TCPIPA", "/x/a.prof"));
@@ -336,7 +341,12 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let odd = dir.join("A=b.prof");
         std::fs::write(&odd, "").expect("write");
-        assert_eq!(named_file(&odd), (None, odd.clone()));
+        assert_eq!(named_file(&odd), Ok((None, odd.clone())));
+        // A bad name before a file that exists is said to be one.
+        let real = dir.join("a.prof");
+        std::fs::write(&real, "").expect("write");
+        let e = named_file(Path::new(&format!("TCPIP-A={}", real.display())));
+        assert!(e.is_err_and(|m| m.contains("\"TCPIP-A\" is not a TCP/IP procedure name")));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
