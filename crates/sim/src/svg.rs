@@ -309,10 +309,14 @@ pub fn lines(
 }
 
 /// An axis from `lo` to `hi` widened to whole steps of 1, 2, 2.5 or 5
-/// times a power of ten, four to eight of them: (low, high, step), so the
-/// gridlines fall on round values.
+/// times a power of ten, three to six of them: (low, high, step), so the
+/// gridlines fall on round values. A span of nothing (all values equal)
+/// gets one unit of four steps above its value.
 fn nice_axis(lo: f64, hi: f64) -> (f64, f64, f64) {
-    let span = (hi - lo).max(1e-12);
+    if hi - lo < 1e-9 {
+        return (lo, lo + 1.0, 0.25);
+    }
+    let span = hi - lo;
     let raw = span / 4.0;
     let mag = 10f64.powf(raw.log10().floor());
     let step = [1.0, 2.0, 2.5, 5.0, 10.0]
@@ -343,7 +347,10 @@ fn fmt_num(v: f64) -> String {
     } else if a >= 1.0 {
         format!("{v:.1}")
     } else {
-        format!("{v:.3}")
+        // Three significant digits, trailing zeros dropped (0.0025, 0.25).
+        let decimals = (2.0 - a.log10().floor()).clamp(1.0, 12.0) as usize;
+        let s = format!("{v:.decimals$}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
@@ -362,6 +369,11 @@ mod tests {
         }
         assert_eq!(fmt_num(0.0), "0");
         assert_eq!(fmt_num(-0.0), "0");
+        assert_eq!(fmt_num(0.0025), "0.0025");
+        assert_eq!(fmt_num(0.25), "0.25");
+        assert_eq!(fmt_num(0.0075), "0.0075");
+        // All values equal: four steps above, not two zeros.
+        assert_eq!(nice_axis(0.0, 0.0), (0.0, 1.0, 0.25));
     }
 
     #[test]
