@@ -250,7 +250,7 @@ pub struct InterfaceCounters {
     pub unicast_out: u64,
     pub broadcast_out: u64,
     pub offload: OffloadCounters,
-    /// Inbound TCP segments that arrived on a BULKDATA queue (Netstat STATS).
+    /// Inbound TCP segments a BULKDATA queue presented (Netstat STATS).
     pub segments_on_bulk_queue: u64,
 }
 

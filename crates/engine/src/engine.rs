@@ -1239,6 +1239,7 @@ impl Engine {
         let store = &data[..data.len().min(store_cap)];
         let tag = FrameTag {
             internal,
+            tcp: info.tcp_payload().is_some(),
             cast: match info.l2.map(|l| l.dst) {
                 Some(m) if m == Mac::BROADCAST => Cast::Broadcast,
                 Some(m) if m.is_group() => Cast::Multicast,
@@ -1290,9 +1291,6 @@ impl Engine {
         let host_looking =
             rq.in_service > 0 && olm_active || rq.poll_until.is_some_and(|t| t >= now);
         let outcome = rq.q.accept(now, store, wire_len, tag);
-        if outcome.is_ok() && qk == QueueKind::BulkData && info.tcp_payload().is_some() {
-            iface.counters.segments_on_bulk_queue += 1;
-        }
         if let Some((level, new)) = retuned {
             self.push_event(Event::TimersRetuned {
                 at: now,
@@ -1377,6 +1375,9 @@ impl Engine {
                 Cast::Unicast => c.unicast_in += 1,
                 Cast::Multicast => c.multicast_in += 1,
                 Cast::Broadcast => c.broadcast_in += 1,
+            }
+            if f.tag.tcp && qk == QueueKind::BulkData {
+                c.segments_on_bulk_queue += 1;
             }
         }
         self.counters.presented += u64::from(frames);

@@ -287,7 +287,9 @@ fn iwq_separates_the_stream_and_each_queue_tunes_itself() {
         e.timers(IfaceId(0), QueueKind::BulkData).unwrap(),
         TimerTable::default().balanced
     );
-    assert!(iface.counters.segments_on_bulk_queue > 10_000);
+    // Netstat STATS counts the TCP segments the stack was given on
+    // BULKDATA: here every frame that queue presented.
+    assert_eq!(iface.counters.segments_on_bulk_queue, bulk.packcnt);
 }
 
 #[test]

@@ -35,6 +35,8 @@ pub struct FrameTag {
     /// Packet was an accelerator or internal delivery (not from this port's wire).
     pub internal: bool,
     pub cast: Cast,
+    /// A TCP segment (Netstat STATS counts those presented on BULKDATA).
+    pub tcp: bool,
 }
 
 impl FrameTag {
@@ -42,6 +44,7 @@ impl FrameTag {
     pub const WIRE: FrameTag = FrameTag {
         internal: false,
         cast: Cast::Unicast,
+        tcp: false,
     };
 }
 
