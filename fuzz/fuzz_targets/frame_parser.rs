@@ -23,6 +23,7 @@ fuzz_target!(|data: &[u8]| {
             port_num: 0,
             kind: PortKind::Osa { generation: OsaGeneration::Express6S, speed_mbps: 1000, chpid_type: ChpidType::Osd },
             physical_mac: Mac([0x64, 0, 0, 0, 0, 1]),
+            lan_mtu: None,
         }],
         stacks: vec![s],
         interfaces: vec![i],
