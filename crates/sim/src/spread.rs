@@ -586,6 +586,8 @@ impl SeedRuns {
                 "runs": vals,
             })
         };
+        let workload_keys = METRICS.map(|m| m.key);
+        let host_keys = HOST_METRICS.map(|m| m.key);
         let variants: Vec<serde_json::Value> = self
             .variants
             .iter()
@@ -595,26 +597,20 @@ impl SeedRuns {
                     .workloads
                     .iter()
                     .enumerate()
-                    .map(|(w, name)| {
-                        let mut o = serde_json::Map::new();
-                        o.insert("workload".into(), name.clone().into());
-                        for (m, metric) in METRICS.iter().enumerate() {
-                            o.insert(metric.key.into(), stat(self.values(v, w, m)));
-                        }
-                        o.into()
+                    .filter_map(|(w, name)| {
+                        json_row(("workload", name), &workload_keys, |m| {
+                            Some(stat(self.values(v, w, m)))
+                        })
                     })
                     .collect();
                 let hosts: Vec<serde_json::Value> = var
                     .hosts
                     .iter()
                     .enumerate()
-                    .map(|(h, name)| {
-                        let mut o = serde_json::Map::new();
-                        o.insert("host".into(), name.clone().into());
-                        for (m, metric) in HOST_METRICS.iter().enumerate() {
-                            o.insert(metric.key.into(), stat(self.host_values(v, h, m)));
-                        }
-                        o.into()
+                    .filter_map(|(h, name)| {
+                        json_row(("host", name), &host_keys, |m| {
+                            Some(stat(self.host_values(v, h, m)))
+                        })
                     })
                     .collect();
                 let mut o = serde_json::Map::new();
@@ -626,12 +622,9 @@ impl SeedRuns {
                         .workloads
                         .iter()
                         .filter_map(|name| {
-                            let mut o = serde_json::Map::new();
-                            o.insert("workload".into(), name.clone().into());
-                            for (m, metric) in METRICS.iter().enumerate() {
-                                o.insert(metric.key.into(), stat(self.changes(v, name, m)?));
-                            }
-                            Some(o.into())
+                            json_row(("workload", name), &workload_keys, |m| {
+                                Some(stat(self.changes(v, name, m)?))
+                            })
                         })
                         .collect();
                     o.insert(
@@ -649,6 +642,21 @@ impl SeedRuns {
             "variants": variants,
         })
     }
+}
+
+/// One JSON row: `(what, name)` (`"workload": "RR10"`), then each key with
+/// its figure, in order; none where a figure is missing.
+fn json_row(
+    (what, name): (&str, &str),
+    keys: &[&str],
+    mut figure: impl FnMut(usize) -> Option<serde_json::Value>,
+) -> Option<serde_json::Value> {
+    let mut o = serde_json::Map::new();
+    o.insert(what.into(), name.into());
+    for (m, key) in keys.iter().enumerate() {
+        o.insert((*key).into(), figure(m)?);
+    }
+    Some(o.into())
 }
 
 #[cfg(test)]
