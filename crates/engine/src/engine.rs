@@ -959,18 +959,27 @@ impl Engine {
     }
 
     fn router_for(&self, port: PortId, vlan: Option<u16>, v6: bool) -> Option<IfaceId> {
-        let p = &self.ports[port.0];
-        let pick = |role: RouterRole| {
-            p.ifaces.iter().copied().find(|id| {
-                let i = &self.ifaces[id.0];
-                i.active
-                    && i.cfg.router == role
-                    && i.vmac_origin.is_none()
-                    && i.cfg.vlan == vlan
-                    && (i.cfg.ip_version == IpVersion::V6) == v6
-            })
-        };
-        pick(RouterRole::Primary).or_else(|| pick(RouterRole::Secondary))
+        self.role_holder(port, vlan, v6, RouterRole::Primary)
+            .or_else(|| self.role_holder(port, vlan, v6, RouterRole::Secondary))
+    }
+
+    /// The interface holding `role` on `port` for a VLAN and IP version:
+    /// the first active one that codes it and has no VMAC.
+    fn role_holder(
+        &self,
+        port: PortId,
+        vlan: Option<u16>,
+        v6: bool,
+        role: RouterRole,
+    ) -> Option<IfaceId> {
+        self.ports[port.0].ifaces.iter().copied().find(|id| {
+            let i = &self.ifaces[id.0];
+            i.active
+                && i.cfg.router == role
+                && i.vmac_origin.is_none()
+                && i.cfg.vlan == vlan
+                && (i.cfg.ip_version == IpVersion::V6) == v6
+        })
     }
 
     fn handle_arp(
@@ -2176,16 +2185,8 @@ impl Engine {
         if role == RouterRole::NonRouter {
             return role;
         }
-        let p = &self.ports[i.cfg.port];
-        let holder = p.ifaces.iter().copied().find(|x| {
-            let o = &self.ifaces[x.0];
-            o.active
-                && o.cfg.router == role
-                && o.vmac_origin.is_none()
-                && o.cfg.vlan == i.cfg.vlan
-                && o.cfg.ip_version == i.cfg.ip_version
-        });
-        if holder == Some(id) {
+        let v6 = i.cfg.ip_version == IpVersion::V6;
+        if self.role_holder(PortId(i.cfg.port), i.cfg.vlan, v6, role) == Some(id) {
             role
         } else {
             RouterRole::NonRouter
