@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use crate::engine_core;
 use crate::lab::{self, CoreKind, CpuList, Given, Inb, LabError, LabOptions, LabResult, Sharing};
 use crate::passthrough::Passthrough;
+use softosa_engine::config::InterfaceConfig;
 
 /// Run softosa as the adapter between real Linux stacks in network
 /// namespaces, drive iperf3 (streams) and sockperf (request/response)
@@ -424,30 +425,42 @@ fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
     if a.profile.is_empty() || a.core != CoreKind::Engine {
         return Ok(());
     }
-    // z/OS refuses WORKLOADQ without a VMAC, so the lab gives it only to
-    // the interfaces that have one: say which run without it.
     let option = if a.compare.is_empty() {
         "--inbperf"
     } else {
         "--compare"
     };
-    if let Some(m) = modes.iter().find(|m| **m == Inb::DynamicWorkloadq) {
-        let (without, all) = engine_core::interfaces_where(&options(a, *m), |i| i.vmac.is_none())?;
-        if without.len() == all && all > 0 {
-            return Err(LabError::Usage(format!(
-                "{option} DYNAMIC-WORKLOADQ: inbound workload queueing needs a VMAC, and no \
-                 interface of the profiles has one ({}), so the run would be DYNAMIC under \
-                 another name; add VMAC to the INTERFACE statement",
-                without.join(", ")
-            )));
-        }
-        if !without.is_empty() && !a.quiet {
-            softosa_display::note!(
-                "softosa lab: DYNAMIC WORKLOADQ runs as DYNAMIC on {} (no VMAC, which \
-                 WORKLOADQ needs)",
-                without.join(", ")
-            );
-        }
+    let Some(first) = modes.first() else {
+        return Ok(());
+    };
+    // Whether an interface has a VMAC or OLM does not depend on the
+    // setting: one reading says it for all.
+    let ifaces = engine_core::profile_interfaces(&options(a, *first))?;
+    let names = |pick: fn(&InterfaceConfig) -> bool| -> Vec<String> {
+        ifaces
+            .iter()
+            .filter(|i| pick(i))
+            .map(|i| i.name.clone())
+            .collect()
+    };
+    // z/OS refuses WORKLOADQ without a VMAC, so the lab gives it only to
+    // the interfaces that have one: say which run without it.
+    if modes.contains(&Inb::DynamicWorkloadq) {
+        unreached(
+            &names(|i| i.vmac.is_none()),
+            ifaces.len(),
+            a.quiet,
+            |n| {
+                format!(
+                    "{option} DYNAMIC-WORKLOADQ: inbound workload queueing needs a VMAC, and no \
+                     interface of the profiles has one ({n}), so the run would be DYNAMIC under \
+                     another name; add VMAC to the INTERFACE statement"
+                )
+            },
+            |n| {
+                format!("DYNAMIC WORKLOADQ runs as DYNAMIC on {n} (no VMAC, which WORKLOADQ needs)")
+            },
+        )?;
     }
     // OLM forces DYNAMIC: a static setting does not reach those interfaces.
     let fixed: Vec<&str> = modes
@@ -455,24 +468,26 @@ fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
         .filter(|m| !matches!(m, Inb::Dynamic | Inb::DynamicWorkloadq))
         .map(|m| m.label())
         .collect();
-    if let Some(m) = modes.first().filter(|_| !fixed.is_empty()) {
-        let (olm, all) = engine_core::interfaces_where(&options(a, *m), |i| i.olm)?;
-        if olm.len() == all && all > 0 {
-            return Err(LabError::Usage(format!(
-                "{option} {}: every interface of the profiles has OLM ({}), which forces \
-                 INBPERF DYNAMIC, so the run would be DYNAMIC under another name; code NOOLM \
-                 to try a static setting",
-                fixed.join(","),
-                olm.join(", ")
-            )));
-        }
-        if !olm.is_empty() && !a.quiet {
-            softosa_display::note!(
-                "softosa lab: {} runs as DYNAMIC on {} (OLM forces DYNAMIC)",
-                fixed.join(", "),
-                olm.join(", ")
-            );
-        }
+    if !fixed.is_empty() {
+        unreached(
+            &names(|i| i.olm),
+            ifaces.len(),
+            a.quiet,
+            |n| {
+                format!(
+                    "{option} {}: every interface of the profiles has OLM ({n}), which forces \
+                     INBPERF DYNAMIC, so the run would be DYNAMIC under another name; code NOOLM \
+                     to try a static setting",
+                    fixed.join(",")
+                )
+            },
+            |n| {
+                format!(
+                    "{} runs as DYNAMIC on {n} (OLM forces DYNAMIC)",
+                    fixed.join(", ")
+                )
+            },
+        )?;
     }
     let modes = if !a.per_cpu && a.rr_stack == 1 {
         &modes[..modes.len().min(1)]
@@ -491,6 +506,26 @@ fn check_profiles(a: &LabArgs, modes: &[Inb]) -> Result<(), LabError> {
         if let Some(why) = lab::per_cpu_conflict(&o, plan.addrs.len(), plan.queues) {
             return Err(LabError::Usage(why));
         }
+    }
+    Ok(())
+}
+
+/// Interfaces (by name) that a setting does not reach, of `all`: a usage
+/// error (`refuse`) when that is every one, since the run would be another
+/// setting under this one's name; else a note, unless quiet.
+fn unreached(
+    names: &[String],
+    all: usize,
+    quiet: bool,
+    refuse: impl FnOnce(&str) -> String,
+    note: impl FnOnce(&str) -> String,
+) -> Result<(), LabError> {
+    let list = names.join(", ");
+    if names.len() == all && all > 0 {
+        return Err(LabError::Usage(refuse(&list)));
+    }
+    if !names.is_empty() && !quiet {
+        softosa_display::note!("softosa lab: {}", note(&list));
     }
     Ok(())
 }

@@ -569,21 +569,10 @@ pub fn profile_plan(o: &LabOptions) -> Result<lab::LabPlan, LabError> {
     plan_for(core.engine())
 }
 
-/// The interfaces of `o.profiles` for which `pick` holds, by name, and how
-/// many interfaces there are: those without a VMAC (where `set_inbperf`
-/// leaves WORKLOADQ off), or with OLM (where it keeps DYNAMIC).
-pub fn interfaces_where(
-    o: &LabOptions,
-    pick: fn(&InterfaceConfig) -> bool,
-) -> Result<(Vec<String>, usize), LabError> {
-    let cfg = profile_config(o, false)?;
-    let picked = cfg
-        .interfaces
-        .iter()
-        .filter(|i| pick(i))
-        .map(|i| i.name.clone())
-        .collect();
-    Ok((picked, cfg.interfaces.len()))
+/// The interfaces `o.profiles` define, for checks before the run (the
+/// files are read without printing their warnings).
+pub fn profile_interfaces(o: &LabOptions) -> Result<Vec<InterfaceConfig>, LabError> {
+    Ok(profile_config(o, false)?.interfaces)
 }
 
 /// [`config_from_profiles`], printing the activation's warnings or not.
