@@ -217,17 +217,22 @@ pub fn lines(
     let h = 250.0 + b;
     let tx = |x: f64| if logx { x.max(1e-9).log10() } else { x };
     let pts = series.iter().flat_map(|s| s.1.iter());
-    let (mut x0, mut x1, mut y1) = (f64::MAX, f64::MIN, 0.0f64);
+    // The y axis always holds zero, and reaches below it when a series does.
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, 0.0f64, 0.0f64);
     for &(x, y) in pts {
         x0 = x0.min(tx(x));
         x1 = x1.max(tx(x));
+        y0 = y0.min(y);
         y1 = y1.max(y);
     }
     if x0 >= x1 {
         x1 = x0 + 1.0;
     }
-    let (_, y1, ystep) = nice_axis(0.0, y1.max(1e-12));
-    let yticks = (y1 / ystep).round().max(1.0) as usize;
+    if y1 - y0 < 1e-12 {
+        y1 = y0 + 1e-12;
+    }
+    let (y0, y1, ystep) = nice_axis(y0, y1);
+    let yticks = ((y1 - y0) / ystep).round().max(1.0) as usize;
     let plot_w = w - l - 20.0;
     let plot_h = h - b - 30.0;
     let mut s = String::new();
@@ -246,8 +251,8 @@ pub fn lines(
         r#"<rect x="{l}" y="30" width="{plot_w}" height="{plot_h}" fill="none" stroke="black"/>"#
     );
     for k in 0..=yticks {
-        let v = ystep * k as f64;
-        let y = 30.0 + plot_h - plot_h * v / y1;
+        let v = y0 + ystep * k as f64;
+        let y = 30.0 + plot_h - plot_h * (v - y0) / (y1 - y0);
         let _ = write!(
             s,
             r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
@@ -285,7 +290,7 @@ pub fn lines(
         let mut d = String::new();
         for (i, &(x, y)) in data.iter().enumerate() {
             let px = l + plot_w * (tx(x) - x0) / (x1 - x0);
-            let py = 30.0 + plot_h - plot_h * y / y1;
+            let py = 30.0 + plot_h - plot_h * (y - y0) / (y1 - y0);
             let _ = write!(d, "{}{:.1},{:.1} ", if i == 0 { "M" } else { "L" }, px, py);
         }
         let c = COLORS[si % COLORS.len()];
@@ -418,6 +423,31 @@ mod tests {
         // which starts at the zero line, two thirds of the way down.
         assert!(ys[0] < ys[1], "{ys:?}");
         assert!(b.contains(">-1<"), "the negative tick or value is shown");
+    }
+
+    #[test]
+    fn line_charts_of_negative_values_label_their_ticks() {
+        let l = lines(
+            "t",
+            "x",
+            "change",
+            &[("s".into(), vec![(0.0, -12.0), (1.0, -30.0)])],
+            false,
+        );
+        // The axis runs from -30 to 0 in round steps, not as five zeros.
+        for tick in [">-30<", ">-20<", ">-10<", ">0<"] {
+            assert!(l.contains(tick), "missing tick {tick}: {l}");
+        }
+        // Every point lies inside the plot area (y from 30 to 30 + plot height).
+        let d = &l[l.find("<path d=\"").map_or(0, |i| i + 9)..];
+        let d = &d[..d.find('"').unwrap_or(0)];
+        let ys: Vec<f64> = d
+            .split_whitespace()
+            .filter_map(|p| p.split(',').nth(1)?.parse().ok())
+            .collect();
+        assert_eq!(ys.len(), 2);
+        assert!(ys.iter().all(|y| (30.0..=300.0).contains(y)), "{ys:?}");
+        assert!(ys[0] < ys[1], "-12 is drawn above -30: {ys:?}");
     }
 
     #[test]
