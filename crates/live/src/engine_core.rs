@@ -110,7 +110,8 @@ struct ConnSeen {
     hold: Option<Box<HoldHist>>,
 }
 
-/// Connections whose hold times are kept (bounded memory).
+/// Connections whose hold times, and whose outbound waits, are kept: each
+/// keeps a histogram of about 12 KB, so this bounds both at about 3 MB.
 const MAX_HOLD_TRACKED: usize = 256;
 
 /// Histogram of waits (arrival to presentation, or queued to sent), in
@@ -344,7 +345,8 @@ impl Core for EngineCore {
                 // Remember when this single-frame send was queued, to time
                 // its wait on the write queue (outbound priority).
                 if let Some((l, r)) = tcp_ports(frame, framing).map(|(d, s)| (s, d)) {
-                    if self.out_wait.len() < MAX_TRACKED || self.out_wait.contains_key(&(l, r)) {
+                    if self.out_wait.len() < MAX_HOLD_TRACKED || self.out_wait.contains_key(&(l, r))
+                    {
                         let e = self.out_wait.entry((l, r)).or_default();
                         if e.0.len() < 4096 {
                             e.0.push_back(now);
@@ -1018,6 +1020,57 @@ mod tests {
         assert!(e.contains("junk.prof:2:") && e.contains("more"), "{e}");
         let _ = std::fs::remove_file(p);
         let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn outbound_waits_are_kept_for_a_bounded_number_of_connections() {
+        use softosa_engine::wire::build;
+        let mut c = EngineCore::for_lab(&LabOptions::default()).expect("engine");
+        // The peer makes itself known (an ARP request for the stack).
+        let peer = Mac([0x02, 0, 0, 0, 0, 0x99]);
+        let mut arp = Vec::new();
+        let eth = build::EthSpec {
+            dst: Mac([0xff; 6]),
+            src: peer,
+            vlan: None,
+        };
+        let (me, them) = ([192, 0, 2, 10].into(), [192, 0, 2, 99].into());
+        build::eth_arp(&mut arp, &eth, 1, peer, them, Mac([0; 6]), me);
+        c.wire_frame(0, 0, &arp);
+        let mut out = Vec::new();
+        let mut sent = 0;
+        for i in 0..300u16 {
+            // A bare IPv4/TCP packet (layer 3) from the first stack, one
+            // connection per source port.
+            let mut p = vec![0u8; 40];
+            p[0] = 0x45;
+            p[2..4].copy_from_slice(&40u16.to_be_bytes());
+            p[8] = 64;
+            p[9] = 6;
+            p[12..16].copy_from_slice(&[192, 0, 2, 10]);
+            p[16..20].copy_from_slice(&[192, 0, 2, 99]);
+            p[20..22].copy_from_slice(&(5000 + i).to_be_bytes());
+            p[22..24].copy_from_slice(&80u16.to_be_bytes());
+            p[32] = 0x50;
+            let now = u64::from(i) * 1_000_000;
+            c.host_send(now, 0, &p, true);
+            // Drive the adapter through the millisecond in 10 µs steps.
+            for t in (now..now + 1_000_000).step_by(10_000) {
+                c.timeout(t);
+                while c.transmit(t, 0, &mut out) {
+                    sent += usize::from(tcp_ports(&out, Framing::Ethernet).is_some());
+                    out.clear();
+                }
+            }
+        }
+        assert_eq!(sent, 300, "every send left the adapter");
+        let timed = c
+            .placements()
+            .iter()
+            .filter(|p| p.out_wait_p50_us.is_some())
+            .count();
+        assert_eq!(c.out_wait.len(), MAX_HOLD_TRACKED);
+        assert!(timed <= MAX_HOLD_TRACKED, "{timed}");
     }
 
     #[test]
