@@ -1506,6 +1506,50 @@ labels = ["BALANCED-with-the-default-read-storage", "DYNAMIC"]
     }
 
     #[test]
+    fn a_workload_that_moved_nothing_is_explained_by_the_adapters_drops() {
+        // Nearly every frame into the z/OS host is corrupted, so no
+        // connection gets going and the measured window shows nothing.
+        let text = r#"
+duration_ms = 30
+warmup_ms = 10
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+loss = 0.999
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 2
+request = 100
+response = 100
+client = "aix"
+server = "zos"
+"#;
+        let sc = Scenario::parse("t.toml", text).unwrap();
+        let results = run_variants(&sc);
+        let out = render_all(&sc, &results, Format::Text).unwrap();
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("- host zos's adapter dropped"))
+            .unwrap_or_else(|| panic!("no note on the drops: {out}"));
+        assert!(line.contains("injected frame error"), "{line}");
+        let n: u64 = line
+            .split_whitespace()
+            .nth(5)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(n >= 2, "at least the two SYNs: {line}");
+        assert!(
+            !out.contains("- host aix's"),
+            "the peer dropped nothing: {out}"
+        );
+    }
+
+    #[test]
     fn a_workload_without_a_completed_transaction_shows_no_latency() {
         // quick-rr's 20 MB stream response does not complete in 100 ms.
         let out = output(&args(Format::Text, &[])).unwrap();

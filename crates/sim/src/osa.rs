@@ -10,7 +10,7 @@
 //! by the world (`params::AdapterGen`).
 
 use crate::event::Ns;
-use crate::packet::{Pkt, MAX_HDR_LEN};
+use crate::packet::{Pkt, MAX_HDR_LEN, VLAN_TAG_LEN};
 use softosa_engine::config::{Mac, SystemConfig};
 use softosa_engine::wire::Frame;
 use softosa_engine::{
@@ -69,6 +69,11 @@ pub struct Osa {
     workloadq: bool,
     olm: bool,
     hdr: [u8; MAX_HDR_LEN],
+    /// The interface's VLAN (`VLANID`): frames from the LAN reach the port
+    /// tagged with it, as from a switch's trunk port.
+    vlan: Option<u16>,
+    /// A frame from the LAN with its 802.1Q tag inserted.
+    tagged: [u8; MAX_HDR_LEN + VLAN_TAG_LEN],
     buf: Vec<u8>,
     /// Batches handed to the host, by token.
     open: Vec<Option<(BatchId, QueueKind)>>,
@@ -122,6 +127,8 @@ impl Osa {
             workloadq: icfg.workloadq,
             olm: icfg.olm,
             hdr: [0; MAX_HDR_LEN],
+            vlan: icfg.vlan,
+            tagged: [0; MAX_HDR_LEN + VLAN_TAG_LEN],
             buf: Vec::with_capacity(128),
             open: Vec::new(),
             free: Vec::new(),
@@ -160,9 +167,23 @@ impl Osa {
     /// A frame from the LAN, after the microprocessor got to it.
     pub fn wire_in(&mut self, now: Ns, p: &Pkt) {
         let n = p.build(&mut self.hdr);
-        let f = Frame {
-            data: &self.hdr[..n],
-            wire_len: p.wire_len(),
+        let f = match self.vlan {
+            None => Frame {
+                data: &self.hdr[..n],
+                wire_len: p.wire_len(),
+            },
+            Some(v) => {
+                // The tag goes between the MAC addresses and the EtherType.
+                let t = &mut self.tagged;
+                t[..12].copy_from_slice(&self.hdr[..12]);
+                t[12..14].copy_from_slice(&0x8100u16.to_be_bytes());
+                t[14..16].copy_from_slice(&(v & 0x0fff).to_be_bytes());
+                t[16..n + VLAN_TAG_LEN].copy_from_slice(&self.hdr[12..n]);
+                Frame {
+                    data: &t[..n + VLAN_TAG_LEN],
+                    wire_len: p.wire_len() + VLAN_TAG_LEN as u32,
+                }
+            }
         };
         let _ = self.engine.handle_wire_frame(ns(now), self.port, f);
         self.drain_events();

@@ -14,6 +14,10 @@
 
 /// Length of Ethernet (14) + IPv4 (20) + TCP (20) headers.
 pub const HDR_LEN: usize = 54;
+/// An 802.1Q tag (TPID 0x8100 and the tag control field). The simulator's
+/// LAN carries untagged frames; the tag exists between the switch and an
+/// adapter port whose interface codes `VLANID` ([`crate::osa`]).
+pub const VLAN_TAG_LEN: usize = 4;
 /// The ESP header: SPI (4) and sequence number (4).
 pub const ESP_HDR_LEN: usize = 8;
 /// The longest header the simulator builds: an ESP packet's.
@@ -134,17 +138,24 @@ impl Pkt {
         t[19] = 0;
         at + 20
     }
-    /// Parse a frame that starts with an Ethernet header or directly with an
-    /// IPv4 header (layer-3 presentation). `wire_len` is the frame's real
-    /// length, used when the IP total length was clamped (large sends).
+    /// Parse a frame that starts with an Ethernet header (with or without
+    /// an 802.1Q tag) or directly with an IPv4 header (layer-3
+    /// presentation). `wire_len` is the frame's real length, used when the
+    /// IP total length was clamped (large sends).
     pub fn parse(data: &[u8], wire_len: u32) -> Option<Pkt> {
         let (macs, ip, l2) = if data.first().map(|b| b >> 4) == Some(4) {
             (None, data, 0u32)
         } else {
-            if data.len() < 14 || data[12] != 0x08 || data[13] != 0x00 {
+            let tag = if data.get(12..14) == Some(&[0x81, 0x00]) {
+                VLAN_TAG_LEN
+            } else {
+                0
+            };
+            let l2 = 14 + tag;
+            if data.len() < l2 || data[12 + tag] != 0x08 || data[13 + tag] != 0x00 {
                 return None;
             }
-            (Some(&data[0..12]), &data[14..], 14u32)
+            (Some(&data[0..12]), &data[l2..], l2 as u32)
         };
         if ip.len() < 40 || ip[0] >> 4 != 4 || (ip[9] != 6 && ip[9] != IPPROTO_ESP) {
             return None;
@@ -240,6 +251,21 @@ mod tests {
         let r = Pkt::parse(&b[14..], p.wire_len() - 14).unwrap();
         assert_eq!(r.seq, p.seq);
         assert_eq!(r.len, 1448);
+    }
+    #[test]
+    fn a_vlan_tagged_frame_parses_as_the_untagged_one() {
+        let p = sample();
+        let mut b = [0u8; MAX_HDR_LEN];
+        let n = p.build(&mut b);
+        let mut t = b[..12].to_vec();
+        t.extend_from_slice(&[0x81, 0x00, 0x00, 0x0a]);
+        t.extend_from_slice(&b[12..n]);
+        let q = Pkt::parse(&t, p.wire_len() + VLAN_TAG_LEN as u32).unwrap();
+        assert_eq!(p, q);
+        // A tag followed by something other than IPv4 is not a segment.
+        t[16] = 0x86;
+        t[17] = 0xdd;
+        assert!(Pkt::parse(&t, 100).is_none());
     }
     #[test]
     fn small_frames_are_padded_but_keep_payload_length() {

@@ -158,6 +158,10 @@ pub struct AdapterResult {
     /// `read_queues` and `write_queues`, and the adapter model's own
     /// (`bulk_registrations`, `timer_retunes`, ...) beside them.
     pub engine: serde_json::Value,
+    /// Frames the adapter dropped inbound over the whole run, warm-up
+    /// included, by reason: what explains a workload that never got going.
+    #[serde(skip)]
+    pub run_dropped_in: Vec<(&'static str, u64)>,
 }
 
 /// Where the adapter's microprocessor spent the measured window, each a
@@ -307,6 +311,14 @@ pub(crate) fn collect(w: &World) -> RunResult {
                 microprocessor_busy_by: MicroprocessorShares::of(&o.micro_busy_by, win),
                 inbound_overruns: o.overruns,
                 engine: o.engine,
+                run_dropped_in: o
+                    .osa
+                    .engine()
+                    .counters()
+                    .dropped_in
+                    .nonzero()
+                    .map(|(r, n)| (r.label(), n))
+                    .collect(),
             }),
         });
     }
@@ -423,6 +435,25 @@ impl RunResult {
                 "- : no transaction completed in the measured window (e.g. a STR response \
                  longer than the window carries); its MB/s still counts"
             );
+        }
+        // A workload that moved nothing at all: say what the adapters threw
+        // away over the whole run, which the window's counters may not show.
+        if self.workloads.iter().any(|w| w.delivered_nothing()) {
+            for h in &self.hosts {
+                let drops = h.adapter.as_ref().map_or(&[][..], |a| &a.run_dropped_in);
+                if drops.is_empty() {
+                    continue;
+                }
+                let total: u64 = drops.iter().map(|d| d.1).sum();
+                let why: Vec<String> = drops.iter().map(|(r, n)| format!("{r} {n}")).collect();
+                let _ = writeln!(
+                    s,
+                    "- host {}'s adapter dropped {total} inbound frames over the whole run \
+                     (warm-up included): {}; see `--display drops`",
+                    h.name,
+                    why.join(", ")
+                );
+            }
         }
         let _ = writeln!(s);
         for h in &self.hosts {

@@ -1483,3 +1483,48 @@ fn a_frame_error_toward_zos_is_in_the_adapters_drops() {
     }
     assert!(lost > 0, "the scenario's links lose frames");
 }
+
+/// An interface that codes VLANID is on a tagged LAN: the peer's frames
+/// reach its port with the tag, and its replies leave with it, so traffic
+/// flows (it used to be dropped whole, with nothing but the drops display
+/// to say why), with a VMAC or without.
+#[test]
+fn an_interface_with_a_vlan_id_carries_traffic() {
+    for vmac in ["", " VMAC"] {
+        let text = format!(
+            r#"
+duration_ms = 20
+warmup_ms = 5
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VLANID 10{vmac}\nSTART Q1\n"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 2
+request = 100
+response = 800
+client = "aix"
+server = "zos"
+"#
+        );
+        let sc = Scenario::parse("t.toml", &text).unwrap();
+        let v = sc.variants().unwrap().remove(0);
+        let (r, world) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
+        assert!(
+            r.workloads[0].transactions > 10,
+            "{vmac}: {:?}",
+            r.workloads[0]
+        );
+        let engines = world.engines();
+        let c = engines[0].1.counters();
+        assert_eq!(c.dropped_in.total(), 0, "{vmac}: {c:?}");
+        assert!(c.presented > 10 && c.transmitted > 10, "{vmac}: {c:?}");
+        assert_eq!(engines[0].1.interfaces()[0].cfg.vlan, Some(10));
+    }
+}
