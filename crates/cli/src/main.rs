@@ -225,12 +225,19 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
             if let Some(clash) = softosa_profile::activate::StackNameClash::find(&diags) {
                 return Failure::usage(clash.with_advice("display"));
             }
-            // In file and line order, as profile check lists them.
+            // The errors, in file and line order as profile check lists
+            // them; the warnings beside them are profile check's to list.
             let mut diags = diags;
             diags.sort();
-            let lines: Vec<String> = diags.items().iter().map(|d| d.to_string()).collect();
+            let lines: Vec<String> = diags.errors().map(|d| d.to_string()).collect();
+            let hidden = diags.error_count().saturating_sub(lines.len());
+            let more = if hidden > 0 {
+                format!("\n... and {hidden} more errors (softosa profile check lists them)")
+            } else {
+                String::new()
+            };
             Failure::run(format!(
-                "the configuration has errors:\n{}",
+                "the configuration has errors:\n{}{more}",
                 lines.join("\n")
             ))
         })?;

@@ -627,3 +627,62 @@ fn a_profile_display_lists_its_diagnostics_in_line_order() {
     assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn errors_are_shown_and_warnings_left_to_profile_check() {
+    // A production-sized profile: 1,500 PORT reservations (each a "not
+    // modelled" warning) and one typo at the end.
+    let dir = std::env::temp_dir().join(format!("softosa-many-warn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let prof = dir.join("big.prof");
+    let mut text = String::new();
+    for p in 0..1500 {
+        text.push_str(&format!("PORT {} TCP JOB{p}\n", 2000 + p));
+    }
+    text.push_str(
+        "INTERFACE X DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 INBPREF DYNAMIC\nSTART X\n",
+    );
+    std::fs::write(&prof, &text).expect("write a profile");
+    let p = prof.to_str().expect("a UTF-8 temporary directory");
+    // profile check keeps the error although the warnings fill its list.
+    let o = softosa(&["profile", "check", p]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown parameter INBPREF"),
+        "{}",
+        stderr(&o)
+    );
+    // A display lists the errors alone.
+    let o = softosa(&["display", "devlinks", "--profile", p]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("unknown parameter INBPREF"), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    assert!(err.lines().count() < 10, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_simulated_hosts_profile_warnings_are_summarised() {
+    let dir = std::env::temp_dir().join(format!("softosa-sim-warn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let mut prof = String::new();
+    for p in 0..40 {
+        prof.push_str(&format!("PORT {} TCP JOB{p}\n", 2000 + p));
+    }
+    prof.push_str("INTERFACE X DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nSTART X\n");
+    std::fs::write(dir.join("host.prof"), prof).expect("write a profile");
+    let scenario = "duration_ms = 5\nwarmup_ms = 1\n\
+        [[host]]\nname = \"zos\"\ntype = \"zos\"\nip = \"192.0.2.1\"\nprofile = \"host.prof\"\n\
+        [[host]]\nname = \"aix\"\ntype = \"aix\"\nip = \"192.0.2.10\"\n\
+        [[workload]]\ntype = \"RR\"\nconnections = 1\nrequest = 100\nresponse = 100\n\
+        client = \"aix\"\nserver = \"zos\"\n";
+    let file = dir.join("s.toml");
+    std::fs::write(&file, scenario).expect("write a scenario");
+    let o = softosa(&["sim", "-q", file.to_str().expect("UTF-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.matches("is not modelled").count(), 3, "{err}");
+    assert!(err.contains("... and 37 more profile warnings"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -617,10 +617,20 @@ impl Diagnostics {
         Self::default()
     }
     fn push(&mut self, d: Diagnostic) {
-        if self.items.len() >= Self::LIMIT {
-            self.count_dropped(key(&d), d.severity());
-        } else {
+        if self.items.len() < Self::LIMIT {
             self.items.push(d);
+            return;
+        }
+        // At the cap an error takes the place of the latest warning kept,
+        // so that a file with thousands of warnings still shows its errors.
+        let last_warning = self.items.iter().rposition(|x| !x.is_error());
+        match (d.is_error(), last_warning) {
+            (true, Some(i)) => {
+                let w = self.items.remove(i);
+                self.count_dropped(key(&w), w.severity());
+                self.items.push(d);
+            }
+            _ => self.count_dropped(key(&d), d.severity()),
         }
     }
     /// Count one dropped diagnostic of key `k`.
@@ -797,6 +807,31 @@ mod tests {
         err(&mut a, 0);
         assert_eq!(a.error_count(), 2);
         assert_eq!(a.dropped(), 2);
+    }
+
+    /// Past the cap an error is kept in place of a warning: a file with
+    /// thousands of warnings still shows its errors, and nothing goes
+    /// uncounted.
+    #[test]
+    fn errors_are_kept_before_warnings_at_the_cap() {
+        let mut a = Diagnostics::new();
+        for k in 0..Diagnostics::LIMIT + 50 {
+            warn(&mut a, k);
+        }
+        err(&mut a, 1);
+        err(&mut a, 2);
+        assert_eq!(a.errors().count(), 2, "both errors are shown");
+        assert_eq!(a.items().len(), Diagnostics::LIMIT);
+        assert_eq!(a.error_count(), 2);
+        assert_eq!(a.warning_count(), Diagnostics::LIMIT + 50);
+        assert_eq!(a.dropped(), 52);
+        // A cap full of errors keeps the first ones and counts the rest.
+        let mut b = Diagnostics::new();
+        for k in 0..Diagnostics::LIMIT + 5 {
+            err(&mut b, k);
+        }
+        assert_eq!(b.error_count(), Diagnostics::LIMIT + 5);
+        assert_eq!(b.dropped(), 5);
     }
 
     /// The keys of dropped diagnostics are bounded; past the bound they are

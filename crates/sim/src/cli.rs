@@ -245,8 +245,11 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         }
     })?;
     // What the hosts' profiles code that softosa reads but does not apply:
-    // once each, however many runs share the profile.
+    // once each, however many runs share the profile, and a few per host
+    // (a production profile has dozens; profile check lists them all).
+    const WARNINGS_SHOWN: usize = 3;
     let mut warned = std::collections::BTreeSet::new();
+    let mut per_host: std::collections::BTreeMap<&str, usize> = Default::default();
     for v in &variants {
         for h in &v.setup.hosts {
             for w in h.adapter.iter().flat_map(|a| &a.osa.warnings) {
@@ -255,10 +258,22 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
                 let at = sc.line_of(&w).map_or_else(String::new, |l| format!(":{l}"));
                 let w = format!("{}{at}: {w}", args.scenario.display());
                 if warned.insert(w.clone()) {
-                    softosa_display::note!("{w}");
+                    let n = per_host.entry(h.name.as_str()).or_default();
+                    *n += 1;
+                    if *n <= WARNINGS_SHOWN {
+                        softosa_display::note!("{w}");
+                    }
                 }
             }
         }
+    }
+    for (host, n) in per_host.iter().filter(|(_, n)| **n > WARNINGS_SHOWN) {
+        softosa_display::note!(
+            "{}: host {host:?}: ... and {} more profile warnings like these (softosa profile \
+             check on its profile lists them all)",
+            args.scenario.display(),
+            n - WARNINGS_SHOWN
+        );
     }
     if args.models {
         if args.format != Format::Text {

@@ -2312,16 +2312,18 @@ fn profile_config(
     use softosa_profile::load::{load_str, Loaded};
     // The first few problems in one message; `softosa profile check`
     // lists them all.
+    // Only the errors: the warnings are what profile check is for.
     let fmt = |d: &softosa_profile::diag::Diagnostics| {
         const SHOWN: usize = 10;
-        let items = d.items();
-        let mut m = items
-            .iter()
+        let mut m = d
+            .errors()
             .take(SHOWN)
             .map(|x| x.to_string())
             .collect::<Vec<_>>()
             .join("; ");
-        let more = items.len().saturating_sub(SHOWN) + d.dropped();
+        let more = d
+            .error_count()
+            .saturating_sub(SHOWN.min(d.errors().count()));
         if more > 0 {
             let all = if file == "profile_text" {
                 "the text saved as a file, softosa profile check FILE lists them all".to_string()
