@@ -37,9 +37,12 @@ pub struct IqdAttach {
 
 impl IqdAttach {
     /// Sender CPU for moving one frame of `frame_bytes` (IP packet plus the
-    /// QDIO header).
+    /// QDIO header). At least a nanosecond, as a frame on a link takes: a
+    /// model with every cost at 0 would otherwise exchange requests and
+    /// responses forever without virtual time moving.
     pub fn move_cost(&self, frame_bytes: u32) -> u64 {
-        self.model.siga_ns + u64::from(frame_bytes) * self.model.byte_ps / 1000
+        let copy = u64::from(frame_bytes).saturating_mul(self.model.byte_ps) / 1000;
+        self.model.siga_ns.saturating_add(copy).max(1)
     }
 }
 
@@ -52,6 +55,27 @@ pub fn frame_bytes(payload: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moving_a_frame_takes_time_even_in_a_model_of_no_costs() {
+        let free = IqdAttach {
+            model: IqdModel {
+                siga_ns: 0,
+                byte_ps: 0,
+                ..z800().model
+            },
+            mfs_kb: 16,
+        };
+        assert_eq!(free.move_cost(frame_bytes(1)), 1);
+        let dear = IqdAttach {
+            model: IqdModel {
+                byte_ps: u64::MAX,
+                ..z800().model
+            },
+            mfs_kb: 16,
+        };
+        assert_eq!(dear.move_cost(100), u64::MAX / 1000 + 10_000);
+    }
 
     fn z800() -> IqdAttach {
         IqdAttach {
