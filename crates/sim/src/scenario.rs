@@ -737,6 +737,17 @@ impl Scenario {
     /// The named parameter sets of a run: the built-in ones with `own`
     /// (the file's `[models]`, or a variant's) laid over them, checked.
     fn models(&self, own: Option<&toml::Table>) -> Result<Models, ScenarioError> {
+        // Set names are printed in messages and in each host's line: a
+        // control character would drive the terminal.
+        for (table, sets) in own.into_iter().flatten() {
+            for name in sets.as_table().into_iter().flat_map(|t| t.keys()) {
+                if let Some(c) = unprintable(name) {
+                    return Err(
+                        self.invalid(format!("[models.{table}] the set {name:?} holds {c}"))
+                    );
+                }
+            }
+        }
         let models = Models::layered(own).map_err(|e| {
             let what = plain_types_line(&e.what);
             self.invalid(match &e.key {
@@ -802,6 +813,18 @@ impl Scenario {
                         return err(table, name, format!("{key} {v} is a share, 0..1"));
                     }
                 }
+            }
+        }
+        for (name, c) in &m.smc {
+            if c.socket_share_pct > 100 {
+                return err(
+                    "smc",
+                    name,
+                    format!(
+                        "socket_share_pct {} is a percentage, 0..100",
+                        c.socket_share_pct
+                    ),
+                );
             }
         }
         for (name, h) in &m.hipersockets {
@@ -1334,6 +1357,17 @@ impl Scenario {
                     "a multicast address"
                 } else if a.is_loopback() {
                     "a loopback address"
+                } else if key == "ip"
+                    && h.profile.is_none()
+                    && h.profile_text.is_none()
+                    && matches!(a.octets()[3], 0 | 255)
+                {
+                    // A host described by fields has a /24 interface.
+                    if a.octets()[3] == 0 {
+                        "the network address of its /24 (a host described by fields is on a /24)"
+                    } else {
+                        "the broadcast address of its /24 (a host described by fields is on a /24)"
+                    }
                 } else {
                     continue;
                 };
@@ -1673,6 +1707,11 @@ impl Scenario {
         }
         if !(self.file.warmup_ms >= 0.0 && self.file.warmup_ms <= 600_000.0) {
             return Err(self.invalid("warmup_ms must be in [0, 600000]"));
+        }
+        // The report heads its output with the name as it is: a control
+        // character would drive the terminal (clear it, forge a line).
+        if let Some(c) = self.file.name.as_deref().and_then(unprintable) {
+            return Err(self.invalid(format!("name holds {c}")));
         }
         // Sampling starts at time 0: a period beyond the whole run takes
         // only that sample (a unit slip, ms for µs), and µs × 1000 must not
@@ -4216,7 +4255,25 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         // sequence in a name broke the report's lines or was printed raw
         // to the terminal. (edit of BASIC, the line it is on, the message)
         type Edit = fn(&str) -> String;
-        let cases: [(Edit, &str, &str); 6] = [
+        // A model set's name, which is a table's key, before its fields
+        // are read (a new set's missing field quoted it raw).
+        let e = Scenario::parse(
+            "t.toml",
+            &format!("{BASIC}[models.peer.\"p\\nX\"]\nprocessors = 2\n"),
+        )
+        .and_then(|s| s.variants())
+        .expect_err("refused")
+        .to_string();
+        assert!(
+            e.contains("[models.peer] the set \"p\\nX\" holds the character U+000A"),
+            "{e}"
+        );
+        let cases: [(Edit, &str, &str); 7] = [
+            (
+                |b| b.replacen("name = \"t\"", "name = \"t\\u001b[2J\"", 1),
+                "name = \"t",
+                "name holds the character U+001B",
+            ),
             (
                 |b| b.replacen("name = \"zos\"", "name = \" \"", 1),
                 "name = \" \"",
@@ -4254,7 +4311,34 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
     }
 
     #[test]
+    fn an_smc_socket_share_is_a_percentage() {
+        let e = Scenario::parse(
+            "t.toml",
+            &format!("{BASIC}[models.smc.r]\nsocket_share_pct = 1000\n"),
+        )
+        .and_then(|s| s.variants())
+        .expect_err("refused")
+        .to_string();
+        assert!(
+            e.contains("[models.smc.r] socket_share_pct 1000 is a percentage, 0..100"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn an_address_no_interface_can_own_is_refused() {
+        // A host described by fields is on a /24: the subnet's own
+        // addresses are not a host's (a DVIPA is a /32 of its own).
+        for (addr, what) in [
+            ("192.0.2.255", "the broadcast address of its /24"),
+            ("192.0.2.0", "the network address of its /24"),
+        ] {
+            refused_at(
+                |b| b.replacen("ip = \"192.0.2.2\"", &format!("ip = \"{addr}\""), 1),
+                &format!("\"{addr}\""),
+                &format!("host \"aix\": ip \"{addr}\" is {what}"),
+            );
+        }
         for (addr, what) in [
             ("0.0.0.0", "the unspecified address"),
             ("255.255.255.255", "the broadcast address"),
