@@ -96,7 +96,7 @@ NOTCPIPSTATISTICS, ZERT AGGREGATION; IPAQENET6 INTFID; IPAQENET TEMPIP;
 ROUTE DELAYACKS and the retransmission settings; ...) is a warning once its
 values are checked for count and form (ranges only where softosa has IBM's,
 such as ARPTO 60-86400); one whose values softosa cannot check
-(GLOBALCONFIG SYSPLEXMONITOR, POLICYREQUIRED, ...) is an error that says so; an
+(GLOBALCONFIG AIASSIST, POLICYREQUIRED, ...) is an error that says so; an
 unknown parameter is an error.
 
 Example:

@@ -453,6 +453,11 @@ pub enum WarningKind {
     /// model: reported where it is, then skipped.
     #[error("statement {0} is not modelled by softosa and is skipped (z/OS would apply it)")]
     NotModelled(String),
+    /// A DEVICE, LINK or INTERFACE of a real z/OS type that softosa does
+    /// not model (an MPCPTP device for XCF or Enterprise Extender, a CTC):
+    /// skipped, with the HOME, START and ROUTE entries that name it.
+    #[error("{0}: a type softosa does not model; the statement is skipped, with the HOME, START and ROUTE entries that name it (z/OS would apply them)")]
+    TypeNotModelled(String),
     /// A real parameter of a statement softosa reads, which softosa does
     /// not model: its values were checked, then it is ignored. `name`: the
     /// statement's own name, when it has one (an INTERFACE's), so that the

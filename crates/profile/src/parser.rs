@@ -161,6 +161,7 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
         named_stmt: "",
         known_seen: false,
         unknown_first: Vec::new(),
+        unmodelled: Vec::new(),
     };
     // A softosa scenario: its keys and comments may hold statement words
     // (a profile_text, 'INTERFACE' in a comment), so it is told by name.
@@ -179,6 +180,7 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
     }
     p.run();
     p.settle_unknown();
+    p.drop_unmodelled_references();
     (p.prof, p.diags)
 }
 
@@ -249,7 +251,43 @@ struct Parser<'a> {
     /// profile would otherwise give an error per line, each quoting the
     /// file).
     unknown_first: Vec<(Span, String, ErrorKind)>,
+    /// Devices, links and interfaces of real z/OS types softosa does not
+    /// model (MPCPTP, CTC, IPAQIDIO6, ...), upper case: skipped with a
+    /// warning, and so are the HOME, START and ROUTE entries that name
+    /// them (they would otherwise name nothing).
+    unmodelled: Vec<String>,
 }
+
+/// DEVICE types of z/OS other than MPCIPA and VIRTUAL (IP Configuration
+/// Reference, DEVICE and LINK statements), which softosa does not model.
+const UNMODELLED_DEVICES: &[&str] = &[
+    "ATM", "CDLC", "CLAW", "CTC", "HCH", "LCS", "MPCOSA", "MPCPTP", "SAMEHOST", "SNAIUCV",
+    "SNALINK", "SNALU62", "X25NPSI",
+];
+
+/// LINK types of z/OS other than IPAQENET, IPAQIDIO and VIRTUAL.
+const UNMODELLED_LINKS: &[&str] = &[
+    "ATM",
+    "CDLC",
+    "CLAW",
+    "CTC",
+    "ETHERNET",
+    "ETHEROR802.3",
+    "802.3",
+    "FDDI",
+    "HCH",
+    "IBMTR",
+    "IPAQTR",
+    "MPCPTP",
+    "OSAENET",
+    "OSAFDDI",
+    "SAMEHOST",
+    "X25NPSI",
+];
+
+/// INTERFACE types of z/OS other than IPAQENET, IPAQENET6, IPAQIDIO and
+/// VIRTUAL/VIRTUAL6.
+const UNMODELLED_INTERFACES: &[&str] = &["IPAQIDIO6", "MPCPTP6", "LOOPBACK6"];
 
 /// Unknown statements, and none known, from which a file is said not to be
 /// a profile rather than listed statement by statement.
@@ -844,8 +882,36 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
             "ZERT",
             &[Val::OptKw(&[kw("AGGregation"), kw("NOAGGregation")])],
         ),
+        other("SYSPLEXMONitor", &[]),
     ],
     subs: &[
+        // GLOBALCONFIG statement, SYSPLEXMONITOR's sub-parameters: the
+        // sysplex autonomics softosa has no sysplex for.
+        SubParams {
+            after: "SYSPLEXMONITOR",
+            params: &[
+                other("DELAYJOIN", &[]),
+                other("NODELAYJOIN", &[]),
+                other("RECOVERY", &[]),
+                other("NORECOVERY", &[]),
+                other(
+                    "TIMERSECS",
+                    &[Val::Num {
+                        min: 10,
+                        max: 3600,
+                        expected: "a number of seconds, 10-3600",
+                    }],
+                ),
+                other("AUTOREJOIN", &[]),
+                other("NOAUTOREJOIN", &[]),
+                other("MONINTERFACE", &[]),
+                other("NOMONINTERFACE", &[]),
+                other("DYNROUTE", &[]),
+                other("NODYNROUTE", &[]),
+                other("JOIN", &[]),
+                other("NOJOIN", &[]),
+            ],
+        },
         SubParams {
             after: "ZERT AGGREGATION",
             params: &[
@@ -868,12 +934,7 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
             ],
         },
     ],
-    unsupported: &[
-        kw("AIASSIST"),
-        kw("IKEDREQuired"),
-        kw("POLICYREQuired"),
-        kw("SYSPLEXMONitor"),
-    ],
+    unsupported: &[kw("AIASSIST"), kw("IKEDREQuired"), kw("POLICYREQuired")],
 };
 
 /// The IPv6 interface identifier (INTERFACE - IPAQENET6 statement):
@@ -1909,6 +1970,16 @@ impl Parser<'_> {
                     self.virtual_interface(&name, vk);
                     return;
                 }
+                if let Some(t) = self
+                    .peek()
+                    .cloned()
+                    .filter(|t| UNMODELLED_INTERFACES.contains(&t.upper().as_str()))
+                {
+                    self.pos += 1;
+                    self.skip_unmodelled(&t, format!("INTERFACE {} {}", name.upper(), t.upper()));
+                    self.unmodelled.push(name.upper());
+                    return;
+                }
                 if let Some(k) = self.choice(KINDS, "INTERFACE", "DEFINE") {
                     kind = k.value;
                     have_define = true;
@@ -2423,6 +2494,27 @@ impl Parser<'_> {
         });
     }
 
+    /// A DEVICE, LINK or INTERFACE of a real type softosa does not model
+    /// (`what`: the statement, its name and type): a warning at the type,
+    /// and the rest of the statement skipped.
+    fn skip_unmodelled(&mut self, ty: &Token, what: String) {
+        self.warn(ty.span, WarningKind::TypeNotModelled(what));
+        self.skip_statement();
+    }
+
+    /// Leave out the HOME, START and ROUTE entries that name a device,
+    /// link or interface of a type softosa does not model: z/OS would
+    /// apply them to it, and here they would name nothing.
+    fn drop_unmodelled_references(&mut self) {
+        if self.unmodelled.is_empty() {
+            return;
+        }
+        let skipped = |n: &str| self.unmodelled.iter().any(|u| u.eq_ignore_ascii_case(n));
+        self.prof.home.retain(|h| !skipped(&h.link.value));
+        self.prof.starts.retain(|s| !skipped(&s.name.value));
+        self.prof.routes.retain(|r| !skipped(&r.link.value));
+    }
+
     fn device(&mut self, _kwt: &Token) {
         const S: &str = "DEVICE";
         let Some(name) = self.name(S, "device name") else {
@@ -2436,6 +2528,11 @@ impl Parser<'_> {
         };
         if ty.upper() == "VIRTUAL" {
             self.virtual_device_or_link(S, &name);
+            return;
+        }
+        if UNMODELLED_DEVICES.contains(&ty.upper().as_str()) {
+            self.skip_unmodelled(&ty, format!("DEVICE {} {}", name.upper(), ty.upper()));
+            self.unmodelled.push(name.upper());
             return;
         }
         if ty.upper() != "MPCIPA" {
@@ -2500,6 +2597,11 @@ impl Parser<'_> {
             }
             "IPAQENET" => InterfaceKind::IpaqEnet,
             "IPAQIDIO" => InterfaceKind::IpaqIdio,
+            t if UNMODELLED_LINKS.contains(&t) => {
+                self.skip_unmodelled(&kt, format!("LINK {} {t}", name.upper()));
+                self.unmodelled.push(name.upper());
+                return;
+            }
             _ => {
                 self.invalid(
                     &kt,

@@ -782,10 +782,37 @@ fn real_globalconfig_parameters_are_warnings_or_said_to_be_unsupported() {
     assert_eq!(v.len(), 9, "{v:?}");
     assert!(p.global.segmentation_offload.is_some());
 
-    let (p, v) = diags("GLOBALCONFIG SYSPLEXMONITOR DELAYJOIN TIMERSECS 60 IQDMULTIWRITE\n");
+    // SYSPLEXMONITOR and its options, in nearly every sysplex's profile:
+    // read, checked and ignored (softosa has no sysplex to monitor).
+    let (p, v) =
+        diags("GLOBALCONFIG SYSPLEXMONITOR DELAYJOIN NORECOVERY TIMERSECS 60 IQDMULTIWRITE\n");
+    assert_eq!(
+        not_modelled(&v),
+        [
+            "1:14 GLOBALCONFIG SYSPLEXMONITOR",
+            "1:29 GLOBALCONFIG SYSPLEXMONITOR DELAYJOIN",
+            "1:39 GLOBALCONFIG SYSPLEXMONITOR NORECOVERY",
+            "1:50 GLOBALCONFIG SYSPLEXMONITOR TIMERSECS",
+        ],
+        "{v:?}"
+    );
+    assert_eq!(v.len(), 4, "{v:?}");
+    assert!(p.global.iqdmultiwrite.is_some());
+    let (_, v) = diags("GLOBALCONFIG SYSPLEXMONITOR TIMERSECS 5\n");
+    assert!(v.iter().any(|d| d.contains("10-3600")), "{v:?}");
+    // Its options are its own, not GLOBALCONFIG's.
+    let (_, v) = diags("GLOBALCONFIG DELAYJOIN\n");
+    assert!(
+        v.iter()
+            .any(|d| d.contains("error") && d.contains("SYSPLEXMONITOR")),
+        "{v:?}"
+    );
+    // A parameter whose values softosa cannot check is an error that
+    // says so.
+    let (p, v) = diags("GLOBALCONFIG AIASSIST IQDMULTIWRITE\n");
     assert_eq!(
         v,
-        ["s.prof:1:14: error: SYSPLEXMONITOR is a z/OS parameter of the GLOBALCONFIG statement, but softosa does not support it: its values cannot be checked, so they are skipped up to the next parameter softosa knows; check them on z/OS (VARY TCPIP,,SYNTAXCHECK)"]
+        ["s.prof:1:14: error: AIASSIST is a z/OS parameter of the GLOBALCONFIG statement, but softosa does not support it: its values cannot be checked, so they are skipped up to the next parameter softosa knows; check them on z/OS (VARY TCPIP,,SYNTAXCHECK)"]
     );
     assert!(p.global.iqdmultiwrite.is_some());
 }
@@ -1341,11 +1368,11 @@ fn one_mistake_is_one_error() {
 /// is reported, not skipped with those values.
 #[test]
 fn skipped_values_end_at_a_too_short_parameter() {
-    let (_, v) = diags("GLOBALCONFIG SYSPLEXMONITOR RECOVERY SEGMENTATIONOFF\n");
+    let (_, v) = diags("GLOBALCONFIG AIASSIST XYZ SEGMENTATIONOFF\n");
     assert_eq!(v.len(), 2, "{v:?}");
     assert_eq!(
         v[1],
-        "s.prof:1:38: error: SEGMENTATIONOFF is too short an abbreviation of SEGMENTATIONOFFLoad: code at least SEGMENTATIONOFFL"
+        "s.prof:1:27: error: SEGMENTATIONOFF is too short an abbreviation of SEGMENTATIONOFFLoad: code at least SEGMENTATIONOFFL"
     );
     let (_, v) = diags("IPCONFIG SYSPLEXR REASSEMB 60 SOURCEV\n");
     assert_eq!(v.len(), 3, "{v:?}");
@@ -1588,4 +1615,55 @@ fn a_huge_token_is_not_echoed_whole() {
         assert!(d.chars().count() < 1200, "{} characters", d.len());
     }
     assert!(v.iter().any(|d| d.contains("more characters)")), "{v:?}");
+}
+
+/// Devices, links and interfaces of real z/OS types softosa does not model
+/// (the MPCPTP device IUTSAMEH of nearly every sysplex profile, a CTC, an
+/// IPAQIDIO6 interface) are a warning each, and the HOME, START and ROUTE
+/// entries that name them go with them, instead of four errors that made
+/// the whole profile unusable. A type that is no z/OS type stays an error.
+#[test]
+fn devices_of_types_softosa_does_not_model_are_skipped_with_their_references() {
+    let src = "DEVICE IUTSAMEH MPCPTP\n\
+               LINK EELINK MPCPTP IUTSAMEH\n\
+               DEVICE CTC1 CTC 0E00\n\
+               LINK CTCL1 CTC 0 CTC1\n\
+               HOME 10.8.8.8 EELINK\n\
+               \x20    10.9.9.9 CTCL1\n\
+               INTERFACE HS6 DEFINE IPAQIDIO6 CHPID F5 IPADDR 2001:DB8:2::1\n\
+               INTERFACE OSA1 DEFINE IPAQENET PORTNAME P1 IPADDR 192.0.2.1/24\n\
+               BEGINROUTES\n\
+               ROUTE 10.7.0.0/16 10.8.8.9 EELINK MTU 1500\n\
+               ENDROUTES\n\
+               START IUTSAMEH\nSTART CTC1\nSTART HS6\nSTART OSA1\n";
+    let (p, v) = diags(src);
+    let skipped: Vec<&String> = v
+        .iter()
+        .filter(|d| d.contains("a type softosa does not model"))
+        .collect();
+    assert_eq!(skipped.len(), 5, "{v:?}");
+    assert!(
+        v[0].starts_with("s.prof:1:17: warning: DEVICE IUTSAMEH MPCPTP"),
+        "{v:?}"
+    );
+    assert!(v.iter().all(|d| d.contains("warning")), "{v:?}");
+    assert!(p.home.is_empty(), "{:?}", p.home);
+    assert!(p.routes.is_empty(), "{:?}", p.routes);
+    let started: Vec<&str> = p.starts.iter().map(|s| s.name.value.as_str()).collect();
+    assert_eq!(started, ["OSA1"]);
+    // What remains activates: one interface, the OSA.
+    use softosa_profile::activate::{activate, ActivateOptions, StackInput};
+    let input = StackInput {
+        name: "T".into(),
+        profile: &p,
+        policy: None,
+    };
+    let cfg = activate(&[input], &[], &ActivateOptions::default())
+        .expect("the rest of the profile activates")
+        .config;
+    let names: Vec<&str> = cfg.interfaces.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(names, ["OSA1"]);
+    // A misspelt type is no z/OS type: an error, as before.
+    let (_, v) = diags("DEVICE D1 MPCIAP\n");
+    assert!(v[0].contains("error") && v[0].contains("MPCIAP"), "{v:?}");
 }
