@@ -121,7 +121,10 @@ The prefix length (/24) comes from the subnet mask of a BEGINROUTES route
 over that link; when there is none, give it with --prefix LINK=LEN. An
 INTERFACE has one IPADDR: of a link with several HOME addresses the first
 is converted, and a warning names the others, which are left out. The
-whole profile is printed again in canonical form (comments are not kept);
+whole profile is printed again in canonical form, without its comments and
+without the statements and parameters softosa does not model (each is named
+in a warning, and the output says how many it lacks: copy the converted
+statements into your profile rather than replacing it);
 problems go to standard error.
 
 The result is then checked as `profile check` would check it on its own:
@@ -745,6 +748,25 @@ pub fn run_convert(
             out,
             "; NOT READY: {} error(s) (listed on standard error) must be fixed in {} first",
             d.error_count(),
+            a.file.display()
+        )?;
+    }
+    // The printed profile holds what softosa models: say what it lacks,
+    // so that it is not taken for the whole of FILE.
+    let left_out = d.items().iter().filter(|x| x.is_left_out()).count();
+    if left_out > 0 {
+        writeln!(
+            out,
+            "; NOT THE WHOLE PROFILE: {left_out} statement(s) or parameter(s) softosa does not \
+             model are left out (each named on standard error); copy the converted \
+             statements into {} rather than replacing it",
+            a.file.display()
+        )?;
+        writeln!(
+            err,
+            "the converted profile leaves out {left_out} statement(s) or parameter(s) softosa \
+             does not model (the warnings above): copy its converted statements into {} \
+             rather than replacing it",
             a.file.display()
         )?;
     }

@@ -477,7 +477,7 @@ pub enum WarningKind {
         dropped: String,
     },
     /// INCLUDE names a data set softosa cannot read.
-    #[error("INCLUDE {0}: softosa does not read included data sets; the statements in it are not checked (give that member to profile check as a file of its own)")]
+    #[error("INCLUDE {0}: softosa does not read included data sets; the statements in it are not checked (to check them, paste the member in place of this INCLUDE in a copy of the profile: given as a file of its own it would be another stack's profile)")]
     IncludeNotRead(String),
 }
 
@@ -521,6 +521,20 @@ impl Diagnostic {
     }
     pub fn is_error(&self) -> bool {
         self.severity() == Severity::Error
+    }
+    /// A warning about something of the file that softosa reads past and
+    /// does not keep (a statement, parameter or type it does not model, an
+    /// INCLUDE it cannot read): what `profile convert` cannot print again.
+    pub fn is_left_out(&self) -> bool {
+        matches!(
+            &self.kind,
+            DiagKind::Warning(
+                WarningKind::NotModelled(_)
+                    | WarningKind::ParameterNotModelled { .. }
+                    | WarningKind::TypeNotModelled(_)
+                    | WarningKind::IncludeNotRead(_)
+            )
+        )
     }
     /// What is wrong, in words. A message that would echo a huge token
     /// (a name of ten million characters) is cut to its first

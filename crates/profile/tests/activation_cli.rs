@@ -309,6 +309,32 @@ fn convert_command_prints_the_interface() {
     assert!(convert(f, &["QDIO4101L"]).is_err());
 }
 
+/// The converted profile holds only what softosa models: when the file
+/// codes more (PORT reservations, TCPCONFIG TTLS), the output says it is not
+/// the whole profile, so that `> new.prof` is not taken as a replacement.
+#[test]
+fn convert_says_when_its_output_is_not_the_whole_profile() {
+    let legacy = "DEVICE QDIO4101 MPCIPA PRIROUTER\nLINK QDIO4101L IPAQENET QDIO4101\n\
+                  HOME 172.16.1.1 QDIO4101L\n";
+    let f = tmp("whole.prof", legacy);
+    let (code, out, err) = convert(f, &["QDIO4101L=24"]).expect("runs");
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(!out.contains("NOT THE WHOLE PROFILE"), "{out}");
+    assert!(!err.contains("leaves out"), "{err}");
+    let f = tmp(
+        "partial.prof",
+        &format!("TCPCONFIG TTLS\nPORT 23 TCP TN3270\n    21 TCP FTPD1\n{legacy}"),
+    );
+    let (code, out, err) = convert(f, &["QDIO4101L=24"]).expect("runs");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert!(
+        out.contains("; NOT THE WHOLE PROFILE: 2 statement(s) or parameter(s)"),
+        "{out}"
+    );
+    assert!(err.contains("leaves out 2 statement(s)"), "{err}");
+    assert!(!out.contains("\nPORT "), "{out}");
+}
+
 #[test]
 fn convert_starts_every_link_of_a_started_device() {
     let f = tmp(
