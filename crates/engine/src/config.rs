@@ -81,6 +81,17 @@ pub struct IpNet {
 }
 
 impl IpNet {
+    /// The subnet's directed broadcast address (IPv4, a prefix of 30 or
+    /// less: a /31 or /32 has none).
+    pub fn broadcast(&self) -> Option<IpAddr> {
+        match self.addr {
+            IpAddr::V4(a) if self.prefix <= 30 => {
+                let host_bits = u32::MAX >> u32::from(self.prefix);
+                Some(IpAddr::V4((u32::from(a) | host_bits).into()))
+            }
+            _ => None,
+        }
+    }
     /// Whether `ip` lies in this subnet.
     pub fn contains(&self, ip: IpAddr) -> bool {
         match (self.addr, ip) {

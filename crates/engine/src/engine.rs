@@ -1780,7 +1780,14 @@ impl Engine {
             let Some(hop) = hop else {
                 return Err(self.drop_out(DropReason::InvalidSend));
             };
-            match self.resolve(hop, port_idx) {
+            // The subnet's broadcast goes to every station: no ARP for it.
+            let directed = i.cfg.addresses.iter().any(|n| n.broadcast() == Some(hop));
+            let resolved = if directed {
+                Some(Mac::BROADCAST)
+            } else {
+                self.resolve(hop, port_idx)
+            };
+            match resolved {
                 Some(m) => Some(m),
                 None => {
                     return self.await_arp(now, out_if, queue, hop, pkt, ip_len, vlan, src_mac);

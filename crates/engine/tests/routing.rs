@@ -322,6 +322,26 @@ fn unresolved_next_hops_send_arp_and_flush_on_reply() {
     assert_eq!(e.counters().dropped_out.get(DropReason::ArpUnresolved), 1);
 }
 
+/// A send to the interface's subnet broadcast needs no ARP: it leaves at
+/// once for every station (a replayed capture's broadcasts waited for an
+/// ARP reply that never comes).
+#[test]
+fn a_subnet_broadcast_leaves_without_arp() {
+    let mut e = Engine::new(two_stacks(false, false)).unwrap();
+    let pkt = tcp_out("192.0.2.1", "192.0.2.255", 1000, 2000, 100, 0);
+    let r = e.handle_host_send(us(1), IfaceId(0), Frame::full(&pkt), SendMeta::default());
+    assert!(matches!(r, Ok(SendOutcome::Queued { .. })), "{r:?}");
+    let mut buf = Vec::new();
+    advance(&mut e, us(1_000));
+    let tx = e.poll_transmit(us(1_000), PortId(0), &mut buf).unwrap();
+    assert_eq!(tx.iface, Some(IfaceId(0)));
+    assert_eq!(&buf[..6], &[0xff; 6]);
+    // A host of the subnet still needs its ARP.
+    let pkt = tcp_out("192.0.2.1", "192.0.2.254", 1000, 2000, 100, 0);
+    let r = e.handle_host_send(us(5), IfaceId(0), Frame::full(&pkt), SendMeta::default());
+    assert_eq!(r, Ok(SendOutcome::AwaitingArp));
+}
+
 #[test]
 fn write_queues_drain_by_priority() {
     let mut cfg = two_stacks(false, false);
