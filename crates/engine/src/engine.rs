@@ -627,12 +627,18 @@ impl Engine {
                 outstanding_batches: 0,
             }));
         }
+        // A HiperSockets frame holds at most the CHPID's frame size less
+        // 8 KB of it: a coded MTU above that is cut to it, as one above the
+        // LAN's is on an OSA.
+        let frame_mtu = match port_cfg.kind {
+            PortKind::Osa { .. } => None,
+            PortKind::HiperSockets { mfs_kb } => Some(u32::from(mfs_kb).saturating_sub(8) * 1024),
+        };
         let mtu = cfg
             .mtu
-            .unwrap_or(match port_cfg.kind {
-                PortKind::Osa { .. } => DEFAULT_OSA_MTU,
-                PortKind::HiperSockets { mfs_kb } => u32::from(mfs_kb).saturating_sub(8) * 1024,
-            })
+            .or(frame_mtu)
+            .unwrap_or(DEFAULT_OSA_MTU)
+            .min(frame_mtu.unwrap_or(u32::MAX))
             .min(port_cfg.lan_mtu.unwrap_or(u32::MAX));
         let port = &mut self.ports[cfg.port];
         for a in &cfg.addresses {

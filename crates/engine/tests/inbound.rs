@@ -836,6 +836,33 @@ fn hipersockets_delivers_at_once_between_lpars() {
     );
 }
 
+/// An interface's MTU on HiperSockets is at most what the CHPID's frame
+/// size carries (MFS less 8 KB): a larger coded MTU is cut to it, and none
+/// coded takes it.
+#[test]
+fn a_hipersockets_mtu_fits_the_frame_size() {
+    for (coded, act) in [(Some(57_344), 8_192), (Some(4_096), 4_096), (None, 8_192)] {
+        let mut hs = iface("HSA", 0, "200.16.1.1");
+        hs.mtu = coded;
+        let cfg = SystemConfig {
+            ports: vec![PortConfig {
+                name: "IQDF4".into(),
+                chpid: 0xf4,
+                port_num: 0,
+                kind: PortKind::HiperSockets { mfs_kb: 16 },
+                physical_mac: Mac([0x02, 0, 0, 0, 0xf4, 0]),
+                lan_mtu: None,
+            }],
+            stacks: vec![StackConfig::new("A")],
+            interfaces: vec![hs],
+            tuning: Tuning::default(),
+        };
+        let e = Engine::new(cfg).unwrap();
+        let i = &e.interfaces()[0];
+        assert_eq!((i.cfg.mtu, i.mtu), (coded, act), "{coded:?}");
+    }
+}
+
 #[test]
 fn deferred_processing_and_replenishment_are_counted() {
     let mut cfg = single(InbPerf::MinLatency, false, TimerTable::default());
