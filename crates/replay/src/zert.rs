@@ -10,7 +10,11 @@
 //! session (server address and port, client address, protection) with
 //! counts and bytes, like the SMF 119 subtype 12 summary records.
 //! With a short snap length the handshake may be cut; such connections are
-//! reported as TLS with the fields that were visible.
+//! reported as TLS with the fields that were visible. A cut ServerHello
+//! that says 1.2 in its version field is not taken for TLS 1.2: TLS 1.3
+//! sends the same value there and names its real choice in an extension
+//! (or gives itself away by its cipher suite), so without either the
+//! version is "1.2 or later".
 
 use crate::replay::{Direction, FrameObserver};
 use serde::Serialize;
@@ -29,7 +33,7 @@ const SEGMENTS_INSPECTED: u8 = 4;
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Protection {
     Tls {
-        version: String,
+        version: TlsVersion,
         cipher: Option<String>,
     },
     Ssh {
@@ -46,8 +50,10 @@ impl Serialize for Protection {
     fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let (kind, version, cipher) = match self {
-            Protection::Tls { version, cipher } => ("tls", Some(version), cipher.as_ref()),
-            Protection::Ssh { version } => ("ssh", Some(version), None),
+            Protection::Tls { version, cipher } => {
+                ("tls", Some(version.to_string()), cipher.as_ref())
+            }
+            Protection::Ssh { version } => ("ssh", Some(version.clone()), None),
             Protection::IpsecAh => ("ipsec_ah", None, None),
             Protection::ClearText => ("clear_text", None, None),
             Protection::NoData => ("no_data", None, None),
@@ -64,15 +70,45 @@ impl Serialize for Protection {
 impl Protection {
     pub fn label(&self) -> String {
         match self {
-            Protection::Tls { version, cipher } => match cipher {
-                Some(c) => format!("{version} {c}"),
-                None => format!("{version} (cipher not seen)"),
+            Protection::Tls { version, cipher } => match (version, cipher) {
+                (_, Some(c)) => format!("{version} {c}"),
+                (TlsVersion::Exact(_), None) => format!("{version} (cipher not seen)"),
+                (TlsVersion::TwelveOrLater { unseen }, None) => format!("{version} ({unseen})"),
             },
             Protection::Ssh { version } => format!("SSH {version}"),
             Protection::IpsecAh => "IPsec AH".into(),
             Protection::ClearText => "clear text".into(),
             Protection::NoData => "no data".into(),
         }
+    }
+}
+
+/// The TLS version of a connection, as far as the capture shows it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TlsVersion {
+    /// Known: `TLSv1.2`, `TLSv1.3`, `SSLv3`, ...
+    Exact(String),
+    /// Only a version field saying 1.2 was seen, which TLS 1.3 sends too;
+    /// `unseen` says what would have told them apart ("extensions not
+    /// captured").
+    TwelveOrLater { unseen: &'static str },
+}
+
+impl std::fmt::Display for TlsVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TlsVersion::Exact(v) => f.write_str(v),
+            TlsVersion::TwelveOrLater { .. } => f.write_str("TLSv1.2 or later"),
+        }
+    }
+}
+
+/// A version field's value, or "1.2 or later" when it reads 3.3: TLS 1.3
+/// keeps 3.3 in every version field and says 1.3 only in an extension.
+fn legacy_version(major: u8, minor: u8, unseen: &'static str) -> TlsVersion {
+    match (major, minor) {
+        (3, 3) => TlsVersion::TwelveOrLater { unseen },
+        (a, b) => TlsVersion::Exact(tls_version(a, b)),
     }
 }
 
@@ -111,14 +147,14 @@ pub fn cipher_name(id: u16) -> String {
 #[derive(Debug, PartialEq)]
 enum TlsSeen {
     ClientHello {
-        version: String,
+        version: TlsVersion,
     },
     ServerHello {
-        version: String,
+        version: TlsVersion,
         cipher: Option<u16>,
     },
     Other {
-        version: String,
+        version: TlsVersion,
     },
 }
 
@@ -127,18 +163,21 @@ fn parse_tls(p: &[u8]) -> Option<TlsSeen> {
     if p.len() < 6 || !(20..=23).contains(&p[0]) || p[1] != 3 || p[2] > 4 {
         return None;
     }
-    let rec_version = tls_version(p[1], p[2]);
+    const NO_HANDSHAKE: &str = "handshake not captured";
     if p[0] != 22 {
         return Some(TlsSeen::Other {
-            version: rec_version,
+            version: legacy_version(p[1], p[2], NO_HANDSHAKE),
         });
     }
-    let version = match (p.get(9), p.get(10)) {
-        (Some(&a), Some(&b)) if a == 3 => tls_version(a, b),
-        _ => rec_version,
+    let (major, minor) = match (p.get(9), p.get(10)) {
+        (Some(&a), Some(&b)) if a == 3 => (a, b),
+        _ => (p[1], p[2]),
     };
     match p[5] {
-        1 => Some(TlsSeen::ClientHello { version }),
+        1 => Some(TlsSeen::ClientHello {
+            // What the client offers; the server's choice is not here.
+            version: legacy_version(major, minor, "ServerHello not captured"),
+        }),
         2 => {
             // version(2) random(32) sid_len(1) sid cipher(2) at 9..
             let sid_at = 9 + 2 + 32;
@@ -146,14 +185,19 @@ fn parse_tls(p: &[u8]) -> Option<TlsSeen> {
                 let c = sid_at + 1 + usize::from(sid);
                 Some(u16::from_be_bytes([*p.get(c)?, *p.get(c + 1)?]))
             });
-            // TLS 1.3 chooses 1.3 in an extension; its suites give it away.
+            // TLS 1.3 chooses 1.3 in an extension, but the suite settles
+            // it either way: 1.3 has suites of its own (0x13xx) and cannot
+            // use any other. Without the suite, a 3.3 stays undecided.
             let version = match cipher {
-                Some(0x1301..=0x1305) => "TLSv1.3".into(),
-                _ => version,
+                Some(0x1301..=0x1305) => TlsVersion::Exact("TLSv1.3".into()),
+                Some(_) => TlsVersion::Exact(tls_version(major, minor)),
+                None => legacy_version(major, minor, "extensions not captured"),
             };
             Some(TlsSeen::ServerHello { version, cipher })
         }
-        _ => Some(TlsSeen::Other { version }),
+        _ => Some(TlsSeen::Other {
+            version: legacy_version(major, minor, NO_HANDSHAKE),
+        }),
     }
 }
 
@@ -163,7 +207,7 @@ struct Conn {
     local_is_server: Option<bool>,
     inspected_in: u8,
     inspected_out: u8,
-    tls: Option<(String, Option<u16>)>,
+    tls: Option<(TlsVersion, Option<u16>)>,
     ssh: Option<String>,
     ah: bool,
     payload_seen: bool,
@@ -485,15 +529,17 @@ mod tests {
         assert_eq!(
             parse_tls(&p),
             Some(TlsSeen::ServerHello {
-                version: "TLSv1.2".into(),
+                version: TlsVersion::Exact("TLSv1.2".into()),
                 cipher: Some(0xC02F)
             })
         );
-        // Cut before the cipher: version only.
+        // An older version field needs no extension to be believed.
+        let mut p11 = p.clone();
+        p11[10] = 2;
         assert_eq!(
-            parse_tls(&p[..30]),
+            parse_tls(&p11[..30]),
             Some(TlsSeen::ServerHello {
-                version: "TLSv1.2".into(),
+                version: TlsVersion::Exact("TLSv1.1".into()),
                 cipher: None
             })
         );
@@ -501,10 +547,51 @@ mod tests {
         assert_eq!(
             parse_tls(&ch),
             Some(TlsSeen::ClientHello {
-                version: "TLSv1.2".into()
+                version: TlsVersion::TwelveOrLater {
+                    unseen: "ServerHello not captured"
+                }
             })
         );
         assert_eq!(parse_tls(b"GET / HTTP/1.1\r\n"), None);
+    }
+
+    #[test]
+    fn a_server_hello_cut_before_its_suite_is_not_called_tls_1_2() {
+        // A TLS 1.3 ServerHello: version field 3.3, suite 0x1302, and the
+        // supported_versions extension (0x002b) saying 3.4.
+        let mut p = vec![22, 3, 3, 0, 90, 2, 0, 0, 86, 3, 3];
+        p.extend_from_slice(&[0u8; 32]);
+        p.push(32);
+        p.extend_from_slice(&[0u8; 32]);
+        p.extend_from_slice(&[0x13, 0x02, 0, 0, 6, 0, 0x2b, 0, 2, 3, 4]);
+        assert_eq!(
+            parse_tls(&p),
+            Some(TlsSeen::ServerHello {
+                version: TlsVersion::Exact("TLSv1.3".into()),
+                cipher: Some(0x1302)
+            })
+        );
+        // Cut inside the session id (a 128-byte snap length does this).
+        let cut = parse_tls(&p[..60]);
+        let unsure = TlsVersion::TwelveOrLater {
+            unseen: "extensions not captured",
+        };
+        assert_eq!(
+            cut,
+            Some(TlsSeen::ServerHello {
+                version: unsure.clone(),
+                cipher: None
+            })
+        );
+        let prot = Protection::Tls {
+            version: unsure,
+            cipher: None,
+        };
+        assert_eq!(prot.label(), "TLSv1.2 or later (extensions not captured)");
+        let json = serde_json::to_value(&prot).unwrap();
+        assert_eq!(json["kind"], "tls");
+        assert_eq!(json["version"], "TLSv1.2 or later");
+        assert!(json["cipher"].is_null());
     }
 
     #[test]
@@ -523,7 +610,7 @@ mod tests {
             sessions: vec![
                 session(Protection::ClearText),
                 session(Protection::Tls {
-                    version: "TLSv1.2".into(),
+                    version: TlsVersion::Exact("TLSv1.2".into()),
                     cipher: Some("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256".into()),
                 }),
                 session(Protection::Ssh {
