@@ -256,6 +256,26 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Where a path would put a file: its directory made absolute and
+/// canonical, plus its name. Two spellings of a file not yet there
+/// (`./x.html` and `x.html`, relative and absolute, through a linked
+/// directory) come out alike; `None` when the directory cannot be resolved.
+fn normalised(p: &Path) -> Option<PathBuf> {
+    let name = p.file_name()?;
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(dir).ok()?.join(name))
+}
+
+/// Whether two output paths name one file, there already or not.
+fn same_output(a: &Path, b: &Path) -> bool {
+    a == b
+        || same_file(a, b)
+        || matches!((normalised(a), normalised(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// Refuse, before the (possibly long) replay, outputs that would fail at the
 /// end or overwrite an input: `--annotate trace.pcap` on `trace.pcap` would
 /// truncate the capture while it is being read.
@@ -304,10 +324,7 @@ fn check_outputs(args: &ReplayArgs) -> Result<(), ReplayCliError> {
                 ),
             ));
         }
-        if let Some((other, _)) = outputs[..n]
-            .iter()
-            .find(|(_, p)| p == &out || same_file(p, out))
-        {
+        if let Some((other, _)) = outputs[..n].iter().find(|(_, p)| same_output(p, out)) {
             return Err(ReplayCliError::OutputTwice {
                 flag,
                 path: out.clone(),

@@ -85,6 +85,38 @@ fn unwritable_outputs_are_refused_before_the_replay() {
 }
 
 #[test]
+fn one_new_file_spelled_two_ways_for_two_outputs_is_refused() {
+    let dir = scratch("outputs-spelled");
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    // Neither exists yet: only the spelling differs.
+    a.output = Some(dir.join("x.pcapng"));
+    a.annotate = Some(dir.join(".").join("sub").join("..").join("x.pcapng"));
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let e = build_report(&a).expect_err("one file twice").to_string();
+    assert!(
+        e.contains("--annotate") && e.contains("also given to --output"),
+        "{e}"
+    );
+    assert!(!dir.join("x.pcapng").exists(), "nothing written");
+    // Through a link to the directory.
+    std::os::unix::fs::symlink(&dir, dir.join("here")).unwrap();
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.html = Some(dir.join("r.html"));
+    a.output = Some(dir.join("here").join("r.html"));
+    let e = build_report(&a).expect_err("one file twice").to_string();
+    assert!(
+        e.contains("--html") && e.contains("also given to --output"),
+        "{e}"
+    );
+    // Two files of the same name in two directories are two outputs.
+    let mut a = args(&data("sockperf-rr.pcap"), &data("host.prof"));
+    a.html = Some(dir.join("r.html"));
+    a.output = Some(dir.join("sub").join("r.html"));
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    build_report(&a).expect("different files");
+}
+
+#[test]
 fn a_capture_cut_short_is_replayed_up_to_the_cut() {
     let dir = scratch("cut");
     let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
