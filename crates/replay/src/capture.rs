@@ -18,7 +18,7 @@
 use pcap_parser::pcapng::{Block, InterfaceDescriptionBlock};
 use pcap_parser::traits::PcapReaderIterator;
 use pcap_parser::OptionCode;
-use pcap_parser::{LegacyPcapReader, PcapBlockOwned, PcapError, PcapNGReader};
+use pcap_parser::{LegacyPcapReader, PcapBlockOwned, PcapError, PcapNGOption, PcapNGReader};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
@@ -247,6 +247,10 @@ pub struct ReaderStats {
     pub skipped: BTreeMap<String, Skipped>,
     /// Non-packet pcapng blocks (interface statistics, name resolution, ...).
     pub other_blocks: u64,
+    /// Packets the capturing system says it lost while capturing: the
+    /// latest `isb_ifdrop` plus `isb_osdrop` of each interface's
+    /// statistics blocks (pcapng only; the counters are running totals).
+    pub capture_dropped: u64,
 }
 
 /// Wraps the input: counts bytes, keeps the last I/O error, fills each
@@ -337,6 +341,11 @@ struct State {
     interfaces: Vec<IfInfo>,
     /// Last timestamp seen (Simple Packet Blocks carry none).
     last_ts: i64,
+    /// pcapng sections begun so far (interface numbers restart in each).
+    section: u32,
+    /// Packets dropped while capturing, by section and interface: the
+    /// latest statistics block's count.
+    capture_drops: BTreeMap<(u32, u32), u64>,
     stats: ReaderStats,
 }
 
@@ -811,6 +820,17 @@ fn idb_clock(idb: &InterfaceDescriptionBlock, big_endian: bool) -> Result<(u8, i
     Ok((tsresol, offset_s))
 }
 
+/// A 64-bit option value in the section's byte order; `None` when the
+/// option is not eight bytes long (such a counter is not believed).
+fn option_u64(o: &PcapNGOption<'_>, big_endian: bool) -> Option<u64> {
+    let bytes = <[u8; 8]>::try_from(o.value().get(..8).filter(|_| o.len == 8)?).ok()?;
+    Some(if big_endian {
+        u64::from_be_bytes(bytes)
+    } else {
+        u64::from_le_bytes(bytes)
+    })
+}
+
 /// An `if_tsresol` unit in words: "10^-6 s", "2^-10 s".
 fn ts_unit_name(tsresol: u8) -> String {
     let base = if tsresol & 0x80 == 0 { 10 } else { 2 };
@@ -996,6 +1016,26 @@ fn handle_block(
         PcapBlockOwned::NG(Block::SectionHeader(shb)) => {
             st.big_endian = shb.big_endian();
             st.interfaces.clear();
+            st.section = st.section.saturating_add(1);
+            return Ok(None);
+        }
+        PcapBlockOwned::NG(Block::InterfaceStatistics(isb)) => {
+            st.stats.other_blocks += 1;
+            let drops: Vec<u64> = [OptionCode::IsbIfDrop, OptionCode::IsbOsDrop]
+                .into_iter()
+                .filter_map(|code| isb.options.iter().find(|o| o.code == code))
+                .filter_map(|o| option_u64(o, st.big_endian))
+                .collect();
+            // Each block's counters run from the start of the capture, so
+            // the latest one of an interface holds its total.
+            if !drops.is_empty() {
+                let total = drops.into_iter().fold(0u64, u64::saturating_add);
+                st.capture_drops.insert((st.section, isb.if_id), total);
+                st.stats.capture_dropped = st
+                    .capture_drops
+                    .values()
+                    .fold(0u64, |a, b| a.saturating_add(*b));
+            }
             return Ok(None);
         }
         PcapBlockOwned::NG(Block::InterfaceDescription(idb)) => {

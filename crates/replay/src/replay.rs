@@ -404,6 +404,10 @@ pub struct Totals {
     pub outbound_awaiting_arp: u64,
     pub outbound_dropped: BTreeMap<String, u64>,
     pub timestamps_backwards: u64,
+    /// Packets the capture itself lost (pcapng interface statistics:
+    /// dropped by the interface or the operating system while capturing);
+    /// a warning says so when there are any.
+    pub capture_dropped: u64,
     /// Set when the capture ended inside a record (the rest was replayed).
     pub truncated: Option<String>,
     pub duration_us: f64,
@@ -833,6 +837,7 @@ pub fn replay_mode<R: Read>(
     }
     run.totals.records = reader.stats().records;
     run.totals.reader_skipped = reader.stats().skipped.clone();
+    run.totals.capture_dropped = reader.stats().capture_dropped;
     run.totals.duration_us = clock as f64 / 1000.0;
     // Drain: every timer and completion after the last frame (bounded).
     run.advance(Instant::from_nanos(clock) + Duration::from_secs(30));
@@ -1711,8 +1716,23 @@ impl Run<'_> {
         t.engine_handled = acc.handled;
         t.engine_dropped = acc.dropped;
         t.balanced = acc.balanced();
-        let warnings = self.warnings();
+        let mut warnings = self.warnings();
         let t = &mut self.totals;
+        if t.capture_dropped > 0 {
+            // First: it qualifies every figure of the report.
+            warnings.insert(
+                0,
+                format!(
+                    "the capture itself lost {} packet{} (its interface statistics count \
+                     them as dropped while capturing, against {} captured): the replay sees \
+                     only part of the traffic, so its interrupt, batching and delay \
+                     figures are those of that part",
+                    t.capture_dropped,
+                    if t.capture_dropped == 1 { "" } else { "s" },
+                    t.records
+                ),
+            );
+        }
         t.warnings = warnings;
         t.untracked_flow_count = self.untracked.len() as u64;
         let by_label = |c: &DropCounts| {

@@ -1262,3 +1262,54 @@ fn every_mode_parses_from_its_label_and_its_heading() {
     assert_eq!(Mode::parse("MIN CPU"), None);
     assert_eq!(Mode::parse("DYNAMICWORKLOADQ"), None);
 }
+
+/// An Interface Statistics Block for interface `ifid` with `isb_ifdrop`
+/// and, when given, `isb_osdrop` (little-endian).
+fn ng_isb(ifid: u32, ifdrop: u64, osdrop: Option<u64>) -> Vec<u8> {
+    let mut b = ifid.to_le_bytes().to_vec();
+    b.extend_from_slice(&[0; 8]);
+    b.extend_from_slice(&[5, 0, 8, 0]);
+    b.extend_from_slice(&ifdrop.to_le_bytes());
+    if let Some(n) = osdrop {
+        b.extend_from_slice(&[7, 0, 8, 0]);
+        b.extend_from_slice(&n.to_le_bytes());
+    }
+    b.extend_from_slice(&[0, 0, 0, 0]);
+    common::ng_block(5, &b)
+}
+
+#[test]
+fn packets_the_capture_itself_dropped_are_counted_and_warned_of() {
+    let frame = common::tcp_in(false, 5, 100);
+    let epb = |ts| common::ng_epb(ts, &frame, frame.len() as u32);
+    // A running count part way, then the final one: the latest counts.
+    let mut ng = common::pcapng(
+        None,
+        &[
+            epb(1),
+            ng_isb(0, 10, None),
+            epb(2),
+            epb(3),
+            ng_isb(0, 40, Some(2)),
+        ],
+    );
+    // A second section numbers its interfaces afresh: its drops add up.
+    ng.extend(common::pcapng(None, &[epb(4), ng_isb(0, 5, None)]));
+    let r = replay_reader(CaptureReader::new(&ng[..]).unwrap(), Mode::Balanced);
+    assert_eq!(r.totals.records, 4);
+    assert_eq!(r.totals.capture_dropped, 47);
+    let w = r.totals.warnings.first().expect("a warning");
+    assert!(
+        w.contains("lost 47 packets") && w.contains("against 4 captured") && !w.contains("  "),
+        "{w}"
+    );
+    // None dropped, none warned of.
+    let ng = common::pcapng(None, &[epb(1), ng_isb(0, 0, Some(0))]);
+    let r = replay_reader(CaptureReader::new(&ng[..]).unwrap(), Mode::Balanced);
+    assert_eq!(r.totals.capture_dropped, 0);
+    assert!(
+        r.totals.warnings.iter().all(|w| !w.contains("lost")),
+        "{:?}",
+        r.totals.warnings
+    );
+}
