@@ -148,7 +148,17 @@ pub fn render_text(r: &Report) -> String {
         }
         // Broadcasts and multicasts reach every interface: only unicast
         // IP traffic says the capture is the host's.
-        if t.foreign > 0 && t.matched_unicast == 0 {
+        if t.foreign > 0 && t.matched_unicast == 0 && t.foreign_addresses.is_empty() {
+            // Spanning tree, LLDP, ARP between others: no address to offer.
+            let _ = writeln!(
+                o,
+                "  No frame matched the analysed interfaces' addresses, and none of the {} \
+                 frame{} left out is an IP frame: the capture has no IP traffic that could \
+                 name its host.",
+                t.foreign,
+                if t.foreign == 1 { "" } else { "s" }
+            );
+        } else if t.foreign > 0 && t.matched_unicast == 0 {
             let _ = writeln!(
                 o,
                 "  No frame matched the analysed interfaces' addresses. The capture's busiest addresses:"

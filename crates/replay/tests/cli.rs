@@ -814,3 +814,22 @@ fn an_address_the_host_cannot_own_is_refused_on_the_command_line() {
         vec!["10.9.9.9".parse::<std::net::IpAddr>().unwrap()]
     );
 }
+
+#[test]
+fn a_capture_without_ip_frames_offers_no_empty_address_list() {
+    let dir = scratch("no-ip");
+    // Frames of a local experimental EtherType between two other
+    // stations: left out, and not IP (ARP would name addresses).
+    let mut f = vec![2, 0, 0, 0, 0, 0x99, 2, 0, 0, 0, 0, 2, 0x88, 0xb5];
+    f.resize(60, 0);
+    let frames = common::whole(&[f.clone(), f]);
+    let cap = dir.join("l2.pcap");
+    std::fs::write(&cap, common::pcap(65535, &frames)).unwrap();
+    let report = build_report(&args(&cap, &data("host.prof"))).expect("replayed");
+    let text = softosa_replay::report::render_text(&report);
+    assert!(!text.contains("busiest addresses"), "{text}");
+    assert!(
+        text.contains("none of the 2 frames left out is an IP frame"),
+        "{text}"
+    );
+}
