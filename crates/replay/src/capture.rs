@@ -113,6 +113,13 @@ fn not_a_capture(magic: &[u8]) -> String {
     if magic.is_empty() {
         return "the file is empty: not a pcap or pcapng capture".into();
     }
+    // tcpdump -w - | gzip and Wireshark's "compress with gzip" both make
+    // these; the reader takes the capture uncompressed.
+    if magic.starts_with(&[0x1f, 0x8b]) {
+        return "the file is gzip-compressed; decompress it first (gunzip) and replay \
+                the capture inside"
+            .into();
+    }
     format!(
         "not a pcap or pcapng file: it starts with {magic:02x?} (expected a pcap magic \
          a1b2c3d4/a1b23c4d in either byte order, or the pcapng block type 0a0d0d0a)"

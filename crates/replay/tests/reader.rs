@@ -205,6 +205,14 @@ fn corrupt_and_foreign_files_are_typed_errors() {
         read_bytes(b""),
         Err(CaptureError::NotACapture { .. })
     ));
+    // A gzipped capture is named as such, not by its magic bytes.
+    let e = read_bytes(&[0x1f, 0x8b, 8, 8, 0, 0, 0, 0]).unwrap_err();
+    assert!(matches!(e, CaptureError::NotACapture { .. }));
+    let e = e.to_string();
+    assert!(
+        e.contains("gzip-compressed") && e.contains("gunzip") && !e.contains("1f"),
+        "{e}"
+    );
     // Header cut short.
     let full = file_bytes("sll.pcap");
     assert!(read_bytes(&full[..10]).is_err());
