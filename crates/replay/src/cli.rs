@@ -82,10 +82,15 @@ pub struct ReplayArgs {
     /// (repeatable).
     #[arg(long = "address", value_name = "IP", value_parser = parse_address)]
     pub addresses: Vec<IpAddr>,
-    /// Mode to run (repeatable): BALANCED, MINCPU, MINLATENCY, DYNAMIC,
-    /// WORKLOADQ (= DYNAMIC WORKLOADQ, the report's DYN+IWQ), OLM. Default:
-    /// all six.
-    #[arg(long = "mode", value_name = "MODE", value_parser = parse_mode)]
+    /// Mode to run (repeatable, or a comma-separated list such as
+    /// BALANCED,OLM): BALANCED, MINCPU, MINLATENCY, DYNAMIC, WORKLOADQ (=
+    /// DYNAMIC WORKLOADQ, the report's DYN+IWQ), OLM. Default: all six.
+    #[arg(
+        long = "mode",
+        value_name = "MODE",
+        value_parser = parse_mode,
+        value_delimiter = ','
+    )]
     pub modes: Vec<Mode>,
     /// Time the host spends on each presented batch, in microseconds.
     #[arg(long, value_name = "US", default_value_t = 5.0)]

@@ -524,6 +524,18 @@ mod cli {
         assert!(e.contains("not a pcap or pcapng file"), "{e}");
         assert!(Cli::try_parse_from(["x", "c.pcap", "-p", "p", "--mode", "fast"]).is_err());
     }
+
+    #[test]
+    fn modes_are_taken_as_a_comma_separated_list_or_repeated() {
+        use softosa_replay::replay::Mode;
+        let a = args(&["--mode", "BALANCED,olm", "--mode", "dyn+iwq"]);
+        assert_eq!(a.modes, [Mode::Balanced, Mode::Olm, Mode::DynamicWorkloadq]);
+        // The INBPERF words keep their space inside a list.
+        let a = args(&["--mode", "MINCPU,DYNAMIC WORKLOADQ"]);
+        assert_eq!(a.modes, [Mode::MinCpu, Mode::DynamicWorkloadq]);
+        let e = Cli::try_parse_from(["x", "c.pcap", "-p", "p", "--mode", "BALANCED,fast"]);
+        assert!(e.is_err());
+    }
 }
 
 #[test]
