@@ -1286,7 +1286,15 @@ impl Run<'_> {
                     "gro off lro off",
                 )
             } else {
-                ("outbound", "segmentation offload (TSO or GSO), which the adapter would have cut up (the profile has no GLOBALCONFIG SEGMENTATIONOFFLOAD)", "tso off gso off")
+                // Without SEGMENTATIONOFFLOAD the z/OS stack cuts its sends
+                // to the MTU itself; the adapter segments only when told to.
+                (
+                    "outbound",
+                    "segmentation offload (TSO or GSO), which cuts large sends into frames; \
+                     the profile has no GLOBALCONFIG SEGMENTATIONOFFLOAD, so the stack would \
+                     have sent these already cut to the MTU",
+                    "tso off gso off",
+                )
             };
             out.push(format!(
                 "{n} {way} IP packets are longer than {}'s MTU of {} (the longest {longest} \

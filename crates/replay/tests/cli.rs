@@ -585,6 +585,20 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
     let (_, t) = replay_frames("capture-loop", &[big_loop]);
     assert_eq!(t.warnings.len(), 1, "{:?}", t.warnings);
     assert!(t.warnings[0].contains("loopback"), "{:?}", t.warnings);
+    // A large send from the host: the stack (no SEGMENTATIONOFFLOAD in the
+    // profile) would have cut it, not the adapter.
+    let mut big_out = common::tcp_in(false, 5, 20_000);
+    big_out[26..34].copy_from_slice(&[192, 0, 2, 1, 192, 0, 2, 2]);
+    let (_, t) = replay_frames("capture-tso", &[big_out]);
+    assert_eq!(t.warnings.len(), 1, "{:?}", t.warnings);
+    let w = &t.warnings[0];
+    assert!(
+        w.contains("segmentation offload (TSO or GSO)")
+            && w.contains("no GLOBALCONFIG SEGMENTATIONOFFLOAD, so the stack would have sent")
+            && !w.contains("the adapter would have cut")
+            && !w.contains("  "),
+        "{w}"
+    );
     // A capture of only the host's own ARP is a report, not an error.
     let (text, t) = replay_frames("capture-own-arp", &frames[6..7]);
     assert_eq!((t.records, t.adapter_arp), (1, 1), "{text}");
