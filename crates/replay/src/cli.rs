@@ -180,7 +180,15 @@ pub enum ReplayCliError {
     )]
     MaxFlows(usize),
     /// Records there were, but none could be read.
-    #[error("{}: none of its {records} records could be read ({why}); nothing to replay", path.display())]
+    #[error(
+        "{}: {} ({why}); nothing to replay",
+        path.display(),
+        if *records == 1 {
+            "its one record could not be read".to_string()
+        } else {
+            format!("none of its {records} records could be read")
+        }
+    )]
     NothingReadable {
         path: PathBuf,
         records: u64,

@@ -239,8 +239,12 @@ h2{{border-bottom:1px solid #ccc}}.charts svg{{margin:0 1em 1em 0}}</style></hea
                 &q.detail_presents,
                 w,
                 &format!(
-                    "{} queue {} {}: {} frames, {} interrupts over the whole capture",
-                    q.interface, q.queue_id, q.queue, q.frames, q.interrupts
+                    "{} queue {} {}: {}, {} over the whole capture",
+                    q.interface,
+                    q.queue_id,
+                    q.queue,
+                    crate::report::counted(q.frames, "frame"),
+                    crate::report::counted(q.interrupts, "interrupt")
                 ),
             ));
             o.push_str("<br>");

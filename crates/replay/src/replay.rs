@@ -1267,21 +1267,34 @@ impl Run<'_> {
         for (w, (n, longest, s)) in f.over_mtu.iter().enumerate() {
             let Some(s) = *s else { continue };
             let way = if w == 0 { "inbound" } else { "outbound" };
-            if *longest <= MAX_WIRE_IP_PACKET {
+            let wire_sized = *longest <= MAX_WIRE_IP_PACKET;
+            let (packets, are, longest) = if *n == 1 {
+                (
+                    format!("1 {way} IP packet"),
+                    "is",
+                    format!("{longest} bytes"),
+                )
+            } else {
+                (
+                    format!("{n} {way} IP packets"),
+                    "are",
+                    format!("the longest {longest} bytes"),
+                )
+            };
+            if wire_sized {
                 // Packets an Ethernet frame holds: the network's MTU is
                 // larger than the profile's, not an offload at work.
                 out.push(format!(
-                    "{n} {way} IP packets are longer than {}'s MTU of {} (the longest \
-                     {longest} bytes): the capture's network carries larger packets than \
-                     the profile allows; check the INTERFACE statement's MTU",
+                    "{packets} {are} longer than {}'s MTU of {} ({longest}): the capture's \
+                     network carries larger packets than the profile allows; check the \
+                     INTERFACE statement's MTU",
                     name(s),
                     mtu(s)
                 ));
                 continue;
             }
-            let (way, offload, off) = if w == 0 {
+            let (offload, off) = if w == 0 {
                 (
-                    "inbound",
                     "receive offload (GRO or LRO), which merges the frames of the wire",
                     "gro off lro off",
                 )
@@ -1289,7 +1302,6 @@ impl Run<'_> {
                 // Without SEGMENTATIONOFFLOAD the z/OS stack cuts its sends
                 // to the MTU itself; the adapter segments only when told to.
                 (
-                    "outbound",
                     "segmentation offload (TSO or GSO), which cuts large sends into frames; \
                      the profile has no GLOBALCONFIG SEGMENTATIONOFFLOAD, so the stack would \
                      have sent these already cut to the MTU",
@@ -1297,21 +1309,24 @@ impl Run<'_> {
                 )
             };
             out.push(format!(
-                "{n} {way} IP packets are longer than {}'s MTU of {} (the longest {longest} \
-                 bytes): the capture was taken above the NIC's {offload}. The adapter \
-                 never sees such packets, so frame, interrupt and per-interrupt counts are \
-                 not the wire's; capture with the offloads off (ethtool -K IF {off}) or \
-                 on a mirror port",
+                "{packets} {are} longer than {}'s MTU of {} ({longest}): the capture was \
+                 taken above the NIC's {offload}. The adapter never sees such packets, so \
+                 frame, interrupt and per-interrupt counts are not the wire's; capture \
+                 with the offloads off (ethtool -K IF {off}) or on a mirror port",
                 name(s),
                 mtu(s)
             ));
         }
         if f.loopback > 0 {
             out.push(format!(
-                "{} frames go from an address to itself or to or from a loopback address: \
+                "{} from an address to itself or to or from a loopback address: \
                  traffic on a loopback device never crosses an adapter (was the capture \
                  taken on lo?)",
-                f.loopback
+                if f.loopback == 1 {
+                    "1 frame goes".to_string()
+                } else {
+                    format!("{} frames go", f.loopback)
+                }
             ));
         }
         let (n, tag, s) = f.vlan_mismatch;
@@ -1336,10 +1351,16 @@ impl Run<'_> {
                 (None, None) => (String::new(), String::new()),
             };
             out.push(format!(
-                "{n} inbound frames do not carry their interface's VLAN (the first: \
-                 {carried}, where {} has {}): the adapter drops them; {fix}",
+                "{} their interface's VLAN (the first: {carried}, where {} has {}): the \
+                 adapter drops {}; {fix}",
+                if n == 1 {
+                    "1 inbound frame does not carry".to_string()
+                } else {
+                    format!("{n} inbound frames do not carry")
+                },
                 name(s),
-                has.map_or("no VLANID".to_string(), |v| format!("VLANID {v}"))
+                has.map_or("no VLANID".to_string(), |v| format!("VLANID {v}")),
+                if n == 1 { "it" } else { "them" }
             ));
         }
         out

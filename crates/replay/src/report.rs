@@ -84,6 +84,12 @@ fn find<'a>(m: &'a ModeResult, iface: &str, qid: u8) -> Option<&'a QueueResult> 
         .find(|q| q.interface == iface && q.queue_id == qid)
 }
 
+/// `n` and its noun, plural unless `n` is 1: "1 frame", "2 frames". For
+/// nouns whose plural only adds an "s".
+pub(crate) fn counted(n: u64, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 fn ms(us: f64) -> String {
     format!("{:.3} ms", us / 1000.0)
 }
@@ -130,10 +136,16 @@ pub fn render_text(r: &Report) -> String {
             let _ = writeln!(o, "  warning: {why}; the records before it were replayed");
         }
         if t.timestamps_backwards > 0 {
-            let _ = writeln!(
+            let _ =
+                writeln!(
                 o,
-                "  {} records were stamped earlier than a record before them; replayed at the latest time so far",
-                t.timestamps_backwards
+                "  {} stamped earlier than a record before {}; replayed at the latest time so far",
+                if t.timestamps_backwards == 1 {
+                    "1 record was".to_string()
+                } else {
+                    format!("{} records were", t.timestamps_backwards)
+                },
+                if t.timestamps_backwards == 1 { "it" } else { "them" }
             );
         }
         if t.records == 0 {
@@ -337,11 +349,11 @@ pub fn render_text(r: &Report) -> String {
         if let Some(f) = flows.iter().flatten().next() {
             let _ = writeln!(
                 o,
-                "    in {} frames ({} payload bytes), out {} frames ({} payload bytes), {} .. {}",
-                f.packets_in,
-                f.payload_in,
-                f.packets_out,
-                f.payload_out,
+                "    in {} ({}), out {} ({}), {} .. {}",
+                counted(f.packets_in, "frame"),
+                counted(f.payload_in, "payload byte"),
+                counted(f.packets_out, "frame"),
+                counted(f.payload_out, "payload byte"),
                 ms(f.first_us),
                 ms(f.last_us)
             );
@@ -459,8 +471,9 @@ pub fn render_text(r: &Report) -> String {
             let were = if n == 1 { "was" } else { "were" };
             let _ = writeln!(
                 o,
-                "  ({flows} beyond the flow table, with {untracked} frames, {were} not itemised: \
-                 the table keeps the first flows met; --max-flows makes it larger)"
+                "  ({flows} beyond the flow table, with {}, {were} not itemised: \
+                 the table keeps the first flows met; --max-flows makes it larger)",
+                counted(untracked, "frame")
             );
         }
     }

@@ -456,8 +456,8 @@ pub fn render_text(r: &SmcatReport) -> String {
     if r.connections_untracked > 0 {
         let _ = writeln!(
             o,
-            "  {} segments of connections beyond the table not counted",
-            r.connections_untracked
+            "  {} of connections beyond the table not counted",
+            crate::report::counted(r.connections_untracked, "segment")
         );
     }
     let _ = writeln!(o, "  Export:");

@@ -17,6 +17,7 @@
 //! version is "1.2 or later".
 
 use crate::replay::{Direction, FrameObserver};
+use crate::report::counted;
 use serde::Serialize;
 use softosa_engine::wire::{tcp_flags, FrameInfo, L4Info, NetInfo, PROTO_ESP};
 use std::collections::BTreeMap;
@@ -458,9 +459,9 @@ pub fn render_text(r: &ZertReport) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "zERT: {} connections (discovery records), {} security sessions (summary records)",
-        r.connections.len(),
-        r.sessions.len()
+        "zERT: {} (discovery records), {} (summary records)",
+        counted(r.connections.len() as u64, "connection"),
+        counted(r.sessions.len() as u64, "security session")
     );
     // Columns as wide as their longest entry (a TLS cipher suite or an SSH
     // version string is often longer than the usual width), so the numbers
@@ -502,15 +503,19 @@ pub fn render_text(r: &ZertReport) -> String {
     for sa in &r.ipsec {
         let _ = writeln!(
             o,
-            "  IPsec {} SPI 0x{:08X} {} -> {}: {} packets",
-            sa.protocol, sa.spi, sa.src, sa.dst, sa.packets
+            "  IPsec {} SPI 0x{:08X} {} -> {}: {}",
+            sa.protocol,
+            sa.spi,
+            sa.src,
+            sa.dst,
+            counted(sa.packets, "packet")
         );
     }
     if r.untracked > 0 {
         let _ = writeln!(
             o,
-            "  {} frames of connections beyond the table not analysed",
-            r.untracked
+            "  {} of connections beyond the table not analysed",
+            counted(r.untracked, "frame")
         );
     }
     o
@@ -592,6 +597,47 @@ mod tests {
         assert_eq!(json["kind"], "tls");
         assert_eq!(json["version"], "TLSv1.2 or later");
         assert!(json["cipher"].is_null());
+    }
+
+    #[test]
+    fn counts_of_one_are_singular() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let one = |protection| SessionSummary {
+            server: ip("192.0.2.1"),
+            server_port: 22,
+            client: ip("192.0.2.2"),
+            protection,
+            connections: 1,
+            bytes_in: 1,
+            bytes_out: 1,
+        };
+        let r = ZertReport {
+            connections: vec![ConnectionRecord {
+                server: ip("192.0.2.1"),
+                server_port: 22,
+                client: ip("192.0.2.2"),
+                client_port: 40000,
+                protection: Protection::ClearText,
+                bytes_in: 1,
+                bytes_out: 1,
+            }],
+            sessions: vec![one(Protection::ClearText)],
+            ipsec: vec![IpsecSa {
+                protocol: "ESP",
+                src: ip("192.0.2.2"),
+                dst: ip("192.0.2.1"),
+                spi: 7,
+                packets: 1,
+            }],
+            untracked: 1,
+        };
+        let text = render_text(&r);
+        assert!(
+            text.starts_with("zERT: 1 connection (discovery records), 1 security session "),
+            "{text}"
+        );
+        assert!(text.contains("192.0.2.1: 1 packet\n"), "{text}");
+        assert!(text.contains("  1 frame of connections beyond"), "{text}");
     }
 
     #[test]

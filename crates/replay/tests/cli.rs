@@ -308,6 +308,18 @@ fn frames_cut_by_the_snap_length_do_not_ask_for_an_address() {
 }
 
 #[test]
+fn a_capture_of_one_unusable_record_says_so_in_the_singular() {
+    let dir = scratch("one-cut");
+    let f = common::tcp_in(false, 8, 1000);
+    let cap = dir.join("s60.pcap");
+    std::fs::write(&cap, common::pcap(60, &[(f.clone(), f.len() as u32)])).unwrap();
+    let e = build_report(&args(&cap, &data("host.prof")))
+        .expect_err("nothing usable")
+        .to_string();
+    assert!(e.contains("its one record could not be read ("), "{e}");
+}
+
+#[test]
 fn the_tuning_statistics_show_unusable_frames_as_invalid() {
     let dir = scratch("frinvct");
     // One frame replayed, one to the host cut inside its TCP header.
@@ -562,7 +574,7 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
     );
     assert!(says("receive offload (GRO or LRO)"), "{:?}", t.warnings);
     assert!(
-        says("1 frames go from an address to itself"),
+        says("1 frame goes from an address to itself"),
         "{:?}",
         t.warnings
     );
@@ -655,7 +667,8 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
     let t = build_report(&a).unwrap().modes[0].totals.clone();
     assert_eq!(t.warnings.len(), 1, "{:?}", t.warnings);
     assert!(
-        t.warnings[0].contains("1 inbound IP packets are longer than OSAV4's MTU of 1400")
+        t.warnings[0]
+            .contains("1 inbound IP packet is longer than OSAV4's MTU of 1400 (1500 bytes)")
             && t.warnings[0].contains("check the INTERFACE statement's MTU")
             && !t.warnings[0].contains("offload"),
         "{:?}",
