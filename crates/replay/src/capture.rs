@@ -144,6 +144,20 @@ pub enum CaptureError {
         offset: u64,
         bytes_read: u64,
     },
+    /// A pcap record whose length runs past the end of the file and is
+    /// larger than the file's snap length: its header is damaged (the file
+    /// was not merely cut short). The records before it are good.
+    #[error(
+        "the header of record {record} (at byte {offset}) looks damaged: it claims \
+         {claimed} bytes, more than the file's snap length of {snaplen}, so reading \
+         stops there"
+    )]
+    DamagedLength {
+        record: u64,
+        offset: u64,
+        claimed: u32,
+        snaplen: u32,
+    },
     #[error("corrupt capture at record {record} (block at byte {offset}, {bytes_read} bytes read): {detail}")]
     Corrupt {
         record: u64,
@@ -628,6 +642,20 @@ impl<R: Read> CaptureReader<R> {
                     self.finished = true;
                     let reader = self.inner.reader();
                     let claimed = claimed_len(&self.state, self.format, reader.data());
+                    // A pcap record longer than the file's snap length
+                    // cannot have been written so: its header is damaged.
+                    let snaplen = self.state.pcap_snaplen;
+                    let over_snaplen = matches!(self.format, CaptureFormat::Pcap { .. })
+                        && snaplen > 0
+                        && claimed.is_some_and(|n| n > snaplen && n as usize <= MAX_BLOCK);
+                    if let (true, Some(claimed)) = (over_snaplen, claimed) {
+                        return Err(CaptureError::DamagedLength {
+                            record: record_no,
+                            offset,
+                            claimed,
+                            snaplen,
+                        });
+                    }
                     if let Some(n) = claimed.filter(|n| *n as usize > MAX_BLOCK) {
                         // Not a cut file: a length no capture writes.
                         return Err(CaptureError::Corrupt {

@@ -794,7 +794,10 @@ pub fn replay_mode<R: Read>(
             // everything before the cut: replay that and say so. Cut in its
             // first record it has nothing: that is an error, not a replay
             // of an empty capture.
-            Err(e @ CaptureError::Truncated { .. }) if origin.is_some() => {
+            // A damaged record length ends the readable part the same way.
+            Err(e @ (CaptureError::Truncated { .. } | CaptureError::DamagedLength { .. }))
+                if origin.is_some() =>
+            {
                 run.totals.truncated = Some(e.to_string());
                 break;
             }
@@ -1945,10 +1948,11 @@ pub fn busiest_window<R: Read>(
 }
 
 /// A record, or the end of the capture — also where a cut-short capture
-/// ends (every other read error stays an error).
+/// or one with a damaged record length ends (every other read error stays
+/// an error).
 fn until_cut<T>(r: Result<Option<T>, CaptureError>) -> Result<Option<T>, ReplayError> {
     match r {
-        Err(CaptureError::Truncated { .. }) => Ok(None),
+        Err(CaptureError::Truncated { .. } | CaptureError::DamagedLength { .. }) => Ok(None),
         other => Ok(other?),
     }
 }

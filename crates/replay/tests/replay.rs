@@ -651,6 +651,38 @@ fn timestamps_going_backwards_are_counted_and_replayed_in_order() {
 }
 
 #[test]
+fn a_record_length_beyond_the_snap_length_is_called_damaged_not_cut() {
+    let f = common::tcp_in(false, 5, 10);
+    let mut bytes = common::pcap(128, &common::whole(&[f.clone(), f.clone(), f.clone(), f]));
+    // Record 3's captured length (after the 24-byte file header and two
+    // records of 16 + 64 bytes) made 200,000: past the end of the file.
+    let at = 24 + 2 * (16 + 64);
+    bytes[at + 8..at + 12].copy_from_slice(&200_000u32.to_le_bytes());
+    let mut r = CaptureReader::new(&bytes[..]).unwrap();
+    assert!(r.next_record().unwrap().is_some());
+    assert!(r.next_record().unwrap().is_some());
+    match r.next_record() {
+        Err(softosa_replay::capture::CaptureError::DamagedLength {
+            record: 3,
+            claimed: 200_000,
+            snaplen: 128,
+            ..
+        }) => {}
+        other => panic!("expected a damaged length, got {other:?}"),
+    }
+    // The records before it are replayed, with the reason in words.
+    let m = replay_reader(CaptureReader::new(&bytes[..]).unwrap(), Mode::Balanced);
+    assert_eq!(m.totals.records, 2);
+    let why = m.totals.truncated.as_deref().expect("reading stopped");
+    assert!(
+        why.contains("record 3 (at byte 184) looks damaged")
+            && why.contains("claims 200000 bytes, more than the file's snap length of 128")
+            && !why.contains("file ends"),
+        "{why}"
+    );
+}
+
+#[test]
 fn truncated_capture_is_replayed_up_to_the_cut() {
     let bytes = std::fs::read(data("sockperf-rr.pcap")).unwrap();
     let cut = &bytes[..bytes.len() - 7];
