@@ -158,7 +158,10 @@ pub enum CaptureError {
         claimed: u32,
         snaplen: u32,
     },
-    #[error("corrupt capture at record {record} (block at byte {offset}, {bytes_read} bytes read): {detail}")]
+    /// `offset` is where the record or block starts in the file;
+    /// `bytes_read` (how far the reader had read ahead into its buffer) is
+    /// kept for callers but not shown: it says nothing of the damage.
+    #[error("corrupt capture at record {record} (at byte {offset} of the file): {detail}")]
     Corrupt {
         record: u64,
         offset: u64,
