@@ -1354,12 +1354,12 @@ impl Run<'_> {
                 (None, None) => (String::new(), String::new()),
             };
             out.push(format!(
-                "{} their interface's VLAN (the first: {carried}, where {} has {}): the \
+                "{} interface's VLAN (the first: {carried}, where {} has {}): the \
                  adapter drops {}; {fix}",
                 if n == 1 {
-                    "1 inbound frame does not carry".to_string()
+                    "1 inbound frame does not carry its".to_string()
                 } else {
-                    format!("{n} inbound frames do not carry")
+                    format!("{n} inbound frames do not carry their")
                 },
                 name(s),
                 has.map_or("no VLANID".to_string(), |v| format!("VLANID {v}")),
