@@ -427,6 +427,12 @@ pub struct Totals {
     pub balanced: bool,
     /// Deadlines that did not move when handled (should stay 0).
     pub stuck_timers: u64,
+    /// Outbound packets with payload the captured host sent on a
+    /// connection while this mode still held inbound payload of it: the
+    /// capture answers what the mode had not yet presented, so where this
+    /// is large (request/response traffic under long timers) the mode's
+    /// hold and batching figures are of timing that could not happen.
+    pub sent_before_presented: u64,
 }
 
 /// The longest IP packet an Ethernet frame carries (a 9000-byte jumbo
@@ -630,6 +636,8 @@ struct FlowAcc {
     bulk_on: Option<u64>,
     bulk_off: Option<u64>,
     refused: bool,
+    /// Inbound frames with payload queued and not yet presented.
+    held: u32,
 }
 
 struct QueueAcc {
@@ -686,6 +694,9 @@ struct Run<'s> {
     pending: VecDeque<PendingRecord>,
     /// Per (iface, queue): record numbers waiting there, with arrival.
     fifo: BTreeMap<(usize, QueueKind), VecDeque<(u64, Instant)>>,
+    /// Per (iface, queue): the flow of each frame waiting there, in order,
+    /// when it carries payload of a tracked flow (see [`FlowAcc::held`]).
+    held_flows: BTreeMap<(usize, QueueKind), VecDeque<Option<FlowMapKey>>>,
     group: VecDeque<(u64, Instant)>,
     sink_error: Option<std::io::Error>,
     notes: Vec<String>,
@@ -754,6 +765,7 @@ pub fn replay_mode<R: Read>(
         sink,
         pending: VecDeque::new(),
         fifo: BTreeMap::new(),
+        held_flows: BTreeMap::new(),
         group: VecDeque::new(),
         sink_error: None,
         notes,
@@ -1047,6 +1059,14 @@ impl Run<'_> {
             }
             acc.frames += u64::from(p.frames);
             *acc.causes.entry(cause_label(p.cause)).or_default() += 1;
+            if let Some(order) = self.held_flows.get_mut(&(p.iface.0, p.queue)) {
+                for _ in 0..p.frames {
+                    let Some(k) = order.pop_front() else { break };
+                    if let Some(f) = k.and_then(|k| self.flows.get_mut(&k)) {
+                        f.held = f.held.saturating_sub(1);
+                    }
+                }
+            }
             let at = p.at.as_nanos();
             acc.presents.add(at, u64::from(p.frames));
             if in_window(self.opts.timeline_window, at) && acc.detail_presents.len() < detail_cap {
@@ -1499,8 +1519,16 @@ impl Run<'_> {
         for o in self.observers.iter_mut() {
             o.observe(rel, dir, &info, &self.scratch);
         }
+        if way == Way::Out
+            && payload > 0
+            && fkey
+                .and_then(|k| self.flows.get(&k))
+                .is_some_and(|f| f.held > 0)
+        {
+            self.totals.sent_before_presented += 1;
+        }
         let carried = match way {
-            Way::In => self.inbound(now, number, s, wire_len, to_us.is_some(), fkey),
+            Way::In => self.inbound(now, number, s, wire_len, to_us.is_some(), (fkey, payload)),
             Way::Out => self.outbound(now, number, s, wire_len, &info),
         };
         if let Some(f) = fkey.and_then(|k| self.flows.get_mut(&k)) {
@@ -1573,7 +1601,7 @@ impl Run<'_> {
         s: usize,
         wire_len: u32,
         rewrite: bool,
-        fkey: Option<FlowMapKey>,
+        (fkey, payload): (Option<FlowMapKey>, u32),
     ) -> bool {
         self.totals.inbound += 1;
         let subj = &self.subjects[s];
@@ -1605,9 +1633,18 @@ impl Run<'_> {
                 {
                     acc.detail_arrivals.push(now.as_nanos());
                 }
-                if let Some(f) = fkey.and_then(|k| self.flows.get_mut(&k)) {
+                let mut held = None;
+                if let Some((k, f)) = fkey.and_then(|k| Some((k, self.flows.get_mut(&k)?))) {
                     f.queues[queue.index()] += 1;
+                    if payload > 0 {
+                        f.held += 1;
+                        held = Some(k);
+                    }
                 }
+                self.held_flows
+                    .entry((iface.0, queue))
+                    .or_default()
+                    .push_back(held);
                 self.expect(number, now, Some((iface.0, queue)), 1);
             }
             Disposition::Replicated { copies } => {

@@ -251,12 +251,35 @@ pub fn render_text(r: &Report) -> String {
             f2((i > 0).then(|| m.frames_presented() as f64 / i as f64))
         }),
     );
+    // The capture's host answered on its own timing: where a mode would
+    // still hold the request, its figures are of timing that cannot be.
+    let early = modes.iter().any(|m| m.totals.sent_before_presented > 0);
+    if early {
+        row(
+            &mut o,
+            "Sent before presented *",
+            &all(&|m| m.totals.sent_before_presented.to_string()),
+        );
+    }
     row(
         &mut o,
         "Bulk registrations",
         &all(&|m| m.bulk_registrations.to_string()),
     );
     row(&mut o, "Timer retunes", &all(&|m| m.retunes.to_string()));
+    if early {
+        for line in [
+            "* Packets with payload the captured host sent on a connection while the mode",
+            "  still held inbound payload of it. The capture's answers keep their captured",
+            "  times, so under a mode that holds longer they leave before the request they",
+            "  answer was presented: for request/response traffic that mode's interrupts,",
+            "  batches and holds are what its timers do to these arrival times, not what",
+            "  the host would see (its answers, and so the next requests, would come",
+            "  later). Compare the modes where this is near 0.",
+        ] {
+            let _ = writeln!(o, "{line}");
+        }
+    }
     for (iface, qlabel, qid) in r.queue_keys() {
         o.push('\n');
         let _ = writeln!(o, "{iface} input queue {qid} ({qlabel})");

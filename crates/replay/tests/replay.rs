@@ -1357,3 +1357,23 @@ fn packets_the_capture_itself_dropped_are_counted_and_warned_of() {
         r.totals.warnings
     );
 }
+
+/// A request/response capture replayed under long timers sends its
+/// answers, at their captured times, while the mode still holds the
+/// requests they answer: counted per mode, most under the longest holds,
+/// none where every request is presented at once.
+#[test]
+fn answers_sent_before_their_request_was_presented_are_counted() {
+    let early = |m: Mode| run("sockperf-rr.pcap", m).totals.sent_before_presented;
+    let (mincpu, balanced, minlat, olm) = (
+        early(Mode::MinCpu),
+        early(Mode::Balanced),
+        early(Mode::MinLatency),
+        early(Mode::Olm),
+    );
+    assert!(
+        mincpu > balanced && balanced > minlat && minlat > 0,
+        "{mincpu} {balanced} {minlat}"
+    );
+    assert_eq!(olm, 0);
+}
