@@ -82,6 +82,12 @@ impl<E> EventQueue<E> {
     pub fn len(&self) -> usize {
         self.heap.len()
     }
+    /// Keep only the events `keep` accepts (the others would have been
+    /// popped and ignored). Each kept event keeps its time and sequence, so
+    /// the order of what runs is unchanged.
+    pub fn retain(&mut self, mut keep: impl FnMut(&E) -> bool) {
+        self.heap.retain(|e| keep(&e.ev));
+    }
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }
@@ -100,6 +106,17 @@ mod tests {
         let got: Vec<char> = std::iter::from_fn(|| q.pop_until(100).map(|x| x.1)).collect();
         assert_eq!(got, vec!['b', 'd', 'a', 'c']);
         assert_eq!(q.now(), 10);
+    }
+    #[test]
+    fn retain_drops_events_and_keeps_the_order_of_the_rest() {
+        let mut q = EventQueue::new();
+        for (t, e) in [(30, 'a'), (10, 'x'), (10, 'b'), (20, 'x'), (30, 'c')] {
+            q.schedule(t, e);
+        }
+        q.retain(|e| *e != 'x');
+        assert_eq!(q.len(), 3);
+        let got: Vec<char> = std::iter::from_fn(|| q.pop_until(100).map(|x| x.1)).collect();
+        assert_eq!(got, vec!['b', 'a', 'c']);
     }
     #[test]
     fn respects_limit_and_clamps_past() {

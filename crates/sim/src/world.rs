@@ -616,9 +616,15 @@ enum Ev {
 /// Tuner timer samples: (time, host, queue label, gap ns, block ns).
 pub type TimerSample = (Ns, usize, &'static str, u64, u64);
 
+/// The event queue's length below which it is never compacted
+/// ([`World::compact_events`]).
+const MIN_COMPACT_EVENTS: usize = 1 << 16;
+
 /// The simulated world.
 pub struct World {
     q: EventQueue<Ev>,
+    /// The queue's length at which it is next compacted.
+    compact_at: usize,
     rng: ChaCha8Rng,
     /// Separate stream for CPU service-time variation, so frame-error draws
     /// stay the same whatever the processors do.
@@ -830,6 +836,7 @@ impl World {
         let n_osa = osas.len();
         let mut world = World {
             q: EventQueue::new(),
+            compact_at: MIN_COMPACT_EVENTS,
             rng: ChaCha8Rng::seed_from_u64(setup.seed),
             cpu_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5c4e_d011_7e55_0001),
             think_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x7411_4b00_0000_0003),
@@ -901,7 +908,32 @@ impl World {
         while let Some((now, ev)) = self.q.pop_until(lim) {
             self.events += 1;
             self.handle(now, ev);
+            if self.q.len() > self.compact_at {
+                self.compact_events();
+            }
         }
+    }
+
+    /// Drop the queued events of connections that are gone: a closed
+    /// connection leaves its retransmission and delayed-ACK timers queued
+    /// until they come due (the first RTO a second out), so under fast
+    /// enough connection churn the queue would grow with the rate of
+    /// closing, not with what is open. Run when the queue has doubled since
+    /// the last time; what runs, and in what order, is unchanged.
+    fn compact_events(&mut self) {
+        let hosts = &self.hosts;
+        let live = |h: usize, c: usize, id: u32| {
+            hosts
+                .get(h)
+                .and_then(|x| x.conns.get(c))
+                .and_then(|x| x.as_ref())
+                .is_some_and(|cn| cn.id == id)
+        };
+        self.q.retain(|e| match *e {
+            Ev::ConnTimer(h, c, id) | Ev::App(h, c, id, _) => live(h, c, id),
+            _ => true,
+        });
+        self.compact_at = self.q.len().saturating_mul(2).max(MIN_COMPACT_EVENTS);
     }
 
     fn in_window(&self, now: Ns) -> bool {
