@@ -533,7 +533,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
         };
         let result = replay_mode(reader, &cfg, mode, &opts, hooks).map_err(&err)?;
         let t = &result.totals;
-        if t.records > 0 && t.inbound + t.outbound + t.adapter_arp + t.foreign == 0 {
+        if t.records > 0 && t.inbound + t.outbound + t.adapter_arp + t.foreign + t.loopback == 0 {
             // Every record was skipped (an unsupported link type, frames
             // cut by the snap length, say): a table of zeros would read as
             // a replay that found nothing.

@@ -382,6 +382,10 @@ pub struct Totals {
     /// replayed.
     pub adapter_arp: u64,
     pub foreign: u64,
+    /// Frames from an address to itself, or to or from 127.0.0.0/8 or ::1:
+    /// a loopback device's traffic, which never crosses an adapter (a
+    /// capture on `any` holds it); not replayed.
+    pub loopback: u64,
     /// Inbound and outbound IP unicast frames to or from an analysed
     /// address (what `--address` hints are judged by: a broadcast or
     /// multicast frame matching says nothing of the host).
@@ -1343,8 +1347,8 @@ impl Run<'_> {
         if f.loopback > 0 {
             out.push(format!(
                 "{} from an address to itself or to or from a loopback address: \
-                 traffic on a loopback device never crosses an adapter (was the capture \
-                 taken on lo?)",
+                 traffic on a loopback device never crosses an adapter, so it is not \
+                 replayed (was the capture taken on lo, or on any?)",
                 if f.loopback == 1 {
                     "1 frame goes".to_string()
                 } else {
@@ -1432,6 +1436,11 @@ impl Run<'_> {
         };
         if looped {
             self.facts.loopback += 1;
+            self.totals.loopback += 1;
+            self.settle(number, || {
+                Fate::Other("loopback traffic, which never crosses an adapter: not replayed".into())
+            });
+            return;
         }
         if from_us.is_some() && is_arp {
             // The adapter answers ARP itself (ARP offload): the host never

@@ -108,13 +108,18 @@ pub fn render_text(r: &Report) -> String {
         let t = &m.totals;
         let _ = writeln!(
             o,
-            "Records {}  ({:.3} s): {} inbound, {} outbound, {}{} not to or from the analysed interfaces, {} unreadable",
+            "Records {}  ({:.3} s): {} inbound, {} outbound, {}{}{} not to or from the analysed interfaces, {} unreadable",
             t.records,
             t.duration_us / 1e6,
             t.inbound,
             t.outbound,
             if t.adapter_arp > 0 {
                 format!("{} ARP sent by the adapter itself (ARP offload), ", t.adapter_arp)
+            } else {
+                String::new()
+            },
+            if t.loopback > 0 {
+                format!("{} loopback (never on an adapter), ", t.loopback)
             } else {
                 String::new()
             },

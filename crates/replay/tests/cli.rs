@@ -560,8 +560,9 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
     assert_eq!(t.adapter_arp, 1, "{text}");
     assert_eq!(
         t.records,
-        t.inbound + t.outbound + t.adapter_arp + t.foreign
+        t.inbound + t.outbound + t.adapter_arp + t.foreign + t.loopback
     );
+    assert_eq!(t.loopback, 1, "the host's frame to itself is not replayed");
     assert!(
         text.contains("1 ARP sent by the adapter itself (ARP offload)"),
         "{text}"

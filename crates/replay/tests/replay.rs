@@ -174,7 +174,7 @@ fn frames_are_accounted_for_and_flows_match_tshark() {
             assert!(t.unusable.is_empty(), "{capture}: {:?}", t.unusable);
             assert_eq!(
                 t.records,
-                t.inbound + t.outbound + t.adapter_arp + t.foreign + skipped,
+                t.inbound + t.outbound + t.adapter_arp + t.foreign + t.loopback + skipped,
                 "{capture}"
             );
             assert_eq!(
@@ -808,7 +808,7 @@ mod built {
         let unusable: u64 = t.unusable.values().map(|s| s.count).sum();
         assert_eq!(
             t.records,
-            t.inbound + t.outbound + t.foreign + skipped + unusable
+            t.inbound + t.outbound + t.foreign + t.loopback + skipped + unusable
         );
     }
 
