@@ -722,7 +722,13 @@ struct Run<'s> {
     /// Hashes of the flows the flow table had no room for (bounded:
     /// [`UNTRACKED_FLOWS_COUNTED`]).
     untracked: std::collections::HashSet<u64>,
+    /// Source MACs of the frames the host sent from an analysed address
+    /// (at most [`HOST_MACS_KEPT`]): its own group frames come from them.
+    host_macs: Vec<Mac>,
 }
+
+/// Source MACs of the host kept at most (a NIC per analysed interface).
+const HOST_MACS_KEPT: usize = 16;
 
 /// What the frames show about how the capture was taken, gathered as they
 /// are classified and put into words as [`Totals::warnings`].
@@ -770,6 +776,7 @@ pub fn replay_mode<R: Read>(
         pending: VecDeque::new(),
         fifo: BTreeMap::new(),
         held_flows: BTreeMap::new(),
+        host_macs: Vec::new(),
         group: VecDeque::new(),
         sink_error: None,
         notes,
@@ -1451,10 +1458,22 @@ impl Run<'_> {
             });
             return;
         }
+        let src_mac = info.l2.map(|l| l.src);
+        if let (Some(_), Some(m)) = (from_us, src_mac) {
+            if !self.host_macs.contains(&m) && self.host_macs.len() < HOST_MACS_KEPT {
+                self.host_macs.push(m);
+            }
+        }
+        // A group frame from the MAC the host's own unicast frames come
+        // from is the host's (an mDNS or router solicitation from its
+        // link-local address, which no profile lists): sent, not received.
+        let own_group = group && src_mac.is_some_and(|m| self.host_macs.contains(&m));
         let decision = if let Some(s) = from_us {
             Some((Way::Out, s))
         } else if let Some(s) = to_us.or(to_mac) {
             Some((Way::In, s))
+        } else if own_group {
+            self.subject_for_version(version).map(|s| (Way::Out, s))
         } else if group {
             self.subject_for_version(version).map(|s| (Way::In, s))
         } else {

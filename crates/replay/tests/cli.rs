@@ -862,3 +862,18 @@ fn a_capture_without_ip_frames_offers_no_empty_address_list() {
         "{text}"
     );
 }
+
+/// A group frame from the MAC the host sends its unicast frames from is the
+/// host's own (mDNS from its link-local address, which no profile lists):
+/// outbound, not presented to the host's own queues as received.
+#[test]
+fn the_hosts_own_group_frames_are_outbound() {
+    let sent = common::tcp_between("192.0.2.1", "192.0.2.2");
+    let mut mdns = common::tcp_between("192.0.2.77", "224.0.0.251");
+    mdns[..6].copy_from_slice(&[0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb]);
+    let (text, t) = replay_frames("own-group", &[sent.clone(), mdns.clone()]);
+    assert_eq!((t.inbound, t.outbound), (0, 2), "{text}");
+    // Before the host has sent anything from that MAC, it is a received one.
+    let (text, t) = replay_frames("other-group", &[mdns, sent]);
+    assert_eq!((t.inbound, t.outbound), (1, 1), "{text}");
+}
