@@ -2660,6 +2660,42 @@ impl Parser<'_> {
                 IP::Isolate | IP::NoIsolate => {
                     link.isolate = Some(Spanned::new(p == IP::Isolate, t.span))
                 }
+                // LINK parameters softosa reads and does not model (the
+                // MPCIPA LINK statement has them; IBM's TCPIPCS PROFILE
+                // output writes `SECCLASS 255 NOMONSYSPLEX` on every LINK).
+                IP::SecClass
+                | IP::MonSysplex
+                | IP::NoMonSysplex
+                | IP::IpBcast
+                | IP::DynVlanReg
+                | IP::NoDynVlanReg => {
+                    if p == IP::SecClass {
+                        let Some(v) = self.number(S, "SECCLASS", "a security class 1-255") else {
+                            continue;
+                        };
+                        if !(1..=255).contains(&v.value) {
+                            self.err(
+                                v.span,
+                                ErrorKind::InvalidValue {
+                                    stmt: S,
+                                    name: self.named.clone(),
+                                    param: "SECCLASS".into(),
+                                    value: v.value.to_string(),
+                                    expected: "a security class 1-255".into(),
+                                },
+                            );
+                            continue;
+                        }
+                    }
+                    self.warn(
+                        t.span,
+                        WarningKind::ParameterNotModelled {
+                            stmt: S,
+                            name: Some(link.name.clone()),
+                            param: t.upper(),
+                        },
+                    );
+                }
                 _ => self.err(
                     t.span,
                     ErrorKind::ParameterNotValidHere {

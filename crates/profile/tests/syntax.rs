@@ -1667,3 +1667,32 @@ fn devices_of_types_softosa_does_not_model_are_skipped_with_their_references() {
     let (_, v) = diags("DEVICE D1 MPCIAP\n");
     assert!(v[0].contains("error") && v[0].contains("MPCIAP"), "{v:?}");
 }
+
+/// The MPCIPA LINK statement's own parameters that softosa does not model
+/// (IBM's TCPIPCS PROFILE output writes `SECCLASS 255 NOMONSYSPLEX` on a
+/// LINK) are warnings naming the link, not "belongs on INTERFACE".
+#[test]
+fn link_parameters_softosa_does_not_model_are_warnings() {
+    let (_, v) = diags(
+        "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 SECCLASS 255 NOMONSYSPLEX IPBCAST DYNVLANREG\n",
+    );
+    assert_eq!(
+        not_modelled(&v),
+        [
+            "2:21 LINK L1 SECCLASS",
+            "2:34 LINK L1 NOMONSYSPLEX",
+            "2:47 LINK L1 IPBCAST",
+            "2:55 LINK L1 DYNVLANREG",
+        ],
+        "{v:?}"
+    );
+    assert_eq!(v.len(), 4, "{v:?}");
+    let (_, v) = diags("DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 SECCLASS 0\n");
+    assert!(
+        v.iter().any(|d| d.contains("a security class 1-255")),
+        "{v:?}"
+    );
+    // A parameter of INTERFACE alone is still refused on a LINK.
+    let (_, v) = diags("DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 PORTNAME P1\n");
+    assert!(v.iter().any(|d| d.contains("error")), "{v:?}");
+}
