@@ -3371,12 +3371,49 @@ impl Parser<'_> {
         let mut addr = None;
         let mut ports = Vec::new();
         let mut destip = None;
+        // VIPADISTRIBUTE options softosa reads and does not model
+        // (VIPADYNAMIC - VIPADISTRIBUTE statement): the word, and whether
+        // a number follows (OPTLOCAL's is optional).
+        const NOT_MODELLED: &[(&str, Option<bool>)] = &[
+            ("SYSPLEXPORTS", None),
+            ("OPTLOCAL", Some(false)),
+            ("TIMEDAFFINITY", Some(true)),
+        ];
+        let not_modelled = |p: &mut Self, n: &Token, param: String| {
+            p.warn(
+                n.span,
+                WarningKind::ParameterNotModelled {
+                    stmt: S,
+                    name: None,
+                    param,
+                },
+            );
+        };
         while let Some(n) = self.peek().cloned() {
+            let u = n.upper();
+            if let Some((_, number)) = NOT_MODELLED.iter().find(|(w, _)| *w == u) {
+                self.pos += 1;
+                let follows = self.peek().and_then(|v| parse_dec(&v.text));
+                match (number, follows) {
+                    (Some(_), Some(_)) => self.pos += 1,
+                    (Some(true), None) => self.err(
+                        n.span,
+                        ErrorKind::MissingValue {
+                            stmt: S,
+                            name: None,
+                            param: u.clone().into(),
+                            expected: "a number of seconds".into(),
+                        },
+                    ),
+                    _ => {}
+                }
+                not_modelled(self, &n, u);
+                continue;
+            }
             if Self::is_vipa_sub(&n.text) {
                 break;
             }
             self.pos += 1;
-            let u = n.upper();
             match u.as_str() {
                 "DEFINE" => {}
                 "DISTMETHOD" => {
@@ -3407,6 +3444,20 @@ impl Parser<'_> {
                     } else {
                         let mut list = Vec::new();
                         while let Some(p) = self.peek().cloned() {
+                            // A target's WEIGHT (WEIGHTEDACTIVE), or
+                            // PREFERRED / BACKUP rank (HOTSTANDBY).
+                            let w = p.upper();
+                            if !list.is_empty() && ["WEIGHT", "PREFERRED", "BACKUP"].contains(&w.as_str()) {
+                                self.pos += 1;
+                                if w != "PREFERRED" {
+                                    match self.peek().and_then(|v| parse_dec(&v.text)) {
+                                        Some(_) => self.pos += 1,
+                                        None => self.err(p.span, ErrorKind::MissingValue { stmt: S, name: None, param: w.clone().into(), expected: "a number".into() }),
+                                    }
+                                }
+                                not_modelled(self, &p, format!("DESTIP {w}"));
+                                continue;
+                            }
                             let Some(a) = parse_ipv4(&p.text) else { break };
                             self.pos += 1;
                             list.push(a);

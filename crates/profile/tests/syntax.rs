@@ -1696,3 +1696,33 @@ fn link_parameters_softosa_does_not_model_are_warnings() {
     let (_, v) = diags("DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 PORTNAME P1\n");
     assert!(v.iter().any(|d| d.contains("error")), "{v:?}");
 }
+
+/// VIPADISTRIBUTE options softosa does not model (SYSPLEXPORTS, OPTLOCAL,
+/// TIMEDAFFINITY, a target's WEIGHT, HOTSTANDBY's PREFERRED and BACKUP)
+/// are warnings; SYSPLEXPORTS was taken for the end of the statement and
+/// the next VIPA sub-statement, with a false "address missing".
+#[test]
+fn vipadistribute_options_are_read_and_ignored() {
+    let (p, v) = diags(
+        "VIPADYNAMIC\n\
+         \x20 VIPADEFINE MOVEABLE IMMEDIATE 255.255.255.0 192.0.2.50\n\
+         \x20 VIPADISTRIBUTE DEFINE SYSPLEXPORTS DISTMETHOD SERVERWLM 192.0.2.50 PORT 8080 DESTIP ALL\n\
+         \x20 VIPADISTRIBUTE DEFINE OPTLOCAL 1 TIMEDAFFINITY 60 192.0.2.51 PORT 443\n\
+         \x20   DESTIP 10.99.1.2 WEIGHT 10 10.99.1.3 WEIGHT 20\n\
+         \x20 VIPADISTRIBUTE DEFINE DISTMETHOD HOTSTANDBY 192.0.2.52 PORT 23\n\
+         \x20   DESTIP 203.3.10.16 PREFERRED 203.3.10.17 BACKUP 50\n\
+         ENDVIPADYNAMIC\n",
+    );
+    assert!(v.iter().all(|d| d.contains("warning")), "{v:?}");
+    assert_eq!(
+        v.iter().filter(|d| d.contains("VIPADISTRIBUTE")).count(),
+        7,
+        "{v:?}"
+    );
+    assert_eq!(p.vipa.distributes.len(), 3, "{:?}", p.vipa);
+    // TIMEDAFFINITY needs its seconds.
+    let (_, v) = diags(
+        "VIPADYNAMIC\n VIPADISTRIBUTE TIMEDAFFINITY 192.0.2.50 PORT 80 DESTIP ALL\nENDVIPADYNAMIC\n",
+    );
+    assert!(v.iter().any(|d| d.contains("error")), "{v:?}");
+}
