@@ -814,12 +814,27 @@ impl World {
         let mut by_mac = BTreeMap::new();
         for (i, m) in macs.iter().enumerate() {
             if let Some(j) = by_mac.insert(*m, i) {
+                // Name the z/OS host first: its VMAC is what can change.
+                let (a, b) = if osas[i].is_none() && osas[j].is_some() {
+                    (j, i)
+                } else {
+                    (i, j)
+                };
+                let whose = |x: usize| {
+                    if osas[x].is_some() {
+                        "its interface's MAC (the VMAC its profile codes, or the port's)"
+                    } else {
+                        "the MAC softosa gives its NIC"
+                    }
+                };
                 return Err(WorldError::Engine(
-                    setup.hosts[i].name.clone(),
+                    setup.hosts[a].name.clone(),
                     format!(
-                        "its MAC {} is host {:?}'s too",
+                        "{} {} is also host {:?}'s, as {}; code another VMAC",
+                        whose(a),
                         mac_text(m),
-                        setup.hosts[j].name
+                        setup.hosts[b].name,
+                        whose(b).replacen("its", "its own", 1)
                     ),
                 ));
             }

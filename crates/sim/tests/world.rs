@@ -1528,3 +1528,39 @@ server = "zos"
         assert_eq!(engines[0].1.interfaces()[0].cfg.vlan, Some(10));
     }
 }
+
+/// A VMAC coded in a profile that is the MAC the simulator gives a peer's
+/// NIC is the z/OS host's to change: the error names it first (it blamed
+/// the peer, which has no MAC setting at all).
+#[test]
+fn a_vmac_equal_to_a_peers_nic_mac_names_the_zos_host() {
+    let text = r#"
+duration_ms = 5
+warmup_ms = 1
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VMAC 025A00000001\nSTART Q1\n"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = 1
+request = 100
+response = 100
+client = "aix"
+server = "zos"
+"#;
+    let sc = Scenario::parse("t.toml", text).unwrap();
+    let v = sc.variants().unwrap().remove(0);
+    let e = match softosa_sim::run_setup(&v.setup, |_, _| {}) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a MAC on two hosts is refused"),
+    };
+    assert!(e.starts_with("host zos: its interface's MAC"), "{e}");
+    assert!(e.contains("025A00000001 is also host \"aix\"'s"), "{e}");
+    assert!(e.contains("code another VMAC"), "{e}");
+}
