@@ -249,6 +249,22 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
             }
         }
     }
+    // The source VIPA an interface names is one of the profile's static
+    // VIPAs (INTERFACE VIRTUAL or VIRTUAL6, DEVICE/LINK VIRTUAL).
+    for i in &p.interfaces {
+        let Some(v) = &i.source_vipa else { continue };
+        let kinds = [VipaKind::Interface, VipaKind::Interface6, VipaKind::Link];
+        if vipas.of(&kinds, &v.value).is_none() {
+            d.error(
+                f,
+                v.span,
+                ErrorKind::SourceVipaUnknown {
+                    intf: i.name.clone(),
+                    vipa: v.value.clone(),
+                },
+            );
+        }
+    }
     for s in &p.starts {
         let n = &s.name.value;
         let vipa = [VipaKind::Device, VipaKind::Interface, VipaKind::Interface6];

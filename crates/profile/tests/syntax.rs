@@ -1726,3 +1726,25 @@ fn vipadistribute_options_are_read_and_ignored() {
     );
     assert!(v.iter().any(|d| d.contains("error")), "{v:?}");
 }
+
+/// SOURCEVIPAINTERFACE names one of the profile's static VIPAs; a name
+/// that is none was accepted without a word.
+#[test]
+fn a_source_vipa_interface_must_be_defined() {
+    let base = "INTERFACE VIPA1 DEFINE VIRTUAL IPADDR 10.1.1.99\n\
+                DEVICE VD VIRTUAL 0\nLINK VL VIRTUAL 0 VD\nHOME 10.1.1.98 VL\n\
+                INTERFACE O1 DEFINE IPAQENET PORTNAME P1 IPADDR 192.0.2.1/24 SOURCEVIPAINTERFACE ";
+    for (name, ok) in [("VIPA1", true), ("vl", true), ("NOSUCH", false)] {
+        let (p, _) = diags(&format!("{base}{name}\nSTART O1\n"));
+        let mut d = Diagnostics::new();
+        validate_profile(&p, &mut d);
+        let errors: Vec<String> = d.errors().map(|x| x.to_string()).collect();
+        assert_eq!(errors.is_empty(), ok, "{name}: {errors:?}");
+        if !ok {
+            assert!(
+                errors[0].contains("SOURCEVIPAINTERFACE NOSUCH: no VIRTUAL interface or LINK"),
+                "{errors:?}"
+            );
+        }
+    }
+}
