@@ -417,6 +417,9 @@ pub struct Totals {
     pub duration_us: f64,
     /// Frames (not flows) of flows the flow table had no room for.
     pub flows_untracked: u64,
+    /// Replayed frames (inbound, outbound) that carry no ports, so belong
+    /// to no flow: ICMP, neighbour discovery, IP fragments after the first.
+    pub portless: [u64; 2],
     /// How many such flows there were, counted up to
     /// [`UNTRACKED_FLOWS_COUNTED`] (at that, "at least").
     pub untracked_flow_count: u64,
@@ -1518,6 +1521,9 @@ impl Run<'_> {
             Way::In => (f.proto, f.dst, f.dst_port, f.src, f.src_port),
             Way::Out => (f.proto, f.src, f.src_port, f.dst, f.dst_port),
         });
+        if fkey.is_none() {
+            self.totals.portless[usize::from(way == Way::Out)] += 1;
+        }
         let rel = now.as_nanos();
         // The flow's entry exists before the engine sees the frame (the
         // queue it lands on is counted there, bulk events look it up); the

@@ -488,6 +488,16 @@ pub fn render_text(r: &Report) -> String {
         );
     }
     if let Some(m) = modes.first() {
+        let [pin, pout] = m.totals.portless;
+        if pin + pout > 0 {
+            let _ = writeln!(
+                o,
+                "  ({pin} inbound and {} carry no ports (ICMP, neighbour discovery, IP \
+                 fragments after the first) and belong to no flow: they are replayed, and \
+                 counted above, but not itemised here)",
+                counted(pout, "outbound frame"),
+            );
+        }
         let untracked = m.totals.flows_untracked;
         if untracked > 0 {
             let n = m.totals.untracked_flow_count;

@@ -877,3 +877,35 @@ fn the_hosts_own_group_frames_are_outbound() {
     let (text, t) = replay_frames("other-group", &[mdns, sent]);
     assert_eq!((t.inbound, t.outbound), (1, 1), "{text}");
 }
+
+/// Frames without ports belong to no flow: counted as such, so the flows
+/// and the inbound count can be reconciled (IP fragments after the first
+/// were presented but in no flow and in no count).
+#[test]
+fn frames_without_ports_are_counted_apart_from_the_flows() {
+    let tcp = common::tcp_in(false, 5, 100);
+    // The same packet as a fragment after the first (offset 8 bytes).
+    let mut frag = tcp.clone();
+    frag[20] = 0x00;
+    frag[21] = 0x01;
+    let ipv4_csum = |f: &mut Vec<u8>| {
+        f[24] = 0;
+        f[25] = 0;
+        let mut sum: u32 = 0;
+        for c in f[14..34].chunks(2) {
+            sum += u32::from(u16::from_be_bytes([c[0], c[1]]));
+        }
+        while sum > 0xffff {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        f[24..26].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+    };
+    ipv4_csum(&mut frag);
+    let (text, t) = replay_frames("portless", &[tcp, frag]);
+    assert_eq!(t.inbound, 2, "{text}");
+    assert_eq!(t.portless, [1, 0], "{text}");
+    assert!(
+        text.contains("(1 inbound and 0 outbound frames carry no ports"),
+        "{text}"
+    );
+}
