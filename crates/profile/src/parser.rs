@@ -1360,6 +1360,24 @@ impl Parser<'_> {
             self.skip_unknown(t.span.line, |_| false);
             return;
         }
+        if word == "DELETE" {
+            // DELETE's object is named by a statement's word (DELETE DEVICE
+            // name, DELETE LINK name, DELETE PORT ...): it belongs to the
+            // DELETE, and is no new statement.
+            let object = self
+                .peek()
+                .filter(|n| n.span.line == t.span.line)
+                .map(|n| n.upper());
+            if object.is_some() {
+                self.pos += 1;
+            }
+            let what = object.map_or(word.clone(), |o| format!("DELETE {o}"));
+            self.warn(t.span, WarningKind::NotModelled(what));
+            self.skip_unknown(t.span.line, |w| {
+                is_port_number(w) || w.eq_ignore_ascii_case("UNRSV")
+            });
+            return;
+        }
         self.warn(t.span, WarningKind::NotModelled(word.clone()));
         // PORT and PORTRANGE entries may start in column 1.
         if word == "PORT" {

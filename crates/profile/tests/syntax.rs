@@ -1748,3 +1748,23 @@ fn a_source_vipa_interface_must_be_defined() {
         }
     }
 }
+
+/// DELETE DEVICE / LINK / PORT: the object's word belongs to the DELETE
+/// (it was read as a new DEVICE statement missing its type).
+#[test]
+fn delete_takes_its_object_with_it() {
+    let (p, v) = diags(
+        "DELETE DEVICE OLDDEV\nDELETE LINK OLDLINK\nDELETE PORT 23 TCP TN3270\n\
+         INTERFACE O1 DEFINE IPAQENET PORTNAME P1 IPADDR 192.0.2.1/24\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "s.prof:1:1: warning: statement DELETE DEVICE is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:2:1: warning: statement DELETE LINK is not modelled by softosa and is skipped (z/OS would apply it)",
+            "s.prof:3:1: warning: statement DELETE PORT is not modelled by softosa and is skipped (z/OS would apply it)",
+        ]
+    );
+    assert!(p.devices.is_empty() && p.links.is_empty());
+    assert_eq!(p.interfaces.len(), 1);
+}
