@@ -178,6 +178,15 @@ h2{{border-bottom:1px solid #ccc}}.charts svg{{margin:0 1em 1em 0}}</style></hea
         esc(&r.profile),
         r.host_service_us
     );
+    // What the capture itself says is wrong with it comes first: it
+    // qualifies every chart below.
+    if let Some(m) = modes.first().filter(|m| !m.totals.warnings.is_empty()) {
+        o.push_str("<p><strong>Warnings about the capture:</strong></p><ul>");
+        for w in &m.totals.warnings {
+            let _ = write!(o, "<li>{}</li>", esc(w));
+        }
+        o.push_str("</ul>");
+    }
     o.push_str("<h2>Comparison</h2><div class=\"charts\">");
     let interrupts: Vec<f64> = modes.iter().map(|m| m.interrupts() as f64).collect();
     o.push_str(&bar_chart(

@@ -909,3 +909,34 @@ fn frames_without_ports_are_counted_apart_from_the_flows() {
         "{text}"
     );
 }
+
+/// The HTML page says what is wrong with the capture before its charts
+/// (the warnings were only in the text report at its foot).
+#[test]
+fn the_html_page_opens_with_the_captures_warnings() {
+    let dir = scratch("html-warnings");
+    let cap = dir.join("c.pcap");
+    let frames = [
+        common::tcp_in(false, 5, 100),
+        common::tcp_between("192.0.2.1", "192.0.2.1"),
+    ];
+    let stamped: Vec<((u32, u32), Vec<u8>)> = frames
+        .iter()
+        .enumerate()
+        .map(|(n, f)| ((1_700_000_000, n as u32 * 10), f.clone()))
+        .collect();
+    std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    let report = build_report(&a).unwrap();
+    let html = softosa_replay::html::render_html(&report);
+    let warn = html
+        .find("Warnings about the capture")
+        .expect("a warnings list");
+    let charts = html.find("<h2>Comparison</h2>").expect("the charts");
+    assert!(warn < charts);
+    assert!(
+        html.contains("<li>1 frame goes from an address to itself"),
+        "{html}"
+    );
+}
