@@ -686,3 +686,37 @@ fn a_simulated_hosts_profile_warnings_are_summarised() {
     assert!(err.contains("... and 37 more profile warnings"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn devlinks_shows_the_coded_secclass_monsysplex_and_source_vipa() {
+    let dir = std::env::temp_dir().join(format!("softosa-srcvipa-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let prof = dir.join("sv.prof");
+    std::fs::write(
+        &prof,
+        "INTERFACE VIPA1 DEFINE VIRTUAL IPADDR 10.1.1.99\n\
+         INTERFACE O1 DEFINE IPAQENET PORTNAME P1 IPADDR 192.0.2.1/24\n\
+         \x20 SOURCEVIPAINTERFACE VIPA1 SECCLASS 7 MONSYSPLEX\n\
+         INTERFACE O2 DEFINE IPAQENET PORTNAME P2 IPADDR 192.0.3.1/24\n\
+         START O1\nSTART O2\n",
+    )
+    .expect("write a profile");
+    let p = prof.to_str().expect("UTF-8");
+    let o = softosa(&["display", "devlinks", "--profile", p]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let o1 = &out[out.find("INTFNAME: O1").expect("O1")..out.find("INTFNAME: O2").expect("O2")];
+    assert!(
+        o1.contains("SECCLASS: 7 ") && o1.contains("MONSYSPLEX: YES"),
+        "{o1}"
+    );
+    assert!(o1.contains("SRCVIPAINTF: VIPA1"), "{o1}");
+    // Not coded: the defaults, and no SRCVIPAINTF line.
+    let o2 = &out[out.find("INTFNAME: O2").expect("O2")..];
+    assert!(
+        o2.contains("SECCLASS: 255") && o2.contains("MONSYSPLEX: NO"),
+        "{o2}"
+    );
+    assert!(!o2.contains("SRCVIPAINTF"), "{o2}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

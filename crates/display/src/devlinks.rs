@@ -108,6 +108,9 @@ pub struct DevlinksIntf {
     pub segmentationoffload: bool,
     pub secclass: u8,
     pub monsysplex: bool,
+    /// SOURCEVIPAINTERFACE, when coded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub srcvipaintf: Option<String>,
     pub isolate: bool,
     pub optlatencymode: bool,
     /// HiperSockets only: `ENABLED`, `ENABLED (ZIIP)` or `DISABLED`.
@@ -270,8 +273,9 @@ fn intf(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> DevlinksIntf {
         workloadqueueing: dynamic.then_some(i.cfg.workloadq),
         checksumoffload: !iqd,
         segmentationoffload: !iqd && stack.is_some_and(|s| s.segmentation_offload),
-        secclass: 255,
-        monsysplex: false,
+        secclass: i.cfg.secclass,
+        monsysplex: i.cfg.monsysplex,
+        srcvipaintf: i.cfg.source_vipa.clone(),
         isolate: i.cfg.isolate,
         optlatencymode: i.cfg.olm,
         iqdmultiwrite,
@@ -386,6 +390,9 @@ impl DevlinksIntf {
             format!("SECCLASS: {}", self.secclass),
             format!("MONSYSPLEX: {}", yes_no(self.monsysplex)),
         );
+        if let Some(v) = &self.srcvipaintf {
+            l.line(format!("  SRCVIPAINTF: {v}"));
+        }
         if self.intftype == "IPAQIDIO" {
             l.line(format!("  ISOLATE: {}", yes_no(self.isolate)));
         } else {

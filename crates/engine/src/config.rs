@@ -323,6 +323,20 @@ pub struct InterfaceConfig {
     pub read_storage_global: bool,
     pub router: RouterRole,
     pub isolate: bool,
+    /// `SECCLASS` (1-255; 255 when not coded), for the displays.
+    #[serde(default = "default_secclass")]
+    pub secclass: u8,
+    /// `MONSYSPLEX` coded, for the displays.
+    #[serde(default)]
+    pub monsysplex: bool,
+    /// `SOURCEVIPAINTERFACE`: the static VIPA named as the source address,
+    /// for the displays.
+    #[serde(default)]
+    pub source_vipa: Option<String>,
+}
+
+fn default_secclass() -> u8 {
+    255
 }
 
 impl InterfaceConfig {
@@ -347,6 +361,9 @@ impl InterfaceConfig {
             read_storage_global: true,
             router: RouterRole::NonRouter,
             isolate: false,
+            secclass: default_secclass(),
+            monsysplex: false,
+            source_vipa: None,
         }
     }
 }

@@ -241,6 +241,11 @@ pub fn activate(
             };
             ic.router = router(i.effective_router());
             ic.isolate = i.isolate_on();
+            if let Some(c) = &i.secclass {
+                ic.secclass = c.value;
+            }
+            ic.monsysplex = i.monsysplex.as_ref().is_some_and(|m| m.value);
+            ic.source_vipa = i.source_vipa.as_ref().map(|v| v.value.clone());
             cfg.interfaces.push(ic);
         }
         let devices = p.device_index();
