@@ -68,11 +68,13 @@ pub struct TrleDisplay {
     pub data_devices: Vec<DataDevice>,
 }
 
+/// Whether the QDIO accelerator routes through this data device: never for
+/// an IPv6 interface (the accelerator is IPv4 only, spec 3.3) or an OLM one.
 fn accel_enabled(engine: &Engine, i: &Interface) -> bool {
-    engine
-        .stacks()
-        .get(i.cfg.stack)
-        .is_some_and(|s| s.accelerating() && s.cfg.datagram_fwd && !s.cfg.ipsecurity && !i.cfg.olm)
+    i.cfg.ip_version == softosa_engine::config::IpVersion::V4
+        && engine.stacks().get(i.cfg.stack).is_some_and(|s| {
+            s.accelerating() && s.cfg.datagram_fwd && !s.cfg.ipsecurity && !i.cfg.olm
+        })
 }
 
 fn read_storages(engine: &Engine, i: &Interface) -> Vec<QueueStorage> {

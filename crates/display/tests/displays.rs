@@ -415,6 +415,40 @@ fn accel_engine() -> Engine {
     e
 }
 
+/// The QDIO accelerator is IPv4 only: an IPv6 interface of an
+/// accelerating stack shows accelerated routing disabled in its TRLE.
+#[test]
+fn an_ipv6_data_device_is_never_accelerated() {
+    let mut v4 = InterfaceConfig::new("OSA4", 0, 0);
+    v4.addresses = vec![net("10.1.1.1", 24)];
+    let mut v6 = InterfaceConfig::new("OSA6", 0, 1);
+    v6.ip_version = softosa_engine::config::IpVersion::V6;
+    v6.addresses = vec![net("2001:db8::1", 64)];
+    let mut stack = StackConfig::new("TCPCS1");
+    stack.datagram_fwd = true;
+    stack.qdio_accelerator = Some(1);
+    let e = engine(softosa_engine::SystemConfig {
+        ports: vec![
+            osa_port("QDIO4101", 0x29, 0x00),
+            osa_port("QDIO4201", 0x2a, 0x01),
+        ],
+        stacks: vec![stack],
+        interfaces: vec![v4, v6],
+        tuning: Default::default(),
+    });
+    let trl = |i| text(DisplayKind::Trle, &e, Some(i));
+    assert!(
+        trl("OSA4").contains("IST2310I ACCELERATED ROUTING ENABLED\n"),
+        "{}",
+        trl("OSA4")
+    );
+    assert!(
+        trl("OSA6").contains("IST2310I ACCELERATED ROUTING DISABLED\n"),
+        "{}",
+        trl("OSA6")
+    );
+}
+
 #[test]
 fn route_qdioaccel_lists_a_route_after_a_forwarded_send() {
     let mut e = accel_engine();
