@@ -478,6 +478,10 @@ pub enum WarningKind {
         kept: String,
         dropped: String,
     },
+    /// A z/OS system symbol (`&SYSCLONE.`): z/OS substitutes it when it
+    /// reads the profile; softosa cannot.
+    #[error("{0} is a system symbol, which z/OS replaces with its value when it reads the profile; softosa does not, so it is read as written (a name keeps it, an address or number holding it is refused): give the profile with the symbols' values in place")]
+    SystemSymbol(String),
     /// INCLUDE names a data set softosa cannot read.
     #[error("INCLUDE {0}: softosa does not read included data sets; the statements in it are not checked (to check them, paste the member in place of this INCLUDE in a copy of the profile: given as a file of its own it would be another stack's profile)")]
     IncludeNotRead(String),

@@ -178,6 +178,7 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
     if let Some((first, lines)) = seq {
         p.err(first, ErrorKind::SequenceNumbers { lines });
     }
+    p.note_system_symbols();
     p.run();
     p.settle_unknown();
     p.drop_unmodelled_references();
@@ -2518,6 +2519,44 @@ impl Parser<'_> {
     fn skip_unmodelled(&mut self, ty: &Token, what: String) {
         self.warn(ty.span, WarningKind::TypeNotModelled(what));
         self.skip_statement();
+    }
+
+    /// Each distinct z/OS system symbol (`&NAME.`, the period optional at
+    /// a token's end) once, where it first appears: a value holding one is
+    /// refused later, and this says why.
+    fn note_system_symbols(&mut self) {
+        let mut seen: Vec<String> = Vec::new();
+        for t in self.toks {
+            let mut rest = t.text.as_str();
+            while let Some(at) = rest.find('&') {
+                let after = &rest[at + 1..];
+                let len = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '#' | '$')))
+                    .unwrap_or(after.len());
+                let name = &after[..len];
+                let starts_well = name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '@' | '#' | '$'));
+                if starts_well && len <= 8 {
+                    let dot = if after[len..].starts_with('.') {
+                        "."
+                    } else {
+                        ""
+                    };
+                    let sym = format!("&{}{dot}", name.to_ascii_uppercase());
+                    if !seen.contains(&sym) && seen.len() < 64 {
+                        self.diags.warning(
+                            self.file,
+                            t.span,
+                            WarningKind::SystemSymbol(sym.clone()),
+                        );
+                        seen.push(sym);
+                    }
+                }
+                rest = &after[len..];
+            }
+        }
     }
 
     /// Leave out the HOME, START and ROUTE entries that name a device,

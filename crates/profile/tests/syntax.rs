@@ -1768,3 +1768,26 @@ fn delete_takes_its_object_with_it() {
     assert!(p.devices.is_empty() && p.links.is_empty());
     assert_eq!(p.interfaces.len(), 1);
 }
+
+/// z/OS system symbols (`&SYSCLONE.`) are named once each, so that the
+/// error of an address holding one says more than "not valid".
+#[test]
+fn system_symbols_are_named_once_each() {
+    let (_, v) = diags(
+        "INTERFACE OSA&SYSCLONE. DEFINE IPAQENET PORTNAME OSAPRT1 IPADDR &HOMEIP./24\n\
+         START OSA&sysclone.\n",
+    );
+    let symbols: Vec<&String> = v
+        .iter()
+        .filter(|d| d.contains("is a system symbol"))
+        .collect();
+    assert_eq!(symbols.len(), 2, "{v:?}");
+    assert!(symbols[0].starts_with("s.prof:1:11: warning: &SYSCLONE. is a system symbol"));
+    assert!(symbols[1].contains("&HOMEIP."), "{v:?}");
+    assert!(v
+        .iter()
+        .any(|d| d.contains("error") && d.contains("&HOMEIP./24")));
+    // An ampersand that starts no symbol is not one.
+    let (_, v) = diags("INTERFACE O1 DEFINE IPAQENET PORTNAME P&1 IPADDR 192.0.2.1/24\n");
+    assert!(!v.iter().any(|d| d.contains("system symbol")), "{v:?}");
+}
