@@ -1054,6 +1054,8 @@ fn handle_block(
         PcapBlockOwned::NG(Block::SectionHeader(shb)) => {
             st.big_endian = shb.big_endian();
             st.interfaces.clear();
+            // The last section's totals are in the sum already.
+            st.capture_drops.clear();
             st.section = st.section.saturating_add(1);
             return Ok(None);
         }
@@ -1065,14 +1067,21 @@ fn handle_block(
                 .filter_map(|o| option_u64(o, st.big_endian))
                 .collect();
             // Each block's counters run from the start of the capture, so
-            // the latest one of an interface holds its total.
-            if !drops.is_empty() {
+            // the latest one of an interface holds its total: the sum moves
+            // by the difference. Only interfaces the section described
+            // count, which also bounds the map by the sections' interfaces.
+            let known = usize::try_from(isb.if_id).is_ok_and(|i| i < st.interfaces.len());
+            if !drops.is_empty() && known {
                 let total = drops.into_iter().fold(0u64, u64::saturating_add);
-                st.capture_drops.insert((st.section, isb.if_id), total);
-                st.stats.capture_dropped = st
+                let old = st
                     .capture_drops
-                    .values()
-                    .fold(0u64, |a, b| a.saturating_add(*b));
+                    .insert((st.section, isb.if_id), total)
+                    .unwrap_or(0);
+                st.stats.capture_dropped = st
+                    .stats
+                    .capture_dropped
+                    .saturating_sub(old)
+                    .saturating_add(total);
             }
             return Ok(None);
         }

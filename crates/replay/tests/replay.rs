@@ -1335,6 +1335,8 @@ fn packets_the_capture_itself_dropped_are_counted_and_warned_of() {
             epb(2),
             epb(3),
             ng_isb(0, 40, Some(2)),
+            // An interface the section never described: not counted.
+            ng_isb(7, 1000, None),
         ],
     );
     // A second section numbers its interfaces afresh: its drops add up.
