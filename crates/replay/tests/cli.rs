@@ -524,6 +524,14 @@ fn the_address_hint_names_the_capture_s_busiest_addresses() {
 /// The text report and the first mode's totals of `frames` (10 µs apart)
 /// replayed against tests/data/host.prof under BALANCED.
 fn replay_frames(test: &str, frames: &[Vec<u8>]) -> (String, softosa_replay::replay::Totals) {
+    let report = report_of_frames(test, frames);
+    let text = softosa_replay::report::render_text(&report);
+    (text, report.modes[0].totals.clone())
+}
+
+/// The report of `frames` (10 µs apart) replayed against
+/// tests/data/host.prof under BALANCED.
+fn report_of_frames(test: &str, frames: &[Vec<u8>]) -> softosa_replay::report::Report {
     let dir = scratch(test);
     let cap = dir.join("c.pcap");
     let stamped: Vec<((u32, u32), Vec<u8>)> = frames
@@ -534,9 +542,7 @@ fn replay_frames(test: &str, frames: &[Vec<u8>]) -> (String, softosa_replay::rep
     std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
     let mut a = args(&cap, &data("host.prof"));
     a.modes = vec![softosa_replay::replay::Mode::Balanced];
-    let report = build_report(&a).unwrap();
-    let text = softosa_replay::report::render_text(&report);
-    (text, report.modes[0].totals.clone())
+    build_report(&a).unwrap()
 }
 
 #[test]
@@ -914,21 +920,11 @@ fn frames_without_ports_are_counted_apart_from_the_flows() {
 /// (the warnings were only in the text report at its foot).
 #[test]
 fn the_html_page_opens_with_the_captures_warnings() {
-    let dir = scratch("html-warnings");
-    let cap = dir.join("c.pcap");
     let frames = [
         common::tcp_in(false, 5, 100),
         common::tcp_between("192.0.2.1", "192.0.2.1"),
     ];
-    let stamped: Vec<((u32, u32), Vec<u8>)> = frames
-        .iter()
-        .enumerate()
-        .map(|(n, f)| ((1_700_000_000, n as u32 * 10), f.clone()))
-        .collect();
-    std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
-    let mut a = args(&cap, &data("host.prof"));
-    a.modes = vec![softosa_replay::replay::Mode::Balanced];
-    let report = build_report(&a).unwrap();
+    let report = report_of_frames("html-warnings", &frames);
     let html = softosa_replay::html::render_html(&report);
     let warn = html
         .find("Warnings about the capture")
