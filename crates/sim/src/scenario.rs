@@ -1358,11 +1358,14 @@ impl Scenario {
                 } else if a.is_loopback() {
                     "a loopback address"
                 } else if key == "ip"
+                    && h.kind.eq_ignore_ascii_case("zos")
                     && h.profile.is_none()
                     && h.profile_text.is_none()
                     && matches!(a.octets()[3], 0 | 255)
                 {
-                    // A host described by fields has a /24 interface.
+                    // A z/OS host described by fields has a /24 interface
+                    // (a peer's subnet is the z/OS interface's it talks to,
+                    // which a profile may make wider).
                     if a.octets()[3] == 0 {
                         "the network address of its /24 (a host described by fields is on a /24)"
                     } else {
@@ -4327,18 +4330,29 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
 
     #[test]
     fn an_address_no_interface_can_own_is_refused() {
-        // A host described by fields is on a /24: the subnet's own
+        // A z/OS host described by fields is on a /24: the subnet's own
         // addresses are not a host's (a DVIPA is a /32 of its own).
         for (addr, what) in [
             ("192.0.2.255", "the broadcast address of its /24"),
             ("192.0.2.0", "the network address of its /24"),
         ] {
             refused_at(
-                |b| b.replacen("ip = \"192.0.2.2\"", &format!("ip = \"{addr}\""), 1),
+                |b| b.replacen("ip = \"192.0.2.1\"", &format!("ip = \"{addr}\""), 1),
                 &format!("\"{addr}\""),
-                &format!("host \"aix\": ip \"{addr}\" is {what}"),
+                &format!("host \"zos\": ip \"{addr}\" is {what}"),
             );
         }
+        // A peer's subnet is not the simulator's to say: 10.1.1.255 is a
+        // host of a /16 a z/OS profile codes.
+        let text = BASIC[..BASIC.find("[vary]").unwrap()]
+            .replace(
+                "inbperf = \"DYNAMIC WORKLOADQ\"",
+                "profile_text = \"INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.1/16 PORTNAME P1\"",
+            )
+            .replace("ip = \"192.0.2.2\"", "ip = \"192.0.3.255\"");
+        assert!(Scenario::parse("t.toml", &text)
+            .and_then(|s| s.variants())
+            .is_ok());
         for (addr, what) in [
             ("0.0.0.0", "the unspecified address"),
             ("255.255.255.255", "the broadcast address"),
