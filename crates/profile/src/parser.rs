@@ -161,7 +161,8 @@ pub fn parse_profile(file: &str, src: &str) -> (Profile, Diagnostics) {
         named_stmt: "",
         known_seen: false,
         unknown_first: Vec::new(),
-        unmodelled: Vec::new(),
+        unmodelled_devices: Vec::new(),
+        unmodelled_links: Vec::new(),
     };
     // A softosa scenario: its keys and comments may hold statement words
     // (a profile_text, 'INTERFACE' in a comment), so it is told by name.
@@ -252,11 +253,13 @@ struct Parser<'a> {
     /// profile would otherwise give an error per line, each quoting the
     /// file).
     unknown_first: Vec<(Span, String, ErrorKind)>,
-    /// Devices, links and interfaces of real z/OS types softosa does not
-    /// model (MPCPTP, CTC, IPAQIDIO6, ...), upper case: skipped with a
-    /// warning, and so are the HOME, START and ROUTE entries that name
-    /// them (they would otherwise name nothing).
-    unmodelled: Vec<String>,
+    /// Devices, and links and interfaces, of real z/OS types softosa does
+    /// not model (MPCPTP, CTC, IPAQIDIO6, ...), upper case: skipped with a
+    /// warning, and so are the entries that name them (they would
+    /// otherwise name nothing): START names a device or an interface,
+    /// HOME and ROUTE a link or an interface.
+    unmodelled_devices: Vec<String>,
+    unmodelled_links: Vec<String>,
 }
 
 /// DEVICE types of z/OS other than MPCIPA and VIRTUAL (IP Configuration
@@ -1996,7 +1999,10 @@ impl Parser<'_> {
                 {
                     self.pos += 1;
                     self.skip_unmodelled(&t, format!("INTERFACE {} {}", name.upper(), t.upper()));
-                    self.unmodelled.push(name.upper());
+                    // An interface is started by its name, and is where
+                    // HOME and ROUTE entries would point.
+                    self.unmodelled_devices.push(name.upper());
+                    self.unmodelled_links.push(name.upper());
                     return;
                 }
                 if let Some(k) = self.choice(KINDS, "INTERFACE", "DEFINE") {
@@ -2563,13 +2569,11 @@ impl Parser<'_> {
     /// link or interface of a type softosa does not model: z/OS would
     /// apply them to it, and here they would name nothing.
     fn drop_unmodelled_references(&mut self) {
-        if self.unmodelled.is_empty() {
-            return;
-        }
-        let skipped = |n: &str| self.unmodelled.iter().any(|u| u.eq_ignore_ascii_case(n));
-        self.prof.home.retain(|h| !skipped(&h.link.value));
-        self.prof.starts.retain(|s| !skipped(&s.name.value));
-        self.prof.routes.retain(|r| !skipped(&r.link.value));
+        let among = |list: &[String], n: &str| list.iter().any(|u| u.eq_ignore_ascii_case(n));
+        let (devices, links) = (&self.unmodelled_devices, &self.unmodelled_links);
+        self.prof.home.retain(|h| !among(links, &h.link.value));
+        self.prof.starts.retain(|s| !among(devices, &s.name.value));
+        self.prof.routes.retain(|r| !among(links, &r.link.value));
     }
 
     fn device(&mut self, _kwt: &Token) {
@@ -2589,7 +2593,7 @@ impl Parser<'_> {
         }
         if UNMODELLED_DEVICES.contains(&ty.upper().as_str()) {
             self.skip_unmodelled(&ty, format!("DEVICE {} {}", name.upper(), ty.upper()));
-            self.unmodelled.push(name.upper());
+            self.unmodelled_devices.push(name.upper());
             return;
         }
         if ty.upper() != "MPCIPA" {
@@ -2656,7 +2660,7 @@ impl Parser<'_> {
             "IPAQIDIO" => InterfaceKind::IpaqIdio,
             t if UNMODELLED_LINKS.contains(&t) => {
                 self.skip_unmodelled(&kt, format!("LINK {} {t}", name.upper()));
-                self.unmodelled.push(name.upper());
+                self.unmodelled_links.push(name.upper());
                 return;
             }
             _ => {

@@ -1663,6 +1663,14 @@ fn devices_of_types_softosa_does_not_model_are_skipped_with_their_references() {
         .config;
     let names: Vec<&str> = cfg.interfaces.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(names, ["OSA1"]);
+    // A skipped device's name does not take a modelled link's HOME with
+    // it, nor a skipped link's name a modelled device's START.
+    let (p, v) = diags(
+        "DEVICE X1 CTC 0E00\nDEVICE D1 MPCIPA\nLINK X1 IPAQENET D1\nHOME 192.0.2.1 X1\n\
+         LINK D1 CTC 0 X1\nSTART D1\n",
+    );
+    assert_eq!(p.home.len(), 1, "{v:?}");
+    assert_eq!(p.starts.len(), 1, "{v:?}");
     // A misspelt type is no z/OS type: an error, as before.
     let (_, v) = diags("DEVICE D1 MPCIAP\n");
     assert!(v[0].contains("error") && v[0].contains("MPCIAP"), "{v:?}");
