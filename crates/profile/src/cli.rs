@@ -753,8 +753,14 @@ pub fn run_convert(
     }
     // The printed profile holds what softosa models: say what it lacks,
     // so that it is not taken for the whole of FILE.
-    let left_out = d.items().iter().filter(|x| x.is_left_out()).count();
-    if left_out > 0 {
+    let kept = d.items().iter().filter(|x| x.is_left_out()).count();
+    // Past the kept diagnostics' cap more may have been left out.
+    let left_out = if d.dropped() > 0 {
+        format!("at least {kept}")
+    } else {
+        kept.to_string()
+    };
+    if kept > 0 {
         writeln!(
             out,
             "; NOT THE WHOLE PROFILE: {left_out} statement(s) or parameter(s) softosa does not \

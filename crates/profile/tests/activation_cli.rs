@@ -333,6 +333,17 @@ fn convert_says_when_its_output_is_not_the_whole_profile() {
     );
     assert!(err.contains("leaves out 2 statement(s)"), "{err}");
     assert!(!out.contains("\nPORT "), "{out}");
+    // More than the diagnostics kept: a lower bound, said as one.
+    let ports: String = (0..1500)
+        .map(|p| format!("PORT {} TCP J{p}\n", 2000 + p))
+        .collect();
+    let f = tmp("many.prof", &format!("{ports}{legacy}"));
+    let (_, out, _) = convert(f, &["QDIO4101L=24"]).expect("runs");
+    assert!(
+        out.contains("; NOT THE WHOLE PROFILE: at least 1000 statement(s)"),
+        "{}",
+        &out[..out.len().min(600)]
+    );
 }
 
 #[test]
