@@ -701,9 +701,6 @@ struct Run<'s> {
     pending: VecDeque<PendingRecord>,
     /// Per (iface, queue): record numbers waiting there, with arrival.
     fifo: BTreeMap<(usize, QueueKind), VecDeque<(u64, Instant)>>,
-    /// Per (iface, queue): the flow of each frame waiting there, in order,
-    /// when it carries payload of a tracked flow (see [`FlowAcc::held`]).
-    held_flows: BTreeMap<(usize, QueueKind), VecDeque<Option<FlowMapKey>>>,
     group: VecDeque<(u64, Instant)>,
     sink_error: Option<std::io::Error>,
     notes: Vec<String>,
@@ -778,7 +775,6 @@ pub fn replay_mode<R: Read>(
         sink,
         pending: VecDeque::new(),
         fifo: BTreeMap::new(),
-        held_flows: BTreeMap::new(),
         host_macs: Vec::new(),
         group: VecDeque::new(),
         sink_error: None,
@@ -1073,21 +1069,22 @@ impl Run<'_> {
             }
             acc.frames += u64::from(p.frames);
             *acc.causes.entry(cause_label(p.cause)).or_default() += 1;
-            if let Some(order) = self.held_flows.get_mut(&(p.iface.0, p.queue)) {
-                for _ in 0..p.frames {
-                    let Some(k) = order.pop_front() else { break };
-                    if let Some(f) = k.and_then(|k| self.flows.get_mut(&k)) {
-                        f.held = f.held.saturating_sub(1);
-                    }
-                }
-            }
+
             let at = p.at.as_nanos();
             acc.presents.add(at, u64::from(p.frames));
             if in_window(self.opts.timeline_window, at) && acc.detail_presents.len() < detail_cap {
                 acc.detail_presents.push((at, p.frames));
             }
             let mut arrivals: Vec<Instant> = Vec::new();
+            let layer = self.engine.interface(p.iface).map(|i| i.cfg.layer);
             for f in self.engine.batch_frames(p.batch) {
+                // Its flow no longer has this payload waiting: each frame
+                // as presented (a group frame's copies too) tells its own.
+                if let Some(k) = held_key(f.data, f.wire_len, layer) {
+                    if let Some(flow) = self.flows.get_mut(&k) {
+                        flow.held = flow.held.saturating_sub(1);
+                    }
+                }
                 let hold = p.at.saturating_duration_since(f.arrival);
                 acc.hold
                     .record(u64::try_from(hold.as_nanos()).unwrap_or(u64::MAX));
@@ -1667,18 +1664,12 @@ impl Run<'_> {
                 {
                     acc.detail_arrivals.push(now.as_nanos());
                 }
-                let mut held = None;
-                if let Some((k, f)) = fkey.and_then(|k| Some((k, self.flows.get_mut(&k)?))) {
+                if let Some(f) = fkey.and_then(|k| self.flows.get_mut(&k)) {
                     f.queues[queue.index()] += 1;
                     if payload > 0 {
                         f.held += 1;
-                        held = Some(k);
                     }
                 }
-                self.held_flows
-                    .entry((iface.0, queue))
-                    .or_default()
-                    .push_back(held);
                 self.expect(number, now, Some((iface.0, queue)), 1);
             }
             Disposition::Replicated { copies } => {
@@ -1981,6 +1972,25 @@ impl Run<'_> {
 
 /// The inbound drops counted between two snapshots of the engine's
 /// counters, by reason.
+/// The flow (as an inbound frame's: local end first) of a presented frame
+/// that carries payload, as [`Run::frame`] keys it: what its presentation
+/// no longer holds. A layer-3 interface presents the IP packet, a layer-2
+/// one the Ethernet frame.
+fn held_key(data: &[u8], wire_len: u32, layer: Option<Layer>) -> Option<FlowMapKey> {
+    let frame = Frame { data, wire_len };
+    let info = match layer? {
+        Layer::Layer3 => wire::parse_ip_frame(frame),
+        Layer::Layer2 => wire::parse_ethernet_frame(frame),
+    }
+    .ok()?;
+    let payload = match info.l4()? {
+        L4Info::Tcp { payload_len, .. } | L4Info::Udp { payload_len, .. } => *payload_len,
+        L4Info::Other => 0,
+    };
+    let f = info.flow().filter(|_| payload > 0)?;
+    Some((f.proto, f.dst, f.dst_port, f.src, f.src_port))
+}
+
 fn copies_dropped(before: &DropCounts, after: &DropCounts) -> Vec<(DropReason, u64)> {
     DropReason::ALL
         .iter()
