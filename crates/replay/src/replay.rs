@@ -1464,10 +1464,18 @@ impl Run<'_> {
                 self.host_macs.push(m);
             }
         }
-        // A group frame from the MAC the host's own unicast frames come
-        // from is the host's (an mDNS or router solicitation from its
-        // link-local address, which no profile lists): sent, not received.
-        let own_group = group && src_mac.is_some_and(|m| self.host_macs.contains(&m));
+        // A group frame from a link-local or unspecified address, from the
+        // MAC the host's own unicast frames come from, is the host's (an
+        // mDNS or router solicitation, from an address no profile lists):
+        // sent, not received. Only such sources: across a routed hop that
+        // MAC is the router's, whose own group frames come from addresses
+        // of its own.
+        let unlisted_source = src_ip.is_some_and(|ip| match ip {
+            IpAddr::V4(a) => a.is_link_local() || a.is_unspecified(),
+            IpAddr::V6(a) => (a.segments()[0] & 0xffc0) == 0xfe80 || a.is_unspecified(),
+        });
+        let own_group =
+            group && unlisted_source && src_mac.is_some_and(|m| self.host_macs.contains(&m));
         let decision = if let Some(s) = from_us {
             Some((Way::Out, s))
         } else if let Some(s) = to_us.or(to_mac) {
@@ -1518,7 +1526,7 @@ impl Run<'_> {
             Way::In => (f.proto, f.dst, f.dst_port, f.src, f.src_port),
             Way::Out => (f.proto, f.src, f.src_port, f.dst, f.dst_port),
         });
-        if fkey.is_none() {
+        if fkey.is_none() && matches!(info.net, NetInfo::Ip(..)) {
             self.totals.portless[usize::from(way == Way::Out)] += 1;
         }
         let rel = now.as_nanos();

@@ -875,12 +875,18 @@ fn a_capture_without_ip_frames_offers_no_empty_address_list() {
 #[test]
 fn the_hosts_own_group_frames_are_outbound() {
     let sent = common::tcp_between("192.0.2.1", "192.0.2.2");
-    let mut mdns = common::tcp_between("192.0.2.77", "224.0.0.251");
+    let mut mdns = common::tcp_between("169.254.7.7", "224.0.0.251");
     mdns[..6].copy_from_slice(&[0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb]);
     let (text, t) = replay_frames("own-group", &[sent.clone(), mdns.clone()]);
     assert_eq!((t.inbound, t.outbound), (0, 2), "{text}");
     // Before the host has sent anything from that MAC, it is a received one.
-    let (text, t) = replay_frames("other-group", &[mdns, sent]);
+    let (text, t) = replay_frames("other-group", &[mdns, sent.clone()]);
+    assert_eq!((t.inbound, t.outbound), (1, 1), "{text}");
+    // From an address of its own (a router's, the capture across a routed
+    // hop), a group frame from that MAC is received.
+    let mut ospf = common::tcp_between("192.0.2.254", "224.0.0.5");
+    ospf[..6].copy_from_slice(&[0x01, 0x00, 0x5e, 0x00, 0x00, 0x05]);
+    let (text, t) = replay_frames("router-group", &[sent, ospf]);
     assert_eq!((t.inbound, t.outbound), (1, 1), "{text}");
 }
 
@@ -907,8 +913,10 @@ fn frames_without_ports_are_counted_apart_from_the_flows() {
         f[24..26].copy_from_slice(&(!(sum as u16)).to_be_bytes());
     };
     ipv4_csum(&mut frag);
-    let (text, t) = replay_frames("portless", &[tcp, frag]);
-    assert_eq!(t.inbound, 2, "{text}");
+    // An ARP request for the host is no IP frame: not among them.
+    let arp = common::arp(1, "192.0.2.2", "192.0.2.1");
+    let (text, t) = replay_frames("portless", &[tcp, frag, arp]);
+    assert_eq!(t.inbound, 3, "{text}");
     assert_eq!(t.portless, [1, 0], "{text}");
     assert!(
         text.contains("(1 inbound and 0 outbound frames carry no ports"),
