@@ -75,6 +75,9 @@ impl Protection {
                 (_, Some(c)) => format!("{version} {c}"),
                 (TlsVersion::Exact(_), None) => format!("{version} (cipher not seen)"),
                 (TlsVersion::TwelveOrLater { unseen }, None) => format!("{version} ({unseen})"),
+                (TlsVersion::Offered { .. }, None) => {
+                    format!("{version} (ServerHello not captured)")
+                }
             },
             Protection::Ssh { version } => format!("SSH {version}"),
             Protection::IpsecAh => "IPsec AH".into(),
@@ -93,6 +96,9 @@ pub enum TlsVersion {
     /// `unseen` says what would have told them apart ("extensions not
     /// captured").
     TwelveOrLater { unseen: &'static str },
+    /// Only the client's hello was seen: the most it offers (`TLSv1.2 or
+    /// later` for a 3.3), which the server may answer with less.
+    Offered { up_to: String },
 }
 
 impl std::fmt::Display for TlsVersion {
@@ -100,6 +106,7 @@ impl std::fmt::Display for TlsVersion {
         match self {
             TlsVersion::Exact(v) => f.write_str(v),
             TlsVersion::TwelveOrLater { .. } => f.write_str("TLSv1.2 or later"),
+            TlsVersion::Offered { up_to } => write!(f, "TLS, client offers up to {up_to}"),
         }
     }
 }
@@ -177,7 +184,9 @@ fn parse_tls(p: &[u8]) -> Option<TlsSeen> {
     match p[5] {
         1 => Some(TlsSeen::ClientHello {
             // What the client offers; the server's choice is not here.
-            version: legacy_version(major, minor, "ServerHello not captured"),
+            version: TlsVersion::Offered {
+                up_to: legacy_version(major, minor, "").to_string(),
+            },
         }),
         2 => {
             // version(2) random(32) sid_len(1) sid cipher(2) at 9..
@@ -552,10 +561,21 @@ mod tests {
         assert_eq!(
             parse_tls(&ch),
             Some(TlsSeen::ClientHello {
-                version: TlsVersion::TwelveOrLater {
-                    unseen: "ServerHello not captured"
+                version: TlsVersion::Offered {
+                    up_to: "TLSv1.2 or later".into()
                 }
             })
+        );
+        // The server may choose less than the client offers.
+        let prot = Protection::Tls {
+            version: TlsVersion::Offered {
+                up_to: "TLSv1.2 or later".into(),
+            },
+            cipher: None,
+        };
+        assert_eq!(
+            prot.label(),
+            "TLS, client offers up to TLSv1.2 or later (ServerHello not captured)"
         );
         assert_eq!(parse_tls(b"GET / HTTP/1.1\r\n"), None);
     }
