@@ -3439,6 +3439,11 @@ impl Parser<'_> {
             ("SYSPLEXPORTS", None),
             ("OPTLOCAL", Some(false)),
             ("TIMEDAFFINITY", Some(true)),
+            // HOTSTANDBY's switching options.
+            ("AUTOSWITCHBACK", None),
+            ("NOAUTOSWITCHBACK", None),
+            ("HEALTHSWITCH", None),
+            ("NOHEALTHSWITCH", None),
         ];
         let not_modelled = |p: &mut Self, n: &Token, param: String| {
             p.warn(
@@ -3457,15 +3462,18 @@ impl Parser<'_> {
                 let follows = self.peek().and_then(|v| parse_dec(&v.text));
                 match (number, follows) {
                     (Some(_), Some(_)) => self.pos += 1,
-                    (Some(true), None) => self.err(
-                        n.span,
-                        ErrorKind::MissingValue {
-                            stmt: S,
-                            name: None,
-                            param: u.clone().into(),
-                            expected: "a number of seconds".into(),
-                        },
-                    ),
+                    (Some(true), None) => {
+                        self.err(
+                            n.span,
+                            ErrorKind::MissingValue {
+                                stmt: S,
+                                name: None,
+                                param: u.clone().into(),
+                                expected: "a number of seconds".into(),
+                            },
+                        );
+                        continue;
+                    }
                     _ => {}
                 }
                 not_modelled(self, &n, u);
@@ -3510,13 +3518,17 @@ impl Parser<'_> {
                             let w = p.upper();
                             if !list.is_empty() && ["WEIGHT", "PREFERRED", "BACKUP"].contains(&w.as_str()) {
                                 self.pos += 1;
+                                let what = format!("DESTIP {w}");
                                 if w != "PREFERRED" {
                                     match self.peek().and_then(|v| parse_dec(&v.text)) {
                                         Some(_) => self.pos += 1,
-                                        None => self.err(p.span, ErrorKind::MissingValue { stmt: S, name: None, param: w.clone().into(), expected: "a number".into() }),
+                                        None => {
+                                            self.err(p.span, ErrorKind::MissingValue { stmt: S, name: None, param: what.into(), expected: "a number".into() });
+                                            continue;
+                                        }
                                     }
                                 }
-                                not_modelled(self, &p, format!("DESTIP {w}"));
+                                not_modelled(self, &p, what);
                                 continue;
                             }
                             let Some(a) = parse_ipv4(&p.text) else { break };

@@ -1717,22 +1717,27 @@ fn vipadistribute_options_are_read_and_ignored() {
          \x20 VIPADISTRIBUTE DEFINE SYSPLEXPORTS DISTMETHOD SERVERWLM 192.0.2.50 PORT 8080 DESTIP ALL\n\
          \x20 VIPADISTRIBUTE DEFINE OPTLOCAL 1 TIMEDAFFINITY 60 192.0.2.51 PORT 443\n\
          \x20   DESTIP 10.99.1.2 WEIGHT 10 10.99.1.3 WEIGHT 20\n\
-         \x20 VIPADISTRIBUTE DEFINE DISTMETHOD HOTSTANDBY 192.0.2.52 PORT 23\n\
+         \x20 VIPADISTRIBUTE DEFINE DISTMETHOD HOTSTANDBY NOAUTOSWITCHBACK NOHEALTHSWITCH\n\
+         \x20   192.0.2.52 PORT 23\n\
          \x20   DESTIP 203.3.10.16 PREFERRED 203.3.10.17 BACKUP 50\n\
          ENDVIPADYNAMIC\n",
     );
     assert!(v.iter().all(|d| d.contains("warning")), "{v:?}");
     assert_eq!(
         v.iter().filter(|d| d.contains("VIPADISTRIBUTE")).count(),
-        7,
+        9,
         "{v:?}"
     );
     assert_eq!(p.vipa.distributes.len(), 3, "{:?}", p.vipa);
-    // TIMEDAFFINITY needs its seconds.
+    // TIMEDAFFINITY needs its seconds: one error, no warning beside it.
     let (_, v) = diags(
         "VIPADYNAMIC\n VIPADISTRIBUTE TIMEDAFFINITY 192.0.2.50 PORT 80 DESTIP ALL\nENDVIPADYNAMIC\n",
     );
-    assert!(v.iter().any(|d| d.contains("error")), "{v:?}");
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].contains("error") && v[0].contains("TIMEDAFFINITY"),
+        "{v:?}"
+    );
 }
 
 /// SOURCEVIPAINTERFACE names one of the profile's static VIPAs; a name
