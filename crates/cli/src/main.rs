@@ -232,7 +232,10 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
             let lines: Vec<String> = diags.errors().map(|d| d.to_string()).collect();
             let hidden = diags.error_count().saturating_sub(lines.len());
             let more = if hidden > 0 {
-                format!("\n... and {hidden} more errors (softosa profile check lists them)")
+                format!(
+                    "\n... and {hidden} more error{} (softosa profile check lists them)",
+                    if hidden == 1 { "" } else { "s" }
+                )
             } else {
                 String::new()
             };

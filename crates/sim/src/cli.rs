@@ -269,7 +269,7 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     }
     for (host, n) in per_host.iter().filter(|(_, n)| **n > WARNINGS_SHOWN) {
         softosa_display::note!(
-            "{}: host {host:?}: ... and {} more profile warnings like these (softosa profile \
+            "{}: host {host:?}: ... and {} more profile warnings (softosa profile \
              check on its profile lists them all)",
             args.scenario.display(),
             n - WARNINGS_SHOWN
@@ -1549,7 +1549,7 @@ server = "zos"
         let out = render_all(&sc, &results, Format::Text).unwrap();
         let line = out
             .lines()
-            .find(|l| l.starts_with("- host zos's adapter dropped"))
+            .find(|l| l.starts_with("note: host zos's adapter dropped"))
             .unwrap_or_else(|| panic!("no note on the drops: {out}"));
         assert!(line.contains("injected frame error"), "{line}");
         let n: u64 = line
@@ -1559,7 +1559,7 @@ server = "zos"
             .unwrap_or(0);
         assert!(n >= 2, "at least the two SYNs: {line}");
         assert!(
-            !out.contains("- host aix's"),
+            !out.contains("note: host aix's"),
             "the peer dropped nothing: {out}"
         );
     }

@@ -152,6 +152,10 @@ impl Osa {
         self.engine
             .add_neighbor(self.port, IpAddr::V4(Ipv4Addr::from(ip)), Mac(mac));
     }
+    /// The interface's VLAN (`VLANID`), if it codes one.
+    pub fn vlan(&self) -> Option<u16> {
+        self.vlan
+    }
     pub fn sorts(&self) -> bool {
         self.workloadq
     }

@@ -448,9 +448,10 @@ impl RunResult {
                 let why: Vec<String> = drops.iter().map(|(r, n)| format!("{r} {n}")).collect();
                 let _ = writeln!(
                     s,
-                    "- host {}'s adapter dropped {total} inbound frames over the whole run \
-                     (warm-up included): {}; see `--display drops`",
+                    "note: host {}'s adapter dropped {total} inbound frame{} over the whole \
+                     run (warm-up included): {}; see `--display drops`",
                     h.name,
+                    if total == 1 { "" } else { "s" },
                     why.join(", ")
                 );
             }

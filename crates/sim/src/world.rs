@@ -839,6 +839,34 @@ impl World {
                 ));
             }
         }
+        // Two z/OS hosts on different VLANs need a router between them,
+        // which the simulated LAN does not have (a peer is on the VLAN of
+        // the interface it talks to).
+        let vlan = |h: usize| osas[h].as_ref().map(|(o, _, _)| o.vlan());
+        for w in setup
+            .workloads
+            .iter()
+            .filter(|w| w.via_distributor.is_none())
+        {
+            if let (Some(a), Some(b)) = (vlan(w.client), vlan(w.server)) {
+                if a != b {
+                    let shown =
+                        |v: Option<u16>| v.map_or("no VLANID".into(), |v| format!("VLANID {v}"));
+                    return Err(WorldError::Engine(
+                        setup.hosts[w.client].name.clone(),
+                        format!(
+                            "workload {:?} runs between this host ({}) and host {:?} ({}), on \
+                             different VLANs: that needs a router, which the simulated LAN does \
+                             not have; give both interfaces the same VLANID",
+                            w.name,
+                            shown(a),
+                            setup.hosts[w.server].name,
+                            shown(b)
+                        ),
+                    ));
+                }
+            }
+        }
         for (i, o) in osas.iter_mut().enumerate() {
             if let Some((o, _, _)) = o.as_mut() {
                 for (j, h) in setup.hosts.iter().enumerate() {

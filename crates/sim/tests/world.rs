@@ -1564,3 +1564,49 @@ server = "zos"
     assert!(e.contains("025A00000001 is also host \"aix\"'s"), "{e}");
     assert!(e.contains("code another VMAC"), "{e}");
 }
+
+/// Two z/OS hosts whose interfaces are on different VLANs cannot talk
+/// without a router, which the simulated LAN does not have: refused (they
+/// exchanged traffic as if on one VLAN).
+#[test]
+fn a_workload_across_two_vlans_is_refused() {
+    let text = |vb: &str| {
+        format!(
+            r#"
+duration_ms = 5
+warmup_ms = 1
+[[host]]
+name = "zosa"
+type = "zos"
+ip = "192.0.2.2"
+profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VLANID 10\nSTART Q1\n"
+[[host]]
+name = "zosb"
+type = "zos"
+ip = "192.0.2.3"
+profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.3/24 PORTNAME P1{vb}\nSTART Q1\n"
+[[workload]]
+type = "RR"
+connections = 1
+request = 100
+response = 100
+client = "zosa"
+server = "zosb"
+"#
+        )
+    };
+    for (vb, ok) in [(" VLANID 10", true), (" VLANID 20", false), ("", false)] {
+        let sc = Scenario::parse("t.toml", &text(vb)).unwrap();
+        let v = sc.variants().unwrap().remove(0);
+        match softosa_sim::run_setup(&v.setup, |_, _| {}) {
+            Ok((r, _)) => {
+                assert!(ok, "{vb}: must be refused");
+                assert!(r.workloads[0].transactions > 0, "{vb}");
+            }
+            Err(e) => {
+                assert!(!ok, "{vb}: {e}");
+                assert!(e.to_string().contains("on different VLANs"), "{e}");
+            }
+        }
+    }
+}
