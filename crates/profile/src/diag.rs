@@ -285,7 +285,7 @@ pub enum ErrorKind {
     DeleteNotApplied { name: String, first_line: u32 },
     #[error("START {0}: no DEVICE or INTERFACE of that name is defined")]
     StartUnknown(String),
-    #[error("interface {intf}: SOURCEVIPAINTERFACE {vipa}: no VIRTUAL interface or LINK of that name is defined")]
+    #[error("interface {intf}: SOURCEVIPAINTERFACE {vipa}: no VIRTUAL interface or LINK of that name and of the interface's IP version (VIRTUAL6 for IPv6) is defined")]
     SourceVipaUnknown { intf: String, vipa: String },
     #[error("VIPADISTRIBUTE {0}: the address is not defined by a VIPADEFINE")]
     DistributeUndefinedVipa(String),

@@ -253,8 +253,14 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     // VIPAs (INTERFACE VIRTUAL or VIRTUAL6, DEVICE/LINK VIRTUAL).
     for i in &p.interfaces {
         let Some(v) = &i.source_vipa else { continue };
-        let kinds = [VipaKind::Interface, VipaKind::Interface6, VipaKind::Link];
-        if vipas.of(&kinds, &v.value).is_none() {
+        // Of the interface's IP version: VIRTUAL6 for an IPv6 one.
+        let v6 = i.kind == InterfaceKind::IpaqEnet6;
+        let kinds: &[VipaKind] = if v6 {
+            &[VipaKind::Interface6]
+        } else {
+            &[VipaKind::Interface, VipaKind::Link]
+        };
+        if vipas.of(kinds, &v.value).is_none() {
             d.error(
                 f,
                 v.span,

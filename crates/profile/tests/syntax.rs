@@ -1747,7 +1747,16 @@ fn a_source_vipa_interface_must_be_defined() {
     let base = "INTERFACE VIPA1 DEFINE VIRTUAL IPADDR 10.1.1.99\n\
                 DEVICE VD VIRTUAL 0\nLINK VL VIRTUAL 0 VD\nHOME 10.1.1.98 VL\n\
                 INTERFACE O1 DEFINE IPAQENET PORTNAME P1 IPADDR 192.0.2.1/24 SOURCEVIPAINTERFACE ";
-    for (name, ok) in [("VIPA1", true), ("vl", true), ("NOSUCH", false)] {
+    let base = base.replace(
+        "INTERFACE VIPA1",
+        "INTERFACE V6 DEFINE VIRTUAL6 IPADDR 2001:db8::9\nINTERFACE VIPA1",
+    );
+    for (name, ok) in [
+        ("VIPA1", true),
+        ("vl", true),
+        ("NOSUCH", false),
+        ("V6", false),
+    ] {
         let (p, _) = diags(&format!("{base}{name}\nSTART O1\n"));
         let mut d = Diagnostics::new();
         validate_profile(&p, &mut d);
@@ -1755,7 +1764,9 @@ fn a_source_vipa_interface_must_be_defined() {
         assert_eq!(errors.is_empty(), ok, "{name}: {errors:?}");
         if !ok {
             assert!(
-                errors[0].contains("SOURCEVIPAINTERFACE NOSUCH: no VIRTUAL interface or LINK"),
+                errors[0].contains(&format!(
+                    "SOURCEVIPAINTERFACE {name}: no VIRTUAL interface or LINK"
+                )),
                 "{errors:?}"
             );
         }

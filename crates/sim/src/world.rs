@@ -822,19 +822,19 @@ impl World {
                 };
                 let whose = |x: usize| {
                     if osas[x].is_some() {
-                        "its interface's MAC (the VMAC its profile codes, or the port's)"
+                        "its interface's: a VMAC its profile codes, or its port's"
                     } else {
-                        "the MAC softosa gives its NIC"
+                        "the one softosa gives a peer's NIC"
                     }
                 };
                 return Err(WorldError::Engine(
                     setup.hosts[a].name.clone(),
                     format!(
-                        "{} {} is also host {:?}'s, as {}; code another VMAC",
-                        whose(a),
+                        "its MAC {} ({}) is host {:?}'s MAC too ({}); code another VMAC",
                         mac_text(m),
+                        whose(a),
                         setup.hosts[b].name,
-                        whose(b).replacen("its", "its own", 1)
+                        whose(b)
                     ),
                 ));
             }

@@ -1560,8 +1560,14 @@ server = "zos"
         Err(e) => e.to_string(),
         Ok(_) => panic!("a MAC on two hosts is refused"),
     };
-    assert!(e.starts_with("host zos: its interface's MAC"), "{e}");
-    assert!(e.contains("025A00000001 is also host \"aix\"'s"), "{e}");
+    assert!(
+        e.starts_with("host zos: its MAC 025A00000001 (its interface's"),
+        "{e}"
+    );
+    assert!(
+        e.contains("is host \"aix\"'s MAC too (the one softosa gives a peer's NIC)"),
+        "{e}"
+    );
     assert!(e.contains("code another VMAC"), "{e}");
 }
 
