@@ -1337,8 +1337,8 @@ impl Run<'_> {
                 // to the MTU itself; the adapter segments only when told to.
                 (
                     "segmentation offload (TSO or GSO), which cuts large sends into frames; \
-                     the profile has no GLOBALCONFIG SEGMENTATIONOFFLOAD, so the stack would \
-                     have sent these already cut to the MTU",
+                     the profile has no GLOBALCONFIG SEGMENTATIONOFFLOAD, so the stack itself \
+                     would have cut large sends to the MTU",
                     "tso off gso off",
                 )
             };

@@ -613,7 +613,7 @@ fn a_capture_taken_where_the_adapter_cannot_see_is_said_to_be() {
     let w = &t.warnings[0];
     assert!(
         w.contains("segmentation offload (TSO or GSO)")
-            && w.contains("no GLOBALCONFIG SEGMENTATIONOFFLOAD, so the stack would have sent")
+            && w.contains("no GLOBALCONFIG SEGMENTATIONOFFLOAD, so the stack itself would have cut large sends")
             && !w.contains("the adapter would have cut")
             && !w.contains("  "),
         "{w}"
