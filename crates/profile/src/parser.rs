@@ -1368,9 +1368,20 @@ impl Parser<'_> {
             // DELETE's object is named by a statement's word (DELETE DEVICE
             // name, DELETE LINK name, DELETE PORT ...): it belongs to the
             // DELETE, and is no new statement.
+            // The object on a line of its own is DELETE's too when it is
+            // one of the words DELETE takes.
+            const OBJECTS: &[&str] = &[
+                "ATMARPSV",
+                "ATMLIS",
+                "ATMPVC",
+                "DEVICE",
+                "LINK",
+                "PORT",
+                "PORTRANGE",
+            ];
             let object = self
                 .peek()
-                .filter(|n| n.span.line == t.span.line)
+                .filter(|n| n.span.line == t.span.line || OBJECTS.contains(&n.upper().as_str()))
                 .map(|n| n.upper());
             if object.is_some() {
                 self.pos += 1;

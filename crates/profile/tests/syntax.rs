@@ -1791,6 +1791,11 @@ fn delete_takes_its_object_with_it() {
     );
     assert!(p.devices.is_empty() && p.links.is_empty());
     assert_eq!(p.interfaces.len(), 1);
+    // Its object on the next line is its own too.
+    let (p, v) = diags("DELETE\n  DEVICE OLDDEV\n");
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(v[0].contains("statement DELETE DEVICE"), "{v:?}");
+    assert!(p.devices.is_empty());
 }
 
 /// z/OS system symbols (`&SYSCLONE.`) are named once each, so that the
