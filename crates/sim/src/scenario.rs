@@ -747,6 +747,20 @@ impl Scenario {
                     );
                 }
             }
+            // Costs are multiplied by sizes and counts: a value beyond
+            // 10^12 (a thousand seconds in ns) would wrap in that arithmetic.
+            let sets = sets.as_table().into_iter().flat_map(|t| t.iter());
+            for (name, set) in sets {
+                let fields = set.as_table().into_iter().flat_map(|t| t.iter());
+                for (field, v) in fields {
+                    if v.as_integer().is_some_and(|n| n > MAX_MODEL_VALUE) {
+                        return Err(self.invalid(format!(
+                            "[models.{table}.{name}] {field} {v} is beyond the largest value \
+                             softosa takes, {MAX_MODEL_VALUE} (a thousand seconds in ns)"
+                        )));
+                    }
+                }
+            }
         }
         let models = Models::layered(own).map_err(|e| {
             let what = plain_types_line(&e.what);
@@ -2499,6 +2513,10 @@ fn unprintable(name: &str) -> Option<String> {
         .find(|c| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
         .map(|c| format!("the character U+{:04X}", u32::from(c)))
 }
+
+/// The largest number a `[models]` field may hold: costs are multiplied
+/// by sizes and counts, and must not wrap.
+const MAX_MODEL_VALUE: i64 = 1_000_000_000_000;
 
 /// The longest mean think time a workload may give, µs (a minute).
 const MAX_THINK_US: f64 = 60_000_000.0;
@@ -4311,6 +4329,28 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         for (edit, marker, says) in cases {
             refused_at(edit, marker, says);
         }
+    }
+
+    #[test]
+    fn model_values_that_would_wrap_are_refused() {
+        let e = Scenario::parse(
+            "t.toml",
+            &format!("{BASIC}[models.peer.aix]\nbyte_ps = 9223372036854775807\n"),
+        )
+        .and_then(|s| s.variants())
+        .expect_err("refused")
+        .to_string();
+        assert!(
+            e.contains("[models.peer.aix] byte_ps 9223372036854775807 is beyond the largest value"),
+            "{e}"
+        );
+        // The largest taken is taken.
+        let ok = Scenario::parse(
+            "t.toml",
+            &format!("{BASIC}[models.peer.aix]\nbyte_ps = {MAX_MODEL_VALUE}\n"),
+        )
+        .and_then(|s| s.variants());
+        assert!(ok.is_ok(), "{:?}", ok.err());
     }
 
     #[test]
