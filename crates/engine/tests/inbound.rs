@@ -801,14 +801,7 @@ fn olm_chpid_limit_counts_only_active_interfaces() {
 #[test]
 fn hipersockets_delivers_at_once_between_lpars() {
     let cfg = SystemConfig {
-        ports: vec![PortConfig {
-            name: "IQDFE".into(),
-            chpid: 0xfe,
-            port_num: 0,
-            kind: PortKind::HiperSockets { mfs_kb: 64 },
-            physical_mac: Mac([0x02, 0, 0, 0, 0xfe, 0]),
-            lan_mtu: None,
-        }],
+        ports: vec![iqd_port("IQDFE", 0xfe, 64)],
         stacks: vec![StackConfig::new("A"), StackConfig::new("B")],
         interfaces: vec![iface("HSA", 0, "200.16.1.1"), iface("HSB", 1, "200.16.1.2")],
         tuning: Tuning::default(),
@@ -845,14 +838,7 @@ fn a_hipersockets_mtu_fits_the_frame_size() {
         let mut hs = iface("HSA", 0, "200.16.1.1");
         hs.mtu = coded;
         let cfg = SystemConfig {
-            ports: vec![PortConfig {
-                name: "IQDF4".into(),
-                chpid: 0xf4,
-                port_num: 0,
-                kind: PortKind::HiperSockets { mfs_kb: 16 },
-                physical_mac: Mac([0x02, 0, 0, 0, 0xf4, 0]),
-                lan_mtu: None,
-            }],
+            ports: vec![iqd_port("IQDF4", 0xf4, 16)],
             stacks: vec![StackConfig::new("A")],
             interfaces: vec![hs],
             tuning: Tuning::default(),

@@ -18,6 +18,18 @@ pub fn us(n: u64) -> Instant {
     Instant::from_micros(n)
 }
 
+/// A HiperSockets CHPID of frame size `mfs_kb`.
+pub fn iqd_port(name: &str, chpid: u8, mfs_kb: u16) -> PortConfig {
+    PortConfig {
+        name: name.into(),
+        chpid,
+        port_num: 0,
+        kind: PortKind::HiperSockets { mfs_kb },
+        physical_mac: Mac([0x02, 0, 0, 0, chpid, 0]),
+        lan_mtu: None,
+    }
+}
+
 pub fn osa_port(gen: OsaGeneration) -> PortConfig {
     PortConfig {
         name: "QDIO4101".into(),
