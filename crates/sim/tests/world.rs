@@ -4,6 +4,7 @@
 
 use softosa_sim::report::RunResult;
 use softosa_sim::scenario::Scenario;
+use softosa_sim::world::{World, WorldError};
 use std::path::PathBuf;
 
 fn repo() -> PathBuf {
@@ -671,31 +672,7 @@ fn a_simulated_interface_uses_the_links_mtu_and_shows_the_coded_one() {
         (" MTU 1492", Some(1492), 1492),
         (" MTU 8992", Some(8992), 1500),
     ] {
-        let text = format!(
-            r#"
-duration_ms = 5
-warmup_ms = 1
-[[host]]
-name = "zos"
-type = "zos"
-ip = "192.0.2.2"
-profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1{coded}\nSTART Q1\n"
-[[host]]
-name = "aix"
-type = "aix"
-ip = "192.0.2.10"
-[[workload]]
-type = "RR"
-connections = 1
-request = 100
-response = 100
-client = "aix"
-server = "zos"
-"#
-        );
-        let sc = Scenario::parse("t.toml", &text).unwrap();
-        let v = sc.variants().unwrap().remove(0);
-        let (_, world) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
+        let (_, world) = zos_with_aix((5, 1), 1, 100, coded).unwrap();
         let engines = world.engines();
         let i = &engines[0].1.interfaces()[0];
         assert_eq!((i.cfg.mtu, i.mtu), (cfg, act), "{coded}");
@@ -1491,31 +1468,7 @@ fn a_frame_error_toward_zos_is_in_the_adapters_drops() {
 #[test]
 fn an_interface_with_a_vlan_id_carries_traffic() {
     for vmac in ["", " VMAC"] {
-        let text = format!(
-            r#"
-duration_ms = 20
-warmup_ms = 5
-[[host]]
-name = "zos"
-type = "zos"
-ip = "192.0.2.2"
-profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VLANID 10{vmac}\nSTART Q1\n"
-[[host]]
-name = "aix"
-type = "aix"
-ip = "192.0.2.10"
-[[workload]]
-type = "RR"
-connections = 2
-request = 100
-response = 800
-client = "aix"
-server = "zos"
-"#
-        );
-        let sc = Scenario::parse("t.toml", &text).unwrap();
-        let v = sc.variants().unwrap().remove(0);
-        let (r, world) = softosa_sim::run_setup(&v.setup, |_, _| {}).unwrap();
+        let (r, world) = zos_with_aix((20, 5), 2, 800, &format!(" VLANID 10{vmac}")).unwrap();
         assert!(
             r.workloads[0].transactions > 10,
             "{vmac}: {:?}",
@@ -1534,29 +1487,7 @@ server = "zos"
 /// the peer, which has no MAC setting at all).
 #[test]
 fn a_vmac_equal_to_a_peers_nic_mac_names_the_zos_host() {
-    let text = r#"
-duration_ms = 5
-warmup_ms = 1
-[[host]]
-name = "zos"
-type = "zos"
-ip = "192.0.2.2"
-profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1 VMAC 025A00000001\nSTART Q1\n"
-[[host]]
-name = "aix"
-type = "aix"
-ip = "192.0.2.10"
-[[workload]]
-type = "RR"
-connections = 1
-request = 100
-response = 100
-client = "aix"
-server = "zos"
-"#;
-    let sc = Scenario::parse("t.toml", text).unwrap();
-    let v = sc.variants().unwrap().remove(0);
-    let e = match softosa_sim::run_setup(&v.setup, |_, _| {}) {
+    let e = match zos_with_aix((5, 1), 1, 100, " VMAC 025A00000001") {
         Err(e) => e.to_string(),
         Ok(_) => panic!("a MAC on two hosts is refused"),
     };
@@ -1615,4 +1546,39 @@ server = "zosb"
             }
         }
     }
+}
+
+/// The one run of a z/OS host (192.0.2.2, its INTERFACE Q1 coded with
+/// `tail` after PORTNAME) serving an AIX client RR`connections`(100/`response`).
+fn zos_with_aix(
+    (duration_ms, warmup_ms): (u32, u32),
+    connections: u32,
+    response: u32,
+    tail: &str,
+) -> Result<(RunResult, World), WorldError> {
+    let text = format!(
+        r#"
+duration_ms = {duration_ms}
+warmup_ms = {warmup_ms}
+[[host]]
+name = "zos"
+type = "zos"
+ip = "192.0.2.2"
+profile_text = "INTERFACE Q1 DEFINE IPAQENET IPADDR 192.0.2.2/24 PORTNAME P1{tail}\nSTART Q1\n"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.10"
+[[workload]]
+type = "RR"
+connections = {connections}
+request = 100
+response = {response}
+client = "aix"
+server = "zos"
+"#
+    );
+    let sc = Scenario::parse("t.toml", &text).unwrap();
+    let v = sc.variants().unwrap().remove(0);
+    softosa_sim::run_setup(&v.setup, |_, _| {})
 }
