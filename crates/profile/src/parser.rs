@@ -2250,20 +2250,8 @@ impl Parser<'_> {
                     }
                 }
                 IP::SecClass => {
-                    if let Some(v) = self.number(S, "SECCLASS", "a security class 1-255") {
-                        match u8::try_from(v.value).ok().filter(|c| *c >= 1) {
-                            Some(c) => intf.secclass = Some(Spanned::new(c, v.span)),
-                            None => self.err(
-                                v.span,
-                                ErrorKind::InvalidValue {
-                                    stmt: S,
-                                    name: self.named.clone(),
-                                    param: "SECCLASS".into(),
-                                    value: v.value.to_string(),
-                                    expected: "a security class 1-255".into(),
-                                },
-                            ),
-                        }
+                    if let Some(c) = self.secclass(S) {
+                        intf.secclass = Some(c);
                     }
                 }
                 IP::MonSysplex | IP::NoMonSysplex => {
@@ -2530,6 +2518,28 @@ impl Parser<'_> {
         });
     }
 
+    /// SECCLASS's value (1-255) on statement `stmt`; an error, and none,
+    /// when it is missing or out of range.
+    fn secclass(&mut self, stmt: &'static str) -> Option<Spanned<u8>> {
+        let v = self.number(stmt, "SECCLASS", "a security class 1-255")?;
+        match u8::try_from(v.value).ok().filter(|c| *c >= 1) {
+            Some(c) => Some(Spanned::new(c, v.span)),
+            None => {
+                self.err(
+                    v.span,
+                    ErrorKind::InvalidValue {
+                        stmt,
+                        name: self.named.clone(),
+                        param: "SECCLASS".into(),
+                        value: v.value.to_string(),
+                        expected: "a security class 1-255".into(),
+                    },
+                );
+                None
+            }
+        }
+    }
+
     /// A DEVICE, LINK or INTERFACE of a real type softosa does not model
     /// (`what`: the statement, its name and type): a warning at the type,
     /// and the rest of the statement skipped.
@@ -2741,23 +2751,8 @@ impl Parser<'_> {
                 | IP::IpBcast
                 | IP::DynVlanReg
                 | IP::NoDynVlanReg => {
-                    if p == IP::SecClass {
-                        let Some(v) = self.number(S, "SECCLASS", "a security class 1-255") else {
-                            continue;
-                        };
-                        if !(1..=255).contains(&v.value) {
-                            self.err(
-                                v.span,
-                                ErrorKind::InvalidValue {
-                                    stmt: S,
-                                    name: self.named.clone(),
-                                    param: "SECCLASS".into(),
-                                    value: v.value.to_string(),
-                                    expected: "a security class 1-255".into(),
-                                },
-                            );
-                            continue;
-                        }
+                    if p == IP::SecClass && self.secclass(S).is_none() {
+                        continue;
                     }
                     self.warn(
                         t.span,
