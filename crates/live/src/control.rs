@@ -222,7 +222,7 @@ pub fn socket_path(instance: &str) -> PathBuf {
 pub struct Servers {
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
-    socket: Option<PathBuf>,
+    socket: Option<SocketFile>,
     pub metrics_addr: Option<SocketAddr>,
 }
 
@@ -230,7 +230,7 @@ pub struct Servers {
 /// binds them before it builds anything, so a name or port another
 /// instance holds is refused at once and nothing is torn down for it.
 pub struct Listeners {
-    control: Option<(UnixListener, PathBuf)>,
+    control: Option<(UnixListener, SocketFile)>,
     metrics: Option<TcpListener>,
 }
 
@@ -300,8 +300,18 @@ impl Listeners {
                 Err(e) => return Err(bind_err(what)(e)),
             }
             let u = UnixListener::bind(path).map_err(bind_err(what.clone()))?;
-            u.set_nonblocking(true).map_err(bind_err(what))?;
-            l.control = Some((u, path.to_path_buf()));
+            // Known from here on, so that any failure below removes it.
+            let file = match SocketFile::bound(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    let _ = std::fs::remove_file(path);
+                    return Err(bind_err(what)(e));
+                }
+            };
+            l.control = Some((u, file));
+            if let Some((u, _)) = &l.control {
+                u.set_nonblocking(true).map_err(bind_err(what))?;
+            }
         }
         if let Some(port) = metrics_port {
             let t = TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
@@ -331,10 +341,10 @@ impl Listeners {
             metrics_addr: None,
         };
         let (control, metrics) = (self.control.take(), self.metrics.take());
-        if let Some((l, path)) = control {
+        if let Some((l, file)) = control {
             // Owned from here on: removed when `s` is dropped, also if a
             // thread cannot be started below.
-            s.socket = Some(path);
+            s.socket = Some(file);
             let (src, stop) = (src.clone(), stop.clone());
             s.threads.push(
                 std::thread::Builder::new()
@@ -358,8 +368,9 @@ impl Listeners {
 impl Drop for Listeners {
     fn drop(&mut self) {
         // Bound but never served (the run failed before): remove the file.
-        if let Some((_, p)) = self.control.take() {
-            let _ = std::fs::remove_file(p);
+        if let Some((l, file)) = self.control.take() {
+            drop(l);
+            file.remove_if_ours();
         }
     }
 }
@@ -428,14 +439,53 @@ impl Drop for Servers {
         for t in self.threads.drain(..) {
             let _ = t.join();
         }
-        if let Some(p) = self.socket.take() {
-            // Under the directory's lock, and only while the file is still
-            // ours: once our listener is closed another run may claim the
-            // name, and its socket must not be removed.
-            let _claim = lock_dir(dir_of(&p));
-            if UnixStream::connect(&p).is_err() {
-                let _ = std::fs::remove_file(p);
-            }
+        if let Some(file) = self.socket.take() {
+            file.remove_if_ours();
+        }
+    }
+}
+
+/// A control socket file this run bound, known by the identity the file
+/// system gave it, so that it is removed at the end only while it is still
+/// this run's.
+///
+/// Once our listener is closed another run may claim the name (it finds
+/// nobody answering, unlinks our file and binds its own), and that socket
+/// must not be removed. Asking whether the file still answers cannot tell
+/// the two apart: a child process forked by any thread of ours holds a
+/// copy of the listening descriptor until it execs, and for that moment a
+/// connect to our own closed-down socket succeeds, so the file was left
+/// behind. The device, inode and change time of the file we bound can only
+/// match our own file.
+struct SocketFile {
+    path: PathBuf,
+    id: FileId,
+}
+
+/// Device, inode and inode change time (seconds, nanoseconds) of a file.
+type FileId = (u64, u64, i64, i64);
+
+fn file_id(path: &Path) -> io::Result<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path)?;
+    Ok((m.dev(), m.ino(), m.ctime(), m.ctime_nsec()))
+}
+
+impl SocketFile {
+    /// The socket just bound at `path` (called under the directory's lock).
+    fn bound(path: &Path) -> io::Result<SocketFile> {
+        Ok(SocketFile {
+            path: path.to_path_buf(),
+            id: file_id(path)?,
+        })
+    }
+
+    /// Remove the file if it is still the one bound, under the directory's
+    /// lock so that no other run claims the name between look and unlink.
+    fn remove_if_ours(self) {
+        let _claim = lock_dir(dir_of(&self.path));
+        if file_id(&self.path).is_ok_and(|id| id == self.id) {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }
@@ -761,6 +811,33 @@ mod tests {
         drop(s);
         assert!(!sock.exists());
         let _ = std::fs::remove_dir(dir);
+    }
+
+    #[test]
+    fn socket_file_is_removed_only_while_it_is_ours() {
+        let dir = std::env::temp_dir().join(format!("sosa-own-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("x.sock");
+        // Our listening socket still open elsewhere (as in a child forked
+        // by another thread, before it execs): it answers, yet it is ours.
+        let held = UnixListener::bind(&path).unwrap();
+        let ours = SocketFile::bound(&path).unwrap();
+        assert!(UnixStream::connect(&path).is_ok());
+        ours.remove_if_ours();
+        assert!(!path.exists());
+        drop(held);
+        // Another run claimed the name after us: its socket stays.
+        let first = UnixListener::bind(&path).unwrap();
+        let ours = SocketFile::bound(&path).unwrap();
+        drop(first);
+        std::fs::remove_file(&path).unwrap();
+        let theirs = UnixListener::bind(&path).unwrap();
+        ours.remove_if_ours();
+        assert!(path.exists());
+        assert!(UnixStream::connect(&path).is_ok());
+        drop(theirs);
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
