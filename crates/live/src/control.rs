@@ -301,7 +301,7 @@ impl Listeners {
             }
             let u = UnixListener::bind(path).map_err(bind_err(what.clone()))?;
             // Known from here on, so that any failure below removes it.
-            let file = match SocketFile::bound(path) {
+            let file = match SocketFile::bound(path, &u) {
                 Ok(f) => f,
                 Err(e) => {
                     let _ = std::fs::remove_file(path);
@@ -455,38 +455,46 @@ impl Drop for Servers {
 /// the two apart: a child process forked by any thread of ours holds a
 /// copy of the listening descriptor until it execs, and for that moment a
 /// connect to our own closed-down socket succeeds, so the file was left
-/// behind. The device, inode and change time of the file we bound can only
-/// match our own file.
+/// behind. Instead we keep a copy of the listener open until the file is
+/// removed: while it is open nobody can claim the name (it answers), and
+/// the bound socket keeps its file's inode allocated, so no other file can
+/// have the device and inode number we noted. (The number of a freed inode
+/// is soon given to the next file, so they are compared only while ours is
+/// held.)
 struct SocketFile {
     path: PathBuf,
     id: FileId,
+    hold: UnixListener,
 }
 
-/// Device, inode and inode change time (seconds, nanoseconds) of a file.
-type FileId = (u64, u64, i64, i64);
+/// Device and inode number of a file.
+type FileId = (u64, u64);
 
 fn file_id(path: &Path) -> io::Result<FileId> {
     use std::os::unix::fs::MetadataExt;
     let m = std::fs::symlink_metadata(path)?;
-    Ok((m.dev(), m.ino(), m.ctime(), m.ctime_nsec()))
+    Ok((m.dev(), m.ino()))
 }
 
 impl SocketFile {
-    /// The socket just bound at `path` (called under the directory's lock).
-    fn bound(path: &Path) -> io::Result<SocketFile> {
+    /// The socket `listener` just bound at `path` (called under the
+    /// directory's lock).
+    fn bound(path: &Path, listener: &UnixListener) -> io::Result<SocketFile> {
         Ok(SocketFile {
             path: path.to_path_buf(),
             id: file_id(path)?,
+            hold: listener.try_clone()?,
         })
     }
 
     /// Remove the file if it is still the one bound, under the directory's
-    /// lock so that no other run claims the name between look and unlink.
+    /// lock, then close our copy of the listener.
     fn remove_if_ours(self) {
         let _claim = lock_dir(dir_of(&self.path));
         if file_id(&self.path).is_ok_and(|id| id == self.id) {
             let _ = std::fs::remove_file(&self.path);
         }
+        drop(self.hold);
     }
 }
 
@@ -822,21 +830,26 @@ mod tests {
         // Our listening socket still open elsewhere (as in a child forked
         // by another thread, before it execs): it answers, yet it is ours.
         let held = UnixListener::bind(&path).unwrap();
-        let ours = SocketFile::bound(&path).unwrap();
+        let ours = SocketFile::bound(&path, &held).unwrap();
         assert!(UnixStream::connect(&path).is_ok());
         ours.remove_if_ours();
         assert!(!path.exists());
         drop(held);
-        // Another run claimed the name after us: its socket stays.
-        let first = UnixListener::bind(&path).unwrap();
-        let ours = SocketFile::bound(&path).unwrap();
-        drop(first);
-        std::fs::remove_file(&path).unwrap();
-        let theirs = UnixListener::bind(&path).unwrap();
-        ours.remove_if_ours();
-        assert!(path.exists());
-        assert!(UnixStream::connect(&path).is_ok());
-        drop(theirs);
+        // The name was taken from under us (the file removed and bound
+        // again): that socket stays. Many rounds, as a file system may
+        // hand a freed inode number to the next file at once.
+        for _ in 0..50 {
+            let first = UnixListener::bind(&path).unwrap();
+            let ours = SocketFile::bound(&path, &first).unwrap();
+            drop(first);
+            std::fs::remove_file(&path).unwrap();
+            let theirs = UnixListener::bind(&path).unwrap();
+            ours.remove_if_ours();
+            assert!(path.exists());
+            assert!(UnixStream::connect(&path).is_ok());
+            drop(theirs);
+            std::fs::remove_file(&path).unwrap();
+        }
         let _ = std::fs::remove_dir_all(dir);
     }
 
