@@ -145,18 +145,19 @@ fn info(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> OsaInfo {
     let v4 = i.cfg.ip_version == IpVersion::V4;
     let l3 = i.cfg.layer == Layer::Layer3;
     let defined_in = i.read_queues().count() as u8;
-    // What the adapter holds: configured home addresses and any registered
-    // later (dynamic VIPAs), from the port's registration table.
+    // What the adapter holds, from the port's registration table: the
+    // interface's home addresses, the stack's others it registered (VIPAs,
+    // other interfaces' addresses) and any registered later.
     let unicast = engine
         .ports()
         .get(i.cfg.port)
         .map(|p| p.registered_addresses())
         .unwrap_or_default()
         .into_iter()
-        .filter(|(_, owner)| *owner == i.id)
-        .map(|(addr, _)| RegisteredAddr {
+        .filter(|(_, reg)| reg.iface == i.id)
+        .map(|(addr, reg)| RegisteredAddr {
             addr: addr.to_string(),
-            arp: (addr.is_ipv4() && l3).then_some(true),
+            arp: (addr.is_ipv4() && l3).then_some(reg.arp),
         })
         .collect();
     let multicast = i
@@ -318,7 +319,11 @@ impl OsaInfo {
         l.line(format!("  {v} Unicast Addresses:"));
         for a in &self.unicast {
             match a.arp {
-                Some(arp) => l.line(format!("    ARP: {}  Addr: {}", yes_no_mixed(arp), a.addr)),
+                Some(arp) => l.line(format!(
+                    "    ARP: {:<3}  Addr: {}",
+                    yes_no_mixed(arp),
+                    a.addr
+                )),
                 None => l.line(format!("    Addr: {}", a.addr)),
             }
         }

@@ -1003,6 +1003,36 @@ fn osainfo_lists_addresses_registered_while_running() {
     assert!(t.contains("ARP: Yes  Addr: 172.16.1.99"), "{t}");
 }
 
+/// Without VMAC the interface registers the stack's VIPAs too: ARP for the
+/// one in its subnet, not for the other.
+#[test]
+fn osainfo_lists_the_stacks_vipas_on_an_interface_without_vmac() {
+    let mut l = InterfaceConfig::new("QDIO4101L", 0, 0);
+    l.addresses = vec![net("172.16.1.1", 24)];
+    let mut cfg = system(vec![l.clone()]);
+    cfg.stacks[0].vipas = vec!["172.16.1.77".parse().unwrap(), "10.9.9.9".parse().unwrap()];
+    let t = text(
+        DisplayKind::OsaInfo,
+        &engine(cfg.clone()),
+        Some("QDIO4101L"),
+    );
+    assert!(
+        t.contains(
+            "    ARP: No   Addr: 10.9.9.9\n    ARP: Yes  Addr: 172.16.1.1\n    \
+             ARP: Yes  Addr: 172.16.1.77\n    Total number of IPv4 addresses:      3\n"
+        ),
+        "{t}"
+    );
+    // With VMAC ROUTEALL the VMAC takes them: only its own is registered.
+    cfg.interfaces[0].vmac = Some(Default::default());
+    let t = text(DisplayKind::OsaInfo, &engine(cfg), Some("QDIO4101L"));
+    assert!(!t.contains("10.9.9.9"), "{t}");
+    assert!(
+        t.contains("Total number of IPv4 addresses:      1\n"),
+        "{t}"
+    );
+}
+
 /// Two stacks sharing port QDIO4101 (each with its own VMAC), the first
 /// with two interfaces on it.
 fn shared_port_engine() -> Engine {

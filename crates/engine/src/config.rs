@@ -520,6 +520,11 @@ pub struct StackConfig {
     pub ipsecurity: bool,
     /// Distributed DVIPAs this stack's sysplex distributor owns (SYSDIST queue).
     pub distributed_dvipas: Vec<IpAddr>,
+    /// Home addresses on no adapter: static VIPAs and the dynamic VIPAs the
+    /// stack defines. Its IPv4 interfaces register them with the adapter
+    /// (with their own addresses) so that datagrams for them reach it.
+    #[serde(default)]
+    pub vipas: Vec<IpAddr>,
     pub ee: Option<EeConfig>,
     /// Write queue when no QoS policy or WLMPRIORITYQ applies (model default 1).
     pub default_queue: u8,
@@ -550,6 +555,7 @@ impl StackConfig {
             iqdio_routing: false,
             ipsecurity: false,
             distributed_dvipas: Vec::new(),
+            vipas: Vec::new(),
             ee: None,
             default_queue: 1,
             default_forward_queue: 4,

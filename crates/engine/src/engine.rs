@@ -243,7 +243,8 @@ pub struct Port {
     activated: Vec<IfaceId>,
     /// Neighbour MACs learned from ARP and inbound frames (or set by the driver).
     neighbors: FixedMap<IpAddr, Mac>,
-    owners: FixedMap<IpAddr, IfaceId>,
+    /// The IP addresses stacks registered on the port, and with whom.
+    owners: FixedMap<IpAddr, Registration>,
     macs: FixedMap<Mac, IfaceId>,
     /// VMACs handed out, remembered per (stack, interface name) across a
     /// device stop/start; forgotten when the stack restarts.
@@ -262,6 +263,25 @@ pub struct Port {
     pub neighbors_not_learned: u64,
 }
 
+/// One address a stack registered on a port (spec 01 §1.3, §1.4).
+///
+/// An interface registers its own addresses. An IPv4 layer-3 interface
+/// without `VMAC ROUTEALL` also registers the stack's other home addresses
+/// (its static and dynamic VIPAs, its other interfaces' addresses), as
+/// z/OS does when it starts the interface, so that the adapter routes
+/// datagrams for them to this stack on a port whose stacks share one MAC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Registration {
+    /// The interface that registered it.
+    pub iface: IfaceId,
+    /// The adapter answers ARP for it: the interface's own addresses, and
+    /// the stack's other addresses that fall in one of its subnets.
+    pub arp: bool,
+    /// One of the interface's own addresses (or one registered for it by the
+    /// driver, a dynamic VIPA), not one of the stack's others.
+    pub own: bool,
+}
+
 /// Neighbours a port remembers at most (learned from traffic; bounded memory).
 pub const MAX_NEIGHBORS: usize = 65_536;
 
@@ -276,11 +296,16 @@ impl Port {
             None => self.neighbors_not_learned += 1,
         }
     }
-    /// Home addresses registered on this port, with their interface, sorted.
-    pub fn registered_addresses(&self) -> Vec<(IpAddr, IfaceId)> {
-        let mut v: Vec<_> = self.owners.iter().map(|(a, i)| (*a, *i)).collect();
-        v.sort();
+    /// Home addresses registered on this port, with their registration,
+    /// sorted by address.
+    pub fn registered_addresses(&self) -> Vec<(IpAddr, Registration)> {
+        let mut v: Vec<_> = self.owners.iter().map(|(a, r)| (*a, *r)).collect();
+        v.sort_by_key(|(a, _)| *a);
         v
+    }
+    /// The interface that registered `addr` on this port.
+    fn owner(&self, addr: &IpAddr) -> Option<IfaceId> {
+        self.owners.get(addr).map(|r| r.iface)
     }
     /// Neighbours known (learned or set).
     pub fn neighbor_count(&self) -> usize {
@@ -642,7 +667,14 @@ impl Engine {
             .min(port_cfg.lan_mtu.unwrap_or(u32::MAX));
         let port = &mut self.ports[cfg.port];
         for a in &cfg.addresses {
-            port.owners.insert(a.addr, id);
+            port.owners.insert(
+                a.addr,
+                Registration {
+                    iface: id,
+                    arp: true,
+                    own: true,
+                },
+            );
         }
         if origin.is_some() {
             port.macs.insert(mac, id);
@@ -667,7 +699,69 @@ impl Engine {
             counters: InterfaceCounters::default(),
             mtu,
         });
+        let stack = self.ifaces[id.0].cfg.stack;
+        self.register_stack_homes(stack);
         Ok(id)
+    }
+
+    /// Whether interface `i` registers its stack's other home addresses
+    /// too: an IPv4 layer-3 interface without `VMAC ROUTEALL` (IP
+    /// Configuration Reference, INTERFACE IPAQENET: such an interface
+    /// registers all the stack's non-loopback home IPv4 addresses; with
+    /// ROUTEALL the VMAC takes them anyway).
+    fn registers_stack_homes(i: &Interface) -> bool {
+        i.active
+            && i.cfg.layer == Layer::Layer3
+            && i.cfg.ip_version == IpVersion::V4
+            && i.cfg.vmac.map(|v| v.route) != Some(VmacRoute::All)
+    }
+
+    /// Register each home IPv4 address of `stack` (its VIPAs and its active
+    /// interfaces' addresses) on every active interface of the stack that
+    /// registers them, where not already registered on that port.
+    fn register_stack_homes(&mut self, stack: usize) {
+        let Some(s) = self.stacks.get(stack) else {
+            return;
+        };
+        let mut homes: Vec<IpAddr> = s
+            .cfg
+            .vipas
+            .iter()
+            .copied()
+            .filter(IpAddr::is_ipv4)
+            .collect();
+        for id in &s.ifaces {
+            let i = &self.ifaces[id.0];
+            if i.cfg.layer == Layer::Layer3 {
+                homes.extend(
+                    i.cfg
+                        .addresses
+                        .iter()
+                        .map(|n| n.addr)
+                        .filter(IpAddr::is_ipv4),
+                );
+            }
+        }
+        for id in &s.ifaces {
+            let i = &self.ifaces[id.0];
+            if !Self::registers_stack_homes(i) {
+                continue;
+            }
+            let port = &mut self.ports[i.cfg.port];
+            for a in &homes {
+                if !port.owners.contains_key(a) {
+                    let arp = i.cfg.addresses.iter().any(|n| n.contains(*a));
+                    port.owners.insert(
+                        *a,
+                        Registration {
+                            iface: *id,
+                            arp,
+                            own: false,
+                        },
+                    );
+                }
+            }
+        }
     }
 
     fn check_olm_limit(&self, new: &InterfaceConfig) -> Result<(), ActivateError> {
@@ -714,7 +808,7 @@ impl Engine {
         }
         iface.counters.packets_in_discarded += dropped;
         let port = &mut self.ports[iface.cfg.port];
-        port.owners.retain(|_, v| *v != id);
+        port.owners.retain(|_, v| v.iface != id);
         port.macs.retain(|_, v| *v != id);
         port.ifaces.retain(|i| *i != id);
         let olm = usize::from(iface.cfg.olm);
@@ -722,12 +816,28 @@ impl Engine {
         let chpid = usize::from(port.cfg.chpid);
         self.chpid_ifaces[chpid] = self.chpid_ifaces[chpid].saturating_sub(1);
         self.chpid_olm[chpid] = self.chpid_olm[chpid].saturating_sub(olm);
-        self.stacks[iface.cfg.stack].ifaces.retain(|i| *i != id);
+        let stack = iface.cfg.stack;
+        self.stacks[stack].ifaces.retain(|i| *i != id);
         self.active_named
             .remove(&(iface.cfg.stack, iface.cfg.name.clone()));
         for _ in 0..dropped {
             self.counters.dropped_in.add(DropReason::InterfaceInactive);
         }
+        // Its addresses are no longer the stack's: the stack's other
+        // interfaces deregister them.
+        let gone: Vec<IpAddr> = self.ifaces[id.0]
+            .cfg
+            .addresses
+            .iter()
+            .map(|n| n.addr)
+            .collect();
+        let mine = &self.stacks[stack].ifaces;
+        for p in &mut self.ports {
+            p.owners
+                .retain(|a, r| r.own || !mine.contains(&r.iface) || !gone.contains(a));
+        }
+        // An address it held for the stack is taken up by another.
+        self.register_stack_homes(stack);
     }
 
     /// The stack restarted: its interfaces get new VMACs when next activated.
@@ -740,7 +850,14 @@ impl Engine {
     /// Register an extra home address on an interface (dynamic VIPA etc.).
     pub fn register_address(&mut self, iface: IfaceId, addr: IpAddr) {
         if let Some(i) = self.ifaces.get(iface.0) {
-            self.ports[i.cfg.port].owners.insert(addr, iface);
+            self.ports[i.cfg.port].owners.insert(
+                addr,
+                Registration {
+                    iface,
+                    arp: true,
+                    own: true,
+                },
+            );
         }
     }
 
@@ -847,7 +964,7 @@ impl Engine {
                     let Some(ip) = info.ip() else {
                         return self.drop_in(DropReason::UnsupportedProtocol);
                     };
-                    let local = p.owners.get(&ip.dst) == Some(&id);
+                    let local = p.owner(&ip.dst) == Some(id);
                     if !local {
                         if iface.cfg.vmac.map(|v| v.route) == Some(VmacRoute::Local) {
                             return self.drop_in(DropReason::NotLocal);
@@ -866,9 +983,7 @@ impl Engine {
                 return self.drop_in(DropReason::UnsupportedProtocol);
             };
             let owner = p
-                .owners
-                .get(&ip.dst)
-                .copied()
+                .owner(&ip.dst)
                 .filter(|id| self.ifaces[id.0].cfg.vlan == l2.vlan);
             if let Some(id) = owner {
                 return self.accept(now, id, &info, frame, false);
@@ -998,7 +1113,12 @@ impl Engine {
         let p = &mut self.ports[port.0];
         p.neighbors
             .insert(IpAddr::V4(arp.sender_ip), arp.sender_mac);
-        let owner = p.owners.get(&IpAddr::V4(arp.target_ip)).copied();
+        // The adapter answers only for addresses registered with ARP.
+        let owner = p
+            .owners
+            .get(&IpAddr::V4(arp.target_ip))
+            .filter(|r| r.arp)
+            .map(|r| r.iface);
         let l3_owner = owner.filter(|id| {
             let i = &self.ifaces[id.0];
             i.cfg.layer == Layer::Layer3 && i.cfg.vlan == l2.vlan
@@ -1758,7 +1878,7 @@ impl Engine {
         let iqd = self.ports[port_idx].cfg.is_hipersockets();
         let dst = info.ip().map(|ip| ip.dst);
         // Inside the adapter: a sharing stack on the same port.
-        let peer = dst.and_then(|d| self.ports[port_idx].owners.get(&d).copied());
+        let peer = dst.and_then(|d| self.ports[port_idx].owner(&d));
         if let Some(peer) = peer.filter(|p| *p != out_if) {
             let same_stack = self.ifaces[peer.0].cfg.stack == stack_idx;
             if !same_stack {

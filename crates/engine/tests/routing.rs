@@ -762,3 +762,127 @@ fn a_port_lists_every_interface_activated_on_it_stopped_ones_too() {
     let names: Vec<&str> = e.port_interfaces(0).map(|i| i.cfg.name.as_str()).collect();
     assert_eq!(names, ["A", "B", "D"]);
 }
+
+/// An ARP request from the peer for `target`, to the broadcast MAC.
+fn arp_request(target: &str) -> Vec<u8> {
+    let mut req = Vec::new();
+    build::eth_arp(
+        &mut req,
+        &EthSpec {
+            dst: Mac::BROADCAST,
+            src: PEER_MAC,
+            vlan: None,
+        },
+        1,
+        PEER_MAC,
+        "192.0.2.9".parse().unwrap(),
+        Mac::ZERO,
+        target.parse().unwrap(),
+    );
+    req
+}
+
+/// Where `addr` is registered on the port: (interface, ARP), if it is.
+fn registration(e: &Engine, addr: &str) -> Option<(IfaceId, bool)> {
+    let a = ip(addr);
+    e.ports()[0]
+        .registered_addresses()
+        .into_iter()
+        .find(|(x, _)| *x == a)
+        .map(|(_, r)| (r.iface, r.arp))
+}
+
+/// Stack A (non-VMAC) has a VIPA in its subnet and one outside it; stack B
+/// shares the port and its MAC.
+fn vipa_stacks() -> SystemConfig {
+    let mut cfg = two_stacks(false, false);
+    cfg.stacks[0].vipas = vec![ip("192.0.2.77"), ip("10.9.9.9")];
+    cfg
+}
+
+#[test]
+fn a_stack_registers_its_vipas_so_a_shared_mac_reaches_them() {
+    let mut e = Engine::new(vipa_stacks()).unwrap();
+    // Registered on A's interface; the adapter answers ARP only for the
+    // one in the interface's subnet.
+    assert_eq!(registration(&e, "192.0.2.1"), Some((IfaceId(0), true)));
+    assert_eq!(registration(&e, "192.0.2.77"), Some((IfaceId(0), true)));
+    assert_eq!(registration(&e, "10.9.9.9"), Some((IfaceId(0), false)));
+    // A datagram for the VIPA, to the port's MAC, goes to stack A although
+    // no stack is a router.
+    assert!(matches!(
+        wire(&mut e, us(1), &tcp_in(PORT_MAC, "10.9.9.9", 1, 2, 10)),
+        Disposition::Queued {
+            iface: IfaceId(0),
+            ..
+        }
+    ));
+    assert_eq!(
+        wire(&mut e, us(2), &tcp_in(PORT_MAC, "10.9.9.10", 1, 2, 10)),
+        Disposition::Dropped(DropReason::NoRoute)
+    );
+    // ARP: answered for the VIPA in the subnet, not for the other.
+    assert_eq!(
+        wire(&mut e, us(3), &arp_request("192.0.2.77")),
+        Disposition::Handled
+    );
+    let mut buf = Vec::new();
+    assert!(e.poll_transmit(us(3), PortId(0), &mut buf).is_some());
+    assert_eq!(
+        wire(&mut e, us(4), &arp_request("10.9.9.9")),
+        Disposition::Dropped(DropReason::ArpNotForUs)
+    );
+    // Stack B sends to A's VIPA: the adapter hands it over inside.
+    let pkt = tcp_out("192.0.2.2", "10.9.9.9", 1000, 2000, 100, 0);
+    let r = e.handle_host_send(us(5), IfaceId(1), Frame::full(&pkt), SendMeta::default());
+    assert_eq!(r, Ok(SendOutcome::DeliveredInternally { to: IfaceId(0) }));
+}
+
+#[test]
+fn a_routeall_vmac_interface_registers_only_its_own_addresses() {
+    let mut cfg = vipa_stacks();
+    cfg.interfaces[0].vmac = Some(VmacConfig::default());
+    let e = Engine::new(cfg.clone()).unwrap();
+    assert_eq!(registration(&e, "192.0.2.1"), Some((IfaceId(0), true)));
+    assert_eq!(registration(&e, "10.9.9.9"), None);
+    // ROUTELCL registers them: the VMAC takes only registered addresses.
+    cfg.interfaces[0].vmac = Some(VmacConfig {
+        mac: None,
+        route: VmacRoute::Local,
+    });
+    let mut e = Engine::new(cfg).unwrap();
+    let vmac = e.interface(IfaceId(0)).unwrap().mac;
+    assert!(matches!(
+        wire(&mut e, us(1), &tcp_in(vmac, "10.9.9.9", 1, 2, 10)),
+        Disposition::Queued {
+            iface: IfaceId(0),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_stack_registers_its_other_interfaces_addresses_while_they_are_up() {
+    // One stack, two interfaces on the port (two VLANs), no VIPA.
+    let mut a = iface("A", 0, "192.0.2.1");
+    a.vlan = Some(10);
+    let mut b = iface("B", 0, "198.51.100.1");
+    b.vlan = Some(20);
+    let cfg = SystemConfig {
+        ports: vec![osa_port(OsaGeneration::Express3)],
+        stacks: vec![StackConfig::new("TCPCS1")],
+        interfaces: vec![a, b],
+        tuning: Tuning::default(),
+    };
+    let mut e = Engine::new(cfg).unwrap();
+    assert_eq!(registration(&e, "198.51.100.1"), Some((IfaceId(1), true)));
+    e.deactivate_interface(IfaceId(1));
+    // B's address is no longer the stack's: nobody holds it.
+    assert_eq!(registration(&e, "198.51.100.1"), None);
+    assert_eq!(registration(&e, "192.0.2.1"), Some((IfaceId(0), true)));
+    // B back: its own address is its own again, and A registers it too
+    // on a port of its own (here the same port, where B holds it).
+    let cfg_b = e.interface(IfaceId(1)).unwrap().cfg.clone();
+    let b2 = e.activate_interface(us(1), cfg_b).unwrap();
+    assert_eq!(registration(&e, "198.51.100.1"), Some((b2, true)));
+}

@@ -368,6 +368,30 @@ pub fn activate(
             .iter()
             .map(|x| IpAddr::V4(x.addr.value))
             .collect();
+        // Home addresses on no adapter: a LINK VIRTUAL's HOMEs, an
+        // INTERFACE VIRTUAL's IPADDR, and VIPADEFINE's dynamic VIPAs.
+        let vipas = p.static_vipa_index();
+        let mut own: Vec<IpAddr> = p
+            .home
+            .iter()
+            .filter(|h| vipas.get(VipaKind::Link, &h.link.value).is_some())
+            .map(|h| h.addr.value)
+            .chain(
+                p.static_vipas
+                    .iter()
+                    .filter(|v| matches!(v.kind, VipaKind::Interface | VipaKind::Interface6))
+                    .flat_map(|v| v.ipaddr.iter().map(|a| a.value)),
+            )
+            .chain(
+                p.vipa
+                    .defines
+                    .iter()
+                    .flat_map(|d| d.addrs.iter().map(|a| IpAddr::V4(a.value))),
+            )
+            .collect();
+        own.sort();
+        own.dedup();
+        sc.vipas = own;
         cfg.stacks.push(sc);
     }
 
@@ -622,6 +646,25 @@ mod tests {
         };
         assert_eq!(addrs("La"), ["10.1.1.1/24", "10.1.9.9/16"]);
         assert_eq!(addrs("LB"), ["10.2.2.2/16"]);
+    }
+
+    /// A stack's home addresses on no adapter: a LINK VIRTUAL's HOMEs (in
+    /// any case of the link name), an INTERFACE VIRTUAL's IPADDR and
+    /// VIPADEFINE's addresses; an adapter's HOME is not one of them.
+    #[test]
+    fn static_and_dynamic_vipas_are_the_stacks_own_addresses() {
+        let src = "DEVICE VD VIRTUAL 0\nLINK VL VIRTUAL 0 VD\n\
+                   INTERFACE VI DEFINE VIRTUAL IPADDR 10.7.7.7\n\
+                   DEVICE OSA1 MPCIPA\nLINK L1 IPAQENET OSA1\n\
+                   HOME 10.9.9.9 vl 10.1.1.1 L1\n\
+                   VIPADYNAMIC\n VIPADEFINE 255.255.255.0 10.8.8.8\nENDVIPADYNAMIC\n";
+        let act = activated(src);
+        let v: Vec<String> = act.config.stacks[0]
+            .vipas
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        assert_eq!(v, ["10.7.7.7", "10.8.8.8", "10.9.9.9"]);
     }
 
     /// Interfaces on one PORTNAME in any case, INTERFACE or LINK, share
