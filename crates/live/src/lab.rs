@@ -1081,8 +1081,10 @@ fn run_workloads<C: Core>(
             .map_err(io_err("starting sockperf"))?,
         );
     }
-    // Let servers bind and ARP settle.
+    // Let servers bind and ARP settle, then make sure every server
+    // listens: on a busy machine starting one can take longer.
     std::thread::sleep(Duration::from_millis(500));
+    await_servers(&servers, o.rr, o.streams > 0);
     if crate::interrupted() {
         return Err(LabError::Interrupted);
     }
@@ -1147,6 +1149,7 @@ fn run_workloads<C: Core>(
             );
         }
         std::thread::sleep(Duration::from_millis(300));
+        await_servers(&srv, o.rr, true);
         if o.sequential {
             let (bps, _) = run_clients(o, a, "198.51.100.2", "198.51.100.2", true, false)?;
             let (_, rr) = run_clients(o, a, "198.51.100.2", "198.51.100.2", false, true)?;
@@ -1173,6 +1176,27 @@ fn summarize_rr(rr: &[RttStats]) -> Option<RttStats> {
         max: m(|r| r.max)?,
         observations: rr.iter().map(|r| r.observations).sum(),
     })
+}
+
+/// Wait (up to 10 s) until the workload servers listen: the iperf3 server
+/// first in `servers` when `stream`, then one sockperf server per RR
+/// connection. If one never does, its client reports why.
+fn await_servers(servers: &[ChildGuard], rr: usize, stream: bool) {
+    let mut want: Vec<(&ChildGuard, &str, u16)> = Vec::new();
+    let mut it = servers.iter();
+    if stream {
+        if let Some(g) = it.next() {
+            want.push((g, "iperf3", STR_PORT));
+        }
+    }
+    for (k, g) in it.take(rr).enumerate() {
+        want.push((g, "sockperf", RR_PORT + k as u16));
+    }
+    if !workload::wait_listening(&want, Duration::from_secs(10)) {
+        tracing::warn!(
+            "a workload server was not listening after 10 s; starting the clients anyway"
+        );
+    }
 }
 
 /// Start the selected clients from namespace `ns` against `addr` (streams

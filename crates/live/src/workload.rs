@@ -44,6 +44,11 @@ impl ChildGuard {
         })
     }
 
+    /// The child's process id, while it has not been reaped.
+    pub fn id(&self) -> Option<u32> {
+        self.child.as_ref().map(|c| c.id())
+    }
+
     /// Wait for the child to finish within `limit` and collect its stdout.
     /// Killed (and an error returned) if it overruns.
     pub fn wait_output(mut self, limit: Duration) -> io::Result<(bool, String, String)> {
@@ -127,6 +132,56 @@ pub fn ns_command(ns: &str, prog: &str, args: &[String]) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     c
+}
+
+/// Whether process `pid`, running `prog`, has a TCP socket listening on
+/// `port` in its network namespace (its own view of `/proc/PID/net`).
+/// Until `ip netns exec` has entered the namespace and started `prog`, the
+/// process is not yet the server, whatever its namespace holds.
+pub fn listening(pid: u32, prog: &str, port: u16) -> bool {
+    let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+    if comm.trim_end() != prog {
+        return false;
+    }
+    ["tcp", "tcp6"].iter().any(|t| {
+        std::fs::read_to_string(format!("/proc/{pid}/net/{t}"))
+            .is_ok_and(|table| tcp_table_listens(&table, port))
+    })
+}
+
+/// Whether a `/proc/net/tcp`-format table has a socket in LISTEN (state
+/// 0A) on local `port`.
+fn tcp_table_listens(table: &str, port: u16) -> bool {
+    table.lines().skip(1).any(|l| {
+        let mut f = l.split_whitespace();
+        let local = f.nth(1).unwrap_or("");
+        let state = f.nth(1).unwrap_or("");
+        state == "0A"
+            && local
+                .rsplit_once(':')
+                .and_then(|(_, p)| u16::from_str_radix(p, 16).ok())
+                == Some(port)
+    })
+}
+
+/// Wait until every `(server, program, port)` listens, or `limit` passes
+/// (or the run is interrupted); whether they all do. A fixed pause before
+/// the clients start was too short for a busy machine: a client that
+/// comes before its server fails the run.
+pub fn wait_listening(servers: &[(&ChildGuard, &str, u16)], limit: Duration) -> bool {
+    let start = std::time::Instant::now();
+    loop {
+        let ready = servers
+            .iter()
+            .all(|(g, prog, port)| g.id().is_some_and(|pid| listening(pid, prog, *port)));
+        if ready {
+            return true;
+        }
+        if crate::interrupted() || start.elapsed() > limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Start an iperf3 server (one test, then exit) in `ns`.
@@ -329,6 +384,28 @@ pub fn median(v: &[f64]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listening_socket_is_found_in_the_process_table() {
+        let table = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:1451 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0000000000000000 100 0 0 10 0
+   1: 0100007F:14B5 0100007F:1451 01 00000000:00000000 00:00000000 00000000     0        0 2 1 0000000000000000 20 4 30 10 -1
+";
+        assert!(tcp_table_listens(table, 5201));
+        // Established, not listening; and a port nobody has.
+        assert!(!tcp_table_listens(table, 5301));
+        assert!(!tcp_table_listens(table, 5202));
+        assert!(!tcp_table_listens("", 5201));
+        // This very process, by its own name; not under another name.
+        let me = std::process::id();
+        let comm = std::fs::read_to_string("/proc/self/comm").unwrap();
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        assert!(listening(me, comm.trim_end(), port));
+        assert!(!listening(me, "iperf3", port));
+        drop(l);
+        assert!(!listening(me, comm.trim_end(), port));
+    }
 
     const SOCKPERF: &str = "sockperf: \u{1b}[2;35m====> avg-rtt=59.290 (std-dev=23.784)\u{1b}[0m
 sockperf: Summary: Round trip is 59.290 usec

@@ -94,6 +94,10 @@ fn frames_cross_the_passthrough_plumbing() {
     let h = topo.hosts[0].ns.clone();
     let srv = workload::iperf3_server(&h, "192.0.2.10", 5301).expect("server");
     std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        workload::wait_listening(&[(&srv, "iperf3", 5301)], Duration::from_secs(10)),
+        "iperf3 server not listening"
+    );
     let cli = workload::iperf3_client(&topo.client_ns, "192.0.2.10", 5301, 2.0, 2, false)
         .expect("client");
     let (ok, out, err) = cli.wait_output(Duration::from_secs(20)).expect("iperf3");
