@@ -1301,7 +1301,7 @@ mod tests {
         );
         // A killed run's socket, and a file that is no socket.
         let dead = dir.join("dead.sock");
-        drop(std::os::unix::net::UnixListener::bind(&dead).expect("bind"));
+        crate::control::dead_socket(&dead);
         let (e, text) = ask(Some(dead.clone()), "lab");
         assert!(matches!(*e, ReachError::Gone { .. }), "{e:?}");
         assert!(text.starts_with("--socket: nobody answers on"), "{text}");

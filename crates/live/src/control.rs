@@ -498,6 +498,24 @@ impl SocketFile {
     }
 }
 
+/// A socket file nobody listens on, as a killed run leaves: made without
+/// ever binding a socket, so no process (not a child another test thread
+/// forks at that moment) can hold it open and answer on it.
+#[cfg(test)]
+pub(crate) fn dead_socket(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).expect("path without NUL");
+    // SAFETY: mknod on a NUL-terminated path this function owns.
+    let r = unsafe { libc::mknod(c.as_ptr(), libc::S_IFSOCK | 0o600, 0) };
+    assert_eq!(
+        r,
+        0,
+        "mknod {}: {}",
+        path.display(),
+        io::Error::last_os_error()
+    );
+}
+
 /// The directory a control socket `path` lives in.
 fn dir_of(path: &Path) -> &Path {
     match path.parent() {
@@ -563,9 +581,20 @@ client_impl!(std::net::TcpStream);
 fn turn_away<C: Client>(mut c: C, busy: &[u8]) {
     let _ = c.write_all(busy);
     let _ = c.shutdown_write();
-    let _ = c.set_timeout(Duration::from_millis(100));
+    // Take the request line (up to 100 ms) before closing, so that the
+    // client's write does not meet a closed socket.
+    let until = std::time::Instant::now() + Duration::from_millis(100);
     let mut sink = [0u8; 4096];
-    let _ = c.read(&mut sink);
+    loop {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() || c.set_timeout(left).is_err() {
+            break;
+        }
+        match c.read(&mut sink) {
+            Ok(n @ 1..) if !sink[..n].contains(&b'\n') => {}
+            _ => break,
+        }
+    }
 }
 
 /// Accept loop shared by both servers: each accepted client is served on a
@@ -645,11 +674,16 @@ fn metrics_loop(l: TcpListener, src: Arc<dyn StatusSource>, stop: Arc<AtomicBool
 pub fn request(sock: &Path, line: &str) -> io::Result<String> {
     let mut c = UnixStream::connect(sock)?;
     c.set_read_timeout(Some(Duration::from_secs(5)))?;
-    c.write_all(line.as_bytes())?;
-    c.write_all(b"\n")?;
+    // One write, and what the lab said is read even if the write failed: a
+    // busy lab answers and closes without waiting for the request.
+    let sent = c.write_all(format!("{line}\n").as_bytes());
     let mut s = String::new();
-    c.read_to_string(&mut s)?;
-    Ok(s)
+    let read = c.read_to_string(&mut s);
+    match (sent, read) {
+        (_, Ok(_)) if !s.is_empty() => Ok(s),
+        (Err(e), _) | (Ok(()), Err(e)) => Err(e),
+        (Ok(()), Ok(_)) => Ok(s),
+    }
 }
 
 #[cfg(test)]
@@ -862,7 +896,7 @@ mod tests {
         // A live one, a killed run's (bound, then closed), and other files.
         let b = Servers::start(Arc::new(Fake), Some(&dir.join("beta.sock")), None).unwrap();
         let a = Servers::start(Arc::new(Fake), Some(&dir.join("alpha.sock")), None).unwrap();
-        drop(UnixListener::bind(dir.join("dead.sock")).unwrap());
+        dead_socket(&dir.join("dead.sock"));
         std::fs::write(dir.join("notes.txt"), "x").unwrap();
         std::fs::write(dir.join("plain.sock"), "x").unwrap();
         assert_eq!(running_instances(&dir), ["alpha", "beta"]);
@@ -938,8 +972,7 @@ mod tests {
         assert_eq!(request(&sock, "display COUNTERS").unwrap(), "FRAMES 3\n");
         // A socket file nobody answers on (a killed run's) is replaced.
         drop(first);
-        let stale = std::os::unix::net::UnixListener::bind(&sock).unwrap();
-        drop(stale); // the file stays, nobody listens
+        dead_socket(&sock); // the file stays, nobody listens
         assert!(sock.exists());
         let second = Servers::start(Arc::new(Fake), Some(&sock), None).unwrap();
         assert_eq!(request(&sock, "display COUNTERS").unwrap(), "FRAMES 3\n");
@@ -1003,7 +1036,7 @@ mod tests {
         let dead = dir.join("dead.sock");
         let other = dir.join("notes.txt");
         let s = Servers::start(Arc::new(Fake), Some(&live), None).unwrap();
-        drop(std::os::unix::net::UnixListener::bind(&dead).unwrap());
+        dead_socket(&dead);
         std::fs::write(&other, "x").unwrap();
         assert_eq!(clean_stale_sockets(&dir), vec![dead.clone()]);
         assert!(live.exists() && other.exists() && !dead.exists());
