@@ -29,7 +29,9 @@ for t in frame_parser profile_parser capture_reader scenario_parser; do
     scenario_parser) cp ../scenarios/*.toml ../scenarios/calibration/*.toml "corpus/$t/" ;;
   esac
   log=$(mktemp)
-  if ! run "$t" "corpus/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 >"$log" 2>&1; then
+  seed=()
+  if [ -n "${FUZZ_SEED:-}" ]; then seed=(-seed="$FUZZ_SEED"); fi
+  if ! run "$t" "corpus/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 "${seed[@]}" >"$log" 2>&1; then
     tail -40 "$log" >&2
     echo "fuzz target $t failed (crash inputs, if any, are in fuzz/artifacts/$t)" >&2
     exit 1
