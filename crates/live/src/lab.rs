@@ -999,7 +999,42 @@ pub fn run_once<C: Core + Default>(
     };
     // Let the last held frames go out, then read the counters.
     std::thread::sleep(Duration::from_millis(300));
-    res.accounting = plane.with_core(|c, _| c.accounting());
+    // The engine's accounting and the driver's counters are read apart; a
+    // late frame (a retransmission) between the two reads would make them
+    // disagree, so they are read until the driver's did not move meanwhile.
+    let driver = || {
+        let st = plane.stats();
+        [
+            ("wire_rx_frames", &st.wire_rx_frames),
+            ("crc_dropped", &st.crc_dropped),
+            ("wire_tx_frames", &st.wire_tx_frames),
+            ("wire_tx_errors", &st.wire_tx_errors),
+            ("host_rx_frames", &st.host_rx_frames),
+            ("host_tx_frames", &st.host_tx_frames),
+            ("host_tx_batches", &st.host_tx_batches),
+            ("host_tx_errors", &st.host_tx_errors),
+            ("timer_wakeups", &st.timer_wakeups),
+            ("timer_late_ns_total", &st.timer_late_ns_total),
+            ("timer_late_ns_max", &st.timer_late_ns_max),
+            ("qos_holds", &st.qos_holds),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), DriverStats::get(v)))
+        .collect::<Vec<_>>()
+    };
+    for _ in 0..10 {
+        let before = driver();
+        res.accounting = plane.with_core(|c, _| c.accounting());
+        res.driver = driver();
+        let moved = |k: &str| {
+            let at = |v: &[(String, u64)]| v.iter().find(|d| d.0 == k).map(|d| d.1);
+            at(&before) != at(&res.driver)
+        };
+        if !moved("wire_rx_frames") && !moved("crc_dropped") && !moved("host_tx_frames") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
     res.placements = plane.with_core(|c, _| c.placements());
     let holds: Vec<f64> = res
         .placements
@@ -1011,24 +1046,6 @@ pub fn run_once<C: Core + Default>(
     res.stats_text = plane
         .with_core(|c, _| c.display(&crate::control::DisplayRequest::text("QUEUES")))
         .unwrap_or_default();
-    let st = plane.stats();
-    res.driver = [
-        ("wire_rx_frames", &st.wire_rx_frames),
-        ("crc_dropped", &st.crc_dropped),
-        ("wire_tx_frames", &st.wire_tx_frames),
-        ("wire_tx_errors", &st.wire_tx_errors),
-        ("host_rx_frames", &st.host_rx_frames),
-        ("host_tx_frames", &st.host_tx_frames),
-        ("host_tx_batches", &st.host_tx_batches),
-        ("host_tx_errors", &st.host_tx_errors),
-        ("timer_wakeups", &st.timer_wakeups),
-        ("timer_late_ns_total", &st.timer_late_ns_total),
-        ("timer_late_ns_max", &st.timer_late_ns_max),
-        ("qos_holds", &st.qos_holds),
-    ]
-    .iter()
-    .map(|(k, v)| (k.to_string(), DriverStats::get(v)))
-    .collect();
     drop(_servers);
     drop(plane);
     topo.teardown();

@@ -11,6 +11,15 @@ use softosa_live::topo::{Names, StackSpec, TopoSpec, Topology};
 use softosa_live::vnet::Framing;
 use softosa_live::workload;
 
+/// The two tests build namespaces one at a time: iproute2's first
+/// `ip netns add` on a fresh machine sets up /run/netns, and two at once
+/// can lose one of the namespaces.
+static NETNS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn netns_lock() -> std::sync::MutexGuard<'static, ()> {
+    NETNS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn can_run() -> Result<(), String> {
     if !sys::is_root() {
         return Err("not root".into());
@@ -57,6 +66,7 @@ fn frames_cross_the_passthrough_plumbing() {
         mtu: 1500,
         reference: false,
     };
+    let _g = netns_lock();
     let mut topo = Topology::build(Names::new(&tag), &spec).expect("topology");
     let wire_if = topo.wire_if.clone();
     let wire = sys::in_netns(&topo.osa_ns, move || sys::open_packet_socket(&wire_if))
@@ -153,6 +163,7 @@ fn a_stack_namespace_takes_the_profiles_tcp_settings() {
         mtu: 1500,
         reference: false,
     };
+    let _g = netns_lock();
     let topo = Topology::build(Names::new(&tag), &spec).expect("topology");
     let ns = topo.hosts[0].ns.clone();
     let read = |args: &[&str]| {
