@@ -95,6 +95,11 @@ pub struct ReplayArgs {
     /// Time the host spends on each presented batch, in microseconds.
     #[arg(long, value_name = "US", default_value_t = 5.0)]
     pub host_service_us: f64,
+    /// Speed of the OSA ports in Mb/s: 1000, 10000 or 25000 (what the
+    /// displays show, and what the capture's inbound rate is held
+    /// against). Default: 1000 for a profile, a JSON SystemConfig's own.
+    #[arg(long, value_name = "MBPS", value_parser = parse_port_speed)]
+    pub port_speed: Option<u32>,
     /// Report format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
@@ -132,6 +137,22 @@ fn parse_address(s: &str) -> Result<IpAddr, String> {
         .map_err(|_| format!("{s:?} is not an IPv4 or IPv6 address"))?;
     softosa_profile::parser::unicast(a).map_err(str::to_string)?;
     Ok(a)
+}
+
+/// OSA-Express Ethernet port speeds, Mb/s.
+const PORT_SPEEDS: [u32; 3] = [1000, 10_000, 25_000];
+
+fn parse_port_speed(s: &str) -> Result<u32, String> {
+    s.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|v| PORT_SPEEDS.contains(v))
+        .ok_or_else(|| {
+            format!(
+                "{s:?} is not an OSA-Express port speed: use 1000, 10000 or 25000 (Mb/s; \
+                 10000 for a 10 GbE port)"
+            )
+        })
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
@@ -402,7 +423,14 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
         return Err(ReplayCliError::MaxFlows(args.max_flows));
     }
     check_outputs(args)?;
-    let cfg = load_config(&args.profile)?;
+    let mut cfg = load_config(&args.profile)?;
+    if let Some(speed) = args.port_speed {
+        for p in &mut cfg.ports {
+            if let PortKind::Osa { speed_mbps, .. } = &mut p.kind {
+                *speed_mbps = speed;
+            }
+        }
+    }
     let smcat_cfg = match &args.smcat {
         Some(p) => {
             let text = softosa_profile::load::read_bounded_string(p).map_err(io_err(p))?;

@@ -742,7 +742,37 @@ struct CaptureFacts {
     /// Inbound frames whose VLAN tag is not their interface's: count, the
     /// first one's tag (`None`: untagged) and interface.
     vlan_mismatch: (u64, Option<u16>, usize),
+    /// Inbound wire bytes per [`RATE_WINDOW_NS`], per port (by engine port
+    /// index).
+    inbound_rate: Vec<Burst>,
 }
+
+/// The busiest window of inbound traffic on one port.
+#[derive(Debug, Default, Clone, Copy)]
+struct Burst {
+    /// The window being summed (capture time / window) and its bytes.
+    window: u64,
+    bytes: u64,
+    /// The busiest window so far, its bytes, and a subject on the port.
+    peak_window: u64,
+    peak_bytes: u64,
+    subject: usize,
+}
+
+/// The window a port's inbound rate is measured over: long beside the
+/// bunching of a receiving host's timestamps (it stamps a batch of frames
+/// at once, after they arrived over up to a few hundred microseconds),
+/// short beside a burst.
+const RATE_WINDOW_NS: u64 = 10_000_000;
+
+/// Bytes a frame takes on an Ethernet wire beyond its captured length: the
+/// frame check sequence (4), preamble and start delimiter (8) and the
+/// inter-frame gap (12).
+const WIRE_OVERHEAD: u64 = 24;
+
+/// A port's inbound rate over its busiest window is reported when it is
+/// above the port's speed by more than this share (timestamp bunching).
+const OVER_SPEED_SLACK: f64 = 1.1;
 
 /// Replay a capture under one mode.
 pub fn replay_mode<R: Read>(
@@ -1247,10 +1277,37 @@ impl Run<'_> {
     /// Count what frame `info`, going `way` on subject `s`, says of the
     /// capture ([`CaptureFacts`]). A loopback frame's size is the loopback
     /// device's, which says nothing of offloads.
-    fn note_facts(&mut self, way: Way, s: usize, info: &FrameInfo, group: bool, looped: bool) {
+    #[allow(clippy::too_many_arguments)]
+    fn note_facts(
+        &mut self,
+        now: Instant,
+        wire_len: u32,
+        way: Way,
+        s: usize,
+        info: &FrameInfo,
+        group: bool,
+        looped: bool,
+    ) {
         let Some(iface) = self.engine.interface(self.subjects[s].id) else {
             return;
         };
+        if way == Way::In && !looped {
+            let port = iface.cfg.port;
+            let rates = &mut self.facts.inbound_rate;
+            if rates.len() <= port {
+                rates.resize(port + 1, Burst::default());
+            }
+            if let Some(b) = rates.get_mut(port) {
+                let w = now.as_nanos() / RATE_WINDOW_NS;
+                if w != b.window {
+                    (b.window, b.bytes) = (w, 0);
+                }
+                b.bytes += u64::from(wire_len) + WIRE_OVERHEAD;
+                if b.bytes > b.peak_bytes {
+                    (b.peak_window, b.peak_bytes, b.subject) = (w, b.bytes, s);
+                }
+            }
+        }
         if let Some(ip) = info.ip() {
             if !group {
                 self.totals.matched_unicast += 1;
@@ -1349,6 +1406,35 @@ impl Run<'_> {
                  with the offloads off (ethtool -K IF {off}) or on a mirror port",
                 name(s),
                 mtu(s)
+            ));
+        }
+        for (port, b) in f.inbound_rate.iter().enumerate() {
+            let Some(PortKind::Osa { speed_mbps, .. }) =
+                self.engine.ports().get(port).map(|p| p.cfg.kind)
+            else {
+                continue;
+            };
+            // Bits per microsecond are Mb/s.
+            let mbps = b.peak_bytes as f64 * 8.0 / (RATE_WINDOW_NS as f64 / 1000.0);
+            if b.peak_bytes == 0 || mbps <= f64::from(speed_mbps) * OVER_SPEED_SLACK {
+                continue;
+            }
+            let port_name = self
+                .engine
+                .ports()
+                .get(port)
+                .map_or("?", |p| p.cfg.name.as_str());
+            out.push(format!(
+                "inbound frames for {} arrive at up to {} Mb/s (over the {} ms from {:.2} s \
+                 into the capture), faster than port {port_name}'s {speed_mbps} Mb/s: \
+                 the capture's network is faster than the port the replay models. The \
+                 replay keeps the captured times, so the adapter sees arrivals its wire \
+                 could not carry and the queues and timers see more per interval than they \
+                 would; give the port's speed with --port-speed",
+                name(b.subject),
+                mbps.round(),
+                RATE_WINDOW_NS / 1_000_000,
+                (b.peak_window * RATE_WINDOW_NS) as f64 / 1e9,
             ));
         }
         if f.loopback > 0 {
@@ -1513,7 +1599,7 @@ impl Run<'_> {
             });
             return;
         };
-        self.note_facts(way, s, &info, group, looped);
+        self.note_facts(now, wire_len, way, s, &info, group, looped);
         let flow = info.flow();
         let payload = info
             .l4()

@@ -28,6 +28,7 @@ fn args(capture: &Path, profile: &Path) -> ReplayArgs {
         addresses: Vec::new(),
         modes: Vec::new(),
         host_service_us: 5.0,
+        port_speed: None,
         format: Format::Text,
         output: None,
         html: None,
@@ -532,6 +533,15 @@ fn replay_frames(test: &str, frames: &[Vec<u8>]) -> (String, softosa_replay::rep
 /// The report of `frames` (10 µs apart) replayed against
 /// tests/data/host.prof under BALANCED.
 fn report_of_frames(test: &str, frames: &[Vec<u8>]) -> softosa_replay::report::Report {
+    report_at_speed(test, frames, None)
+}
+
+/// [`report_of_frames`] with `--port-speed`.
+fn report_at_speed(
+    test: &str,
+    frames: &[Vec<u8>],
+    port_speed: Option<u32>,
+) -> softosa_replay::report::Report {
     let dir = scratch(test);
     let cap = dir.join("c.pcap");
     let stamped: Vec<((u32, u32), Vec<u8>)> = frames
@@ -542,7 +552,70 @@ fn report_of_frames(test: &str, frames: &[Vec<u8>]) -> softosa_replay::report::R
     std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
     let mut a = args(&cap, &data("host.prof"));
     a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    a.port_speed = port_speed;
     build_report(&a).unwrap()
+}
+
+/// Frames of 1502 bytes 10 µs apart are 1221 Mb/s on the wire (with FCS,
+/// preamble and gap): more than the
+/// 1 GbE port a profile's OSA has by default, within a 10 GbE one.
+#[test]
+fn a_capture_faster_than_the_port_is_said_to_be() {
+    let frames = vec![common::tcp_in(false, 5, 1448); 3000];
+    let report = report_at_speed("over-speed", &frames, None);
+    let t = &report.modes[0].totals;
+    let w: Vec<_> = t.warnings.iter().filter(|w| w.contains("Mb/s")).collect();
+    assert_eq!(w.len(), 1, "{:?}", t.warnings);
+    assert!(
+        w[0].starts_with(
+            "inbound frames for OSAV4 arrive at up to 1221 Mb/s (over the 10 ms from 0.00 s \
+             into the capture), faster than port OSAPRT1's 1000 Mb/s"
+        ),
+        "{}",
+        w[0]
+    );
+    assert!(w[0].contains("--port-speed"), "{}", w[0]);
+    // At 10 GbE it fits, and the displays show that speed.
+    let report = report_at_speed("over-speed-10g", &frames, Some(10_000));
+    let t = &report.modes[0].totals;
+    assert!(
+        t.warnings.iter().all(|w| !w.contains("Mb/s")),
+        "{:?}",
+        t.warnings
+    );
+    // Half as dense fits a 1 GbE port.
+    let sparse: Vec<Vec<u8>> = (0..3000)
+        .map(|n| {
+            if n % 2 == 0 {
+                common::tcp_in(false, 5, 1448)
+            } else {
+                common::tcp_in(false, 5, 0)
+            }
+        })
+        .collect();
+    let report = report_at_speed("under-speed", &sparse, None);
+    let t = &report.modes[0].totals;
+    assert!(
+        t.warnings.iter().all(|w| !w.contains("Mb/s")),
+        "{:?}",
+        t.warnings
+    );
+}
+
+#[test]
+fn a_port_speed_that_is_no_osa_speed_is_refused() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct T {
+        #[command(flatten)]
+        r: ReplayArgs,
+    }
+    let e = T::try_parse_from(["t", "c.pcap", "-p", "x.prof", "--port-speed", "2500"])
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("1000, 10000 or 25000"), "{e}");
+    let ok = T::try_parse_from(["t", "c.pcap", "-p", "x.prof", "--port-speed", "10000"]).unwrap();
+    assert_eq!(ok.r.port_speed, Some(10_000));
 }
 
 #[test]
