@@ -374,6 +374,16 @@ fn intf_param_name(p: IP) -> &'static str {
 /// `INTERFACE name DELEte` (in place of DEFINE).
 const INTERFACE_DELETE: Keyword = kw("DELEte");
 
+/// The forms of INTERFACE that change an IPv6 interface's addresses and
+/// prefixes, in place of DEFINE.
+const INTERFACE_MODIFY: &[Keyword] = &[
+    kw("ADDADDR"),
+    kw("DELADDR"),
+    kw("DEPRADDR"),
+    kw("ADDTEMPPREFIX"),
+    kw("DELTEMPPREFIX"),
+];
+
 const KINDS: &[(Keyword, InterfaceKind)] = &[
     (kw("IPAQENET"), InterfaceKind::IpaqEnet),
     (kw("IPAQENET6"), InterfaceKind::IpaqEnet6),
@@ -1985,6 +1995,27 @@ impl Parser<'_> {
                         },
                     ),
                 }
+                return;
+            }
+        }
+        // `INTERFACE name ADDADDR addr` and its kin change an interface
+        // defined before (IP Configuration Reference, INTERFACE - IPAQENET6:
+        // the modify forms), mostly in a VARY OBEYFILE. softosa takes an
+        // interface's addresses from its DEFINE alone.
+        if let Some(t) = self.peek().cloned() {
+            if let Some(k) = INTERFACE_MODIFY
+                .iter()
+                .find(|k| k.matches(&t.text) == Match::Yes)
+            {
+                self.warn(
+                    t.span,
+                    WarningKind::ParameterNotModelled {
+                        stmt: "INTERFACE",
+                        name: Some(name.text.clone()),
+                        param: k.full_upper(),
+                    },
+                );
+                self.skip_statement();
                 return;
             }
         }

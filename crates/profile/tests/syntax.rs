@@ -1140,6 +1140,29 @@ fn interface_delete_is_a_warning() {
     assert!(v[0].contains("DEFINE IPAQENET"), "{v:?}");
 }
 
+/// The IPv6 modify forms (`INTERFACE name ADDADDR addr`, DELADDR,
+/// DEPRADDR, ADDTEMPPREFIX, DELTEMPPREFIX) are one warning each, their
+/// operands (on following lines too) skipped, and the interface defined
+/// above kept as its DEFINE has it: not six errors of a second DEFINE.
+#[test]
+fn interface_modify_forms_are_a_warning() {
+    let (p, v) = diags(
+        "INTERFACE I6 DEFINE IPAQENET6 PORTNAME P1\n\
+         INTERFACE I6 ADDADDR 2001:db8::5\n  2001:db8::6\n\
+         INTERFACE I6 DELTEMPPREFIX 2001:db8:1::/64\nSTART I6\n",
+    );
+    assert_eq!(
+        v,
+        [
+            "s.prof:2:14: warning: INTERFACE I6 ADDADDR is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:4:14: warning: INTERFACE I6 DELTEMPPREFIX is not modelled by softosa and is ignored (z/OS would apply it)",
+        ]
+    );
+    assert_eq!(p.interfaces.len(), 1);
+    assert!(p.interfaces[0].ipaddr.is_empty());
+    assert_eq!(p.starts.len(), 1);
+}
+
 /// A value-taking parameter softosa does not model, with its value left
 /// out, never takes the statement's next parameter as its value: any
 /// parameter of the statement (modelled or not) is the next parameter, and
