@@ -374,10 +374,13 @@ fn intf_param_name(p: IP) -> &'static str {
 /// `INTERFACE name DELEte` (in place of DEFINE).
 const INTERFACE_DELETE: Keyword = kw("DELEte");
 
+/// `INTERFACE name ADDADDR ipv6_addr ...`.
+const INTERFACE_ADDADDR: Keyword = kw("ADDADDR");
+
 /// The forms of INTERFACE that change an IPv6 interface's addresses and
 /// prefixes, in place of DEFINE.
 const INTERFACE_MODIFY: &[Keyword] = &[
-    kw("ADDADDR"),
+    INTERFACE_ADDADDR,
     kw("DELADDR"),
     kw("DEPRADDR"),
     kw("ADDTEMPPREFIX"),
@@ -2000,13 +2003,23 @@ impl Parser<'_> {
         }
         // `INTERFACE name ADDADDR addr` and its kin change an interface
         // defined before (IP Configuration Reference, INTERFACE - IPAQENET6:
-        // the modify forms), mostly in a VARY OBEYFILE. softosa takes an
-        // interface's addresses from its DEFINE alone.
+        // the modify forms), in a VARY OBEYFILE or after the DEFINE in the
+        // profile itself. ADDADDR of an IPAQENET6 interface this profile
+        // defines above adds its addresses; the others are not modelled.
         if let Some(t) = self.peek().cloned() {
             if let Some(k) = INTERFACE_MODIFY
                 .iter()
                 .find(|k| k.matches(&t.text) == Match::Yes)
             {
+                self.pos += 1;
+                let target = self.prof.interfaces.iter().position(|i| {
+                    i.name.eq_ignore_ascii_case(&name.text) && i.kind == InterfaceKind::IpaqEnet6
+                });
+                if let (Some(at), true) = (target, *k == INTERFACE_ADDADDR) {
+                    self.add_addresses(at);
+                    self.skip_statement();
+                    return;
+                }
                 self.warn(
                     t.span,
                     WarningKind::ParameterNotModelled {
@@ -2342,6 +2355,34 @@ impl Parser<'_> {
     /// The values of an INTERFACE's IPADDR: one (a missing one is reported,
     /// expecting `expected`), and on an IPv6 interface (`v6`) each further
     /// word that is neither a statement nor a parameter and has a colon.
+    /// `INTERFACE name ADDADDR addr ...` of the IPAQENET6 interface
+    /// `self.prof.interfaces[at]`: each unicast IPv6 address is added to
+    /// its IPADDR list.
+    fn add_addresses(&mut self, at: usize) {
+        const S: &str = "INTERFACE";
+        if self.at_end() {
+            self.missing_value(S, "ADDADDR", "an IPv6 address");
+            return;
+        }
+        for v in self.ipaddr_values(true, "an IPv6 address, e.g. 2001:db8::9") {
+            let ip = match parse_prefix(&v.text) {
+                Ok(ip) if !ip.addr.is_ipv6() => Err("an IPv6 address for IPAQENET6".to_string()),
+                Ok(ip) => unicast(ip.addr).map(|()| ip).map_err(str::to_string),
+                Err(why) => Err(why),
+            };
+            match ip {
+                Ok(ip) => {
+                    if let Some(i) = self.prof.interfaces.get_mut(at) {
+                        if !i.ipaddr.iter().any(|a| a.value == ip) {
+                            i.ipaddr.push(Spanned::new(ip, v.span));
+                        }
+                    }
+                }
+                Err(why) => self.invalid(&v, S, "ADDADDR", why),
+            }
+        }
+    }
+
     fn ipaddr_values(&mut self, v6: bool, expected: &'static str) -> Vec<Token> {
         let Some(first) = self.value("INTERFACE", "IPADDR", expected) else {
             return Vec::new();
