@@ -2403,7 +2403,7 @@ fn profile_config(
         ..ActivateOptions::default()
     };
     let stack = StackInput {
-        name: format!("TCPIP{idx}"),
+        name: stack_name(idx, &h.name),
         profile: &p,
         policy: None,
     };
@@ -2471,6 +2471,27 @@ fn profile_config(
 /// The burned-in MAC of host `idx`'s OSA port: universally administered
 /// (IBM's 64:3B:88 prefix, as the profile activation's default port MAC),
 /// one per host, unlike the VMACs a profile codes or the adapter makes.
+/// The TCP/IP procedure name the displays give host `idx`'s stack: the
+/// host's name in capitals when it can be one (1 to 8 letters, digits or
+/// national characters, not starting with a digit), else TCPIPn.
+fn stack_name(idx: usize, host: &str) -> String {
+    let up = host.to_ascii_uppercase();
+    let national = |c: char| matches!(c, '@' | '#' | '$');
+    let ok = (1..=8).contains(&up.len())
+        && up
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_uppercase() || national(c))
+        && up
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || national(c));
+    if ok {
+        up
+    } else {
+        format!("TCPIP{idx}")
+    }
+}
+
 fn port_mac(idx: usize) -> ec::Mac {
     let i = idx as u32;
     ec::Mac([
@@ -2703,7 +2724,7 @@ fn engine_config(
         physical_mac: port_mac(idx),
         lan_mtu: Some(h.mtu),
     };
-    let mut stack = ec::StackConfig::new(format!("TCPIP{idx}"));
+    let mut stack = ec::StackConfig::new(stack_name(idx, &h.name));
     stack.segmentation_offload = h.segmentation_offload;
     // Checked whether or not wlm_priorityq is on in this run: a [vary]
     // may turn it on, and a bad map must not wait for that.
@@ -2762,6 +2783,18 @@ fn engine_config(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A host's name becomes its stack's procedure name where z/OS would
+    /// take it; otherwise the stack is TCPIPn.
+    #[test]
+    fn a_host_name_that_can_be_a_procedure_name_names_the_stack() {
+        assert_eq!(stack_name(0, "zosb"), "ZOSB");
+        assert_eq!(stack_name(1, "TCPCS2"), "TCPCS2");
+        assert_eq!(stack_name(2, "#sys@1"), "#SYS@1");
+        for bad in ["", "zos-b", "9lives", "z/OS B", "ninechars", "zösb"] {
+            assert_eq!(stack_name(3, bad), "TCPIP3", "{bad:?}");
+        }
+    }
 
     const BASIC: &str = r#"
 name = "t"
