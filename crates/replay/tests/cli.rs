@@ -271,9 +271,9 @@ fn a_flow_table_beyond_its_limit_is_refused() {
 #[test]
 fn frames_cut_by_the_snap_length_do_not_ask_for_an_address() {
     let dir = scratch("snaplen");
-    // TCP with timestamp options (a 32-byte header) under -s 60: every
-    // frame is cut inside its TCP header.
-    let f = common::tcp_in(false, 8, 1000);
+    // IPv6 TCP under -s 60: every frame is cut inside the fixed part of
+    // its TCP header (6 of its 20 bytes held).
+    let f = common::tcp_in(true, 5, 1000);
     let cut = common::pcap(
         60,
         &[(f.clone(), f.len() as u32), (f.clone(), f.len() as u32)],
@@ -308,10 +308,31 @@ fn frames_cut_by_the_snap_length_do_not_ask_for_an_address() {
     );
 }
 
+/// A header capture (-s 60 here; tcpdump's classic 64 or 68 alike) ends
+/// inside the options of TCP with timestamps (a 32-byte header): the fixed
+/// 20 bytes hold all the adapter reads, so every frame is replayed, with
+/// its payload length from the IP header.
+#[test]
+fn frames_whose_tcp_options_the_snap_length_cut_are_replayed() {
+    let dir = scratch("snaplen-options");
+    let f = common::tcp_in(false, 8, 1000);
+    let cap = dir.join("s60.pcap");
+    let frames = vec![(f.clone(), f.len() as u32); 3];
+    std::fs::write(&cap, common::pcap(60, &frames)).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    let report = build_report(&a).expect("replayed");
+    let t = &report.modes[0].totals;
+    assert_eq!((t.inbound, t.records), (3, 3));
+    assert!(t.unusable.is_empty(), "{:?}", t.unusable);
+    let flow = &report.modes[0].flows[0];
+    assert_eq!((flow.packets_in, flow.payload_in), (3, 3000));
+}
+
 #[test]
 fn a_capture_of_one_unusable_record_says_so_in_the_singular() {
     let dir = scratch("one-cut");
-    let f = common::tcp_in(false, 8, 1000);
+    let f = common::tcp_in(true, 5, 1000);
     let cap = dir.join("s60.pcap");
     std::fs::write(&cap, common::pcap(60, &[(f.clone(), f.len() as u32)])).unwrap();
     let e = build_report(&args(&cap, &data("host.prof")))
@@ -325,7 +346,7 @@ fn the_tuning_statistics_show_unusable_frames_as_invalid() {
     let dir = scratch("frinvct");
     // One frame replayed, one to the host cut inside its TCP header.
     let good = common::tcp_in(false, 5, 10);
-    let cut = common::tcp_in(false, 8, 1000);
+    let cut = common::tcp_in(true, 5, 1000);
     let frames = [
         (good.clone(), good.len() as u32),
         (cut.clone(), cut.len() as u32),
@@ -338,7 +359,11 @@ fn the_tuning_statistics_show_unusable_frames_as_invalid() {
         .split("VTAM tuning statistics")
         .nth(1)
         .expect("tuning section");
+    // Charged to the interface the frame was for (OSAV6), in every mode.
     let frinvct: Vec<&str> = tuning
+        .split("OSAV6 DIR = RD/1")
+        .nth(1)
+        .expect("OSAV6's read queue")
         .lines()
         .find(|l| l.trim_start().starts_with("FRINVCT"))
         .expect("FRINVCT row")

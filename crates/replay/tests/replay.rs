@@ -770,13 +770,14 @@ mod built {
     #[test]
     fn frames_cut_by_the_snap_length_or_malformed_are_not_foreign() {
         let good = tcp_in(false, 5, 100);
-        // TCP with timestamps (8 words) cut at 60: inside the TCP header.
+        // TCP with timestamps (8 words) cut at 44: inside the fixed part of
+        // the TCP header. Cut at 60, only its options are cut: replayed.
         let opts = tcp_in(false, 8, 100);
         // IPv6 cut at 50: inside the IPv6 header (14 + 40).
         let v6 = tcp_in(true, 5, 100);
         // IPv4 cut at 30: inside the IPv4 header.
         let mut frames = vec![(good.clone(), good.len() as u32)];
-        for (f, cut) in [(&opts, 60), (&v6, 50), (&good, 30)] {
+        for (f, cut) in [(&opts, 44), (&v6, 50), (&good, 30), (&opts, 60)] {
             frames.push((f[..cut].to_vec(), f.len() as u32));
         }
         // Complete frames with an IPv4 header length of 4 words, and a TCP
@@ -789,7 +790,7 @@ mod built {
         let r = replay(&pcap(65535, &frames), Mode::Balanced);
         let t = &r.totals;
         assert_eq!(t.foreign, 0, "{t:?}");
-        assert_eq!(t.inbound, 1, "{t:?}");
+        assert_eq!(t.inbound, 2, "{t:?}");
         assert_eq!(
             unusable(&r, "cut by the snap length inside its TCP header"),
             1
@@ -936,12 +937,13 @@ mod built {
         longer[16..18].copy_from_slice(&9000u16.to_be_bytes());
         let good = tcp_in(false, 5, 10);
         let mut frames = whole(&[good, stacked, longer]);
+        // (Cut 10 bytes into TCP: inside its fixed part.)
         for (f, cut) in [
-            (&opts, 60),
-            (&out, 60),
-            (&other, 60),
+            (&opts, 44),
+            (&out, 44),
+            (&other, 44),
             (&bcast, 30),
-            (&v6, 80),
+            (&v6, 64),
         ] {
             frames.push((f[..cut].to_vec(), f.len() as u32));
         }
@@ -986,7 +988,7 @@ mod built {
         let mut by_mac = tcp_in(false, 5, 100);
         by_mac[..6].copy_from_slice(&port_mac.0);
         let mut frames = whole(&[tcp_in(false, 5, 10)]);
-        frames.push((v6[..80].to_vec(), v6.len() as u32));
+        frames.push((v6[..64].to_vec(), v6.len() as u32));
         frames.push((by_mac[..20].to_vec(), by_mac.len() as u32));
         let capture = pcap(65535, &frames);
         // DYN+IWQ assumes a VMAC for each: the frame to OSAV6's address is

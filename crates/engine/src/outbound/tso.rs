@@ -58,7 +58,11 @@ pub fn segment(
     }
     let ip_hlen = usize::from(ip.header_len);
     let hdrs = ip_hlen + usize::from(tcp_hlen);
-    if pkt.len() < hdrs {
+    // A capture's snap length may have cut the TCP options: each segment
+    // then carries the header bytes held (the fixed 20 at least, which are
+    // all that is rewritten), and its length on the wire stays whole.
+    let held = pkt.len().min(hdrs);
+    if held < ip_hlen + 20 {
         return Err(TsoError::Truncated);
     }
     let have_payload = pkt.len() >= hdrs + payload_len as usize;
@@ -73,7 +77,7 @@ pub fn segment(
         let off = i * mss;
         let len = (payload_len - off).min(mss);
         scratch.clear();
-        scratch.extend_from_slice(&pkt[..hdrs]);
+        scratch.extend_from_slice(&pkt[..held]);
         if have_payload {
             let start = hdrs + off as usize;
             scratch.extend_from_slice(&pkt[start..start + len as usize]);
@@ -187,6 +191,41 @@ mod tests {
             payload.extend_from_slice(&s[40..]);
         }
         assert_eq!(payload, pkt[40..]);
+    }
+
+    /// A large send whose TCP options a capture's snap length cut: each
+    /// segment carries the header bytes held, and is as long on the wire
+    /// as a whole one.
+    #[test]
+    fn a_send_with_its_tcp_options_cut_is_still_segmented() {
+        let mut pkt = big(3000, false);
+        pkt[20 + 12] = 8 << 4; // a 32-byte TCP header: 2988 payload bytes
+        let wire = pkt.len() as u32;
+        let held = &pkt[..46];
+        let info = crate::wire::parse_ip_frame(crate::wire::Frame {
+            data: held,
+            wire_len: wire,
+        })
+        .unwrap();
+        let mut lens = Vec::new();
+        let mut scratch = Vec::new();
+        let n = segment(held, &info, 1448, &mut scratch, |s| {
+            assert_eq!(s.bytes.len(), 46);
+            lens.push(s.wire_len);
+        })
+        .unwrap();
+        assert_eq!(n, 3);
+        assert_eq!(lens, [52 + 1448, 52 + 1448, 52 + 92]);
+        // Cut inside the fixed 20 bytes: nothing to rewrite, refused.
+        let info = crate::wire::parse_ip_frame(crate::wire::Frame {
+            data: &pkt[..46],
+            wire_len: wire,
+        })
+        .unwrap();
+        assert_eq!(
+            segment(&pkt[..39], &info, 1448, &mut scratch, |_| {}),
+            Err(TsoError::Truncated)
+        );
     }
 
     #[test]

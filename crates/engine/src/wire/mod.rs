@@ -39,8 +39,7 @@ pub mod checksum;
 
 use crate::config::Mac;
 use etherparse::{
-    Ethernet2HeaderSlice, Ipv4HeaderSlice, Ipv6HeaderSlice, SingleVlanHeaderSlice, TcpHeaderSlice,
-    UdpHeaderSlice,
+    Ethernet2HeaderSlice, Ipv4HeaderSlice, Ipv6HeaderSlice, SingleVlanHeaderSlice, UdpHeaderSlice,
 };
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
@@ -694,17 +693,31 @@ fn parse_l4(proto: u8, data: &[u8], ip_payload_len: u32, room: u32) -> Result<L4
             if header_len < 20 || u32::from(header_len) > ip_payload_len {
                 return Err(ParseError::malformed(Header::Tcp));
             }
-            need(data, usize::from(header_len), room, Header::Tcp)?;
-            let t =
-                TcpHeaderSlice::from_slice(data).map_err(|_| ParseError::malformed(Header::Tcp))?;
-            let raw = t.slice();
+            // The fixed 20 bytes carry everything the adapter reads. The
+            // options may have been cut by a capture's snap length (a
+            // header capture of 64 or 68 bytes ends inside TCP timestamps):
+            // the frame is still read, as long as they were on the wire.
+            let fixed = need(data, 20, room, Header::Tcp)?;
+            if data.len() < usize::from(header_len) {
+                need(data, usize::from(header_len), room, Header::Tcp).or_else(|e| {
+                    if e.problem == Problem::Cut {
+                        Ok(fixed)
+                    } else {
+                        Err(e)
+                    }
+                })?;
+            }
+            let be16 = |at: usize| u16::from_be_bytes([fixed[at], fixed[at + 1]]);
+            let be32 = |at: usize| {
+                u32::from_be_bytes([fixed[at], fixed[at + 1], fixed[at + 2], fixed[at + 3]])
+            };
             L4Info::Tcp {
-                src_port: t.source_port(),
-                dst_port: t.destination_port(),
-                seq: t.sequence_number(),
-                ack: t.acknowledgment_number(),
-                flags: raw[13],
-                window: t.window_size(),
+                src_port: be16(0),
+                dst_port: be16(2),
+                seq: be32(4),
+                ack: be32(8),
+                flags: fixed[13],
+                window: be16(14),
                 header_len,
                 payload_len: ip_payload_len - u32::from(header_len),
             }

@@ -256,10 +256,29 @@ fn each_error_names_the_header_and_whether_it_was_cut() {
     let mut doff = buf.clone();
     doff[18 + 20 + 12] = 0x40;
     assert_eq!(held(&doff, 51, wire), malformed(Header::Tcp));
-    // A 60-byte TCP header fits the packet: cut while it is not all held;
-    // a packet too short for it makes it malformed.
+    // A 60-byte TCP header fits the packet: its options cut by a snap
+    // length leave the frame readable (the fixed 20 bytes hold what is
+    // read); cut in the fixed part it is cut; a packet too short for the
+    // header makes it malformed.
     doff[18 + 20 + 12] = 0xf0;
-    assert_eq!(held(&doff, 70, wire), cut(Header::Tcp));
+    doff[18 + 20..18 + 20 + 4].copy_from_slice(&[0x13, 0x88, 0x00, 0x50]);
+    doff[18 + 20 + 13] = 0x18;
+    let info = held(&doff, 70, wire).expect("options cut: still read");
+    match info.l4() {
+        Some(L4Info::Tcp {
+            src_port,
+            dst_port,
+            flags,
+            header_len,
+            payload_len,
+            ..
+        }) => {
+            assert_eq!((*src_port, *dst_port, *flags), (5000, 80, 0x18));
+            assert_eq!((*header_len, *payload_len), (60, 60));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(held(&doff, 18 + 20 + 19, wire), cut(Header::Tcp));
     doff[18 + 2..18 + 4].copy_from_slice(&60u16.to_be_bytes());
     assert_eq!(held(&doff, 70, wire), malformed(Header::Tcp));
     // IPv4 AH, IPv6 and its extensions, UDP, ARP.
