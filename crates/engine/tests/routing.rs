@@ -252,20 +252,7 @@ fn sharing_stacks_talk_inside_the_adapter_unless_isolated() {
 fn arp_offload_answers_for_registered_addresses() {
     let mut e = Engine::new(two_stacks(true, false)).unwrap();
     let vmac = e.interface(IfaceId(0)).unwrap().mac;
-    let mut req = Vec::new();
-    softosa_engine::wire::build::eth_arp(
-        &mut req,
-        &softosa_engine::wire::build::EthSpec {
-            dst: Mac::BROADCAST,
-            src: PEER_MAC,
-            vlan: None,
-        },
-        1,
-        PEER_MAC,
-        "192.0.2.9".parse().unwrap(),
-        Mac::ZERO,
-        "192.0.2.1".parse().unwrap(),
-    );
+    let mut req = arp_request("192.0.2.1");
     assert_eq!(wire(&mut e, us(1), &req), Disposition::Handled);
     let mut buf = Vec::new();
     let tx = e.poll_transmit(us(1), PortId(0), &mut buf).unwrap();
