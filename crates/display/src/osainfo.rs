@@ -149,12 +149,8 @@ fn info(engine: &Engine, ctx: &DisplayContext, i: &Interface) -> OsaInfo {
     // interface's home addresses, the stack's others it registered (VIPAs,
     // other interfaces' addresses) and any registered later.
     let unicast = engine
-        .ports()
-        .get(i.cfg.port)
-        .map(|p| p.registered_addresses())
-        .unwrap_or_default()
+        .registered_addresses(i.id)
         .into_iter()
-        .filter(|(_, reg)| reg.iface == i.id)
         .map(|(addr, reg)| RegisteredAddr {
             addr: addr.to_string(),
             arp: (addr.is_ipv4() && l3).then_some(reg.arp),

@@ -243,8 +243,10 @@ pub struct Port {
     activated: Vec<IfaceId>,
     /// Neighbour MACs learned from ARP and inbound frames (or set by the driver).
     neighbors: FixedMap<IpAddr, Mac>,
-    /// The IP addresses stacks registered on the port, and with whom.
-    owners: FixedMap<IpAddr, Registration>,
+    /// The interfaces' own addresses registered on the port, and by whom
+    /// (the stacks' other home addresses are found through
+    /// [`Stack::homes`]; see [`Engine::registered_addresses`]).
+    owners: FixedMap<IpAddr, IfaceId>,
     macs: FixedMap<Mac, IfaceId>,
     /// VMACs handed out, remembered per (stack, interface name) across a
     /// device stop/start; forgotten when the stack restarts.
@@ -263,22 +265,26 @@ pub struct Port {
     pub neighbors_not_learned: u64,
 }
 
-/// One address a stack registered on a port (spec 01 §1.3, §1.4).
+/// One address an interface has registered with the adapter (spec 01
+/// §1.3, §1.4; [`Engine::registered_addresses`]).
 ///
 /// An interface registers its own addresses. An IPv4 layer-3 interface
 /// without `VMAC ROUTEALL` also registers the stack's other home addresses
-/// (its static and dynamic VIPAs, its other interfaces' addresses), as
-/// z/OS does when it starts the interface, so that the adapter routes
-/// datagrams for them to this stack on a port whose stacks share one MAC.
+/// (its static and dynamic VIPAs, its other interfaces' addresses, stopped
+/// ones' too), as z/OS does when it starts the interface, so that the
+/// adapter routes datagrams for them to this stack on a port whose stacks
+/// share one MAC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Registration {
     /// The interface that registered it.
     pub iface: IfaceId,
     /// The adapter answers ARP for it: the interface's own addresses, and
-    /// the stack's other addresses that fall in one of its subnets.
+    /// the stack's others inside one of its subnets that no active
+    /// interface has as its own (a VIPA, or a stopped interface's address:
+    /// ARP takeover).
     pub arp: bool,
-    /// One of the interface's own addresses (or one registered for it by the
-    /// driver, a dynamic VIPA), not one of the stack's others.
+    /// One of the interface's own addresses (or one the driver registered
+    /// on it, a dynamic VIPA), not one of the stack's others.
     pub own: bool,
 }
 
@@ -296,16 +302,9 @@ impl Port {
             None => self.neighbors_not_learned += 1,
         }
     }
-    /// Home addresses registered on this port, with their registration,
-    /// sorted by address.
-    pub fn registered_addresses(&self) -> Vec<(IpAddr, Registration)> {
-        let mut v: Vec<_> = self.owners.iter().map(|(a, r)| (*a, *r)).collect();
-        v.sort_by_key(|(a, _)| *a);
-        v
-    }
-    /// The interface that registered `addr` on this port.
+    /// The interface that registered `addr` on this port as its own.
     fn owner(&self, addr: &IpAddr) -> Option<IfaceId> {
-        self.owners.get(addr).map(|r| r.iface)
+        self.owners.get(addr).copied()
     }
     /// Neighbours known (learned or set).
     pub fn neighbor_count(&self) -> usize {
@@ -390,7 +389,11 @@ impl Interface {
 #[derive(Debug)]
 pub struct Stack {
     pub cfg: crate::config::StackConfig,
+    /// Its active interfaces.
     pub ifaces: Vec<IfaceId>,
+    /// Its home addresses: its VIPAs, every address of an interface it has
+    /// activated (stopped ones' too) and the ones the driver registered.
+    homes: FixedSet<IpAddr>,
     pub detector: BulkDetector,
     /// Accelerator routes: destination → outbound interface.
     accel: FixedMap<Ipv4Addr, IfaceId>,
@@ -399,6 +402,12 @@ pub struct Stack {
 }
 
 impl Stack {
+    /// Its home addresses ([`Stack::homes`]), sorted.
+    pub fn home_addresses(&self) -> Vec<IpAddr> {
+        let mut v: Vec<IpAddr> = self.homes.iter().copied().collect();
+        v.sort();
+        v
+    }
     /// Accelerator routes, sorted (Netstat ROUTE QDIOACCEL).
     pub fn accel_routes(&self) -> Vec<(Ipv4Addr, IfaceId)> {
         let mut v: Vec<_> = self.accel.iter().map(|(a, b)| (*a, *b)).collect();
@@ -519,6 +528,7 @@ impl Engine {
             }
             e.stacks.push(Stack {
                 detector: BulkDetector::new(e.tuning.bulk),
+                homes: s.vipas.iter().copied().collect(),
                 cfg: s,
                 ifaces: Vec::new(),
                 accel: FixedMap::default(),
@@ -665,16 +675,11 @@ impl Engine {
             .unwrap_or(DEFAULT_OSA_MTU)
             .min(frame_mtu.unwrap_or(u32::MAX))
             .min(port_cfg.lan_mtu.unwrap_or(u32::MAX));
+        let homes = &mut self.stacks[cfg.stack].homes;
+        homes.extend(cfg.addresses.iter().map(|a| a.addr));
         let port = &mut self.ports[cfg.port];
         for a in &cfg.addresses {
-            port.owners.insert(
-                a.addr,
-                Registration {
-                    iface: id,
-                    arp: true,
-                    own: true,
-                },
-            );
+            port.owners.insert(a.addr, id);
         }
         if origin.is_some() {
             port.macs.insert(mac, id);
@@ -699,13 +704,11 @@ impl Engine {
             counters: InterfaceCounters::default(),
             mtu,
         });
-        let stack = self.ifaces[id.0].cfg.stack;
-        self.register_stack_homes(stack);
         Ok(id)
     }
 
     /// Whether interface `i` registers its stack's other home addresses
-    /// too: an IPv4 layer-3 interface without `VMAC ROUTEALL` (IP
+    /// too: an active IPv4 layer-3 interface without `VMAC ROUTEALL` (IP
     /// Configuration Reference, INTERFACE IPAQENET: such an interface
     /// registers all the stack's non-loopback home IPv4 addresses; with
     /// ROUTEALL the VMAC takes them anyway).
@@ -716,52 +719,91 @@ impl Engine {
             && i.cfg.vmac.map(|v| v.route) != Some(VmacRoute::All)
     }
 
-    /// Register each home IPv4 address of `stack` (its VIPAs and its active
-    /// interfaces' addresses) on every active interface of the stack that
-    /// registers them, where not already registered on that port.
-    fn register_stack_homes(&mut self, stack: usize) {
-        let Some(s) = self.stacks.get(stack) else {
-            return;
+    /// The interface on `port` that registered `addr` for its stack on
+    /// VLAN `vlan`: its own address, or (for an interface that registers
+    /// them) one of its stack's other home IPv4 addresses.
+    fn registered_on(&self, port: usize, addr: IpAddr, vlan: Option<u16>) -> Option<IfaceId> {
+        let p = self.ports.get(port)?;
+        if let Some(id) = p.owner(&addr) {
+            if self.ifaces[id.0].cfg.vlan == vlan {
+                return Some(id);
+            }
+        }
+        if !addr.is_ipv4() {
+            return None;
+        }
+        p.ifaces.iter().copied().find(|id| {
+            let i = &self.ifaces[id.0];
+            i.cfg.vlan == vlan
+                && Self::registers_stack_homes(i)
+                && self.stacks[i.cfg.stack].homes.contains(&addr)
+        })
+    }
+
+    /// Whether the adapter answers ARP through interface `id` for `addr`, a
+    /// home address of its stack it registered but does not own: inside
+    /// one of its subnets, and no active interface's own address (a VIPA,
+    /// or a stopped interface's: ARP takeover, EZZ4329I).
+    fn answers_arp_for_home(&self, id: IfaceId, addr: IpAddr) -> bool {
+        let i = &self.ifaces[id.0];
+        i.cfg.addresses.iter().any(|n| n.contains(addr))
+            && !self.stacks[i.cfg.stack].ifaces.iter().any(|o| {
+                self.ifaces[o.0]
+                    .cfg
+                    .addresses
+                    .iter()
+                    .any(|n| n.addr == addr)
+            })
+    }
+
+    /// The addresses interface `id` has registered with the adapter, sorted
+    /// (what OSAINFO lists): its own, and its stack's other home IPv4
+    /// addresses if it registers them.
+    pub fn registered_addresses(&self, id: IfaceId) -> Vec<(IpAddr, Registration)> {
+        let Some(i) = self.ifaces.get(id.0) else {
+            return Vec::new();
         };
-        let mut homes: Vec<IpAddr> = s
-            .cfg
-            .vipas
-            .iter()
-            .copied()
-            .filter(IpAddr::is_ipv4)
-            .collect();
-        for id in &s.ifaces {
-            let i = &self.ifaces[id.0];
-            if i.cfg.layer == Layer::Layer3 {
-                homes.extend(
-                    i.cfg
-                        .addresses
-                        .iter()
-                        .map(|n| n.addr)
-                        .filter(IpAddr::is_ipv4),
-                );
-            }
-        }
-        for id in &s.ifaces {
-            let i = &self.ifaces[id.0];
-            if !Self::registers_stack_homes(i) {
-                continue;
-            }
-            let port = &mut self.ports[i.cfg.port];
-            for a in &homes {
-                if !port.owners.contains_key(a) {
-                    let arp = i.cfg.addresses.iter().any(|n| n.contains(*a));
-                    port.owners.insert(
-                        *a,
-                        Registration {
-                            iface: *id,
-                            arp,
-                            own: false,
-                        },
-                    );
+        let own = Registration {
+            iface: id,
+            arp: true,
+            own: true,
+        };
+        let mut v: Vec<(IpAddr, Registration)> = match self.ports.get(i.cfg.port) {
+            Some(p) => p
+                .owners
+                .iter()
+                .filter(|(_, o)| **o == id)
+                .map(|(a, _)| (*a, own))
+                .collect(),
+            None => Vec::new(),
+        };
+        if Self::registers_stack_homes(i) {
+            let p = &self.ports[i.cfg.port];
+            let stack = &self.stacks[i.cfg.stack];
+            // The active interfaces' own addresses (answered by them), once.
+            let active: FixedSet<IpAddr> = stack
+                .ifaces
+                .iter()
+                .flat_map(|o| self.ifaces[o.0].cfg.addresses.iter().map(|n| n.addr))
+                .collect();
+            for a in stack.homes.iter().filter(|a| a.is_ipv4()) {
+                // Another interface's own on this port keeps it.
+                if p.owners.contains_key(a) {
+                    continue;
                 }
+                let arp = i.cfg.addresses.iter().any(|n| n.contains(*a)) && !active.contains(a);
+                v.push((
+                    *a,
+                    Registration {
+                        iface: id,
+                        arp,
+                        own: false,
+                    },
+                ));
             }
         }
+        v.sort_by_key(|(a, _)| *a);
+        v
     }
 
     fn check_olm_limit(&self, new: &InterfaceConfig) -> Result<(), ActivateError> {
@@ -808,7 +850,7 @@ impl Engine {
         }
         iface.counters.packets_in_discarded += dropped;
         let port = &mut self.ports[iface.cfg.port];
-        port.owners.retain(|_, v| v.iface != id);
+        port.owners.retain(|_, v| *v != id);
         port.macs.retain(|_, v| *v != id);
         port.ifaces.retain(|i| *i != id);
         let olm = usize::from(iface.cfg.olm);
@@ -816,28 +858,14 @@ impl Engine {
         let chpid = usize::from(port.cfg.chpid);
         self.chpid_ifaces[chpid] = self.chpid_ifaces[chpid].saturating_sub(1);
         self.chpid_olm[chpid] = self.chpid_olm[chpid].saturating_sub(olm);
-        let stack = iface.cfg.stack;
-        self.stacks[stack].ifaces.retain(|i| *i != id);
+        self.stacks[iface.cfg.stack].ifaces.retain(|i| *i != id);
         self.active_named
             .remove(&(iface.cfg.stack, iface.cfg.name.clone()));
         for _ in 0..dropped {
             self.counters.dropped_in.add(DropReason::InterfaceInactive);
         }
-        // Its addresses are no longer the stack's: the stack's other
-        // interfaces deregister them.
-        let gone: Vec<IpAddr> = self.ifaces[id.0]
-            .cfg
-            .addresses
-            .iter()
-            .map(|n| n.addr)
-            .collect();
-        let mine = &self.stacks[stack].ifaces;
-        for p in &mut self.ports {
-            p.owners
-                .retain(|a, r| r.own || !mine.contains(&r.iface) || !gone.contains(a));
-        }
-        // An address it held for the stack is taken up by another.
-        self.register_stack_homes(stack);
+        // Its addresses stay home addresses of the stack ([`Stack::homes`]),
+        // as a stopped link's do on z/OS.
     }
 
     /// The stack restarted: its interfaces get new VMACs when next activated.
@@ -850,14 +878,8 @@ impl Engine {
     /// Register an extra home address on an interface (dynamic VIPA etc.).
     pub fn register_address(&mut self, iface: IfaceId, addr: IpAddr) {
         if let Some(i) = self.ifaces.get(iface.0) {
-            self.ports[i.cfg.port].owners.insert(
-                addr,
-                Registration {
-                    iface,
-                    arp: true,
-                    own: true,
-                },
-            );
+            self.ports[i.cfg.port].owners.insert(addr, iface);
+            self.stacks[i.cfg.stack].homes.insert(addr);
         }
     }
 
@@ -964,7 +986,10 @@ impl Engine {
                     let Some(ip) = info.ip() else {
                         return self.drop_in(DropReason::UnsupportedProtocol);
                     };
-                    let local = p.owner(&ip.dst) == Some(id);
+                    let local = p.owner(&ip.dst) == Some(id)
+                        || (Self::registers_stack_homes(iface)
+                            && ip.dst.is_ipv4()
+                            && self.stacks[iface.cfg.stack].homes.contains(&ip.dst));
                     if !local {
                         if iface.cfg.vmac.map(|v| v.route) == Some(VmacRoute::Local) {
                             return self.drop_in(DropReason::NotLocal);
@@ -982,9 +1007,7 @@ impl Engine {
             let Some(ip) = info.ip() else {
                 return self.drop_in(DropReason::UnsupportedProtocol);
             };
-            let owner = p
-                .owner(&ip.dst)
-                .filter(|id| self.ifaces[id.0].cfg.vlan == l2.vlan);
+            let owner = self.registered_on(port.0, ip.dst, l2.vlan);
             if let Some(id) = owner {
                 return self.accept(now, id, &info, frame, false);
             }
@@ -1113,16 +1136,14 @@ impl Engine {
         let p = &mut self.ports[port.0];
         p.neighbors
             .insert(IpAddr::V4(arp.sender_ip), arp.sender_mac);
-        // The adapter answers only for addresses registered with ARP.
-        let owner = p
-            .owners
-            .get(&IpAddr::V4(arp.target_ip))
-            .filter(|r| r.arp)
-            .map(|r| r.iface);
-        let l3_owner = owner.filter(|id| {
-            let i = &self.ifaces[id.0];
-            i.cfg.layer == Layer::Layer3 && i.cfg.vlan == l2.vlan
-        });
+        // The adapter answers for an interface's own addresses, and for
+        // the stack's others it registered with ARP.
+        let target = IpAddr::V4(arp.target_ip);
+        let own = self.ports[port.0].owner(&target);
+        let l3_owner = self
+            .registered_on(port.0, target, l2.vlan)
+            .filter(|id| own == Some(*id) || self.answers_arp_for_home(*id, target))
+            .filter(|id| self.ifaces[id.0].cfg.layer == Layer::Layer3);
         if arp.op == 2 {
             self.flush_arp_pending(now, port);
         }
@@ -1877,8 +1898,9 @@ impl Engine {
         let stack_idx = i.cfg.stack;
         let iqd = self.ports[port_idx].cfg.is_hipersockets();
         let dst = info.ip().map(|ip| ip.dst);
-        // Inside the adapter: a sharing stack on the same port.
-        let peer = dst.and_then(|d| self.ports[port_idx].owner(&d));
+        // Inside the adapter: a stack sharing the port that registered the
+        // destination on the same VLAN.
+        let peer = dst.and_then(|d| self.registered_on(port_idx, d, i.cfg.vlan));
         if let Some(peer) = peer.filter(|p| *p != out_if) {
             let same_stack = self.ifaces[peer.0].cfg.stack == stack_idx;
             if !same_stack {
@@ -2413,7 +2435,7 @@ impl Engine {
             && !port.cfg.is_hipersockets()
             && !ipsec
             && !multipath
-            && !port.owners.contains_key(&dst)
+            && self.registered_on(i.cfg.port, dst, i.cfg.vlan).is_none()
     }
 }
 

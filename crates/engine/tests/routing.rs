@@ -750,15 +750,16 @@ fn a_port_lists_every_interface_activated_on_it_stopped_ones_too() {
     assert_eq!(names, ["A", "B", "D"]);
 }
 
-/// An ARP request from the peer for `target`, to the broadcast MAC.
-fn arp_request(target: &str) -> Vec<u8> {
+/// An ARP request from the peer for `target`, to the broadcast MAC, on
+/// VLAN `vlan`.
+fn arp_request_on(target: &str, vlan: Option<u16>) -> Vec<u8> {
     let mut req = Vec::new();
     build::eth_arp(
         &mut req,
         &EthSpec {
             dst: Mac::BROADCAST,
             src: PEER_MAC,
-            vlan: None,
+            vlan,
         },
         1,
         PEER_MAC,
@@ -769,14 +770,38 @@ fn arp_request(target: &str) -> Vec<u8> {
     req
 }
 
-/// Where `addr` is registered on the port: (interface, ARP), if it is.
-fn registration(e: &Engine, addr: &str) -> Option<(IfaceId, bool)> {
+/// [`arp_request_on`] untagged.
+fn arp_request(target: &str) -> Vec<u8> {
+    arp_request_on(target, None)
+}
+
+/// A TCP frame from the peer to `dst` at `mac`, on VLAN `vlan`.
+fn tcp_in_on(mac: Mac, dst: &str, vlan: Option<u16>) -> Vec<u8> {
+    let mut b = Vec::new();
+    build::eth_tcp(
+        &mut b,
+        &EthSpec {
+            dst: mac,
+            src: PEER_MAC,
+            vlan,
+        },
+        &IpSpec::new(ip("192.0.2.9"), ip(dst)),
+        &TcpSpec::default(),
+        Payload::Len(10),
+    );
+    b
+}
+
+/// The interfaces that registered `addr` with the adapter, each with
+/// whether the adapter answers ARP for it there.
+fn registration(e: &Engine, addr: &str) -> Vec<(IfaceId, bool)> {
     let a = ip(addr);
-    e.ports()[0]
-        .registered_addresses()
-        .into_iter()
-        .find(|(x, _)| *x == a)
+    e.interfaces()
+        .iter()
+        .flat_map(|i| e.registered_addresses(i.id))
+        .filter(|(x, _)| *x == a)
         .map(|(_, r)| (r.iface, r.arp))
+        .collect()
 }
 
 /// Stack A (non-VMAC) has a VIPA in its subnet and one outside it; stack B
@@ -792,9 +817,9 @@ fn a_stack_registers_its_vipas_so_a_shared_mac_reaches_them() {
     let mut e = Engine::new(vipa_stacks()).unwrap();
     // Registered on A's interface; the adapter answers ARP only for the
     // one in the interface's subnet.
-    assert_eq!(registration(&e, "192.0.2.1"), Some((IfaceId(0), true)));
-    assert_eq!(registration(&e, "192.0.2.77"), Some((IfaceId(0), true)));
-    assert_eq!(registration(&e, "10.9.9.9"), Some((IfaceId(0), false)));
+    assert_eq!(registration(&e, "192.0.2.1"), [(IfaceId(0), true)]);
+    assert_eq!(registration(&e, "192.0.2.77"), [(IfaceId(0), true)]);
+    assert_eq!(registration(&e, "10.9.9.9"), [(IfaceId(0), false)]);
     // A datagram for the VIPA, to the port's MAC, goes to stack A although
     // no stack is a router.
     assert!(matches!(
@@ -830,8 +855,8 @@ fn a_routeall_vmac_interface_registers_only_its_own_addresses() {
     let mut cfg = vipa_stacks();
     cfg.interfaces[0].vmac = Some(VmacConfig::default());
     let e = Engine::new(cfg.clone()).unwrap();
-    assert_eq!(registration(&e, "192.0.2.1"), Some((IfaceId(0), true)));
-    assert_eq!(registration(&e, "10.9.9.9"), None);
+    assert_eq!(registration(&e, "192.0.2.1"), [(IfaceId(0), true)]);
+    assert!(registration(&e, "10.9.9.9").is_empty());
     // ROUTELCL registers them: the VMAC takes only registered addresses.
     cfg.interfaces[0].vmac = Some(VmacConfig {
         mac: None,
@@ -848,28 +873,130 @@ fn a_routeall_vmac_interface_registers_only_its_own_addresses() {
     ));
 }
 
+/// One stack with two interfaces on one port, on VLANs 10 and 20, and a
+/// VIPA in VLAN 20's subnet: each interface registers it for its VLAN, and
+/// the one whose subnet holds it answers ARP for it, whichever started
+/// first.
 #[test]
-fn a_stack_registers_its_other_interfaces_addresses_while_they_are_up() {
-    // One stack, two interfaces on the port (two VLANs), no VIPA.
-    let mut a = iface("A", 0, "192.0.2.1");
-    a.vlan = Some(10);
-    let mut b = iface("B", 0, "198.51.100.1");
-    b.vlan = Some(20);
+fn each_vlan_reaches_the_stacks_vipa_through_its_own_interface() {
+    for order in [[0, 1], [1, 0]] {
+        let mut a = iface("A", 0, "192.0.2.1");
+        a.vlan = Some(10);
+        let mut b = iface("B", 0, "198.51.100.1");
+        b.vlan = Some(20);
+        let ifs = [a, b];
+        let mut stack = StackConfig::new("TCPCS1");
+        stack.vipas = vec![ip("198.51.100.77")];
+        let cfg = SystemConfig {
+            ports: vec![osa_port(OsaGeneration::Express3)],
+            stacks: vec![stack],
+            interfaces: order.iter().map(|k| ifs[*k].clone()).collect(),
+            tuning: Tuning::default(),
+        };
+        let mut e = Engine::new(cfg).unwrap();
+        let id = |name: &str| {
+            e.interfaces()
+                .iter()
+                .find(|i| i.cfg.name == name)
+                .map(|i| i.id)
+                .unwrap()
+        };
+        let (ia, ib) = (id("A"), id("B"));
+        let mut r = registration(&e, "198.51.100.77");
+        r.sort();
+        let mut want = vec![(ia, false), (ib, true)];
+        want.sort();
+        assert_eq!(r, want, "{order:?}");
+        let vip = "198.51.100.77";
+        let t = |n: u64| us(10 * n);
+        assert!(
+            matches!(wire(&mut e, t(1), &tcp_in_on(PORT_MAC, vip, Some(20))),
+                Disposition::Queued { iface, .. } if iface == ib),
+            "{order:?}"
+        );
+        assert!(
+            matches!(wire(&mut e, t(2), &tcp_in_on(PORT_MAC, vip, Some(10))),
+                Disposition::Queued { iface, .. } if iface == ia),
+            "{order:?}"
+        );
+        assert_eq!(
+            wire(&mut e, t(3), &arp_request_on(vip, Some(20))),
+            Disposition::Handled,
+            "{order:?}"
+        );
+        assert_eq!(
+            wire(&mut e, t(4), &arp_request_on(vip, Some(10))),
+            Disposition::Dropped(DropReason::ArpNotForUs),
+            "{order:?}"
+        );
+    }
+}
+
+/// Two interfaces of one stack in one subnet on two ports. Each port
+/// registers the other's address too, but answers ARP only for its own;
+/// when B stops, its address stays the stack's, and A's port takes over
+/// ARP for it and takes its datagrams (EZZ4329I). B back: its own again.
+#[test]
+fn a_stopped_interfaces_address_is_taken_over_in_its_subnet() {
+    let a = iface("A", 0, "192.0.2.1");
+    let mut b = iface("B", 0, "192.0.2.2");
+    b.port = 1;
+    let mut p1 = osa_port(OsaGeneration::Express3);
+    p1.name = "QDIO4102".into();
+    p1.chpid = 0x2A;
+    p1.physical_mac = "643B88F30001".parse().unwrap();
     let cfg = SystemConfig {
-        ports: vec![osa_port(OsaGeneration::Express3)],
+        ports: vec![osa_port(OsaGeneration::Express3), p1],
         stacks: vec![StackConfig::new("TCPCS1")],
         interfaces: vec![a, b],
         tuning: Tuning::default(),
     };
     let mut e = Engine::new(cfg).unwrap();
-    assert_eq!(registration(&e, "198.51.100.1"), Some((IfaceId(1), true)));
+    let mut r = registration(&e, "192.0.2.2");
+    r.sort();
+    assert_eq!(r, [(IfaceId(0), false), (IfaceId(1), true)]);
+    assert_eq!(
+        wire(&mut e, us(1), &arp_request("192.0.2.2")),
+        Disposition::Dropped(DropReason::ArpNotForUs)
+    );
     e.deactivate_interface(IfaceId(1));
-    // B's address is no longer the stack's: nobody holds it.
-    assert_eq!(registration(&e, "198.51.100.1"), None);
-    assert_eq!(registration(&e, "192.0.2.1"), Some((IfaceId(0), true)));
-    // B back: its own address is its own again, and A registers it too
-    // on a port of its own (here the same port, where B holds it).
+    assert_eq!(registration(&e, "192.0.2.2"), [(IfaceId(0), true)]);
+    assert_eq!(
+        wire(&mut e, us(2), &arp_request("192.0.2.2")),
+        Disposition::Handled
+    );
+    let mut buf = Vec::new();
+    assert!(e.poll_transmit(us(2), PortId(0), &mut buf).is_some());
+    assert!(matches!(
+        wire(&mut e, us(3), &tcp_in(PORT_MAC, "192.0.2.2", 1, 2, 10)),
+        Disposition::Queued {
+            iface: IfaceId(0),
+            ..
+        }
+    ));
     let cfg_b = e.interface(IfaceId(1)).unwrap().cfg.clone();
-    let b2 = e.activate_interface(us(1), cfg_b).unwrap();
-    assert_eq!(registration(&e, "198.51.100.1"), Some((b2, true)));
+    let b2 = e.activate_interface(us(4), cfg_b).unwrap();
+    let mut r = registration(&e, "192.0.2.2");
+    r.sort();
+    assert_eq!(r, [(IfaceId(0), false), (b2, true)]);
+}
+
+/// A stack on another VLAN of the port sends to a sharing stack's address
+/// over the LAN, not inside the adapter: the adapter delivers inside only
+/// to a stack that registered it on the sender's VLAN.
+#[test]
+fn the_adapter_delivers_inside_only_on_the_senders_vlan() {
+    let mut cfg = two_stacks(false, false);
+    cfg.interfaces[0].vlan = Some(10);
+    cfg.interfaces[1].vlan = Some(20);
+    let mut e = Engine::new(cfg).unwrap();
+    let pkt = tcp_out("192.0.2.2", "192.0.2.1", 1000, 2000, 100, 0);
+    let r = e.handle_host_send(us(1), IfaceId(1), Frame::full(&pkt), SendMeta::default());
+    assert_ne!(r, Ok(SendOutcome::DeliveredInternally { to: IfaceId(0) }));
+    let mut cfg = two_stacks(false, false);
+    cfg.interfaces[0].vlan = Some(10);
+    cfg.interfaces[1].vlan = Some(10);
+    let mut e = Engine::new(cfg).unwrap();
+    let r = e.handle_host_send(us(1), IfaceId(1), Frame::full(&pkt), SendMeta::default());
+    assert_eq!(r, Ok(SendOutcome::DeliveredInternally { to: IfaceId(0) }));
 }
