@@ -96,8 +96,8 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "US", default_value_t = 5.0)]
     pub host_service_us: f64,
     /// Speed of the OSA ports in Mb/s: 1000, 10000 or 25000 (what the
-    /// displays show, and what the capture's inbound rate is held
-    /// against). Default: 1000 for a profile, a JSON SystemConfig's own.
+    /// capture's inbound rate is held against). Default: 1000 for a
+    /// profile, a JSON SystemConfig's own.
     #[arg(long, value_name = "MBPS", value_parser = parse_port_speed)]
     pub port_speed: Option<u32>,
     /// Report format.

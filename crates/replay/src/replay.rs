@@ -42,7 +42,7 @@ use softosa_engine::{
     BatchId, Disposition, Engine, Event, IfaceId, Instant, InvalidAt, PortId, PresentCause,
     QueueKind, SendMeta, SendOutcome,
 };
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::io::Read;
 use std::net::IpAddr;
 
@@ -625,6 +625,8 @@ struct Subject {
     version: IpVersion,
     layer: Layer,
     addrs: Vec<IpAddr>,
+    /// Its stack (engine index), whose VIPAs are the host's addresses too.
+    stack: usize,
 }
 
 #[derive(Default)]
@@ -690,6 +692,11 @@ type FlowMapKey = (u8, IpAddr, u16, IpAddr, u16);
 struct Run<'s> {
     engine: Engine,
     subjects: Vec<Subject>,
+    /// Each stack's VIPAs ([`vipas`]).
+    vipas: Vec<BTreeSet<IpAddr>>,
+    /// The frame being replayed was stamped before an earlier one, so it
+    /// is replayed at a time that is not its own.
+    stamp_behind: bool,
     opts: ReplayOptions,
     totals: Totals,
     flows: BTreeMap<FlowMapKey, FlowAcc>,
@@ -747,23 +754,44 @@ struct CaptureFacts {
     inbound_rate: Vec<Burst>,
 }
 
-/// The busiest window of inbound traffic on one port.
+/// The busiest window of inbound traffic on one port: a window of
+/// [`RATE_SLOTS`] slots of [`RATE_SLOT_NS`] that slides a slot at a time.
 #[derive(Debug, Default, Clone, Copy)]
 struct Burst {
-    /// The window being summed (capture time / window) and its bytes.
-    window: u64,
-    bytes: u64,
-    /// The busiest window so far, its bytes, and a subject on the port.
-    peak_window: u64,
+    /// Bytes per slot, by slot number modulo [`RATE_SLOTS`], and the
+    /// latest slot number seen.
+    slots: [u64; RATE_SLOTS],
+    slot: u64,
+    /// The busiest window so far: the slot it ended in, and its bytes.
+    peak_end: u64,
     peak_bytes: u64,
-    subject: usize,
 }
 
-/// The window a port's inbound rate is measured over: long beside the
-/// bunching of a receiving host's timestamps (it stamps a batch of frames
-/// at once, after they arrived over up to a few hundred microseconds),
-/// short beside a burst.
-const RATE_WINDOW_NS: u64 = 10_000_000;
+impl Burst {
+    /// Count `bytes` arriving at `t_ns`, at or after every earlier arrival.
+    fn add(&mut self, t_ns: u64, bytes: u64) {
+        let slot = t_ns / RATE_SLOT_NS;
+        // Clear the slots the window left since the latest arrival.
+        let gone = slot.saturating_sub(self.slot).min(RATE_SLOTS as u64);
+        for k in 1..=gone {
+            self.slots[((self.slot + k) % RATE_SLOTS as u64) as usize] = 0;
+        }
+        self.slot = self.slot.max(slot);
+        self.slots[(self.slot % RATE_SLOTS as u64) as usize] += bytes;
+        let sum: u64 = self.slots.iter().sum();
+        if sum > self.peak_bytes {
+            (self.peak_end, self.peak_bytes) = (self.slot, sum);
+        }
+    }
+}
+
+/// The window a port's inbound rate is measured over ([`RATE_SLOTS`] ×
+/// [`RATE_SLOT_NS`], 10 ms): long beside the bunching of a receiving host's
+/// timestamps (it stamps a batch of frames at once, after they arrived over
+/// up to a few hundred microseconds), short beside a burst.
+const RATE_SLOTS: usize = 10;
+const RATE_SLOT_NS: u64 = 1_000_000;
+const RATE_WINDOW_NS: u64 = RATE_SLOTS as u64 * RATE_SLOT_NS;
 
 /// Bytes a frame takes on an Ethernet wire beyond its captured length: the
 /// frame check sequence (4), preamble and start delimiter (8) and the
@@ -794,6 +822,8 @@ pub fn replay_mode<R: Read>(
     };
     let mut run = Run {
         subjects: subjects(&engine, &selected),
+        vipas: vipas(&engine),
+        stamp_behind: false,
         engine,
         opts: opts.clone(),
         totals: Totals::default(),
@@ -861,7 +891,8 @@ pub fn replay_mode<R: Read>(
         // record stamped late, every later one falls before it (rel 0,
         // clock 0) and none would be counted, though each is replayed at
         // the first record's time.
-        if latest_ts.is_some_and(|l| rec.ts_ns < l) {
+        run.stamp_behind = latest_ts.is_some_and(|l| rec.ts_ns < l);
+        if run.stamp_behind {
             run.totals.timestamps_backwards += 1;
         }
         latest_ts = Some(latest_ts.map_or(rec.ts_ns, |l| l.max(rec.ts_ns)));
@@ -984,6 +1015,8 @@ fn configure(
     Ok((cfg, notes, selected))
 }
 
+/// The analysed interfaces, each with its own addresses, which decide a
+/// frame's direction (with [`vipas`]).
 fn subjects(engine: &Engine, selected: &[String]) -> Vec<Subject> {
     engine
         .interfaces()
@@ -997,6 +1030,29 @@ fn subjects(engine: &Engine, selected: &[String]) -> Vec<Subject> {
             version: i.cfg.ip_version,
             layer: i.cfg.layer,
             addrs: i.cfg.addresses.iter().map(|n: &IpNet| n.addr).collect(),
+            stack: i.cfg.stack,
+        })
+        .collect()
+}
+
+/// Each stack's home addresses that are no interface's own (its VIPAs):
+/// traffic to one is the host's whichever interface carries it, while
+/// another interface's address is that interface's traffic (foreign unless
+/// it is analysed).
+fn vipas(engine: &Engine) -> Vec<BTreeSet<IpAddr>> {
+    let interface_addrs: BTreeSet<IpAddr> = engine
+        .interfaces()
+        .iter()
+        .flat_map(|i| i.cfg.addresses.iter().map(|n| n.addr))
+        .collect();
+    engine
+        .stacks()
+        .iter()
+        .map(|s| {
+            s.home_addresses()
+                .into_iter()
+                .filter(|a| !interface_addrs.contains(a))
+                .collect()
         })
         .collect()
 }
@@ -1028,7 +1084,15 @@ impl Run<'_> {
     }
 
     fn subject_owning(&self, ip: IpAddr) -> Option<usize> {
-        self.subjects.iter().position(|s| s.addrs.contains(&ip))
+        self.subjects
+            .iter()
+            .position(|s| s.addrs.contains(&ip))
+            .or_else(|| {
+                self.subjects.iter().position(|s| {
+                    s.version == version_of(ip)
+                        && self.vipas.get(s.stack).is_some_and(|v| v.contains(&ip))
+                })
+            })
     }
 
     fn subject_for_version(&self, v: IpVersion) -> Option<usize> {
@@ -1291,21 +1355,16 @@ impl Run<'_> {
         let Some(iface) = self.engine.interface(self.subjects[s].id) else {
             return;
         };
-        if way == Way::In && !looped {
+        // A frame replayed at a later stamp than its own (the capture's
+        // stamps went backwards) would crowd into that stamp's window.
+        if way == Way::In && !looped && !self.stamp_behind {
             let port = iface.cfg.port;
             let rates = &mut self.facts.inbound_rate;
             if rates.len() <= port {
                 rates.resize(port + 1, Burst::default());
             }
             if let Some(b) = rates.get_mut(port) {
-                let w = now.as_nanos() / RATE_WINDOW_NS;
-                if w != b.window {
-                    (b.window, b.bytes) = (w, 0);
-                }
-                b.bytes += u64::from(wire_len) + WIRE_OVERHEAD;
-                if b.bytes > b.peak_bytes {
-                    (b.peak_window, b.peak_bytes, b.subject) = (w, b.bytes, s);
-                }
+                b.add(now.as_nanos(), u64::from(wire_len) + WIRE_OVERHEAD);
             }
         }
         if let Some(ip) = info.ip() {
@@ -1424,17 +1483,25 @@ impl Run<'_> {
                 .ports()
                 .get(port)
                 .map_or("?", |p| p.cfg.name.as_str());
+            // The port carries all its interfaces' frames: name them all.
+            let on_port: Vec<&str> = self
+                .subjects
+                .iter()
+                .filter(|x| x.port.0 == port)
+                .map(|x| x.name.as_str())
+                .collect();
             out.push(format!(
-                "inbound frames for {} arrive at up to {} Mb/s (over the {} ms from {:.2} s \
-                 into the capture), faster than port {port_name}'s {speed_mbps} Mb/s: \
+                "inbound frames on port {port_name} (for {}) arrive at up to {} Mb/s (over \
+                 the {} ms from {:.2} s into the capture), faster than its {speed_mbps} \
+                 Mb/s: \
                  the capture's network is faster than the port the replay models. The \
                  replay keeps the captured times, so the adapter sees arrivals its wire \
                  could not carry and the queues and timers see more per interval than they \
                  would; give the port's speed with --port-speed",
-                name(b.subject),
+                on_port.join(" and "),
                 mbps.round(),
                 RATE_WINDOW_NS / 1_000_000,
-                (b.peak_window * RATE_WINDOW_NS) as f64 / 1e9,
+                ((b.peak_end + 1) * RATE_SLOT_NS).saturating_sub(RATE_WINDOW_NS) as f64 / 1e9,
             ));
         }
         if f.loopback > 0 {
@@ -2163,6 +2230,32 @@ fn conn_key(c: &ConnKey) -> FlowMapKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The window slides: a burst across a 10 ms boundary is seen whole,
+    /// and arrivals more than 10 ms apart never add up.
+    #[test]
+    fn the_rate_window_slides_a_millisecond_at_a_time() {
+        let ms = 1_000_000;
+        let mut b = Burst::default();
+        // 6 MB in the 6 ms from 7 ms: across the boundary at 10 ms.
+        for k in 7..13 {
+            b.add(k * ms, 1_000_000);
+        }
+        assert_eq!(b.peak_bytes, 6_000_000);
+        assert_eq!(b.peak_end, 12);
+        // Then one a slot every 10 ms: never two in a window.
+        let mut b = Burst::default();
+        for k in 0..5 {
+            b.add(k * 10 * ms, 1000);
+        }
+        assert_eq!(b.peak_bytes, 1000);
+        // Within one slot they add up; a long gap clears the window.
+        b.add(100 * ms, 500);
+        b.add(100 * ms + 10, 500);
+        assert_eq!(b.peak_bytes, 1000);
+        b.add(100 * ms + 20, 1);
+        assert_eq!(b.peak_bytes, 1001);
+    }
 
     #[test]
     fn a_flow_protocol_is_written_as_its_name_or_number_and_sorts_by_that_text() {

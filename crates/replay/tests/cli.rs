@@ -593,14 +593,14 @@ fn a_capture_faster_than_the_port_is_said_to_be() {
     assert_eq!(w.len(), 1, "{:?}", t.warnings);
     assert!(
         w[0].starts_with(
-            "inbound frames for OSAV4 arrive at up to 1221 Mb/s (over the 10 ms from 0.00 s \
-             into the capture), faster than port OSAPRT1's 1000 Mb/s"
+            "inbound frames on port OSAPRT1 (for OSAV4 and OSAV6) arrive at up to 1221 Mb/s \
+             (over the 10 ms from 0.00 s into the capture), faster than its 1000 Mb/s"
         ),
         "{}",
         w[0]
     );
     assert!(w[0].contains("--port-speed"), "{}", w[0]);
-    // At 10 GbE it fits, and the displays show that speed.
+    // At 10 GbE it fits.
     let report = report_at_speed("over-speed-10g", &frames, Some(10_000));
     let t = &report.modes[0].totals;
     assert!(
@@ -620,6 +620,28 @@ fn a_capture_faster_than_the_port_is_said_to_be() {
         .collect();
     let report = report_at_speed("under-speed", &sparse, None);
     let t = &report.modes[0].totals;
+    assert!(
+        t.warnings.iter().all(|w| !w.contains("Mb/s")),
+        "{:?}",
+        t.warnings
+    );
+}
+
+/// A capture whose first record is stamped late replays the others at
+/// that stamp: they are not taken for a burst.
+#[test]
+fn frames_stamped_before_an_earlier_one_are_no_burst() {
+    let dir = scratch("stamps-behind");
+    let f = common::tcp_in(false, 5, 1448);
+    let mut stamped = vec![((1_700_000_001, 0), f.clone())];
+    stamped.extend((0..999u32).map(|n| ((1_700_000_000, n * 100), f.clone())));
+    let cap = dir.join("c.pcap");
+    std::fs::write(&cap, common::pcap_stamped(false, &stamped)).unwrap();
+    let mut a = args(&cap, &data("host.prof"));
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    let report = build_report(&a).unwrap();
+    let t = &report.modes[0].totals;
+    assert_eq!(t.timestamps_backwards, 999);
     assert!(
         t.warnings.iter().all(|w| !w.contains("Mb/s")),
         "{:?}",

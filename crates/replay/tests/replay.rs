@@ -1015,6 +1015,39 @@ mod built {
         }
     }
 
+    /// Traffic to and from a static VIPA of the host's stack is the host's:
+    /// inbound to the VIPA, presented to the stack through an interface
+    /// without VMAC (it registered the VIPA), and outbound from it.
+    #[test]
+    fn traffic_of_a_vipa_is_the_hosts() {
+        use super::common::tcp_between;
+        use super::{data, load_config, replay_mode, Hooks, ReplayOptions};
+        let mut cfg = load_config(&data("host.prof")).expect("profile");
+        for i in cfg.interfaces.iter_mut() {
+            i.vmac = None;
+        }
+        cfg.stacks[0].vipas = vec!["10.9.9.9".parse().unwrap()];
+        let frames = whole(&[
+            tcp_between("192.0.2.2", "10.9.9.9"),
+            tcp_between("10.9.9.9", "192.0.2.2"),
+            tcp_between("192.0.2.2", "10.9.9.10"),
+        ]);
+        let capture = pcap(65535, &frames);
+        for mode in [Mode::Balanced, Mode::DynamicWorkloadq] {
+            let reader = CaptureReader::new(&capture[..]).expect("capture");
+            let opts = ReplayOptions::default();
+            let r = replay_mode(reader, &cfg, mode, &opts, Hooks::default()).expect("replay");
+            let t = &r.totals;
+            assert_eq!(
+                (t.inbound, t.outbound, t.foreign),
+                (1, 1, 1),
+                "{mode:?} {t:?}"
+            );
+            assert_eq!(t.inbound_queued, 1, "{mode:?} {t:?}");
+            assert!(t.inbound_dropped.is_empty(), "{mode:?} {t:?}");
+        }
+    }
+
     #[test]
     fn a_frame_dropped_as_larger_than_an_sbal_is_not_counted_in_its_flow() {
         // Two IPv6 frames of one flow (a 64 KiB payload length makes the
