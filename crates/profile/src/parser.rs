@@ -376,12 +376,14 @@ const INTERFACE_DELETE: Keyword = kw("DELEte");
 
 /// `INTERFACE name ADDADDR ipv6_addr ...`.
 const INTERFACE_ADDADDR: Keyword = kw("ADDADDR");
+/// `INTERFACE name DELADDR ipv6_addr ...`.
+const INTERFACE_DELADDR: Keyword = kw("DELADDR");
 
 /// The forms of INTERFACE that change an IPv6 interface's addresses and
 /// prefixes, in place of DEFINE.
 const INTERFACE_MODIFY: &[Keyword] = &[
     INTERFACE_ADDADDR,
-    kw("DELADDR"),
+    INTERFACE_DELADDR,
     kw("DEPRADDR"),
     kw("ADDTEMPPREFIX"),
     kw("DELTEMPPREFIX"),
@@ -2004,8 +2006,9 @@ impl Parser<'_> {
         // `INTERFACE name ADDADDR addr` and its kin change an interface
         // defined before (IP Configuration Reference, INTERFACE - IPAQENET6:
         // the modify forms), in a VARY OBEYFILE or after the DEFINE in the
-        // profile itself. ADDADDR of an IPAQENET6 interface this profile
-        // defines above adds its addresses; the others are not modelled.
+        // profile itself. ADDADDR and DELADDR of an IPAQENET6 interface this
+        // profile defines above change its addresses; the others (and these
+        // of an interface defined elsewhere) are not modelled.
         if let Some(t) = self.peek().cloned() {
             if let Some(k) = INTERFACE_MODIFY
                 .iter()
@@ -2015,8 +2018,32 @@ impl Parser<'_> {
                 let target = self.prof.interfaces.iter().position(|i| {
                     i.name.eq_ignore_ascii_case(&name.text) && i.kind == InterfaceKind::IpaqEnet6
                 });
-                if let (Some(at), true) = (target, *k == INTERFACE_ADDADDR) {
-                    self.add_addresses(at);
+                let changes = [INTERFACE_ADDADDR, INTERFACE_DELADDR].contains(k);
+                if let (Some(at), true) = (target, changes) {
+                    self.change_addresses(at, *k == INTERFACE_ADDADDR);
+                    return;
+                }
+                // An interface defined above that is no IPAQENET6 one:
+                // z/OS refuses the change.
+                let other = self
+                    .prof
+                    .interfaces
+                    .iter()
+                    .find(|i| i.name.eq_ignore_ascii_case(&name.text))
+                    .map(|i| i.kind);
+                if let (Some(kind), None) = (other, target) {
+                    let param = match k.full_upper().as_str() {
+                        "ADDADDR" => "ADDADDR",
+                        "DELADDR" => "DELADDR",
+                        "DEPRADDR" => "DEPRADDR",
+                        "ADDTEMPPREFIX" => "ADDTEMPPREFIX",
+                        _ => "DELTEMPPREFIX",
+                    };
+                    let why = format!(
+                        "{param} changes an IPAQENET6 interface; this one is {}",
+                        kind.keyword()
+                    );
+                    self.invalid(&name, "INTERFACE", param, why);
                     self.skip_statement();
                     return;
                 }
@@ -2355,13 +2382,15 @@ impl Parser<'_> {
     /// The values of an INTERFACE's IPADDR: one (a missing one is reported,
     /// expecting `expected`), and on an IPv6 interface (`v6`) each further
     /// word that is neither a statement nor a parameter and has a colon.
-    /// `INTERFACE name ADDADDR addr ...` of the IPAQENET6 interface
-    /// `self.prof.interfaces[at]`: each unicast IPv6 address is added to
-    /// its IPADDR list.
-    fn add_addresses(&mut self, at: usize) {
+    /// `INTERFACE name ADDADDR addr ...` (`add`) or `DELADDR addr ...` of
+    /// the IPAQENET6 interface `self.prof.interfaces[at]`: each unicast IPv6
+    /// address is added to its IPADDR list, or taken from it (one it does
+    /// not have is refused). Anything after the addresses is refused too.
+    fn change_addresses(&mut self, at: usize, add: bool) {
         const S: &str = "INTERFACE";
+        let param = if add { "ADDADDR" } else { "DELADDR" };
         if self.at_end() {
-            self.missing_value(S, "ADDADDR", "an IPv6 address");
+            self.missing_value(S, param, "an IPv6 address");
             return;
         }
         for v in self.ipaddr_values(true, "an IPv6 address, e.g. 2001:db8::9") {
@@ -2370,15 +2399,39 @@ impl Parser<'_> {
                 Ok(ip) => unicast(ip.addr).map(|()| ip).map_err(str::to_string),
                 Err(why) => Err(why),
             };
-            match ip {
-                Ok(ip) => {
-                    if let Some(i) = self.prof.interfaces.get_mut(at) {
-                        if !i.ipaddr.iter().any(|a| a.value == ip) {
-                            i.ipaddr.push(Spanned::new(ip, v.span));
-                        }
-                    }
+            let ip = match ip {
+                Ok(ip) => ip,
+                Err(why) => {
+                    self.invalid(&v, S, param, why);
+                    continue;
                 }
-                Err(why) => self.invalid(&v, S, "ADDADDR", why),
+            };
+            let Some(i) = self.prof.interfaces.get_mut(at) else {
+                return;
+            };
+            let had = i.ipaddr.iter().position(|a| a.value.addr == ip.addr);
+            match (had, add) {
+                (None, true) => i.ipaddr.push(Spanned::new(ip, v.span)),
+                (Some(_), true) => {}
+                (Some(k), false) => {
+                    i.ipaddr.remove(k);
+                }
+                (None, false) => {
+                    let why = format!("not an address of interface {}", i.name);
+                    self.invalid(&v, S, param, why);
+                }
+            }
+        }
+        while !self.at_end() {
+            if let Some(t) = self.bump() {
+                self.err(
+                    t.span,
+                    ErrorKind::UnknownParameter {
+                        stmt: S,
+                        name: self.named.clone(),
+                        param: t.text.clone(),
+                    },
+                );
             }
         }
     }

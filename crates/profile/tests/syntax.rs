@@ -1142,22 +1142,24 @@ fn interface_delete_is_a_warning() {
 
 /// The IPv6 modify forms (`INTERFACE name ADDADDR addr`, DELADDR,
 /// DEPRADDR, ADDTEMPPREFIX, DELTEMPPREFIX) are not a second DEFINE (that
-/// gave six errors). ADDADDR of an IPAQENET6 interface defined above adds
-/// its addresses (on following lines too); the others, and ADDADDR of an
-/// interface this profile does not define, are one warning each.
+/// gave six errors). ADDADDR and DELADDR of an IPAQENET6 interface defined
+/// above change its addresses (on following lines too); the others, and
+/// these of an interface this profile does not define, are one warning
+/// each.
 #[test]
 fn interface_modify_forms_are_read() {
     let (p, v) = diags(
         "INTERFACE I6 DEFINE IPAQENET6 PORTNAME P1 IPADDR 2001:db8::1\n\
          INTERFACE i6 ADDADDR 2001:db8::5\n  2001:db8::6 2001:db8::1\n\
+         INTERFACE I6 DELADDR 2001:db8::6\n\
          INTERFACE I6 DELTEMPPREFIX 2001:db8:1::/64\n\
          INTERFACE OTHER ADDADDR 2001:db8::7\nSTART I6\n",
     );
     assert_eq!(
         v,
         [
-            "s.prof:4:14: warning: INTERFACE I6 DELTEMPPREFIX is not modelled by softosa and is ignored (z/OS would apply it)",
-            "s.prof:5:17: warning: INTERFACE OTHER ADDADDR is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:5:14: warning: INTERFACE I6 DELTEMPPREFIX is not modelled by softosa and is ignored (z/OS would apply it)",
+            "s.prof:6:17: warning: INTERFACE OTHER ADDADDR is not modelled by softosa and is ignored (z/OS would apply it)",
         ]
     );
     assert_eq!(p.interfaces.len(), 1);
@@ -1166,17 +1168,34 @@ fn interface_modify_forms_are_read() {
         .iter()
         .map(|a| a.value.addr.to_string())
         .collect();
-    assert_eq!(addrs, ["2001:db8::1", "2001:db8::5", "2001:db8::6"]);
+    assert_eq!(addrs, ["2001:db8::1", "2001:db8::5"]);
     assert_eq!(p.starts.len(), 1);
-    // An address that is no IPv6 unicast address is refused where it is.
-    let (_, v) =
-        diags("INTERFACE I6 DEFINE IPAQENET6 PORTNAME P1\nINTERFACE I6 ADDADDR 10.1.1.1 ff02::1\n");
+    // An address that is no IPv6 unicast address, one to delete that the
+    // interface does not have, and a word after the addresses are refused
+    // where they stand.
+    let (_, v) = diags(
+        "INTERFACE I6 DEFINE IPAQENET6 PORTNAME P1\n\
+         INTERFACE I6 ADDADDR 10.1.1.1 ff02::1\n\
+         INTERFACE I6 DELADDR 2001:db8::9\n\
+         INTERFACE I6 ADDADDR 2001:db8::5 NOW\n",
+    );
     assert_eq!(
         v,
         [
             "s.prof:2:22: error: INTERFACE I6 ADDADDR: 10.1.1.1 is not valid (an IPv6 address for IPAQENET6)",
             "s.prof:2:31: error: INTERFACE I6 ADDADDR: ff02::1 is not valid (a multicast address; an interface needs a unicast address)",
+            "s.prof:3:22: error: INTERFACE I6 DELADDR: 2001:db8::9 is not valid (not an address of interface I6)",
+            "s.prof:4:34: error: unknown parameter NOW on the INTERFACE I6 statement",
         ]
+    );
+    // The change of an IPv4 interface is refused, as z/OS refuses it.
+    let (_, v) = diags(
+        "INTERFACE I4 DEFINE IPAQENET IPADDR 10.1.1.1/24 PORTNAME P1\n\
+         INTERFACE I4 ADDADDR 2001:db8::5\n",
+    );
+    assert_eq!(
+        v,
+        ["s.prof:2:11: error: INTERFACE I4 ADDADDR: I4 is not valid (ADDADDR changes an IPAQENET6 interface; this one is IPAQENET)"]
     );
 }
 
