@@ -2468,9 +2468,6 @@ fn profile_config(
     })
 }
 
-/// The burned-in MAC of host `idx`'s OSA port: universally administered
-/// (IBM's 64:3B:88 prefix, as the profile activation's default port MAC),
-/// one per host, unlike the VMACs a profile codes or the adapter makes.
 /// The TCP/IP procedure name the displays give host `idx`'s stack: the
 /// host's name in capitals when it can be one (1 to 8 letters, digits or
 /// national characters, not starting with a digit), else TCPIPn.
@@ -2492,6 +2489,9 @@ fn stack_name(idx: usize, host: &str) -> String {
     }
 }
 
+/// The burned-in MAC of host `idx`'s OSA port: universally administered
+/// (IBM's 64:3B:88 prefix, as the profile activation's default port MAC),
+/// one per host, unlike the VMACs a profile codes or the adapter makes.
 fn port_mac(idx: usize) -> ec::Mac {
     let i = idx as u32;
     ec::Mac([
