@@ -720,3 +720,34 @@ fn devlinks_shows_the_coded_secclass_monsysplex_and_source_vipa() {
     assert!(!o2.contains("SRCVIPAINTF"), "{o2}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// profile check's summary names a stack's VIPAs (which its interfaces
+/// register with the adapter), the first 20 of them and a count of the rest.
+#[test]
+fn profile_check_lists_a_stacks_vipas() {
+    let dir = std::env::temp_dir().join(format!("softosa-vipas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let prof = dir.join("v.prof");
+    let mut text = String::from(
+        "DEVICE VD VIRTUAL 0\nLINK VL VIRTUAL 0 VD\n\
+         INTERFACE X DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1\nSTART X\nHOME\n",
+    );
+    for k in 1..=22 {
+        text.push_str(&format!(" 10.9.9.{k} VL\n"));
+    }
+    std::fs::write(&prof, &text).expect("write a profile");
+    let o = softosa(&["profile", "check", prof.to_str().expect("UTF-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("  VIPAs: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.starts_with("  VIPAs: 10.9.9.1 10.9.9.2 10.9.9.3 "),
+        "{line}"
+    );
+    assert!(line.ends_with(" ... and 2 more"), "{line}");
+    assert_eq!(line.split_whitespace().count(), 1 + 20 + 4, "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -549,6 +549,18 @@ fn summary(
                 m.join(" ")
             )?;
         }
+        if !s.vipas.is_empty() {
+            // Home addresses on no adapter, which its interfaces register.
+            const SHOWN: usize = 20;
+            let v: Vec<String> = s.vipas.iter().take(SHOWN).map(|a| a.to_string()).collect();
+            let more = s.vipas.len().saturating_sub(SHOWN);
+            let rest = if more > 0 {
+                format!(" ... and {more} more")
+            } else {
+                String::new()
+            };
+            writeln!(out, "  VIPAs: {}{rest}", v.join(" "))?;
+        }
         if !s.distributed_dvipas.is_empty() {
             let v: Vec<String> = s.distributed_dvipas.iter().map(|a| a.to_string()).collect();
             writeln!(out, "  Distributed DVIPAs (SYSDIST): {}", v.join(" "))?;
