@@ -402,7 +402,8 @@ pub struct Stack {
 }
 
 impl Stack {
-    /// Its home addresses ([`Stack::homes`]), sorted.
+    /// Its home addresses, sorted: its VIPAs, every address of an interface
+    /// it activated (stopped ones' too) and the ones the driver registered.
     pub fn home_addresses(&self) -> Vec<IpAddr> {
         let mut v: Vec<IpAddr> = self.homes.iter().copied().collect();
         v.sort();
