@@ -450,6 +450,9 @@ pub struct Engine {
     tuning: Tuning,
     ports: Vec<Port>,
     stacks: Vec<Stack>,
+    /// Every stack's home addresses at once ([`Stack::home_addresses`]): a
+    /// destination none has is looked up no further (one probe per frame).
+    all_homes: FixedSet<IpAddr>,
     ifaces: Vec<Interface>,
     slots: Vec<Slot>,
     free_slots: Vec<u32>,
@@ -489,6 +492,7 @@ impl Engine {
             tuning: cfg.tuning.clone(),
             ports: Vec::new(),
             stacks: Vec::new(),
+            all_homes: FixedSet::default(),
             ifaces: Vec::new(),
             slots: Vec::new(),
             free_slots: Vec::new(),
@@ -529,7 +533,10 @@ impl Engine {
             }
             e.stacks.push(Stack {
                 detector: BulkDetector::new(e.tuning.bulk),
-                homes: s.vipas.iter().copied().collect(),
+                homes: {
+                    e.all_homes.extend(s.vipas.iter().copied());
+                    s.vipas.iter().copied().collect()
+                },
                 cfg: s,
                 ifaces: Vec::new(),
                 accel: FixedMap::default(),
@@ -678,6 +685,7 @@ impl Engine {
             .min(port_cfg.lan_mtu.unwrap_or(u32::MAX));
         let homes = &mut self.stacks[cfg.stack].homes;
         homes.extend(cfg.addresses.iter().map(|a| a.addr));
+        self.all_homes.extend(cfg.addresses.iter().map(|a| a.addr));
         let port = &mut self.ports[cfg.port];
         for a in &cfg.addresses {
             port.owners.insert(a.addr, id);
@@ -730,7 +738,7 @@ impl Engine {
                 return Some(id);
             }
         }
-        if !addr.is_ipv4() {
+        if !addr.is_ipv4() || !self.all_homes.contains(&addr) {
             return None;
         }
         p.ifaces.iter().copied().find(|id| {
@@ -747,14 +755,16 @@ impl Engine {
     /// or a stopped interface's: ARP takeover, EZZ4329I).
     fn answers_arp_for_home(&self, id: IfaceId, addr: IpAddr) -> bool {
         let i = &self.ifaces[id.0];
-        i.cfg.addresses.iter().any(|n| n.contains(addr))
-            && !self.stacks[i.cfg.stack].ifaces.iter().any(|o| {
-                self.ifaces[o.0]
-                    .cfg
-                    .addresses
-                    .iter()
-                    .any(|n| n.addr == addr)
-            })
+        i.cfg.addresses.iter().any(|n| n.contains(addr)) && !self.owned_in_stack(i.cfg.stack, addr)
+    }
+
+    /// Whether an active interface of `stack` has `addr` as its own (coded
+    /// or registered by the driver) on any port.
+    fn owned_in_stack(&self, stack: usize, addr: IpAddr) -> bool {
+        self.ports
+            .iter()
+            .filter_map(|p| p.owner(&addr))
+            .any(|o| self.ifaces[o.0].cfg.stack == stack)
     }
 
     /// The addresses interface `id` has registered with the adapter, sorted
@@ -779,17 +789,21 @@ impl Engine {
             None => Vec::new(),
         };
         if Self::registers_stack_homes(i) {
-            let p = &self.ports[i.cfg.port];
             let stack = &self.stacks[i.cfg.stack];
-            // The active interfaces' own addresses (answered by them), once.
-            let active: FixedSet<IpAddr> = stack
-                .ifaces
+            // The stack's active own addresses (answered by their owners).
+            let active: FixedSet<IpAddr> = self
+                .ports
                 .iter()
-                .flat_map(|o| self.ifaces[o.0].cfg.addresses.iter().map(|n| n.addr))
+                .flat_map(|p| p.owners.iter())
+                .filter(|(_, o)| self.ifaces[o.0].cfg.stack == i.cfg.stack)
+                .map(|(a, _)| *a)
                 .collect();
             for a in stack.homes.iter().filter(|a| a.is_ipv4()) {
-                // Another interface's own on this port keeps it.
-                if p.owners.contains_key(a) {
+                // Listed where the adapter finds it: an owner on this VLAN,
+                // or the first interface of the VLAN that registers homes.
+                if self.registered_on(i.cfg.port, *a, i.cfg.vlan) != Some(id)
+                    || self.ports[i.cfg.port].owner(a) == Some(id)
+                {
                     continue;
                 }
                 let arp = i.cfg.addresses.iter().any(|n| n.contains(*a)) && !active.contains(a);
@@ -881,6 +895,7 @@ impl Engine {
         if let Some(i) = self.ifaces.get(iface.0) {
             self.ports[i.cfg.port].owners.insert(addr, iface);
             self.stacks[i.cfg.stack].homes.insert(addr);
+            self.all_homes.insert(addr);
         }
     }
 
@@ -1134,9 +1149,7 @@ impl Engine {
         l2: &wire::L2Info,
         arp: &wire::ArpInfo,
     ) -> Option<Disposition> {
-        let p = &mut self.ports[port.0];
-        p.neighbors
-            .insert(IpAddr::V4(arp.sender_ip), arp.sender_mac);
+        self.ports[port.0].learn_neighbor(IpAddr::V4(arp.sender_ip), arp.sender_mac);
         // The adapter answers for an interface's own addresses, and for
         // the stack's others it registered with ARP.
         let target = IpAddr::V4(arp.target_ip);
