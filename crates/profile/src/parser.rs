@@ -2025,12 +2025,20 @@ impl Parser<'_> {
                 }
                 // An interface defined above that is no IPAQENET6 one:
                 // z/OS refuses the change.
+                let same = |n: &str| n.eq_ignore_ascii_case(&name.text);
                 let other = self
                     .prof
                     .interfaces
                     .iter()
-                    .find(|i| i.name.eq_ignore_ascii_case(&name.text))
-                    .map(|i| i.kind);
+                    .find(|i| same(&i.name))
+                    .map(|i| i.kind.keyword())
+                    .or_else(|| {
+                        self.prof
+                            .static_vipas
+                            .iter()
+                            .find(|v| v.kind == VipaKind::Interface && same(&v.name))
+                            .map(|_| "VIRTUAL")
+                    });
                 if let (Some(kind), None) = (other, target) {
                     let param = match k.full_upper().as_str() {
                         "ADDADDR" => "ADDADDR",
@@ -2039,10 +2047,7 @@ impl Parser<'_> {
                         "ADDTEMPPREFIX" => "ADDTEMPPREFIX",
                         _ => "DELTEMPPREFIX",
                     };
-                    let why = format!(
-                        "{param} changes an IPAQENET6 interface; this one is {}",
-                        kind.keyword()
-                    );
+                    let why = format!("{param} changes an IPAQENET6 interface; this one is {kind}");
                     self.invalid(&name, "INTERFACE", param, why);
                     self.skip_statement();
                     return;

@@ -1197,6 +1197,12 @@ fn interface_modify_forms_are_read() {
         v,
         ["s.prof:2:11: error: INTERFACE I4 ADDADDR: I4 is not valid (ADDADDR changes an IPAQENET6 interface; this one is IPAQENET)"]
     );
+    let (_, v) =
+        diags("INTERFACE V1 DEFINE VIRTUAL IPADDR 10.1.1.1\nINTERFACE V1 DELADDR 10.1.1.1\n");
+    assert_eq!(
+        v,
+        ["s.prof:2:11: error: INTERFACE V1 DELADDR: V1 is not valid (DELADDR changes an IPAQENET6 interface; this one is VIRTUAL)"]
+    );
 }
 
 /// A value-taking parameter softosa does not model, with its value left
