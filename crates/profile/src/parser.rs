@@ -2040,13 +2040,8 @@ impl Parser<'_> {
                             .map(|_| "VIRTUAL")
                     });
                 if let (Some(kind), None) = (other, target) {
-                    let param = match k.full_upper().as_str() {
-                        "ADDADDR" => "ADDADDR",
-                        "DELADDR" => "DELADDR",
-                        "DEPRADDR" => "DEPRADDR",
-                        "ADDTEMPPREFIX" => "ADDTEMPPREFIX",
-                        _ => "DELTEMPPREFIX",
-                    };
+                    // These keywords are spelt in full: the doc is the word.
+                    let param = k.doc;
                     let why = format!("{param} changes an IPAQENET6 interface; this one is {kind}");
                     self.invalid(&name, "INTERFACE", param, why);
                     self.skip_statement();
