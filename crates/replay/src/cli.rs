@@ -9,7 +9,7 @@ use crate::replay::{
     busiest_window, replay_mode, tighten_window, FrameObserver, Hooks, Mode, ReplayError,
     ReplayOptions,
 };
-use crate::report::{render_text, write_json, Report};
+use crate::report::{render_text, write_json, Report, ReportPort};
 use crate::smcat::{parse_config, SmcatAnalyzer, SmcatConfigError};
 use crate::zert::ZertAnalyzer;
 use clap::{Args, ValueEnum};
@@ -410,6 +410,43 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, ReplayCliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The ports of the analysed interfaces (all of the profile's when `-i`
+/// names none), each with its interfaces in profile order.
+fn report_ports(cfg: &SystemConfig, selected: &[String], speed_given: bool) -> Vec<ReportPort> {
+    let mut out: Vec<(usize, ReportPort)> = Vec::new();
+    for i in &cfg.interfaces {
+        if !(selected.is_empty() || selected.iter().any(|n| n.eq_ignore_ascii_case(&i.name))) {
+            continue;
+        }
+        let Some(port) = cfg.ports.get(i.port) else {
+            continue;
+        };
+        if let Some((_, p)) = out.iter_mut().find(|(n, _)| *n == i.port) {
+            p.interfaces.push(i.name.clone());
+            continue;
+        }
+        let (adapter, speed_mbps) = match port.kind {
+            PortKind::Osa {
+                generation,
+                speed_mbps,
+                ..
+            } => (generation.label().to_string(), Some(speed_mbps)),
+            PortKind::HiperSockets { .. } => ("HiperSockets".to_string(), None),
+        };
+        out.push((
+            i.port,
+            ReportPort {
+                name: port.name.clone(),
+                adapter,
+                speed_mbps,
+                speed_given: speed_given && speed_mbps.is_some(),
+                interfaces: vec![i.name.clone()],
+            },
+        ));
+    }
+    out.into_iter().map(|(_, p)| p).collect()
+}
+
 /// Run every requested mode and assemble the report (no output written
 /// except the annotated capture).
 pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
@@ -593,6 +630,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
         capture_bytes: bytes,
         profile: args.profile.display().to_string(),
         host_service_us: args.host_service_us,
+        ports: report_ports(&cfg, &args.interfaces, args.port_speed.is_some()),
         modes: results,
         timeline_window_ns: opts.timeline_window,
         annotated_mode: annotate_mode.map(|m| m.label().to_string()),

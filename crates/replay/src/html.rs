@@ -178,6 +178,16 @@ h2{{border-bottom:1px solid #ccc}}.charts svg{{margin:0 1em 1em 0}}</style></hea
         esc(&r.profile),
         r.host_service_us
     );
+    if !r.ports.is_empty() {
+        o.push_str("<p>");
+        for (i, p) in r.ports.iter().enumerate() {
+            if i > 0 {
+                o.push_str("<br>");
+            }
+            let _ = write!(o, "Port {}", esc(&p.describe()));
+        }
+        o.push_str("</p>");
+    }
     // What the capture itself says is wrong with it comes first: it
     // qualifies every chart below.
     if let Some(m) = modes.first().filter(|m| !m.totals.warnings.is_empty()) {

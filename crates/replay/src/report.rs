@@ -14,6 +14,8 @@ pub struct Report {
     pub capture_bytes: u64,
     pub profile: String,
     pub host_service_us: f64,
+    /// The ports the analysed interfaces use, as the replay models them.
+    pub ports: Vec<ReportPort>,
     pub modes: Vec<ModeResult>,
     /// The timeline window (start, length) in ns since the capture start.
     pub timeline_window_ns: (u64, u64),
@@ -23,6 +25,41 @@ pub struct Report {
     pub smcat: Option<crate::smcat::SmcatReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zert: Option<crate::zert::ZertReport>,
+}
+
+/// One adapter port of the replay: what its wire carries decides how fast
+/// frames may arrive at it (the capture's rate warning compares the two).
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportPort {
+    /// PORTNAME (OSA) or the IQD CHPID's label.
+    pub name: String,
+    /// "OSA-E3" and the like, or "HiperSockets".
+    pub adapter: String,
+    /// The wire's speed; `None` for HiperSockets (memory to memory).
+    pub speed_mbps: Option<u32>,
+    /// Whether `--port-speed` set the speed (else the profile's default).
+    pub speed_given: bool,
+    /// The analysed interfaces on this port.
+    pub interfaces: Vec<String>,
+}
+
+impl ReportPort {
+    /// "OSAQDIO1: OSA-E3 at 1000 Mb/s (the default; --port-speed sets it);
+    /// interfaces ETH1 ETH2".
+    pub fn describe(&self) -> String {
+        let speed = match (self.speed_mbps, self.speed_given) {
+            (Some(s), true) => format!(" at {s} Mb/s (set by --port-speed)"),
+            (Some(s), false) => format!(" at {s} Mb/s (the default; --port-speed sets it)"),
+            (None, _) => String::new(),
+        };
+        format!(
+            "{}: {}{speed}; interface{} {}",
+            self.name,
+            self.adapter,
+            if self.interfaces.len() == 1 { "" } else { "s" },
+            self.interfaces.join(" ")
+        )
+    }
 }
 
 impl Report {
@@ -104,6 +141,9 @@ pub fn render_text(r: &Report) -> String {
         "Profile {}; host services each presented batch in {:.1} us",
         r.profile, r.host_service_us
     );
+    for p in &r.ports {
+        let _ = writeln!(o, "Port {}", p.describe());
+    }
     if let Some(m) = modes.first() {
         let t = &m.totals;
         let _ = writeln!(

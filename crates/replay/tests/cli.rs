@@ -4,6 +4,7 @@
 mod common;
 
 use softosa_replay::cli::{build_report, run, Format, ReplayArgs};
+use softosa_replay::report::render_text;
 use std::path::{Path, PathBuf};
 
 fn data(name: &str) -> PathBuf {
@@ -625,6 +626,34 @@ fn a_capture_faster_than_the_port_is_said_to_be() {
         "{:?}",
         t.warnings
     );
+}
+
+/// The report names the port it modelled and the speed it gave it, so a
+/// reader sees what the rate warning compared against.
+#[test]
+fn the_report_says_which_port_speed_it_modelled() {
+    let frames = vec![common::tcp_in(false, 5, 100); 4];
+    let report = report_at_speed("port-line", &frames, None);
+    assert_eq!(report.ports.len(), 1, "{:?}", report.ports);
+    let p = &report.ports[0];
+    assert_eq!(
+        (p.name.as_str(), p.speed_mbps, p.speed_given),
+        ("OSAPRT1", Some(1000), false)
+    );
+    assert_eq!(p.interfaces, ["OSAV4", "OSAV6"]);
+    let text = render_text(&report);
+    assert!(
+        text.contains(
+            "Port OSAPRT1: OSA-E3 at 1000 Mb/s (the default; --port-speed sets it); \
+             interfaces OSAV4 OSAV6\n"
+        ),
+        "{text}"
+    );
+    let report = report_at_speed("port-line-25g", &frames, Some(25_000));
+    assert_eq!(report.ports[0].speed_mbps, Some(25_000));
+    assert!(render_text(&report).contains("OSA-E3 at 25000 Mb/s (set by --port-speed)"));
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["ports"][0]["speed_mbps"], 25_000);
 }
 
 /// A capture whose first record is stamped late replays the others at
