@@ -80,6 +80,11 @@ struct DisplayCmd {
     /// OSA code level to show (four hex digits; default 0001).
     #[arg(long, value_name = "HEX")]
     code_level: Option<String>,
+    /// osainfo only: MAX=, the lines of each interface's report to show
+    /// (1 to 65533), or `*` for all; default 200, as on z/OS. JSON lists
+    /// everything.
+    #[arg(long, value_name = "LINES|*", value_parser = softosa_display::cli::parse_max)]
+    max: Option<softosa_display::cli::OsaInfoMax>,
     /// Profile, policy and TRL files to activate (each profile is one stack,
     /// named after its file, or NAME=FILE to give it its TCP/IP procedure
     /// name; a TRL file gives device numbers).
@@ -170,10 +175,12 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         if let Some(unsupported) = softosa_live::lab::Given::of(&[
             (d.clock.is_some(), "--clock"),
             (d.code_level.is_some(), "--code-level"),
+            (d.max.is_some(), "--max"),
         ]) {
             return Err(Failure::usage(format!(
                 "{unsupported} cannot be used with --instance/--socket: a running lab's \
-                 displays are of the time of asking, with its own code level"
+                 displays are of the time of asking, with its own code level, and \
+                 list every line"
             )));
         }
         // A running lab knows the z/OS displays and its own views, selects
@@ -205,6 +212,7 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         format,
         clock: d.clock,
         code_level: d.code_level,
+        max: d.max,
     };
     if d.profiles.is_empty() {
         return Err(Failure::usage(

@@ -3,7 +3,7 @@
 //! simulation or a live plane) and calls [`run`] with these arguments; this
 //! module does not care how the engine was built.
 
-use crate::context::{ClockStamp, DisplayContext};
+use crate::context::{ClockStamp, DisplayContext, OSAINFO_DEFAULT_MAX, OSAINFO_LINE_LIMIT};
 use crate::{render, DisplayError, DisplayKind, Format};
 use softosa_engine::Engine;
 
@@ -39,6 +39,31 @@ pub struct DisplayArgs {
     /// OSA code level to show (four hex digits).
     #[arg(long, value_name = "HEX")]
     pub code_level: Option<String>,
+    /// OSAINFO's MAX=: lines of each interface's report to show (1 to
+    /// 65533), or `*` for all of them; default 200, as z/OS's.
+    #[arg(long, value_name = "LINES|*", value_parser = parse_max)]
+    pub max: Option<OsaInfoMax>,
+}
+
+/// OSAINFO's `MAX=`: a number of lines, or `*`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OsaInfoMax {
+    Lines(u32),
+    All,
+}
+
+/// `*`, or a number of lines from 1 to z/OS's limit.
+pub fn parse_max(s: &str) -> Result<OsaInfoMax, String> {
+    let s = s.trim();
+    if s == "*" {
+        return Ok(OsaInfoMax::All);
+    }
+    match s.parse::<u32>() {
+        Ok(n) if (1..=OSAINFO_LINE_LIMIT).contains(&n) => Ok(OsaInfoMax::Lines(n)),
+        _ => Err(format!(
+            "{s:?} is not a number of lines from 1 to {OSAINFO_LINE_LIMIT}, or * for all"
+        )),
+    }
 }
 
 const AFTER_HELP: &str = "\
@@ -71,6 +96,11 @@ pub fn apply(args: &DisplayArgs, mut ctx: DisplayContext) -> DisplayContext {
     if let Some(c) = &args.code_level {
         ctx.osa_code_level = c.to_ascii_uppercase();
     }
+    ctx.osainfo_max = match args.max {
+        None => Some(OSAINFO_DEFAULT_MAX),
+        Some(OsaInfoMax::Lines(n)) => Some(n),
+        Some(OsaInfoMax::All) => None,
+    };
     ctx
 }
 
@@ -85,6 +115,9 @@ pub fn render_args(
         if c.len() != 4 || !c.chars().all(|ch| ch.is_ascii_hexdigit()) {
             return Err(DisplayError::BadCodeLevel(c.clone()));
         }
+    }
+    if args.max.is_some() && args.kind != DisplayKind::OsaInfo {
+        return Err(DisplayError::MaxNotOsaInfo(args.kind));
     }
     let ctx = apply(args, ctx.clone());
     render(args.kind, engine, &ctx, args.target.as_deref(), args.format)

@@ -131,7 +131,16 @@ pub struct DisplayContext {
     /// driver keeps one (the simulator's distributor does; the engine does
     /// not): Netstat VCRT lists these connections. `None`: not known.
     pub vcrt: Option<Vec<VcrtRoute>>,
+    /// OSAINFO's `MAX=`: how many lines of each interface's report to show;
+    /// `None` is `MAX=*`, everything up to z/OS's limit of
+    /// [`OSAINFO_LINE_LIMIT`] lines.
+    pub osainfo_max: Option<u32>,
 }
+
+/// The most lines z/OS shows of one OSAINFO report, whatever `MAX=` says.
+pub const OSAINFO_LINE_LIMIT: u32 = 65_533;
+/// OSAINFO's `MAX=` when the command gives none.
+pub const OSAINFO_DEFAULT_MAX: u32 = 200;
 
 /// One connection of a distributed DVIPA and the target it is routed to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -152,6 +161,7 @@ impl Default for DisplayContext {
             clock: None,
             stack_names: Vec::new(),
             vcrt: None,
+            osainfo_max: None,
         }
     }
 }

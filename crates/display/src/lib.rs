@@ -209,6 +209,9 @@ pub enum DisplayError {
     /// A target given to a display of the whole adapter (DROPS).
     #[error("{kind} covers the whole adapter and takes no --intf {target:?} (DEVLINKS, OSAINFO and TUNING show an interface or a stack's, TRLE a TRLE, the Netstat displays one stack)")]
     WholeAdapter { kind: &'static str, target: String },
+    /// `--max` (OSAINFO's MAX=) given to another display.
+    #[error("--max is OSAINFO's MAX= and applies to osainfo only, not {}", .0.word())]
+    MaxNotOsaInfo(DisplayKind),
     #[error("could not encode the display as JSON: {0}")]
     Json(#[from] serde_json::Error),
     #[error("writing the output: {0}")]
@@ -233,6 +236,7 @@ impl DisplayError {
                 | DisplayError::UnknownStack { .. }
                 | DisplayError::NotOsa { .. }
                 | DisplayError::WholeAdapter { .. }
+                | DisplayError::MaxNotOsaInfo(_)
         )
     }
 }

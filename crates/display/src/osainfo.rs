@@ -5,7 +5,7 @@
 //! routing variables — the BULKDATA 5-tuples from the adapter's registration
 //! table, the SYSDIST distributed DVIPAs, the EE address and ports, IPSEC.
 
-use crate::context::DisplayContext;
+use crate::context::{DisplayContext, OSAINFO_LINE_LIMIT};
 use crate::text::{dev, yes_no_mixed, Lines};
 use crate::{select_interfaces, DisplayError, Report};
 use serde::Serialize;
@@ -19,6 +19,10 @@ pub struct OsaInfoReport {
     /// Time of the display, `hh:mm:ss` (the EZD0031I header's).
     pub time: String,
     pub interfaces: Vec<OsaInfo>,
+    /// The text's `MAX=` (see [`DisplayContext::osainfo_max`]); JSON lists
+    /// everything.
+    #[serde(skip)]
+    pub max_lines: Option<u32>,
 }
 
 #[derive(Debug, Serialize)]
@@ -115,6 +119,7 @@ pub fn build(
     Ok(OsaInfoReport {
         time: ctx.clock().hms(),
         interfaces: ifaces.iter().map(|i| info(engine, ctx, i)).collect(),
+        max_lines: ctx.osainfo_max,
     })
 }
 
@@ -383,14 +388,26 @@ impl Report for OsaInfoReport {
             i.write(&mut body);
             let body = body.finish();
             let n = body.lines().count();
+            // MAX= cuts the report short, and z/OS never shows more than
+            // its limit whatever MAX says.
+            let limit = self
+                .max_lines
+                .unwrap_or(OSAINFO_LINE_LIMIT)
+                .min(OSAINFO_LINE_LIMIT) as usize;
+            let shown = n.min(limit);
             l.line(format!(
                 "EZD0031I TCP/IP CS SOFTOSA TCPIP Name: {} {}",
                 i.stack, self.time
             ));
-            for line in body.lines() {
+            for line in body.lines().take(shown) {
                 l.line(line);
             }
-            l.line(format!("{n} of {n} Lines Displayed"));
+            if self.max_lines.is_none() && n > limit {
+                l.line(format!(
+                    "Report truncated due to greater than {OSAINFO_LINE_LIMIT} lines of output"
+                ));
+            }
+            l.line(format!("{shown} of {n} Lines Displayed"));
             l.line("End of report");
         }
         l.finish()

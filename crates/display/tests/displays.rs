@@ -1135,3 +1135,117 @@ fn stacks_sharing_a_port_get_a_data_device_each() {
         ["3302", "3303", "4302"]
     );
 }
+
+/// OSAINFO's MAX= cuts each interface's report short and says so in its
+/// "n of m Lines Displayed"; `*` shows all; other displays refuse it.
+#[test]
+fn osainfo_max_limits_the_lines_of_each_report() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Top {
+        #[command(flatten)]
+        args: softosa_display::cli::DisplayArgs,
+    }
+    let mut i = InterfaceConfig::new("QDIO4101L", 0, 0);
+    i.addresses = vec![net("172.16.1.1", 24)];
+    let mut cfg = system(vec![i]);
+    // 300 VIPAs, each a registered address line: 300 + the rest.
+    cfg.stacks[0].vipas = (0..300u32)
+        .map(|n| std::net::IpAddr::V4(std::net::Ipv4Addr::from(0x0a00_0001 + (n << 8))))
+        .collect();
+    let e = engine(cfg);
+    let all = text(DisplayKind::OsaInfo, &e, None);
+    let body = all.lines().count() - 3; // header, n of m, End of report
+    assert!(body > 300, "{all}");
+    assert!(
+        all.contains(&format!("{body} of {body} Lines Displayed\n")),
+        "{all}"
+    );
+    let ask = |argv: &[&str]| {
+        // The clock of `text`'s default context, so the headers agree.
+        let argv = ["softosa", "--clock", "946684800"]
+            .iter()
+            .chain(argv)
+            .copied();
+        let top = Top::try_parse_from(argv).unwrap_or_else(|err| panic!("{err}"));
+        softosa_display::cli::render_args(&top.args, &e, &DisplayContext::default())
+    };
+    // z/OS's default MAX is 200.
+    let out = ask(&["osainfo"]).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(out.lines().count(), 200 + 3, "{out}");
+    assert!(
+        out.contains(&format!("200 of {body} Lines Displayed\n")),
+        "{out}"
+    );
+    // The lines shown are the report's first ones, in order.
+    let first: Vec<&str> = all.lines().take(1 + 200).collect();
+    let shown: Vec<&str> = out.lines().take(1 + 200).collect();
+    assert_eq!(first, shown);
+    let out = ask(&["osainfo", "--max", "7"]).unwrap_or_else(|err| panic!("{err}"));
+    assert!(
+        out.contains(&format!("\n7 of {body} Lines Displayed\n")),
+        "{out}"
+    );
+    let out = ask(&["osainfo", "--max", "*"]).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(out, all);
+    // JSON lists every address whatever MAX says.
+    let out =
+        ask(&["osainfo", "--max", "7", "--format", "json"]).unwrap_or_else(|err| panic!("{err}"));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(
+        v["interfaces"][0]["unicast"].as_array().map(Vec::len),
+        Some(301)
+    );
+    let err = ask(&["devlinks", "--max", "7"]).expect_err("devlinks has no MAX");
+    assert!(err.is_usage(), "{err}");
+    assert!(err.to_string().contains("osainfo only"), "{err}");
+    for bad in ["0", "65534", "-1", "all"] {
+        assert!(
+            Top::try_parse_from(["softosa", "osainfo", "--max", bad]).is_err(),
+            "--max {bad} was taken"
+        );
+    }
+}
+
+/// MAX=* still stops at z/OS's 65533 lines, and says the report was cut.
+#[test]
+fn osainfo_never_shows_more_than_z_os_limit() {
+    use softosa_display::context::OSAINFO_LINE_LIMIT;
+    use softosa_display::osainfo::{build, RegisteredAddr};
+    use softosa_display::Report as _;
+    let mut i = InterfaceConfig::new("QDIO4101L", 0, 0);
+    i.addresses = vec![net("172.16.1.1", 24)];
+    let e = engine(system(vec![i]));
+    let mut report = build(&e, &DisplayContext::default(), None).expect("osainfo builds");
+    let limit = OSAINFO_LINE_LIMIT as usize;
+    report.interfaces[0]
+        .unicast
+        .extend((0..limit).map(|n| RegisteredAddr {
+            addr: format!("10.{}.{}.1", n / 256 % 256, n % 256),
+            arp: Some(false),
+        }));
+    let out = report.to_text();
+    let n = out.lines().count();
+    // header + the limit + the truncation line + n of m + End of report.
+    assert_eq!(n, limit + 4);
+    let tail: Vec<&str> = out.lines().skip(n - 3).collect();
+    assert_eq!(
+        tail[0],
+        "Report truncated due to greater than 65533 lines of output"
+    );
+    assert!(tail[1].starts_with("65533 of "), "{tail:?}");
+    let total: usize = tail[1]
+        .split_whitespace()
+        .nth(2)
+        .and_then(|t| t.parse().ok())
+        .expect("a line count");
+    assert!(total > limit, "{tail:?}");
+    // With a MAX below the limit no truncation line is added.
+    report.max_lines = Some(10);
+    let out = report.to_text();
+    assert!(!out.contains("Report truncated"), "{out}");
+    assert!(
+        out.contains(&format!("10 of {total} Lines Displayed")),
+        "{out}"
+    );
+}
