@@ -751,3 +751,58 @@ fn profile_check_lists_a_stacks_vipas() {
     assert_eq!(line.split_whitespace().count(), 1 + 20 + 4, "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sim --html` naming the scenario, or a profile file it reads, would
+/// replace the input with the report: refused before the run, through a
+/// link too, and the file is left as it was.
+#[test]
+fn sim_html_never_overwrites_its_inputs() {
+    let dir = std::env::temp_dir().join(format!("softosa-html-in-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("profiles")).expect("scratch dir");
+    let scenario = dir.join("s.toml");
+    let text = std::fs::read_to_string(repo("scenarios/profile-file.toml")).expect("scenario");
+    std::fs::write(&scenario, &text).expect("copy");
+    for entry in std::fs::read_dir(repo("scenarios/profiles")).expect("profiles") {
+        let p = entry.expect("entry").path();
+        std::fs::copy(&p, dir.join("profiles").join(p.file_name().expect("name"))).expect("copy");
+    }
+    let link = dir.join("link.html");
+    std::os::unix::fs::symlink(&scenario, &link).expect("symlink");
+    let profile = dir.join("profiles/zosb-iwq.prof");
+    let before = std::fs::read(&profile).expect("profile");
+    let s = scenario.to_str().expect("utf-8");
+    for out in [&scenario, &link, &profile] {
+        let o = refused_as_usage(
+            &[
+                "sim",
+                "-q",
+                s,
+                "--duration-ms",
+                "5",
+                "--html",
+                out.to_str().expect("utf-8"),
+            ],
+            "writing the report there would destroy it",
+        );
+        assert!(o.stdout.is_empty());
+    }
+    assert_eq!(std::fs::read_to_string(&scenario).expect("scenario"), text);
+    assert_eq!(std::fs::read(&profile).expect("profile"), before);
+    // Another file is written.
+    let html = dir.join("r.html");
+    let o = softosa(&[
+        "sim",
+        "-q",
+        s,
+        "--duration-ms",
+        "5",
+        "--html",
+        html.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&html)
+        .expect("report")
+        .contains("<html"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

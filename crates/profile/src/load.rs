@@ -163,6 +163,18 @@ pub const MAX_TEXT_BYTES: u64 = 16 << 20;
 /// size each would still fill memory.
 pub const MAX_TOTAL_TEXT_BYTES: u64 = 32 << 20;
 
+/// Whether two paths name one existing file (the same device and inode:
+/// through links and other spellings alike). An output a command is about
+/// to write is checked against its inputs with it, so that writing never
+/// destroys what it was made from.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
 /// Read a text file of at most [`MAX_TEXT_BYTES`]; a longer one is an
 /// `InvalidData` error saying so, read no further than the limit.
 pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {

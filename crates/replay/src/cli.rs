@@ -15,6 +15,7 @@ use crate::zert::ZertAnalyzer;
 use clap::{Args, ValueEnum};
 use core::time::Duration;
 use softosa_engine::config::{PortKind, SystemConfig};
+use softosa_profile::load::same_file;
 use std::io::IsTerminal;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
@@ -277,16 +278,6 @@ fn replay_err(args: &ReplayArgs) -> impl Fn(ReplayError) -> ReplayCliError + '_ 
             _ => args.profile.clone(),
         };
         ReplayCliError::Replay { path, source }
-    }
-}
-
-/// Whether two paths name one existing file: the same device and inode,
-/// which covers another spelling, a symbolic link and a hard link alike.
-fn same_file(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-        _ => false,
     }
 }
 

@@ -217,6 +217,9 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
             labels: Vec::new(),
         });
     }
+    if let Some(p) = &args.html {
+        refuse_writing_an_input(&args.scenario, &sc, p)?;
+    }
     let file_duration = sc.file.duration_ms;
     if let Some(d) = args.duration_ms {
         sc.file.duration_ms = d;
@@ -611,6 +614,42 @@ fn json_array(out: &mut Vec<String>, elements: Vec<String>) {
             "\n  ]".into()
         });
     }
+}
+
+/// Refuse `--html` naming the scenario or a profile file it reads (through
+/// a link or another spelling too): the report would replace it.
+fn refuse_writing_an_input(
+    scenario: &std::path::Path,
+    sc: &Scenario,
+    out: &std::path::Path,
+) -> Result<(), Usage> {
+    let base = scenario.parent().unwrap_or(std::path::Path::new("."));
+    let profile_files = sc
+        .file
+        .hosts
+        .iter()
+        .filter_map(|h| h.get("profile"))
+        .chain(
+            sc.file
+                .vary
+                .iter()
+                .filter(|v| v.field == "profile")
+                .flat_map(|v| &v.values),
+        )
+        .filter_map(toml::Value::as_str)
+        .map(|f| base.join(f));
+    let inputs = std::iter::once(scenario.to_path_buf()).chain(profile_files);
+    for input in inputs {
+        if softosa_profile::load::same_file(&input, out) {
+            return Err(Usage(format!(
+                "--html {}: is the input {}; writing the report there would destroy it — \
+                 choose another file",
+                out.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuse an output path that would only fail after a long run: a
