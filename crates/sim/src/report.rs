@@ -771,6 +771,14 @@ fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
     fn nonzero_fields(v: &Value) -> String {
         nonzero_fields_but(v, &[])
     }
+    /// A list of counters that are all zero says so, not a blank.
+    fn or_none(f: String) -> String {
+        if f.is_empty() {
+            "none".to_string()
+        } else {
+            f
+        }
+    }
     /// Drops by reason, from an object of reason ids to counts, in the
     /// engine's order of reasons.
     fn drops(v: Option<&Value>) -> String {
@@ -794,20 +802,18 @@ fn render_engine_counters(s: &mut String, v: &serde_json::Value) {
         let _ = writeln!(
             s,
             "    frames: {}",
-            nonzero_fields_but(e, &["dropped_in", "dropped_out"])
+            or_none(nonzero_fields_but(e, &["dropped_in", "dropped_out"]))
         );
         let _ = writeln!(s, "    dropped in: {}", drops(e.get("dropped_in")));
         let _ = writeln!(s, "    dropped out: {}", drops(e.get("dropped_out")));
     }
     if let Some(i) = v.get("interface") {
-        let _ = writeln!(s, "    interface: {}", nonzero_fields(i));
+        let _ = writeln!(s, "    interface: {}", or_none(nonzero_fields(i)));
     }
     if let Some(serde_json::Value::Object(qs)) = v.get("read_queues") {
         for (name, q) in qs {
             // A defined queue that carried nothing says so, not a blank.
-            let f = nonzero_fields(q);
-            let f = if f.is_empty() { "none".to_string() } else { f };
-            let _ = writeln!(s, "    read queue {name}: {f}");
+            let _ = writeln!(s, "    read queue {name}: {}", or_none(nonzero_fields(q)));
         }
     }
     if let Some(serde_json::Value::Array(qs)) = v.get("write_queues") {
@@ -864,5 +870,14 @@ mod text_tests {
         assert!(!s.contains("write queue 2"), "{s}");
         assert!(s.contains("other: bulk_registrations 2\n"), "{s}");
         assert!(!s.contains('{'), "no raw JSON in text output: {s}");
+        // Counters all zero read "none", not a blank after the label.
+        let idle = serde_json::json!({
+            "counters": {"frames_in": 0, "dropped_in": {}, "dropped_out": {}},
+            "interface": {"packets_in": 0},
+        });
+        let mut s = String::new();
+        render_engine_counters(&mut s, &idle);
+        assert!(s.contains("    frames: none\n"), "{s}");
+        assert!(s.contains("    interface: none\n"), "{s}");
     }
 }
