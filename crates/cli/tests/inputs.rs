@@ -806,3 +806,29 @@ fn sim_html_never_overwrites_its_inputs() {
         .contains("<html"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sim --display` on a scenario without an OSA says why there is none:
+/// no z/OS host at all, or z/OS hosts only on HiperSockets.
+#[test]
+fn a_display_without_an_osa_says_why() {
+    for (scenario, why) in [
+        ("scenarios/zvm-vswitch.toml", "(it has no z/OS host)"),
+        (
+            "scenarios/smc-d-hipersockets.toml",
+            "(its z/OS hosts are on HiperSockets, which has no OSA to display)",
+        ),
+    ] {
+        let o = softosa(&[
+            "sim",
+            "-q",
+            scenario,
+            "--duration-ms",
+            "1",
+            "--display",
+            "devlinks",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{scenario}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}

@@ -319,9 +319,20 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
         .any(|v| v.setup.hosts.iter().any(|h| h.adapter.is_some()));
     if !kinds.is_empty() && !has_adapter {
         // Otherwise the displays asked for would silently not appear.
+        let zos_on_iqd = variants.iter().any(|v| {
+            v.setup
+                .hosts
+                .iter()
+                .any(|h| h.kind == crate::world::HostKind::Zos && h.iqd.is_some())
+        });
+        let why = if zos_on_iqd {
+            "its z/OS hosts are on HiperSockets, which has no OSA to display"
+        } else {
+            "it has no z/OS host"
+        };
         return Err(format!(
             "--display shows the OSA adapter of each z/OS host, and {} has no z/OS host \
-             with an OSA (a host on HiperSockets has no OSA to display)",
+             with an OSA ({why})",
             args.scenario.display()
         )
         .into());
