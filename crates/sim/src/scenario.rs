@@ -238,6 +238,29 @@ pub(crate) fn check_named_list(v: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `speed` as written: a word such as `10g`, or a bare number of Mb/s
+/// (`speed = 1000`, as `--vary speed=100,1000` gives it), kept as text for
+/// [`parse_speed`] to judge.
+fn speed_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    struct Speed;
+    impl serde::de::Visitor<'_> for Speed {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a link speed such as \"1g\", \"10g\", \"100m\" or a number of Mb/s")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+    }
+    d.deserialize_any(Speed)
+}
+
 fn default_speed() -> String {
     "1g".into()
 }
@@ -274,7 +297,7 @@ pub struct HostCfg {
     /// Adapter generation (`[models.adapter.*]`), z/OS only.
     pub adapter: Option<String>,
     /// `1g`, `10g`, `100m` or a number of Mb/s.
-    #[serde(default = "default_speed")]
+    #[serde(default = "default_speed", deserialize_with = "speed_text")]
     pub speed: String,
     #[serde(default = "default_mtu")]
     pub mtu: u32,
@@ -1561,10 +1584,11 @@ impl Scenario {
             if w.connections == 0 || w.connections > 10_000 {
                 return Err(self.invalid(format!("{r}: connections must be 1..10000")));
             }
-            if w.request == 0 || w.response == 0 {
-                return Err(
-                    self.invalid(format!("{r}: request and response must be at least 1 byte"))
-                );
+            // One field named per message, so the error points at its line.
+            for (key, bytes) in [("request", w.request), ("response", w.response)] {
+                if bytes == 0 {
+                    return Err(self.invalid(format!("{r}: {key} must be at least 1 byte")));
+                }
             }
             for (key, kb) in [("sndbuf_kb", w.sndbuf_kb), ("rcvbuf_kb", w.rcvbuf_kb)] {
                 let Some(kb) = kb else { continue };
@@ -1704,6 +1728,43 @@ impl Scenario {
                 )));
             }
             stack.ipsecurity = true;
+        }
+        // The simulated LAN reaches every host directly, where z/OS would
+        // need a route and a router for a peer outside its interface's
+        // subnets: say so for the hosts whose profile gives the subnets.
+        for w in workloads.iter().filter(|w| w.via_distributor.is_none()) {
+            for (me, other) in [(w.client, w.server), (w.server, w.client)] {
+                let from_profile = cfgs
+                    .get(me)
+                    .is_some_and(|h| h.profile.is_some() || h.profile_text.is_some());
+                let peer = IpAddr::V4(Ipv4Addr::from(specs[other].ip));
+                let (Some(a), true) = (specs[me].adapter.as_mut(), from_profile) else {
+                    continue;
+                };
+                let Some(iface) = a.osa.config.interfaces.get(a.osa.iface) else {
+                    continue;
+                };
+                if iface.addresses.iter().any(|n| n.contains(peer)) {
+                    continue;
+                }
+                let note = format!(
+                    "host {:?} ({peer}), which a workload runs with, is in no subnet of \
+                     interface {} ({}); z/OS would reach it through a router, which the \
+                     simulated LAN does not have, so softosa delivers its frames directly on \
+                     the LAN",
+                    cfgs[other].name,
+                    iface.name,
+                    iface
+                        .addresses
+                        .iter()
+                        .map(|n| format!("{}/{}", n.addr, n.prefix))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                if !a.osa.warnings.contains(&note) {
+                    a.osa.warnings.push(note);
+                }
+            }
         }
         // Each connection holds both ends' TCP state (about 400 bytes):
         // bound the whole scenario, not only each workload.
@@ -2424,6 +2485,17 @@ fn profile_config(
     // Each simulated port has a burned-in MAC of its own; a VMAC stays as
     // the profile codes it (or as the adapter generates it from the port's).
     let port = cfg.interfaces[iface].port;
+    if cfg.ports.get(port).is_some_and(|p| p.is_hipersockets()) {
+        // The host is on an Ethernet LAN through an OSA: an IQD interface
+        // would receive none of its frames.
+        return Err(format!(
+            "{file}: interface {} (IPADDR {}) is a HiperSockets interface, but this host \
+             reaches the LAN through an OSA (adapter = ...); define an IPAQENET interface for \
+             it, or put the host on the [hipersockets] LAN with link = \"hipersockets\" \
+             (where it takes no profile; docs/scenarios.md)",
+            cfg.interfaces[iface].name, h.ip
+        ));
+    }
     if let Some(pc) = cfg.ports.get_mut(port) {
         pc.physical_mac = port_mac(idx);
         pc.lan_mtu = Some(h.mtu);
@@ -2890,6 +2962,125 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .osa
             .warnings
             .is_empty());
+    }
+
+    /// The simulated LAN is flat: a peer outside the profile's subnets is
+    /// reached as z/OS would only reach it through a router, and the setup
+    /// says so once per host pair.
+    #[test]
+    fn a_peer_outside_the_profiles_subnets_is_named() {
+        let iface =
+            "INTERFACE OSAIF1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME OSAP1\nSTART OSAIF1";
+        let v = inline_profile(iface);
+        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
+        assert!(w.is_empty(), "{w:?}");
+        // 192.0.2.2 is inside 192.0.2.0/30 too.
+        let v = inline_profile(&iface.replace("/24", "/30"));
+        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
+        assert!(w.is_empty(), "{w:?}");
+        let text = BASIC
+            .replace(
+                "inbperf = \"DYNAMIC WORKLOADQ\"",
+                &format!(
+                    "profile_text = \"\"\"\n{}\n\"\"\"",
+                    iface.replace("/24", "/32")
+                ),
+            )
+            .replace(
+                "[vary]",
+                "[[workload]]\ntype = \"STR\"\nconnections = 1\nrequest = 1\nresponse = 100000\nclient = \"zos\"\nserver = \"aix\"\n[vary]",
+            );
+        let no_vary = &text[..text.find("[vary]").unwrap()];
+        let v = Scenario::parse("t.toml", no_vary)
+            .unwrap()
+            .variants()
+            .unwrap();
+        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
+        assert_eq!(w.len(), 1, "two workloads, one peer: {w:?}");
+        assert!(
+            w[0].starts_with(
+                "host \"aix\" (192.0.2.2), which a workload runs with, is in no subnet of \
+                 interface OSAIF1 (192.0.2.1/32)"
+            ),
+            "{w:?}"
+        );
+    }
+
+    #[test]
+    fn a_hipersockets_interface_on_an_osa_host_is_refused() {
+        let text = BASIC.replace(
+            "inbperf = \"DYNAMIC WORKLOADQ\"",
+            "profile_text = \"\"\"\nINTERFACE IQD1 DEFINE IPAQIDIO IPADDR 192.0.2.1/24 CHPID F0\nSTART IQD1\n\"\"\"",
+        );
+        let no_vary = &text[..text.find("[vary]").unwrap()];
+        let e = Scenario::parse("t.toml", no_vary)
+            .unwrap()
+            .variants()
+            .expect_err("an IQD interface gets no OSA frames")
+            .to_string();
+        assert!(
+            e.contains("interface IQD1 (IPADDR 192.0.2.1) is a HiperSockets interface"),
+            "{e}"
+        );
+    }
+
+    /// `speed = 1000` is the number of Mb/s `"1000"` and `"1g"` are, and
+    /// a `[vary]` of bare numbers works as of strings.
+    #[test]
+    fn a_speed_may_be_a_bare_number_of_mbps() {
+        let rate = |speed: &str| {
+            let text = BASIC.replace(
+                "ip = \"192.0.2.2\"",
+                &format!("ip = \"192.0.2.2\"\nspeed = {speed}"),
+            );
+            let no_vary = &text[..text.find("[vary]").unwrap()];
+            let v = Scenario::parse("t.toml", no_vary)
+                .unwrap()
+                .variants()
+                .unwrap();
+            v[0].setup.hosts[1].link.rate_bps
+        };
+        assert_eq!(rate("1000"), 1_000_000_000);
+        assert_eq!(rate("\"1000\""), 1_000_000_000);
+        assert_eq!(rate("\"1g\""), 1_000_000_000);
+        assert_eq!(rate("100"), 100_000_000);
+        let text = BASIC.replace(
+            "field = \"inbperf\"\nvalues = [\"BALANCED\", \"DYNAMIC\", \"OLM\"]",
+            "field = \"speed\"\nhosts = [\"aix\"]\nvalues = [100, 1000]",
+        );
+        let v = Scenario::parse("t.toml", &text)
+            .unwrap()
+            .variants()
+            .unwrap();
+        let rates: Vec<u64> = v.iter().map(|v| v.setup.hosts[1].link.rate_bps).collect();
+        assert_eq!(rates, [100_000_000, 1_000_000_000]);
+        for bad in ["0", "-5", "true", "1.5e30"] {
+            let text = BASIC.replace(
+                "ip = \"192.0.2.2\"",
+                &format!("ip = \"192.0.2.2\"\nspeed = {bad}"),
+            );
+            let no_vary = &text[..text.find("[vary]").unwrap()];
+            let refused = Scenario::parse("t.toml", no_vary).and_then(|s| s.variants());
+            assert!(refused.is_err(), "speed = {bad} was taken");
+        }
+    }
+
+    #[test]
+    fn a_zero_size_names_its_own_line() {
+        for (key, line) in [("request", 16), ("response", 17)] {
+            let text = BASIC.replace(&format!("{key} = "), &format!("{key} = 0 # "));
+            let e = Scenario::parse("t.toml", &text)
+                .unwrap()
+                .variants()
+                .expect_err("a zero size")
+                .to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "t.toml:{line}: workload #1: {key} must be at least 1"
+                )),
+                "{e}"
+            );
+        }
     }
 
     #[test]
