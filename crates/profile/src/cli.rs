@@ -76,6 +76,11 @@ interfaces of the stack on one port, and every ROUTE over a LINK or
 INTERFACE the profile defines, of the route's IP version (DEFAULT is the
 IPv4 default route, DEFAULT6 the IPv6 one).
 
+START: softosa activates every interface and device a profile defines.
+When the profile has START statements, one it does not START is warned
+about (z/OS would leave it inactive); a profile with no START at all is
+read as a fragment to try settings on, and gets no such warning.
+
 Keywords are case-insensitive and may be abbreviated as z/OS allows
 (GLOBALCONFig: GLOBALCONF is fine, GLOBALCON is not). ';' starts a comment.
 TCPCONFIG's buffer sizes (TCPSENDBFRSIZE, TCPRCVBUFRSIZE and their MAX

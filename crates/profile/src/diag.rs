@@ -542,15 +542,16 @@ impl Diagnostic {
             )
         )
     }
-    /// What is wrong, in words. A message that would echo a huge token
-    /// (a name of ten million characters) is cut to its first
-    /// [`Diagnostic::MESSAGE_CHARS`] characters, saying how much more
-    /// there was.
+    /// What is wrong, in words. A huge token the message echoes (a name
+    /// of ten million characters) is shown by its start, saying how much
+    /// more there was, so the words around it still say what is wrong;
+    /// the whole is cut at [`Diagnostic::MESSAGE_CHARS`] characters.
     pub fn message(&self) -> String {
         let m = match &self.kind {
             DiagKind::Error(e) => e.to_string(),
             DiagKind::Warning(w) => w.to_string(),
         };
+        let m = shorten_long_words(&m, Self::WORD_CHARS);
         match m.char_indices().nth(Self::MESSAGE_CHARS) {
             None => m,
             Some((at, _)) => {
@@ -562,6 +563,8 @@ impl Diagnostic {
 
     /// The longest message shown whole.
     pub const MESSAGE_CHARS: usize = 1000;
+    /// The longest word (a run without spaces) of a message shown whole.
+    pub const WORD_CHARS: usize = 100;
     /// The error kind, when this is an error.
     pub fn error(&self) -> Option<&ErrorKind> {
         match &self.kind {
@@ -760,9 +763,78 @@ impl Diagnostics {
     }
 }
 
+/// `text` with every word (a run of characters other than white space)
+/// longer than `max` characters cut to its first `max`, followed by
+/// `... (N more characters)`: a message that quotes a huge token keeps
+/// the words after it.
+pub fn shorten_long_words(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut word_start: Option<usize> = None;
+    let flush = |out: &mut String, word: &str| match word.char_indices().nth(max) {
+        Some((at, _)) => {
+            out.push_str(&word[..at]);
+            out.push_str(&format!(
+                "... ({} more characters)",
+                word[at..].chars().count()
+            ));
+        }
+        None => out.push_str(word),
+    };
+    for (i, c) in text.char_indices() {
+        if c.is_whitespace() {
+            if let Some(s) = word_start.take() {
+                flush(&mut out, &text[s..i]);
+            }
+            out.push(c);
+        } else if word_start.is_none() {
+            word_start = Some(i);
+        }
+    }
+    if let Some(s) = word_start {
+        flush(&mut out, &text[s..]);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_word_is_cut_and_the_words_after_it_kept() {
+        let kind = ErrorKind::InvalidValue {
+            stmt: "INTERFACE",
+            name: Some("OSA1".into()),
+            param: "PORTNAME".into(),
+            value: "P".repeat(2000),
+            expected: "a name of at most 16 characters".into(),
+        };
+        let d = Diagnostic {
+            file: "p.prof".into(),
+            span: Span::new(1, 1),
+            kind: DiagKind::Error(kind),
+        };
+        let m = d.message();
+        assert!(m.len() < 400, "{m}");
+        assert!(
+            m.contains(&format!("{}... (1900 more characters)", "P".repeat(100))),
+            "{m}"
+        );
+        // What the message says after the value is all still there.
+        assert!(
+            m.ends_with(" is not valid (a name of at most 16 characters)"),
+            "{m}"
+        );
+        assert_eq!(
+            shorten_long_words("a bb  ccc\tdddd", 3),
+            "a bb  ccc\tddd... (1 more characters)"
+        );
+        assert_eq!(
+            shorten_long_words("é".repeat(5).as_str(), 2),
+            "éé... (3 more characters)"
+        );
+        assert_eq!(shorten_long_words("", 2), "");
+    }
 
     /// A distinct warning per `n`.
     fn warn(d: &mut Diagnostics, n: usize) {

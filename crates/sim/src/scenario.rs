@@ -2231,17 +2231,29 @@ fn plain_types(msg: &str) -> String {
     let m = m
         .replace("expected i64", "expected a whole number")
         .replace("expected f64", "expected a number");
-    // The parser quotes the offending line of the file: a line of 200 KB
-    // is shown by its first part.
+    // The parser quotes the offending line of the file (`12 | ...`, then a
+    // `   |  ^^^` marker): a line of 200 KB is shown by its first part. Its
+    // message lines keep every word (the list of valid fields after an
+    // unknown one), with a huge one cut as a profile diagnostic cuts it.
     const LINE_CHARS: usize = 300;
+    let quoted = |l: &str| {
+        l.trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start()
+            .starts_with('|')
+    };
     m.lines()
         .map(|l| match l.char_indices().nth(LINE_CHARS) {
-            Some((at, _)) => format!(
+            Some((at, _)) if quoted(l) => format!(
                 "{}... ({} more characters)",
                 &l[..at],
                 l[at..].chars().count()
             ),
-            None => l.to_string(),
+            _ if quoted(l) => l.to_string(),
+            _ => softosa_profile::diag::shorten_long_words(
+                l,
+                softosa_profile::diag::Diagnostic::WORD_CHARS,
+            ),
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -2914,6 +2926,32 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .to_string();
         assert!(e.len() < 2000, "{} bytes", e.len());
         assert!(e.contains("more characters)"), "{e}");
+    }
+
+    /// An unknown field's message lists every valid field, however long
+    /// the list; a huge field name is cut and the list still follows.
+    #[test]
+    fn an_unknown_field_lists_every_valid_one() {
+        let e = Scenario::parse(
+            "t.toml",
+            &BASIC.replace("ip = \"192.0.2.2\"", "ip = \"192.0.2.2\"\nbogus = 1"),
+        )
+        .expect_err("an unknown field")
+        .to_string();
+        assert!(e.contains("unknown field `bogus`"), "{e}");
+        assert!(e.contains("`smc`, `vswitch`"), "{e}");
+        let huge = "q".repeat(3000);
+        let e = Scenario::parse(
+            "t.toml",
+            &BASIC.replace(
+                "ip = \"192.0.2.2\"",
+                &format!("ip = \"192.0.2.2\"\n{huge} = 1"),
+            ),
+        )
+        .expect_err("an unknown field")
+        .to_string();
+        assert!(e.len() < 2000, "{} bytes", e.len());
+        assert!(e.contains("`smc`, `vswitch`"), "{e}");
     }
 
     #[test]
