@@ -117,8 +117,9 @@ pub struct SimArgs {
     /// name = "...", or without one by its type and sizes as the report
     /// shows them); e.g. on scenarios/quick-rr.toml, --vary
     /// connections=1,10,30 --vary-on 'RR10(100/800)' leaves the stream
-    /// beside it alone.
-    #[arg(long, value_name = "NAMES", requires = "vary", value_delimiter = ',')]
+    /// beside it alone. A name that holds a comma is given whole, as its
+    /// own --vary-on.
+    #[arg(long, value_name = "NAMES", requires = "vary")]
     pub vary_on: Vec<String>,
     /// Also write a self-contained HTML report to FILE: the figures as a
     /// table, bars per variant for each workload's throughput, latency and
@@ -203,7 +204,7 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
                  on its set; leave out --vary-on"
             ))));
         }
-        let on: Vec<String> = args.vary_on.iter().map(|n| n.trim().to_string()).collect();
+        let on = vary_on_names(&args.vary_on, &sc);
         if !args.vary_on.is_empty() {
             crate::scenario::check_named_list(&on)
                 .map_err(|why| Usage(format!("--vary-on: {why}")))?;
@@ -625,6 +626,34 @@ fn json_array(out: &mut Vec<String>, elements: Vec<String>) {
             "\n  ]".into()
         });
     }
+}
+
+/// `--vary-on`'s names: each argument split at its commas, unless it is
+/// itself the name of one of the scenario's hosts or workloads (a name
+/// may hold a comma).
+fn vary_on_names(args: &[String], sc: &Scenario) -> Vec<String> {
+    let named = |t: &toml::Value| {
+        t.get("name")
+            .and_then(toml::Value::as_str)
+            .map(str::trim)
+            .map(str::to_string)
+    };
+    let names: Vec<String> = sc
+        .file
+        .hosts
+        .iter()
+        .chain(&sc.file.workloads)
+        .filter_map(named)
+        .collect();
+    args.iter()
+        .flat_map(|a| {
+            if names.iter().any(|n| n == a.trim()) {
+                vec![a.trim().to_string()]
+            } else {
+                a.split(',').map(|n| n.trim().to_string()).collect()
+            }
+        })
+        .collect()
 }
 
 /// Refuse `--html` naming the scenario or a profile file it reads (through
@@ -1867,6 +1896,48 @@ server = "zos"
         let long_ago = Instant::now() - Duration::from_secs(5);
         let (r, _) = run_world_since(&v.label, &v.setup, true, long_ago).unwrap();
         assert!(r.workloads[0].transactions > 0);
+    }
+
+    /// --vary-on splits at commas, except an argument that is itself a
+    /// host's or workload's name.
+    #[test]
+    fn vary_on_keeps_a_name_that_holds_a_comma() {
+        let text = r#"
+name = "t"
+[[host]]
+name = "zos, a"
+type = "zos"
+ip = "192.0.2.1"
+[[host]]
+name = "aix"
+type = "aix"
+ip = "192.0.2.2"
+[[workload]]
+name = "rr, small"
+type = "RR"
+connections = 1
+request = 1
+response = 1
+client = "aix"
+server = "zos, a"
+[[workload]]
+name = "str"
+type = "STR"
+connections = 1
+request = 1
+response = 1000
+client = "aix"
+server = "zos, a"
+"#;
+        let sc = Scenario::parse("t.toml", text).unwrap();
+        let on =
+            |a: &[&str]| vary_on_names(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>(), &sc);
+        assert_eq!(on(&["rr, small"]), ["rr, small"]);
+        assert_eq!(on(&[" zos, a "]), ["zos, a"]);
+        assert_eq!(on(&["str,aix"]), ["str", "aix"]);
+        assert_eq!(on(&["rr, small", "str"]), ["rr, small", "str"]);
+        // Not a name: split, and the pieces are judged as names later.
+        assert_eq!(on(&["rr,small"]), ["rr", "small"]);
     }
 
     #[test]
