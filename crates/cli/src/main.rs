@@ -175,12 +175,10 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         if let Some(unsupported) = softosa_live::lab::Given::of(&[
             (d.clock.is_some(), "--clock"),
             (d.code_level.is_some(), "--code-level"),
-            (d.max.is_some(), "--max"),
         ]) {
             return Err(Failure::usage(format!(
                 "{unsupported} cannot be used with --instance/--socket: a running lab's \
-                 displays are of the time of asking, with its own code level, and \
-                 list every line"
+                 displays are of the time of asking, with its own code level"
             )));
         }
         // A running lab knows the z/OS displays and its own views, selects
@@ -192,6 +190,7 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
             socket: d.socket,
             json,
             target: d.target,
+            max: d.max,
         };
         return softosa_live::cli::run_display(live).map_err(Failure::boxed);
     }

@@ -3,7 +3,7 @@
 //! simulation or a live plane) and calls [`run`] with these arguments; this
 //! module does not care how the engine was built.
 
-use crate::context::{ClockStamp, DisplayContext, OSAINFO_DEFAULT_MAX, OSAINFO_LINE_LIMIT};
+use crate::context::{ClockStamp, DisplayContext, OSAINFO_LINE_LIMIT};
 use crate::{render, DisplayError, DisplayKind, Format};
 use softosa_engine::Engine;
 
@@ -52,6 +52,26 @@ pub enum OsaInfoMax {
     All,
 }
 
+impl OsaInfoMax {
+    /// As [`DisplayContext::osainfo_max`] holds it: `None` for `*`.
+    pub fn limit(self) -> Option<u32> {
+        match self {
+            OsaInfoMax::Lines(n) => Some(n),
+            OsaInfoMax::All => None,
+        }
+    }
+}
+
+impl std::fmt::Display for OsaInfoMax {
+    /// As typed: `200`, `*`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OsaInfoMax::Lines(n) => write!(f, "{n}"),
+            OsaInfoMax::All => f.write_str("*"),
+        }
+    }
+}
+
 /// `*`, or a number of lines from 1 to z/OS's limit.
 pub fn parse_max(s: &str) -> Result<OsaInfoMax, String> {
     let s = s.trim();
@@ -96,11 +116,9 @@ pub fn apply(args: &DisplayArgs, mut ctx: DisplayContext) -> DisplayContext {
     if let Some(c) = &args.code_level {
         ctx.osa_code_level = c.to_ascii_uppercase();
     }
-    ctx.osainfo_max = match args.max {
-        None => Some(OSAINFO_DEFAULT_MAX),
-        Some(OsaInfoMax::Lines(n)) => Some(n),
-        Some(OsaInfoMax::All) => None,
-    };
+    if let Some(m) = args.max {
+        ctx.osainfo_max = m.limit();
+    }
     ctx
 }
 

@@ -131,9 +131,9 @@ pub struct DisplayContext {
     /// driver keeps one (the simulator's distributor does; the engine does
     /// not): Netstat VCRT lists these connections. `None`: not known.
     pub vcrt: Option<Vec<VcrtRoute>>,
-    /// OSAINFO's `MAX=`: how many lines of each interface's report to show;
-    /// `None` is `MAX=*`, everything up to z/OS's limit of
-    /// [`OSAINFO_LINE_LIMIT`] lines.
+    /// OSAINFO's `MAX=`: how many lines of each interface's report to show
+    /// ([`OSAINFO_DEFAULT_MAX`] by default, as on z/OS); `None` is `MAX=*`,
+    /// everything up to z/OS's limit of [`OSAINFO_LINE_LIMIT`] lines.
     pub osainfo_max: Option<u32>,
 }
 
@@ -161,7 +161,7 @@ impl Default for DisplayContext {
             clock: None,
             stack_names: Vec::new(),
             vcrt: None,
-            osainfo_max: None,
+            osainfo_max: Some(OSAINFO_DEFAULT_MAX),
         }
     }
 }

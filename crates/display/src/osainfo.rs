@@ -402,7 +402,7 @@ impl Report for OsaInfoReport {
             for line in body.lines().take(shown) {
                 l.line(line);
             }
-            if self.max_lines.is_none() && n > limit {
+            if n > OSAINFO_LINE_LIMIT as usize && shown == OSAINFO_LINE_LIMIT as usize {
                 l.line(format!(
                     "Report truncated due to greater than {OSAINFO_LINE_LIMIT} lines of output"
                 ));

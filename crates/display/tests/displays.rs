@@ -1154,7 +1154,12 @@ fn osainfo_max_limits_the_lines_of_each_report() {
         .map(|n| std::net::IpAddr::V4(std::net::Ipv4Addr::from(0x0a00_0001 + (n << 8))))
         .collect();
     let e = engine(cfg);
-    let all = text(DisplayKind::OsaInfo, &e, None);
+    let every = DisplayContext {
+        osainfo_max: None,
+        ..DisplayContext::default()
+    };
+    let all = render(DisplayKind::OsaInfo, &e, &every, None, Format::Text)
+        .unwrap_or_else(|err| panic!("{err}"));
     let body = all.lines().count() - 3; // header, n of m, End of report
     assert!(body > 300, "{all}");
     assert!(
@@ -1170,9 +1175,10 @@ fn osainfo_max_limits_the_lines_of_each_report() {
         let top = Top::try_parse_from(argv).unwrap_or_else(|err| panic!("{err}"));
         softosa_display::cli::render_args(&top.args, &e, &DisplayContext::default())
     };
-    // z/OS's default MAX is 200.
+    // z/OS's default MAX is 200, the library's default too.
     let out = ask(&["osainfo"]).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(out.lines().count(), 200 + 3, "{out}");
+    assert_eq!(out, text(DisplayKind::OsaInfo, &e, None));
     assert!(
         out.contains(&format!("200 of {body} Lines Displayed\n")),
         "{out}"
@@ -1199,11 +1205,11 @@ fn osainfo_max_limits_the_lines_of_each_report() {
     let err = ask(&["devlinks", "--max", "7"]).expect_err("devlinks has no MAX");
     assert!(err.is_usage(), "{err}");
     assert!(err.to_string().contains("osainfo only"), "{err}");
-    for bad in ["0", "65534", "-1", "all"] {
-        assert!(
-            Top::try_parse_from(["softosa", "osainfo", "--max", bad]).is_err(),
-            "--max {bad} was taken"
-        );
+    for bad in ["0", "65534", "-1", "all", ""] {
+        let e = Top::try_parse_from(["softosa", "osainfo", &format!("--max={bad}")])
+            .err()
+            .unwrap_or_else(|| panic!("--max={bad} was taken"));
+        assert!(e.to_string().contains("not a number of lines"), "{e}");
     }
 }
 
@@ -1217,6 +1223,7 @@ fn osainfo_never_shows_more_than_z_os_limit() {
     i.addresses = vec![net("172.16.1.1", 24)];
     let e = engine(system(vec![i]));
     let mut report = build(&e, &DisplayContext::default(), None).expect("osainfo builds");
+    report.max_lines = None;
     let limit = OSAINFO_LINE_LIMIT as usize;
     report.interfaces[0]
         .unicast
@@ -1240,6 +1247,9 @@ fn osainfo_never_shows_more_than_z_os_limit() {
         .and_then(|t| t.parse().ok())
         .expect("a line count");
     assert!(total > limit, "{tail:?}");
+    // MAX=65533 cuts at the same place and says so the same way.
+    report.max_lines = Some(OSAINFO_LINE_LIMIT);
+    assert_eq!(report.to_text(), out);
     // With a MAX below the limit no truncation line is added.
     report.max_lines = Some(10);
     let out = report.to_text();

@@ -239,6 +239,10 @@ pub struct DisplayArgs {
     /// displays. Omit it to show everything.
     #[arg(long = "intf", value_name = "NAME")]
     pub target: Option<String>,
+    /// OSAINFO's MAX=: the lines of each interface's report to show (1 to
+    /// 65533), or `*` for all; default 200, as on z/OS.
+    #[arg(long, value_name = "LINES|*", value_parser = softosa_display::cli::parse_max)]
+    pub max: Option<softosa_display::cli::OsaInfoMax>,
 }
 
 /// Why `filter` is not a log filter, in words for after the option and
@@ -853,6 +857,7 @@ pub fn ask_display(a: &DisplayArgs) -> Result<String, Box<dyn std::error::Error>
         kind: a.kind.clone(),
         json: a.json,
         target: target.map(str::to_string),
+        max: a.max,
     };
     let reply = crate::control::request(&path, &req.line())
         .map_err(|e| reach_error(e, path.clone(), a.socket.is_some(), &a.instance))?;
@@ -1283,6 +1288,7 @@ mod tests {
                 socket,
                 json: false,
                 target: None,
+                max: None,
             })
             .expect_err("nobody to ask");
             let text = e.to_string();
@@ -1341,6 +1347,7 @@ mod tests {
                 socket: Some(sock.clone()),
                 json: false,
                 target: target.map(str::to_string),
+                max: None,
             })
         };
         let one = ask("DEVLINKS", Some("osaqdio2")).expect("devlinks of OSAQDIO2");
@@ -1386,6 +1393,7 @@ mod tests {
             socket: None,
             json: false,
             target: None,
+            max: None,
         })
         .unwrap_err();
         assert!(e.to_string().contains("instance name"), "{e}");

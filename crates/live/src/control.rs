@@ -56,6 +56,8 @@ pub struct DisplayRequest {
     /// TRLE or a stack, as the display takes it; `None` shows everything.
     /// One word, like the kind.
     pub target: Option<String>,
+    /// OSAINFO's `MAX=` (`--max`); `None`: z/OS's default.
+    pub max: Option<softosa_display::cli::OsaInfoMax>,
 }
 
 impl DisplayRequest {
@@ -65,6 +67,7 @@ impl DisplayRequest {
             kind: kind.to_string(),
             json: false,
             target: None,
+            max: None,
         }
     }
 
@@ -77,6 +80,9 @@ impl DisplayRequest {
         if let Some(t) = &self.target {
             s.push_str(" intf=");
             s.push_str(t);
+        }
+        if let Some(m) = self.max {
+            s.push_str(&format!(" max={m}"));
         }
         s
     }
@@ -94,6 +100,11 @@ impl DisplayRequest {
                 None if w.eq_ignore_ascii_case("json") => req.json = true,
                 Some((key, value)) if key.eq_ignore_ascii_case("intf") && !value.is_empty() => {
                     req.target.get_or_insert_with(|| value.to_string());
+                }
+                Some((key, value)) if key.eq_ignore_ascii_case("max") => {
+                    if let Ok(m) = softosa_display::cli::parse_max(value) {
+                        req.max.get_or_insert(m);
+                    }
                 }
                 _ => {}
             }
@@ -748,9 +759,25 @@ mod tests {
             kind: "TUNING".into(),
             json: true,
             target: Some("TCPIP1/OSAQDIO1".into()),
+            max: None,
         };
         assert_eq!(full.line(), "display TUNING json intf=TCPIP1/OSAQDIO1");
         assert_eq!(DisplayRequest::parse(&full.line()), Some(full.clone()));
+        // OSAINFO's MAX= travels as max=N or max=*; a bad one is passed over.
+        use softosa_display::cli::OsaInfoMax;
+        for (max, word) in [
+            (OsaInfoMax::Lines(50), "max=50"),
+            (OsaInfoMax::All, "max=*"),
+        ] {
+            let r = DisplayRequest {
+                max: Some(max),
+                ..DisplayRequest::text("OSAINFO")
+            };
+            assert_eq!(r.line(), format!("display OSAINFO {word}"));
+            assert_eq!(DisplayRequest::parse(&r.line()), Some(r));
+        }
+        let p = DisplayRequest::parse("display OSAINFO max=0");
+        assert_eq!(p.map(|r| r.max), Some(None));
         let plain = DisplayRequest::text("devlinks");
         assert_eq!(plain.line(), "display devlinks");
         assert_eq!(DisplayRequest::parse("display devlinks\n"), Some(plain));

@@ -56,13 +56,22 @@ pub fn render(c: &EngineCore, req: &DisplayRequest) -> Result<String, Refusal> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
-    let ctx = softosa_display::DisplayContext {
+    let mut ctx = softosa_display::DisplayContext {
         clock: Some(softosa_display::ClockStamp::from_unix(
             now.as_secs(),
             now.subsec_nanos(),
         )),
         ..Default::default()
     };
+    if let Some(m) = req.max {
+        if zos_kind(&req.kind) != Some(softosa_display::DisplayKind::OsaInfo) {
+            return Err(Refusal::Usage(format!(
+                "--max is OSAINFO's MAX= and applies to osainfo only, not {}",
+                req.kind.to_ascii_lowercase()
+            )));
+        }
+        ctx.osainfo_max = m.limit();
+    }
     if let Some(k) = zos_kind(&req.kind) {
         let format = if req.json {
             softosa_display::Format::Json
@@ -435,8 +444,43 @@ mod tests {
                 kind: kind.into(),
                 json,
                 target: target.map(str::to_string),
+                max: None,
             },
         )
+    }
+
+    /// OSAINFO's MAX= reaches a running lab's display; other displays
+    /// refuse it as `softosa display --profile` does.
+    #[test]
+    fn osainfo_max_is_honoured_and_refused_elsewhere() {
+        use softosa_display::cli::OsaInfoMax;
+        let c = two_stacks();
+        let req = |kind: &str, max| DisplayRequest {
+            max: Some(max),
+            ..DisplayRequest::text(kind)
+        };
+        let cut = render(&c, &req("osainfo", OsaInfoMax::Lines(3))).expect("osainfo");
+        let whole = render(&c, &req("osainfo", OsaInfoMax::All)).expect("osainfo");
+        let footers = |t: &str| {
+            t.lines()
+                .filter(|l| l.ends_with("Lines Displayed"))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert!(
+            footers(&cut).iter().all(|f| f.starts_with("3 of ")),
+            "{cut}"
+        );
+        let full: Vec<String> = footers(&whole);
+        assert!(!full.is_empty());
+        for f in &full {
+            let mut w = f.split_whitespace();
+            assert_eq!(w.next(), w.nth(1), "all shown: {f}");
+        }
+        match render(&c, &req("devlinks", OsaInfoMax::Lines(3))) {
+            Err(Refusal::Usage(m)) => assert!(m.contains("osainfo only"), "{m}"),
+            other => panic!("devlinks took --max: {other:?}"),
+        }
     }
 
     #[test]

@@ -411,6 +411,7 @@ fn a_running_instance_shows_the_interface_asked_for() {
             socket: None,
             json: false,
             target: Some(target.into()),
+            max: None,
         })
     };
     let mut devlinks = Err("the lab never answered".to_string());
