@@ -76,7 +76,7 @@ interfaces of the stack on one port, and every ROUTE over a LINK or
 INTERFACE the profile defines, of the route's IP version (DEFAULT is the
 IPv4 default route, DEFAULT6 the IPv6 one).
 
-START: softosa activates every interface and device a profile defines.
+START: softosa activates every interface and device of the types it models.
 When the profile has START statements, one it does not START is warned
 about (z/OS would leave it inactive); a profile with no START at all is
 read as a fragment to try settings on, and gets no such warning.

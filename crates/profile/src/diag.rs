@@ -551,14 +551,10 @@ impl Diagnostic {
             DiagKind::Error(e) => e.to_string(),
             DiagKind::Warning(w) => w.to_string(),
         };
-        let m = shorten_long_words(&m, Self::WORD_CHARS);
-        match m.char_indices().nth(Self::MESSAGE_CHARS) {
-            None => m,
-            Some((at, _)) => {
-                let more = m[at..].chars().count();
-                format!("{}... ({more} more characters)", &m[..at])
-            }
-        }
+        cut_to(
+            &shorten_long_words(&m, Self::WORD_CHARS),
+            Self::MESSAGE_CHARS,
+        )
     }
 
     /// The longest message shown whole.
@@ -763,6 +759,19 @@ impl Diagnostics {
     }
 }
 
+/// `text` whole if it has at most `max` characters, else its first `max`
+/// followed by `... (N more characters)`.
+pub fn cut_to(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((at, _)) => {
+            let more = text[at..].chars().count();
+            let s = if more == 1 { "" } else { "s" };
+            format!("{}... ({more} more character{s})", &text[..at])
+        }
+    }
+}
+
 /// `text` with every word (a run of characters other than white space)
 /// longer than `max` characters cut to its first `max`, followed by
 /// `... (N more characters)`: a message that quotes a huge token keeps
@@ -770,16 +779,7 @@ impl Diagnostics {
 pub fn shorten_long_words(text: &str, max: usize) -> String {
     let mut out = String::with_capacity(text.len().min(4096));
     let mut word_start: Option<usize> = None;
-    let flush = |out: &mut String, word: &str| match word.char_indices().nth(max) {
-        Some((at, _)) => {
-            out.push_str(&word[..at]);
-            out.push_str(&format!(
-                "... ({} more characters)",
-                word[at..].chars().count()
-            ));
-        }
-        None => out.push_str(word),
-    };
+    let flush = |out: &mut String, word: &str| out.push_str(&cut_to(word, max));
     for (i, c) in text.char_indices() {
         if c.is_whitespace() {
             if let Some(s) = word_start.take() {
@@ -827,7 +827,7 @@ mod tests {
         );
         assert_eq!(
             shorten_long_words("a bb  ccc\tdddd", 3),
-            "a bb  ccc\tddd... (1 more characters)"
+            "a bb  ccc\tddd... (1 more character)"
         );
         assert_eq!(
             shorten_long_words("é".repeat(5).as_str(), 2),

@@ -9,7 +9,7 @@ use crate::replay::{
     busiest_window, replay_mode, tighten_window, FrameObserver, Hooks, Mode, ReplayError,
     ReplayOptions,
 };
-use crate::report::{render_text, write_json, Report, ReportPort};
+use crate::report::{render_text, write_json, Report, ReportPort, SpeedFrom};
 use crate::smcat::{parse_config, SmcatAnalyzer, SmcatConfigError};
 use crate::zert::ZertAnalyzer;
 use clap::{Args, ValueEnum};
@@ -403,12 +403,10 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, ReplayCliError> {
 
 /// The ports of the analysed interfaces (all of the profile's when `-i`
 /// names none), each with its interfaces in profile order.
-fn report_ports(cfg: &SystemConfig, selected: &[String], speed_given: bool) -> Vec<ReportPort> {
+fn report_ports(cfg: &SystemConfig, wanted: &[String], speed: SpeedFrom) -> Vec<ReportPort> {
     let mut out: Vec<(usize, ReportPort)> = Vec::new();
-    for i in &cfg.interfaces {
-        if !(selected.is_empty() || selected.iter().any(|n| n.eq_ignore_ascii_case(&i.name))) {
-            continue;
-        }
+    let analysed = crate::replay::analysed_interfaces(cfg, wanted).unwrap_or_default();
+    for i in analysed.iter().filter_map(|&n| cfg.interfaces.get(n)) {
         let Some(port) = cfg.ports.get(i.port) else {
             continue;
         };
@@ -430,7 +428,7 @@ fn report_ports(cfg: &SystemConfig, selected: &[String], speed_given: bool) -> V
                 name: port.name.clone(),
                 adapter,
                 speed_mbps,
-                speed_given: speed_given && speed_mbps.is_some(),
+                speed_from: speed_mbps.map(|_| speed),
                 interfaces: vec![i.name.clone()],
             },
         ));
@@ -452,6 +450,13 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
     }
     check_outputs(args)?;
     let mut cfg = load_config(&args.profile)?;
+    let speed_from = if args.port_speed.is_some() {
+        SpeedFrom::Option
+    } else if crate::config::is_json(&args.profile) {
+        SpeedFrom::Configuration
+    } else {
+        SpeedFrom::Default
+    };
     if let Some(speed) = args.port_speed {
         for p in &mut cfg.ports {
             if let PortKind::Osa { speed_mbps, .. } = &mut p.kind {
@@ -514,16 +519,10 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
     let started = std::time::Instant::now();
     let terminal = std::io::stderr().is_terminal();
     let mut shown = false;
-    let local_nets: Vec<_> = cfg
-        .interfaces
+    let local_nets: Vec<_> = crate::replay::analysed_interfaces(&cfg, &args.interfaces)
+        .unwrap_or_default()
         .iter()
-        .filter(|i| {
-            args.interfaces.is_empty()
-                || args
-                    .interfaces
-                    .iter()
-                    .any(|n| n.eq_ignore_ascii_case(&i.name))
-        })
+        .filter_map(|&n| cfg.interfaces.get(n))
         .flat_map(|i| i.addresses.iter().copied())
         .collect();
     let mut smcat = smcat_cfg.map(|c| SmcatAnalyzer::new(c, local_nets, args.max_flows));
@@ -621,7 +620,7 @@ pub fn build_report(args: &ReplayArgs) -> Result<Report, ReplayCliError> {
         capture_bytes: bytes,
         profile: args.profile.display().to_string(),
         host_service_us: args.host_service_us,
-        ports: report_ports(&cfg, &args.interfaces, args.port_speed.is_some()),
+        ports: report_ports(&cfg, &args.interfaces, speed_from),
         modes: results,
         timeline_window_ns: opts.timeline_window,
         annotated_mode: annotate_mode.map(|m| m.label().to_string()),

@@ -32,13 +32,16 @@ pub enum ConfigLoadError {
     Profile(String),
 }
 
+/// Whether `path` is read as a JSON SystemConfig (by its `.json` name).
+pub fn is_json(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
 /// Load a TCP/IP profile (or a `.json` SystemConfig) into an engine config.
 pub fn load_config(path: &Path) -> Result<SystemConfig, ConfigLoadError> {
     let file = path.display().to_string();
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-    {
+    if is_json(path) {
         let text = softosa_profile::load::read_bounded_string(path).map_err(|source| {
             ConfigLoadError::Read {
                 file: file.clone(),

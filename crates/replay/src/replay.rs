@@ -952,15 +952,14 @@ fn unavailable(mode: Mode, why: String, notes: Vec<String>) -> ModeResult {
 }
 
 /// Apply `mode` to the analysed interfaces of a copy of `base`.
-fn configure(
-    base: &SystemConfig,
-    mode: Mode,
-    opts: &ReplayOptions,
-) -> Result<(SystemConfig, Vec<String>, Vec<String>), ReplayError> {
-    let mut cfg = base.clone();
-    let mut notes = Vec::new();
-    let names: Vec<String> = cfg.interfaces.iter().map(|i| i.name.clone()).collect();
-    let selected: Vec<usize> = if opts.interfaces.is_empty() {
+/// The interfaces a replay analyses, as indices into `cfg.interfaces`:
+/// those `wanted` names (`-i`, any case), or without names every OSA
+/// interface (HiperSockets ones only when named).
+pub fn analysed_interfaces(
+    cfg: &SystemConfig,
+    wanted: &[String],
+) -> Result<Vec<usize>, ReplayError> {
+    let selected: Vec<usize> = if wanted.is_empty() {
         cfg.interfaces
             .iter()
             .enumerate()
@@ -973,10 +972,17 @@ fn configure(
             .collect()
     } else {
         let mut v = Vec::new();
-        for want in &opts.interfaces {
-            match names.iter().position(|n| n.eq_ignore_ascii_case(want)) {
+        for want in wanted {
+            match cfg
+                .interfaces
+                .iter()
+                .position(|i| i.name.eq_ignore_ascii_case(want))
+            {
                 Some(n) => v.push(n),
-                None => return Err(ReplayError::NoSuchInterface(want.clone(), names.join(", "))),
+                None => {
+                    let names: Vec<&str> = cfg.interfaces.iter().map(|i| i.name.as_str()).collect();
+                    return Err(ReplayError::NoSuchInterface(want.clone(), names.join(", ")));
+                }
             }
         }
         v
@@ -984,6 +990,17 @@ fn configure(
     if selected.is_empty() {
         return Err(ReplayError::NoInterface);
     }
+    Ok(selected)
+}
+
+fn configure(
+    base: &SystemConfig,
+    mode: Mode,
+    opts: &ReplayOptions,
+) -> Result<(SystemConfig, Vec<String>, Vec<String>), ReplayError> {
+    let mut cfg = base.clone();
+    let mut notes = Vec::new();
+    let selected = analysed_interfaces(&cfg, &opts.interfaces)?;
     for &n in &selected {
         let i = &mut cfg.interfaces[n];
         let (perf, wq, olm) = match mode {

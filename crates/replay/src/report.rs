@@ -37,19 +37,34 @@ pub struct ReportPort {
     pub adapter: String,
     /// The wire's speed; `None` for HiperSockets (memory to memory).
     pub speed_mbps: Option<u32>,
-    /// Whether `--port-speed` set the speed (else the profile's default).
-    pub speed_given: bool,
+    /// Where the speed came from (`None` with no speed).
+    pub speed_from: Option<SpeedFrom>,
     /// The analysed interfaces on this port.
     pub interfaces: Vec<String>,
+}
+
+/// Where a port's speed in the replay came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpeedFrom {
+    /// `--port-speed`.
+    Option,
+    /// A profile says no speed: the OSA ports' default of 1000 Mb/s.
+    Default,
+    /// A JSON SystemConfig's own port configuration.
+    Configuration,
 }
 
 impl ReportPort {
     /// "OSAQDIO1: OSA-E3 at 1000 Mb/s (the default; --port-speed sets it);
     /// interfaces ETH1 ETH2".
     pub fn describe(&self) -> String {
-        let speed = match (self.speed_mbps, self.speed_given) {
-            (Some(s), true) => format!(" at {s} Mb/s (set by --port-speed)"),
-            (Some(s), false) => format!(" at {s} Mb/s (the default; --port-speed sets it)"),
+        let speed = match (self.speed_mbps, self.speed_from) {
+            (Some(s), Some(SpeedFrom::Option)) => format!(" at {s} Mb/s (set by --port-speed)"),
+            (Some(s), Some(SpeedFrom::Configuration)) => {
+                format!(" at {s} Mb/s (the configuration's; --port-speed sets it)")
+            }
+            (Some(s), _) => format!(" at {s} Mb/s (the default; --port-speed sets it)"),
             (None, _) => String::new(),
         };
         format!(

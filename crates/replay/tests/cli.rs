@@ -4,7 +4,7 @@
 mod common;
 
 use softosa_replay::cli::{build_report, run, Format, ReplayArgs};
-use softosa_replay::report::render_text;
+use softosa_replay::report::{render_text, SpeedFrom};
 use std::path::{Path, PathBuf};
 
 fn data(name: &str) -> PathBuf {
@@ -637,8 +637,8 @@ fn the_report_says_which_port_speed_it_modelled() {
     assert_eq!(report.ports.len(), 1, "{:?}", report.ports);
     let p = &report.ports[0];
     assert_eq!(
-        (p.name.as_str(), p.speed_mbps, p.speed_given),
-        ("OSAPRT1", Some(1000), false)
+        (p.name.as_str(), p.speed_mbps, p.speed_from),
+        ("OSAPRT1", Some(1000), Some(SpeedFrom::Default))
     );
     assert_eq!(p.interfaces, ["OSAV4", "OSAV6"]);
     let text = render_text(&report);
@@ -654,6 +654,46 @@ fn the_report_says_which_port_speed_it_modelled() {
     assert!(render_text(&report).contains("OSA-E3 at 25000 Mb/s (set by --port-speed)"));
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["ports"][0]["speed_mbps"], 25_000);
+}
+
+/// The Port lines name the ports of the analysed interfaces only: a
+/// profile's HiperSockets interface is analysed (and its port shown) only
+/// when -i names it. A JSON configuration's speed is its own.
+#[test]
+fn the_ports_shown_are_the_analysed_ones() {
+    let prof = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/profiles/qdio-accelerator.prof");
+    let mut a = args(&data("iperf3-tcp.pcap"), &prof);
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    let r = build_report(&a).unwrap();
+    assert!(!r.ports.is_empty());
+    assert!(
+        r.ports.iter().all(|p| p.adapter != "HiperSockets"),
+        "{:?}",
+        r.ports
+    );
+    a.interfaces = vec!["hsroute".into()];
+    let r = build_report(&a).unwrap();
+    assert_eq!(r.ports.len(), 1, "{:?}", r.ports);
+    assert_eq!(
+        (
+            r.ports[0].adapter.as_str(),
+            r.ports[0].speed_mbps,
+            r.ports[0].speed_from
+        ),
+        ("HiperSockets", None, None)
+    );
+    assert!(render_text(&r).contains("Port IUTIQDF4: HiperSockets; interface HSROUTE\n"));
+    // The same host as a JSON SystemConfig: its ports' speeds are its own.
+    let dir = scratch("json-config");
+    let cfg = softosa_replay::config::load_config(&data("host.prof")).unwrap();
+    let json = dir.join("host.json");
+    std::fs::write(&json, serde_json::to_string(&cfg).unwrap()).unwrap();
+    let mut a = args(&data("iperf3-tcp.pcap"), &json);
+    a.modes = vec![softosa_replay::replay::Mode::Balanced];
+    let r = build_report(&a).unwrap();
+    assert_eq!(r.ports[0].speed_from, Some(SpeedFrom::Configuration));
+    assert!(render_text(&r).contains("at 1000 Mb/s (the configuration's; --port-speed sets it)"));
 }
 
 /// A capture whose first record is stamped late replays the others at

@@ -279,6 +279,31 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
             n - WARNINGS_SHOWN
         );
     }
+    // What the scenario does that the hosts' z/OS would not: each once,
+    // a few per host, then how many more.
+    let mut noted = std::collections::BTreeSet::new();
+    let mut notes_per_host: std::collections::BTreeMap<&str, usize> = Default::default();
+    for v in &variants {
+        for h in &v.setup.hosts {
+            for n in h.adapter.iter().flat_map(|a| &a.osa.notes) {
+                let n = format!("{}: host {:?}: {n}", args.scenario.display(), h.name);
+                if noted.insert(n.clone()) {
+                    let k = notes_per_host.entry(h.name.as_str()).or_default();
+                    *k += 1;
+                    if *k <= WARNINGS_SHOWN {
+                        softosa_display::note!("{n}");
+                    }
+                }
+            }
+        }
+    }
+    for (host, n) in notes_per_host.iter().filter(|(_, n)| **n > WARNINGS_SHOWN) {
+        softosa_display::note!(
+            "{}: host {host:?}: ... and {} more hosts in none of its interface's subnets",
+            args.scenario.display(),
+            n - WARNINGS_SHOWN
+        );
+    }
     if args.models {
         if args.format != Format::Text {
             return Err(Box::new(Usage(

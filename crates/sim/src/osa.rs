@@ -29,6 +29,10 @@ pub struct OsaSetup {
     /// (its diagnostics' warnings, `file:line:col: warning: ...`); empty
     /// for a host described by fields.
     pub warnings: Vec<String>,
+    /// What the scenario asks of this host that its profile's z/OS would
+    /// do otherwise (a peer outside its interface's subnets, reached
+    /// directly on the flat simulated LAN); shown beside the warnings.
+    pub notes: Vec<String>,
 }
 
 /// A batch presented to the host, with its frames already parsed.

@@ -1761,8 +1761,8 @@ impl Scenario {
                         .collect::<Vec<_>>()
                         .join(" ")
                 );
-                if !a.osa.warnings.contains(&note) {
-                    a.osa.warnings.push(note);
+                if !a.osa.notes.contains(&note) {
+                    a.osa.notes.push(note);
                 }
             }
         }
@@ -1995,6 +1995,7 @@ impl Scenario {
                     config: engine_config(idx, h, &g, rate, extra_addrs).map_err(bad)?,
                     iface: 0,
                     warnings: Vec::new(),
+                    notes: Vec::new(),
                 },
                 (Some(_), Some(_)) => {
                     return Err(bad("give profile or profile_text, not both".into()))
@@ -2242,18 +2243,19 @@ fn plain_types(msg: &str) -> String {
             .trim_start()
             .starts_with('|')
     };
+    use softosa_profile::diag::{cut_to, shorten_long_words, Diagnostic};
     m.lines()
-        .map(|l| match l.char_indices().nth(LINE_CHARS) {
-            Some((at, _)) if quoted(l) => format!(
-                "{}... ({} more characters)",
-                &l[..at],
-                l[at..].chars().count()
-            ),
-            _ if quoted(l) => l.to_string(),
-            _ => softosa_profile::diag::shorten_long_words(
-                l,
-                softosa_profile::diag::Diagnostic::WORD_CHARS,
-            ),
+        .map(|l| {
+            if quoted(l) {
+                cut_to(l, LINE_CHARS)
+            } else {
+                // Many short words (a long string value the message
+                // repeats) are bounded as a whole line.
+                cut_to(
+                    &shorten_long_words(l, Diagnostic::WORD_CHARS),
+                    Diagnostic::MESSAGE_CHARS,
+                )
+            }
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -2549,6 +2551,7 @@ fn profile_config(
         config: cfg,
         iface,
         warnings,
+        notes: Vec::new(),
     })
 }
 
@@ -2952,6 +2955,18 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         .to_string();
         assert!(e.len() < 2000, "{} bytes", e.len());
         assert!(e.contains("`smc`, `vswitch`"), "{e}");
+        // A huge value of short words, which the message repeats.
+        let words = "a ".repeat(100_000);
+        let e = Scenario::parse(
+            "t.toml",
+            &BASIC.replace(
+                "type = \"aix\"",
+                &format!("type = \"aix\"\nprocessors = \"{words}\""),
+            ),
+        )
+        .expect_err("a string for a number")
+        .to_string();
+        assert!(e.len() < 3000, "{} bytes", e.len());
     }
 
     #[test]
@@ -3010,11 +3025,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
         let iface =
             "INTERFACE OSAIF1 DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME OSAP1\nSTART OSAIF1";
         let v = inline_profile(iface);
-        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
+        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.notes;
         assert!(w.is_empty(), "{w:?}");
         // 192.0.2.2 is inside 192.0.2.0/30 too.
         let v = inline_profile(&iface.replace("/24", "/30"));
-        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
+        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.notes;
         assert!(w.is_empty(), "{w:?}");
         let text = BASIC
             .replace(
@@ -3033,8 +3048,11 @@ values = ["BALANCED", "DYNAMIC", "OLM"]
             .unwrap()
             .variants()
             .unwrap();
-        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
+        let w = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.notes;
         assert_eq!(w.len(), 1, "two workloads, one peer: {w:?}");
+        // It is no profile warning.
+        let warnings = &v[0].setup.hosts[0].adapter.as_ref().unwrap().osa.warnings;
+        assert!(warnings.is_empty(), "{warnings:?}");
         assert!(
             w[0].starts_with(
                 "host \"aix\" (192.0.2.2), which a workload runs with, is in no subnet of \
