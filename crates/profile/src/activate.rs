@@ -111,6 +111,8 @@ pub const DEFAULT_V6_PREFIX: u8 = 64;
 struct PortPlan {
     name: String,
     iqd_chpid: Option<u8>,
+    /// The statement that named the port first (`INTERFACE X`, `LINK Y`).
+    first: String,
 }
 
 /// Lower the stacks and TRLEs into one [`ec::SystemConfig`].
@@ -171,17 +173,45 @@ pub fn activate(
     // Port name (upper case) → its plan: a scan of the plans per interface
     // is quadratic in the number of ports.
     let mut plan_of: HashMap<String, usize> = HashMap::new();
-    let mut port_index = |name: &str, iqd: Option<u8>, plans: &mut Vec<PortPlan>| -> usize {
+    // A port is one kind: an OSA PORTNAME that is also a HiperSockets
+    // CHPID's port name (IUTIQDxx) would merge the two; the error names
+    // the statement that claimed the port first.
+    let mut port_index = |name: &str,
+                          iqd: Option<u8>,
+                          user: String,
+                          plans: &mut Vec<PortPlan>|
+     -> Result<usize, ErrorKind> {
         let key = name.to_ascii_uppercase();
         if let Some(&i) = plan_of.get(&key) {
-            return i;
+            let other = &plans[i];
+            if other.iqd_chpid.is_some() != iqd.is_some() {
+                let why = match (iqd, other.iqd_chpid) {
+                    (Some(c), _) => format!(
+                        "the port of its HiperSockets CHPID {c:02X} is named {key}, which {} \
+                         gives an OSA port as its name",
+                        other.first
+                    ),
+                    (None, c) => format!(
+                        "{key} names the port of HiperSockets CHPID {:02X}, which {} is on, \
+                         not an OSA port",
+                        c.unwrap_or_default(),
+                        other.first
+                    ),
+                };
+                return Err(ErrorKind::Activation(format!(
+                    "{user}: {why}; HiperSockets ports are named IUTIQDxx after their CHPID, \
+                     so give the OSA port another name"
+                )));
+            }
+            return Ok(i);
         }
         plans.push(PortPlan {
             name: key.clone(),
             iqd_chpid: iqd,
+            first: user,
         });
         plan_of.insert(key, plans.len() - 1);
-        plans.len() - 1
+        Ok(plans.len() - 1)
     };
     let iqd_name = |c: u8| format!("IUTIQD{c:02X}");
 
@@ -206,7 +236,17 @@ pub fn activate(
                     None,
                 ),
             };
-            let pi = port_index(&port, iqd, &mut plans);
+            let pi = match port_index(&port, iqd, format!("INTERFACE {}", i.name), &mut plans) {
+                Ok(pi) => pi,
+                Err(e) => {
+                    let at = match i.kind {
+                        InterfaceKind::IpaqIdio => i.chpid.as_ref().map(|c| c.span),
+                        _ => i.portname.as_ref().map(|p| p.span),
+                    };
+                    d.error(&p.file, at.unwrap_or(i.span), e);
+                    continue;
+                }
+            };
             let mut ic = ec::InterfaceConfig::new(i.name.clone(), si, pi);
             ic.ip_version = if i.kind == InterfaceKind::IpaqEnet6 {
                 ec::IpVersion::V6
@@ -280,7 +320,13 @@ pub fn activate(
                 }
                 _ => (l.device.value.clone(), None),
             };
-            let pi = port_index(&port, iqd, &mut plans);
+            let pi = match port_index(&port, iqd, format!("LINK {}", l.name), &mut plans) {
+                Ok(pi) => pi,
+                Err(e) => {
+                    d.error(&p.file, l.device.span, e);
+                    continue;
+                }
+            };
             let mut ic = ec::InterfaceConfig::new(l.name.clone(), si, pi);
             ic.defined_by = ec::DefinedBy::Link;
             let link_routes = routes.get(&l.name);

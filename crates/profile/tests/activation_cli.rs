@@ -666,3 +666,54 @@ fn check_activates_a_tempip_interface_without_an_address() {
         "{out}"
     );
 }
+
+/// An OSA PORTNAME that is a HiperSockets CHPID's port name (IUTIQDxx)
+/// would merge an OSA and a HiperSockets interface onto one port: refused
+/// at the statement that comes second, whichever kind it is, and across
+/// stacks too.
+#[test]
+fn an_osa_port_named_as_a_hipersockets_port_is_refused() {
+    let osa = "INTERFACE O1 DEFINE IPAQENET PORTNAME IUTIQDF1 IPADDR 10.2.1.1/24\n";
+    let iqd = "INTERFACE H1 DEFINE IPAQIDIO CHPID F1 IPADDR 10.1.1.1/24\n";
+    for (text, at, says) in [
+        (
+            format!("{osa}{iqd}"),
+            "p.prof:2:36",
+            "INTERFACE H1: the port of its HiperSockets CHPID F1 is named IUTIQDF1, which \
+             INTERFACE O1 gives an OSA port as its name",
+        ),
+        (
+            format!("{iqd}{}", osa.replace("IUTIQDF1", "iutiqdf1")),
+            "p.prof:2:39",
+            "INTERFACE O1: IUTIQDF1 names the port of HiperSockets CHPID F1, which \
+             INTERFACE H1 is on, not an OSA port",
+        ),
+    ] {
+        let p = prof("p.prof", &text);
+        let d = activate(&[stack("TCPIP", &p)], &[], &ActivateOptions::default())
+            .expect_err("one port of two kinds");
+        let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(
+            v[0].starts_with(&format!("{at}: error: activation: {says}")),
+            "{v:?}"
+        );
+    }
+    // Two stacks, one of each.
+    let a = prof("a.prof", osa);
+    let b = prof("b.prof", iqd);
+    let d = activate(
+        &[stack("TCPIPA", &a), stack("TCPIPB", &b)],
+        &[],
+        &ActivateOptions::default(),
+    )
+    .expect_err("one port of two kinds");
+    assert!(
+        d.items()[0].to_string().starts_with("b.prof:1:"),
+        "{:?}",
+        d.items()
+    );
+    // A HiperSockets CHPID whose port name no OSA port uses is fine.
+    let ok = prof("c.prof", &format!("{osa}{}", iqd.replace("F1", "F2")));
+    assert!(activate(&[stack("TCPIP", &ok)], &[], &ActivateOptions::default()).is_ok());
+}
