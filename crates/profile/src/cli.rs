@@ -97,7 +97,8 @@ column 1: indent their continuation lines (a PORT or PORTRANGE entry may
 start in column 1 with its port number); an unknown statement is an error.
 Likewise a z/OS parameter softosa does not model on a statement it reads
 (IPCONFIG SYSPLEXROUTING, SOURCEVIPA, TCPSTACKSOURCEVIPA addr; GLOBALCONFIG
-NOTCPIPSTATISTICS, ZERT AGGREGATION; IPAQENET6 INTFID; IPAQENET TEMPIP;
+NOTCPIPSTATISTICS, ZERT AGGREGATION; IPAQENET6 INTFID, DUPADDRDET and
+TEMPPREFIX; IPAQENET TEMPIP;
 ROUTE DELAYACKS and the retransmission settings; ...) is a warning once its
 values are checked for count and form (ranges only where softosa has IBM's,
 such as ARPTO 60-86400); one whose values softosa cannot check

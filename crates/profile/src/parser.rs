@@ -653,6 +653,8 @@ enum Val {
     Time(&'static str),
     /// A name of 1-16 characters (an interface name).
     Name(&'static str),
+    /// An IPv6 prefix `prefix/length` (length 1-128), or ALL or NONE.
+    V6PrefixOrAll,
 }
 
 /// No upper bound beyond what [`parse_dec`] reads.
@@ -683,6 +685,7 @@ impl Val {
                 "an interface identifier: four groups of 1-4 hexadecimal digits separated by colons, e.g. 0:16:207:3"
             }
             Val::DevNum => "a device number of 1-4 hexadecimal digits, e.g. 2B70",
+            Val::V6PrefixOrAll => "ALL, NONE or an IPv6 prefix/length, e.g. 2001:db8::/64",
         }
     }
 
@@ -719,6 +722,14 @@ impl Val {
                 s.split_once(':').is_some_and(|(h, m)| two(h) && two(m))
             }
             Val::Name(_) => (1..=16).contains(&s.chars().count()),
+            Val::V6PrefixOrAll => {
+                s.eq_ignore_ascii_case("ALL")
+                    || s.eq_ignore_ascii_case("NONE")
+                    || s.split_once('/').is_some_and(|(a, l)| {
+                        a.parse::<std::net::Ipv6Addr>().is_ok()
+                            && parse_dec(l).is_some_and(|n| (1..=128).contains(&n))
+                    })
+            }
         }
     }
 }
@@ -960,6 +971,18 @@ const GLOBALCONFIG_OTHER: OtherParams = OtherParams {
 /// IPAQENET6 only.
 const INTFID: Other = other("INTFID", &[Val::IntfId]);
 
+/// Duplicate address detection attempts, and the prefixes temporary
+/// (privacy) addresses are made for (INTERFACE - IPAQENET6 statement):
+/// IPAQENET6 only. DUPADDRDET's range is not confirmed: its form is
+/// checked.
+const DUPADDRDET: Other = other(
+    "DUPADDRDET",
+    &[num(
+        "a number of duplicate address detection attempts, e.g. 1",
+    )],
+);
+const TEMPPREFIX: Other = other("TEMPPREFIX", &[Val::V6PrefixOrAll]);
+
 /// TEMPIP, coded in place of IPADDR: the interface starts with the address
 /// 0.0.0.0 (IP Configuration Guide, "Using TEMPIP interfaces": "Define an
 /// interface with the TEMPIP parameter instead of the IPADDR parameter";
@@ -972,7 +995,13 @@ const TEMPIP: Other = other("TEMPIP", &[]);
 /// Express presentation, support page 7231685; the form of SMCR's and
 /// SMCD's values on INTERFACE is not confirmed, so they stay unsupported).
 const INTERFACE_OTHER: OtherParams = OtherParams {
-    other: &[INTFID, other("DEVNUM", &[Val::DevNum]), TEMPIP],
+    other: &[
+        INTFID,
+        DUPADDRDET,
+        TEMPPREFIX,
+        other("DEVNUM", &[Val::DevNum]),
+        TEMPIP,
+    ],
     subs: &[],
     unsupported: &[kw("SMCR"), kw("SMCD")],
 };
@@ -2130,9 +2159,12 @@ impl Parser<'_> {
             let p = match k {
                 ParamKind::Modelled(p) => p,
                 ParamKind::NotModelled(k) => {
-                    // INTFID is IPAQENET6's only, TEMPIP IPAQENET's.
+                    // INTFID, DUPADDRDET and TEMPPREFIX are IPAQENET6's
+                    // only, TEMPIP IPAQENET's.
                     let only = match k {
-                        NotModelled::Other(o) if o.kw == INTFID.kw => {
+                        NotModelled::Other(o)
+                            if [INTFID.kw, DUPADDRDET.kw, TEMPPREFIX.kw].contains(&o.kw) =>
+                        {
                             Some((InterfaceKind::IpaqEnet6, o))
                         }
                         NotModelled::Other(o) if o.kw == TEMPIP.kw => {

@@ -817,6 +817,50 @@ fn real_globalconfig_parameters_are_warnings_or_said_to_be_unsupported() {
     assert!(p.global.iqdmultiwrite.is_some());
 }
 
+/// DUPADDRDET (duplicate address detection attempts) and TEMPPREFIX (the
+/// prefixes temporary addresses are made for: ALL, NONE or one) are
+/// IPAQENET6 parameters softosa does not model: a warning each, their
+/// values checked for form, and an error on an IPv4 interface.
+#[test]
+fn dupaddrdet_and_tempprefix_are_read_on_ipaqenet6_only() {
+    let (p, v) = diags(
+        "INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 IPADDR 2001:db8::1 DUPADDRDET 1 \
+         TEMPPREFIX 2001:db8::/64 MTU 1500\n",
+    );
+    assert_eq!(
+        not_modelled(&v),
+        [
+            "1:62 INTERFACE O6 DUPADDRDET",
+            "1:75 INTERFACE O6 TEMPPREFIX"
+        ],
+        "{v:?}"
+    );
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1500));
+    for ok in ["ALL", "none"] {
+        let (_, v) = diags(&format!(
+            "INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 TEMPPREFIX {ok}\n"
+        ));
+        assert_eq!(v.len(), 1, "{ok}: {v:?}");
+    }
+    for bad in ["2001:db8::", "2001:db8::/129", "10.0.0.0/8", "SOME"] {
+        let (_, v) = diags(&format!(
+            "INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 TEMPPREFIX {bad}\n"
+        ));
+        assert_eq!(v.len(), 1, "{bad}: {v:?}");
+        assert!(
+            v[0].contains("is not valid (ALL, NONE or an IPv6 prefix/length"),
+            "{v:?}"
+        );
+    }
+    let (_, v) =
+        diags("INTERFACE O4 DEFINE IPAQENET PORTNAME P1 IPADDR 10.1.1.1/24 DUPADDRDET 1\n");
+    assert_eq!(
+        v,
+        ["s.prof:1:61: error: interface O4: DUPADDRDET is not valid for DEFINE IPAQENET"]
+    );
+}
+
 /// INTFID (the 64-bit interface identifier, x:x:x:x) is a parameter of
 /// IPAQENET6 (IBM's examples: `INTFID 0:16:207:3`); softosa does not model
 /// it. It is no parameter of an IPv4 interface.
