@@ -358,6 +358,10 @@ pub fn activate(
                 router(role)
             };
             ic.isolate = l.isolate.as_ref().is_some_and(|x| x.value);
+            if let Some(c) = &l.secclass {
+                ic.secclass = c.value;
+            }
+            ic.monsysplex = l.monsysplex.as_ref().is_some_and(|m| m.value);
             cfg.interfaces.push(ic);
         }
 

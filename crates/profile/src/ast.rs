@@ -315,6 +315,10 @@ pub struct Link {
     pub vmac: Option<Vmac>,
     pub vlanid: Option<Spanned<u32>>,
     pub isolate: Option<Spanned<bool>>,
+    /// SECCLASS (1-255, default 255), as on INTERFACE.
+    pub secclass: Option<Spanned<u8>>,
+    /// MONSYSPLEX / NOMONSYSPLEX, as on INTERFACE.
+    pub monsysplex: Option<Spanned<bool>>,
 }
 
 impl Link {
@@ -332,6 +336,8 @@ impl Link {
             vmac: None,
             vlanid: None,
             isolate: None,
+            secclass: None,
+            monsysplex: None,
         }
     }
 }

@@ -98,6 +98,8 @@ pub fn convert(p: &Profile, opts: &ConvertOptions) -> (Profile, Diagnostics) {
         i.vmac = l.vmac.clone();
         i.vlanid = l.vlanid.clone();
         i.isolate = l.isolate.clone();
+        i.secclass = l.secclass.clone();
+        i.monsysplex = l.monsysplex.clone();
         i.ipaddr.push(Spanned::new(
             IpPrefix {
                 addr: home.addr.value,

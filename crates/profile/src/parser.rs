@@ -2899,18 +2899,19 @@ impl Parser<'_> {
                 IP::Isolate | IP::NoIsolate => {
                     link.isolate = Some(Spanned::new(p == IP::Isolate, t.span))
                 }
-                // LINK parameters softosa reads and does not model (the
-                // MPCIPA LINK statement has them; IBM's TCPIPCS PROFILE
-                // output writes `SECCLASS 255 NOMONSYSPLEX` on every LINK).
-                IP::SecClass
-                | IP::MonSysplex
-                | IP::NoMonSysplex
-                | IP::IpBcast
-                | IP::DynVlanReg
-                | IP::NoDynVlanReg => {
-                    if p == IP::SecClass && self.secclass(S).is_none() {
-                        continue;
+                // Read as on INTERFACE (IBM's TCPIPCS PROFILE output writes
+                // `SECCLASS 255 NOMONSYSPLEX` on every LINK).
+                IP::SecClass => {
+                    if let Some(c) = self.secclass(S) {
+                        link.secclass = Some(c);
                     }
+                }
+                IP::MonSysplex | IP::NoMonSysplex => {
+                    link.monsysplex = Some(Spanned::new(p == IP::MonSysplex, t.span));
+                }
+                // LINK parameters softosa reads and does not model (the
+                // MPCIPA LINK statement has them).
+                IP::IpBcast | IP::DynVlanReg | IP::NoDynVlanReg => {
                     self.warn(
                         t.span,
                         WarningKind::ParameterNotModelled {

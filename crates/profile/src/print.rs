@@ -145,6 +145,19 @@ fn link_line(l: &Link) -> String {
     if let Some(x) = &l.isolate {
         w.push(if x.value { "ISOLATE" } else { "NOISOLATE" }.into());
     }
+    if let Some(c) = &l.secclass {
+        w.push(format!("SECCLASS {}", c.value));
+    }
+    if let Some(m) = &l.monsysplex {
+        w.push(
+            if m.value {
+                "MONSYSPLEX"
+            } else {
+                "NOMONSYSPLEX"
+            }
+            .into(),
+        );
+    }
     w.join(" ")
 }
 

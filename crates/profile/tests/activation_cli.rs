@@ -717,3 +717,31 @@ fn an_osa_port_named_as_a_hipersockets_port_is_refused() {
     let ok = prof("c.prof", &format!("{osa}{}", iqd.replace("F1", "F2")));
     assert!(activate(&[stack("TCPIP", &ok)], &[], &ActivateOptions::default()).is_ok());
 }
+
+/// A LINK's SECCLASS and MONSYSPLEX are the interface's, and profile
+/// convert carries them onto the INTERFACE it writes: the converted
+/// profile activates to the same settings.
+#[test]
+fn convert_keeps_a_links_secclass_and_monsysplex() {
+    let legacy = prof(
+        "leg.prof",
+        "DEVICE OSAD1 MPCIPA\nLINK OSAL1 IPAQENET OSAD1 SECCLASS 12 MONSYSPLEX\n\
+         HOME 10.1.1.1 OSAL1\nSTART OSAD1\n",
+    );
+    let settings = |p: &Profile| {
+        let a =
+            activate(&[stack("TCPIP", p)], &[], &ActivateOptions::default()).expect("activates");
+        let i = &a.config.interfaces[0];
+        (i.secclass, i.monsysplex)
+    };
+    assert_eq!(settings(&legacy), (12, true));
+    let opts = softosa_profile::convert::ConvertOptions {
+        prefixes: [("OSAL1".to_string(), 24u8)].into_iter().collect(),
+    };
+    let (out, d) = softosa_profile::convert::convert(&legacy, &opts);
+    assert!(!d.has_errors(), "{:?}", d.items());
+    let text = print_profile(&out);
+    assert!(text.contains("SECCLASS 12 MONSYSPLEX"), "{text}");
+    let again = prof("conv.prof", &text);
+    assert_eq!(settings(&again), (12, true));
+}

@@ -1786,24 +1786,22 @@ fn devices_of_types_softosa_does_not_model_are_skipped_with_their_references() {
 }
 
 /// The MPCIPA LINK statement's own parameters that softosa does not model
-/// (IBM's TCPIPCS PROFILE output writes `SECCLASS 255 NOMONSYSPLEX` on a
-/// LINK) are warnings naming the link, not "belongs on INTERFACE".
+/// are warnings naming the link, not "belongs on INTERFACE"; SECCLASS and
+/// MONSYSPLEX (IBM's TCPIPCS PROFILE output writes `SECCLASS 255
+/// NOMONSYSPLEX` on a LINK) are read, as on INTERFACE.
 #[test]
 fn link_parameters_softosa_does_not_model_are_warnings() {
-    let (_, v) = diags(
-        "DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 SECCLASS 255 NOMONSYSPLEX IPBCAST DYNVLANREG\n",
-    );
+    let (p, v) =
+        diags("DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 SECCLASS 12 MONSYSPLEX IPBCAST DYNVLANREG\n");
     assert_eq!(
         not_modelled(&v),
-        [
-            "2:21 LINK L1 SECCLASS",
-            "2:34 LINK L1 NOMONSYSPLEX",
-            "2:47 LINK L1 IPBCAST",
-            "2:55 LINK L1 DYNVLANREG",
-        ],
+        ["2:44 LINK L1 IPBCAST", "2:52 LINK L1 DYNVLANREG"],
         "{v:?}"
     );
-    assert_eq!(v.len(), 4, "{v:?}");
+    assert_eq!(v.len(), 2, "{v:?}");
+    let l = &p.links[0];
+    assert_eq!(l.secclass.as_ref().map(|c| c.value), Some(12));
+    assert_eq!(l.monsysplex.as_ref().map(|m| m.value), Some(true));
     let (_, v) = diags("DEVICE D1 MPCIPA\nLINK L1 IPAQENET D1 SECCLASS 0\n");
     assert!(
         v.iter().any(|d| d.contains("a security class 1-255")),
