@@ -7,9 +7,13 @@
 //! blank), the operation, then operands separated by commas without blanks;
 //! anything after the operands and a blank is a comment. An operand field
 //! that ends with a comma continues on the next line. Lines starting with
-//! `*` are comments. A continuation character in column 72 and sequence
-//! numbers in 73-80 fall after the operands' terminating blank, so they are
-//! ignored like any other comment.
+//! `*` are comments. VTAM reads columns 1-71 of its 80-column records:
+//! column 72 holds the continuation character and 73-80 sequence numbers.
+//! Where an operand field fills column 71 with its continuing comma, a
+//! character in column 72 followed by nothing but digits (a sequence
+//! number) is that continuation character, not part of the operands.
+//! softosa also reads lines longer than a record whole (a TRLE written on
+//! one line), so only that pattern is cut.
 //!
 //! softosa extension: `CHPID=xx` on a TRLE names the CHPID of the port
 //! (VTAM learns it from the I/O definition, which softosa does not have); it
@@ -43,7 +47,17 @@ fn statements(src: &str, file: &str, d: &mut Diagnostics) -> Vec<Stmt> {
     for (li, raw) in crate::load::text_lines(src).enumerate() {
         let line_no = u32::try_from(li + 1).unwrap_or(u32::MAX);
         last_line = line_no;
-        let chars: Vec<char> = raw.chars().collect();
+        let mut chars: Vec<char> = raw.chars().collect();
+        // An 80-column record whose operands fill column 71: its columns
+        // 72-80 (a continuation character, a sequence number) are no part
+        // of the statement.
+        if (72..=80).contains(&chars.len())
+            && chars[70] == ','
+            && !chars[71].is_whitespace()
+            && chars[72..].iter().all(|c| c.is_ascii_digit() || *c == ' ')
+        {
+            chars.truncate(71);
+        }
         // `*` in column 1 is a VTAM comment; softosa also takes a line whose
         // first non-blank character is `;` as a comment (as in profiles).
         if chars.first() == Some(&'*') || (!cont && raw.trim_start().starts_with(';')) {
@@ -505,6 +519,23 @@ mod tests {
         assert!(!d.has_errors(), "{:?}", d.items());
         assert_eq!(t.trles[0].datapath, vec![0x2E02, 0x2E03, 0x2E04, 0x2E05]);
         assert_eq!(t.trles[0].portnum, 1);
+    }
+
+    /// An operand field that fills column 71 with a continuation
+    /// character in column 72 (and sequence numbers after it), as a card
+    /// of a VTAMLST member has it.
+    #[test]
+    fn a_full_card_ends_at_column_71() {
+        let l1 = "NSQDIO1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),CHPID=02,";
+        assert_eq!(l1.len(), 71);
+        for tail in ["X", "X00010000", "*    0001"] {
+            let src =
+                format!("{l1}{tail}\n               DATAPATH=(0E2A,0E2B),PORTNAME=(QDIO4101,0)\n");
+            let (t, d) = parse_trl("t", &src);
+            assert!(!d.has_errors(), "{tail}: {:?}", d.items());
+            assert_eq!(t.trles[0].chpid, Some(2));
+            assert_eq!(t.trles[0].datapath, vec![0x0E2A, 0x0E2B]);
+        }
     }
 
     #[test]
