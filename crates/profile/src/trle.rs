@@ -432,9 +432,9 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                     bad("the port number must be 0 or 1".into(), d);
                 }
             }
-            "CHPID" => match u8::from_str_radix(&v, 16).ok().filter(|_| v.len() == 2) {
+            "CHPID" => match u8::from_str_radix(&v, 16).ok().filter(|_| v.len() <= 2) {
                 Some(c) => chpid = Some(c),
-                None => bad("CHPID must be 2 hexadecimal digits".into(), d),
+                None => bad("CHPID must be 1 or 2 hexadecimal digits".into(), d),
             },
             "MPCUSAGE" => {}
             _ => d.error(
@@ -536,6 +536,13 @@ mod tests {
             assert_eq!(t.trles[0].chpid, Some(2));
             assert_eq!(t.trles[0].datapath, vec![0x0E2A, 0x0E2B]);
         }
+        // softosa's CHPID= takes one hexadecimal digit too, not three.
+        let one = "T1 TRLE LNCTL=MPC,MPCLEVEL=QDIO,READ=(0E28),WRITE=(0E29),DATAPATH=(0E2A),PORTNAME=(P1,0),CHPID=";
+        let (t, d) = parse_trl("t", &format!("{one}2"));
+        assert!(!d.has_errors(), "{:?}", d.items());
+        assert_eq!(t.trles[0].chpid, Some(2));
+        let (_, d) = parse_trl("t", &format!("{one}102"));
+        assert!(d.has_errors());
     }
 
     #[test]
