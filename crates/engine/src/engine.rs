@@ -233,6 +233,24 @@ pub enum ActivateError {
     ReadStorage(String, u16),
 }
 
+impl ActivateError {
+    /// The interface that could not be activated.
+    pub fn interface(&self) -> &str {
+        match self {
+            ActivateError::NoSuchStack(n, _)
+            | ActivateError::NoSuchPort(n, _)
+            | ActivateError::Duplicate(n)
+            | ActivateError::VmacNotLocal(n, _)
+            | ActivateError::VmacInUse(n, _, _)
+            | ActivateError::WorkloadqRules(n)
+            | ActivateError::OlmNeedsInterface(n)
+            | ActivateError::PortKindMismatch(n)
+            | ActivateError::ReadStorage(n, _) => n,
+            ActivateError::OlmSharingLimit { iface, .. } => iface,
+        }
+    }
+}
+
 /// A port's state.
 #[derive(Debug)]
 pub struct Port {
@@ -601,10 +619,20 @@ impl Engine {
                 let m = match port.vmac_memory.get(&key) {
                     Some(m) => *m,
                     None => {
-                        port.vmac_instance = port.vmac_instance.wrapping_add(1);
-                        let c = port.vmac_instance.to_be_bytes();
+                        // The adapter generates a VMAC no interface on the
+                        // port holds (one coded there may look like its own).
                         let p = port.cfg.physical_mac.0;
-                        let m = Mac([0x02, c[0], c[1], p[3], p[4], p[5]]);
+                        let mut m;
+                        let mut tries = 0u32;
+                        loop {
+                            port.vmac_instance = port.vmac_instance.wrapping_add(1);
+                            let c = port.vmac_instance.to_be_bytes();
+                            m = Mac([0x02, c[0], c[1], p[3], p[4], p[5]]);
+                            tries += 1;
+                            if !port.macs.contains_key(&m) || tries > u32::from(u16::MAX) {
+                                break;
+                            }
+                        }
                         port.vmac_memory.insert(key, m);
                         m
                     }

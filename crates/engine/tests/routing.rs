@@ -47,6 +47,39 @@ fn generated_vmacs_follow_the_adapter_scheme() {
     assert_ne!(e.interface(fresh).unwrap().mac, a);
 }
 
+/// A coded VMAC that looks like the adapter's next generated one is
+/// passed over when the adapter generates one later; coding one already
+/// held is refused, naming both interfaces.
+#[test]
+fn a_generated_vmac_is_none_the_port_already_holds() {
+    let mut cfg = two_stacks(false, true);
+    let mut next = PORT_MAC.0;
+    next[0] = 0x02;
+    next[1] = 0;
+    next[2] = 1;
+    cfg.interfaces[0].vmac = Some(VmacConfig {
+        mac: Some(Mac(next)),
+        route: VmacRoute::All,
+    });
+    let e = Engine::new(cfg).unwrap();
+    let b = e.interface(IfaceId(1)).unwrap().mac;
+    assert_ne!(b, Mac(next));
+    assert_eq!(u16::from_be_bytes([b.0[1], b.0[2]]), 2);
+    // The other way round: the generated one is taken first.
+    let mut cfg = two_stacks(true, false);
+    cfg.interfaces[1].vmac = Some(VmacConfig {
+        mac: Some(Mac(next)),
+        route: VmacRoute::All,
+    });
+    match Engine::new(cfg) {
+        Err(ConfigError::Activate(a @ ActivateError::VmacInUse(..))) => {
+            assert_eq!(a.interface(), "B");
+            assert!(a.to_string().contains("already used by interface A"), "{a}");
+        }
+        other => panic!("expected VmacInUse, got {:?}", other.err()),
+    }
+}
+
 #[test]
 fn user_vmac_must_be_locally_administered() {
     let mut cfg = two_stacks(true, false);

@@ -552,13 +552,15 @@ pub fn activate(
     // Dry run: the engine must accept the result (its own activation rules
     // are the final word; a refusal here means our checks missed a case).
     if let Err(e) = softosa_engine::Engine::new(cfg.clone()) {
-        let file = stacks
-            .first()
-            .map(|s| s.profile.file.as_str())
-            .unwrap_or("");
+        // At the statement of the interface refused, where its name tells
+        // which stack's it is; else at the first profile, as a whole.
+        let (file, at) = refused_at(&e, &cfg, stacks).unwrap_or_else(|| {
+            let file = stacks.first().map(|s| s.profile.file.as_str());
+            (file.unwrap_or(""), Span::default())
+        });
         d.error(
             file,
-            Span::default(),
+            at,
             ErrorKind::Activation(format!("the engine refused the configuration: {e}")),
         );
         return Err(d);
@@ -567,6 +569,53 @@ pub fn activate(
         config: cfg,
         warnings: d,
     })
+}
+
+/// The profile and place of the interface an engine refusal names: its
+/// VMAC when the refusal is about one, else its statement. `None` when no
+/// interface of the configuration has the name, or several stacks do.
+fn refused_at<'a>(
+    e: &softosa_engine::config::ConfigError,
+    cfg: &ec::SystemConfig,
+    stacks: &'a [StackInput<'_>],
+) -> Option<(&'a str, Span)> {
+    use softosa_engine::config::ConfigError;
+    use softosa_engine::engine::ActivateError;
+    let ConfigError::Activate(a) = e else {
+        return None;
+    };
+    let name = a.interface();
+    let mut owners = cfg
+        .interfaces
+        .iter()
+        .filter(|i| i.name.eq_ignore_ascii_case(name))
+        .map(|i| i.stack);
+    let si = owners.next()?;
+    if owners.any(|o| o != si) {
+        return None;
+    }
+    let p = stacks.get(si)?.profile;
+    let vmac_issue = matches!(
+        a,
+        ActivateError::VmacInUse(..) | ActivateError::VmacNotLocal(..)
+    );
+    let at = if let Some(i) = p
+        .interfaces
+        .iter()
+        .find(|i| i.name.eq_ignore_ascii_case(name))
+    {
+        i.vmac
+            .as_ref()
+            .filter(|_| vmac_issue)
+            .map_or(i.span, |v| v.span)
+    } else {
+        let l = p.links.iter().find(|l| l.name.eq_ignore_ascii_case(name))?;
+        l.vmac
+            .as_ref()
+            .filter(|_| vmac_issue)
+            .map_or(l.span, |v| v.span)
+    };
+    Some((p.file.as_str(), at))
 }
 
 /// Two profiles that [`activate`] refused as stacks of one name

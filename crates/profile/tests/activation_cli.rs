@@ -745,3 +745,38 @@ fn convert_keeps_a_links_secclass_and_monsysplex() {
     let again = prof("conv.prof", &text);
     assert_eq!(settings(&again), (12, true));
 }
+
+/// The engine's refusal of an interface is reported at that interface's
+/// statement in its own profile (at its VMAC for a VMAC clash), not at the
+/// first profile given.
+#[test]
+fn an_engine_refusal_points_at_the_interface_refused() {
+    let g1 = prof(
+        "vg1.prof",
+        "INTERFACE G1 DEFINE IPAQENET PORTNAME PG IPADDR 10.1.1.1/24 VMAC\nSTART G1\n",
+    );
+    let g2 = prof(
+        "vg2.prof",
+        "INTERFACE G2 DEFINE IPAQENET PORTNAME PG IPADDR 10.1.1.2/24 VMAC 020001F30000\n\
+         START G2\n",
+    );
+    let d = activate(
+        &[stack("TCPIPA", &g1), stack("TCPIPB", &g2)],
+        &[],
+        &ActivateOptions::default(),
+    )
+    .expect_err("G2 codes the VMAC G1 was given");
+    let v: Vec<String> = d.items().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].starts_with("vg2.prof:1:61: error: activation: the engine refused the configuration: interface G2: VMAC 020001F30000 is already used by interface G1"),
+        "{v:?}"
+    );
+    // Coded first, the adapter generates G1 another.
+    let a = activate(
+        &[stack("TCPIPB", &g2), stack("TCPIPA", &g1)],
+        &[],
+        &ActivateOptions::default(),
+    );
+    assert!(a.is_ok(), "{:?}", a.err().map(|d| d.items().to_vec()));
+}
