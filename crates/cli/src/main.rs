@@ -224,6 +224,15 @@ fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
         .map(|p| softosa_profile::load::named_file(p))
         .collect::<Result<_, _>>()
         .map_err(Failure::usage)?;
+    // One file twice would clash with itself (every TRLE "defined more
+    // than once"), as profile check refuses it.
+    let paths: Vec<&std::path::Path> = files.iter().map(|(_, p)| p.as_path()).collect();
+    if let Some((i, j)) = softosa_profile::load::given_twice(&paths) {
+        return Err(Failure::usage(format!(
+            "--profile {} is given twice (--profile {i} and {j}); give each file once",
+            paths[j - 1].display()
+        )));
+    }
     let activation = softosa_profile::activate::activate_files(&files, &Default::default())
         .map_err(|diags| {
             // Two --profile files that name one stack are a command-line

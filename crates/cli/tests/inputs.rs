@@ -832,3 +832,27 @@ fn a_display_without_an_osa_says_why() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// display refuses one file given twice, by any spelling, as profile
+/// check does: it would be read against itself.
+#[test]
+fn display_refuses_a_file_given_twice() {
+    let trl = "examples/profiles/osa.trl";
+    for second in [trl.to_string(), format!("./{trl}")] {
+        refused_as_usage(
+            &[
+                "display",
+                "trle",
+                "--profile",
+                PROFILE,
+                "--profile",
+                trl,
+                "--profile",
+                &second,
+            ],
+            "is given twice (--profile 2 and 3)",
+        );
+    }
+    let o = softosa(&["display", "trle", "--profile", PROFILE, "--profile", trl]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

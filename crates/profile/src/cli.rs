@@ -318,15 +318,12 @@ pub fn run_check(
     let policy_pairs = pairs(&a.policies, "--policy", "STACK=FILE")?;
     // One file twice would be checked against itself: every TRLE, device
     // and stack name "defined more than once".
-    for (j, f) in a.files.iter().enumerate() {
-        if let Some(i) = a.files[..j].iter().position(|x| same_file(x, f)) {
-            return Err(CliError::Usage(format!(
-                "{} is given twice (FILE {} and {}); give each file once",
-                f.display(),
-                i + 1,
-                j + 1
-            )));
-        }
+    let files: Vec<&Path> = a.files.iter().map(PathBuf::as_path).collect();
+    if let Some((i, j)) = crate::load::given_twice(&files) {
+        return Err(CliError::Usage(format!(
+            "{} is given twice (FILE {i} and {j}); give each file once",
+            files[j - 1].display(),
+        )));
     }
     let mut d = Diagnostics::new();
     let mut loaded: Vec<(PathBuf, Profile)> = Vec::new();

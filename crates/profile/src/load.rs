@@ -175,6 +175,19 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// The first file given twice among `files` (by any spelling or link), as
+/// the positions of its two mentions counted from 1: one file read twice
+/// would clash with itself (every stack, TRLE and device "defined more
+/// than once").
+pub fn given_twice(files: &[&Path]) -> Option<(usize, usize)> {
+    files.iter().enumerate().find_map(|(j, f)| {
+        files[..j]
+            .iter()
+            .position(|x| x == f || same_file(x, f))
+            .map(|i| (i + 1, j + 1))
+    })
+}
+
 /// Read a text file of at most [`MAX_TEXT_BYTES`]; a longer one is an
 /// `InvalidData` error saying so, read no further than the limit.
 pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
