@@ -856,3 +856,21 @@ fn display_refuses_a_file_given_twice() {
     let o = softosa(&["display", "trle", "--profile", PROFILE, "--profile", trl]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// CFGROUTER is the role the profile codes, ACTROUTER the one in effect:
+/// beside a VMAC the coded PRIROUTER is shown and not used.
+#[test]
+fn devlinks_shows_a_coded_router_role_beside_a_vmac_as_not_active() {
+    let o = softosa(&[
+        "display",
+        "devlinks",
+        "--profile",
+        "examples/profiles/two-stacks-a.prof",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("CFGROUTER: PRI                   ACTROUTER: NON"),
+        "{out}"
+    );
+}

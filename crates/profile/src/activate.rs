@@ -279,7 +279,9 @@ pub fn activate(
             } else {
                 rs.osa_sbals(global_rs)
             };
-            ic.router = router(i.effective_router());
+            // The role coded: the engine leaves it unused beside a VMAC
+            // (ACTROUTER NON), and DEVLINKS shows it as CFGROUTER.
+            ic.router = router(i.router.as_ref().map(|r| r.value).unwrap_or_default());
             ic.isolate = i.isolate_on();
             if let Some(c) = &i.secclass {
                 ic.secclass = c.value;
@@ -352,11 +354,7 @@ pub fn activate(
                 .get(&l.device.value)
                 .and_then(|dv| dv.router.as_ref().map(|r| r.value))
                 .unwrap_or_default();
-            ic.router = if l.vmac.is_some() {
-                ec::RouterRole::NonRouter
-            } else {
-                router(role)
-            };
+            ic.router = router(role);
             ic.isolate = l.isolate.as_ref().is_some_and(|x| x.value);
             if let Some(c) = &l.secclass {
                 ic.secclass = c.value;

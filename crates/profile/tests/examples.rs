@@ -266,8 +266,14 @@ fn two_stacks_share_one_port() {
     assert_eq!(c.interfaces.len(), 2);
     assert_eq!(c.interfaces[0].port, c.interfaces[1].port);
     assert_eq!((c.interfaces[0].stack, c.interfaces[1].stack), (0, 1));
-    // A's PRIROUTER is ignored because of its VMAC.
-    assert_eq!(c.interfaces[0].router, ec::RouterRole::NonRouter);
+    // A's PRIROUTER is carried as coded (DEVLINKS CFGROUTER) and left
+    // unused because of its VMAC: no frame goes to it as a router.
+    assert_eq!(c.interfaces[0].router, ec::RouterRole::Primary);
+    let e = softosa_engine::Engine::new(c.clone()).expect("activates");
+    assert_eq!(
+        e.active_router_role(softosa_engine::IfaceId(0)),
+        ec::RouterRole::NonRouter
+    );
     assert_eq!(
         c.interfaces[1].vmac.map(|v| v.route),
         Some(ec::VmacRoute::Local)
