@@ -471,10 +471,14 @@ impl Report for ConfigReport {
                 }
                 None => l.line("QoS Policy: No"),
             }
-            l.line(format!(
-                "Default Write Queue: {}  Forwarded Write Queue: {}",
-                s.default_write_queue, s.default_forward_queue
-            ));
+            // The queues used when neither WLMPRIORITYQ nor a QoS policy
+            // chooses one; beside either they would contradict it.
+            if !s.wlm_priority_q && s.tos_mask.is_none() {
+                l.line(format!(
+                    "Default Write Queue: {}  Forwarded Write Queue: {}",
+                    s.default_write_queue, s.default_forward_queue
+                ));
+            }
         }
         l.finish()
     }

@@ -647,6 +647,12 @@ fn config_shows_accelerator_and_wlm_mapping() {
     );
     let d = text(DisplayKind::Devlinks, &e, None);
     assert!(d.contains("SEGMENTATIONOFFLOAD: YES"), "{d}");
+    // WLMPRIORITYQ chooses every queue: the default ones would contradict
+    // its FWD, so they are left out; without it they are shown.
+    assert!(!c.contains("Default Write Queue"), "{c}");
+    let plain = engine(system(vec![InterfaceConfig::new("QDIO4101L", 0, 0)]));
+    let c = text(DisplayKind::Config, &plain, None);
+    assert!(c.contains("Default Write Queue: "), "{c}");
 }
 
 #[test]
