@@ -72,7 +72,7 @@ than the interfaces on its port (of every stack) is a warning. Rules that
 span stacks (the OLM sharing limit of 4 interfaces per port and 8 per
 CHPID) are checked across all the profiles given. Within a profile: one
 LINK per DEVICE (IPAQENET and IPAQIDIO alike), distinct VLANIDs for several
-interfaces of the stack on one port, and every ROUTE over a LINK or
+interfaces of the stack on one port or HiperSockets CHPID, and every ROUTE over a LINK or
 INTERFACE the profile defines, of the route's IP version (DEFAULT is the
 IPv4 default route, DEFAULT6 the IPv6 one).
 

@@ -378,9 +378,11 @@ pub fn validate_profile(p: &Profile, d: &mut Diagnostics) {
     }
 }
 
-/// Several interfaces of one stack on one OSA port (per IP version) are
-/// told apart by VLAN only: each needs a VLANID, and they must differ. The
-/// interfaces are INTERFACE IPAQENET/IPAQENET6 by PORTNAME and LINK
+/// Several interfaces of one stack on one OSA port or HiperSockets CHPID
+/// (per IP version) are told apart by VLAN only: each needs a VLANID, and
+/// they must differ (IP Configuration Guide, OSA VLAN and HiperSockets
+/// VLAN steps). The interfaces are INTERFACE IPAQENET/IPAQENET6 by
+/// PORTNAME, INTERFACE IPAQIDIO by CHPID (its port IUTIQDxx) and LINK
 /// IPAQENET by device (only the first link of a device: a second one is
 /// refused on its own).
 fn check_vlans_per_port(p: &Profile, d: &mut Diagnostics) {
@@ -391,12 +393,31 @@ fn check_vlans_per_port(p: &Profile, d: &mut Diagnostics) {
         span: Span,
     }
     let f = p.file.as_str();
-    let mut ports: BTreeMap<(String, bool), Vec<Member<'_>>> = BTreeMap::new();
+    // Keyed by port name, IPv6 or not, and HiperSockets or not (an OSA
+    // PORTNAME spelt IUTIQDxx is another port, refused at activation).
+    let mut ports: BTreeMap<(String, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
     for i in p.interfaces.iter().filter(|i| i.kind.is_osa()) {
         if let Some(port) = &i.portname {
             let v6 = i.kind == InterfaceKind::IpaqEnet6;
             ports
-                .entry((port.value.to_ascii_uppercase(), v6))
+                .entry((port.value.to_ascii_uppercase(), v6, false))
+                .or_default()
+                .push(Member {
+                    what: format!("interface {}", i.name),
+                    name: &i.name,
+                    vlan: i.vlanid.as_ref(),
+                    span: i.span,
+                });
+        }
+    }
+    for i in p
+        .interfaces
+        .iter()
+        .filter(|i| i.kind == InterfaceKind::IpaqIdio)
+    {
+        if let Some(c) = &i.chpid {
+            ports
+                .entry((format!("IUTIQD{:02X}", c.value), false, true))
                 .or_default()
                 .push(Member {
                     what: format!("interface {}", i.name),
@@ -412,14 +433,14 @@ fn check_vlans_per_port(p: &Profile, d: &mut Diagnostics) {
         if !devices.insert(dev.clone()) {
             continue;
         }
-        ports.entry((dev, false)).or_default().push(Member {
+        ports.entry((dev, false, false)).or_default().push(Member {
             what: format!("link {}", l.name),
             name: &l.name,
             vlan: l.vlanid.as_ref(),
             span: l.span,
         });
     }
-    for ((port, v6), mut list) in ports {
+    for ((port, v6, _), mut list) in ports {
         if list.len() < 2 {
             continue;
         }

@@ -740,6 +740,27 @@ fn interfaces_of_a_stack_on_one_port_need_distinct_vlanids() {
         ),
         "{v:?}"
     );
+    // HiperSockets interfaces of one CHPID follow the same rule (the
+    // IP Configuration Guide's steps for HiperSockets VLANs); another
+    // CHPID, or an OSA port, is another group.
+    let iqd = "INTERFACE H1 DEFINE IPAQIDIO CHPID F1 IPADDR 10.1.1.1/24 VLANID 5\n\
+               INTERFACE H2 DEFINE IPAQIDIO CHPID F1 IPADDR 10.1.2.1/24\n\
+               INTERFACE H3 DEFINE IPAQIDIO CHPID F2 IPADDR 10.1.3.1/24\n\
+               INTERFACE H4 DEFINE IPAQIDIO CHPID F1 IPADDR 10.1.4.1/24 VLANID 5\n";
+    let (_, v, d) = check(iqd);
+    assert_eq!(d.error_count(), 2, "{v:?}");
+    assert!(
+        has(
+            &v,
+            "2:11: error",
+            "interface H2: VLANID is required: interface H1 of this stack is on port IUTIQDF1 too"
+        ),
+        "{v:?}"
+    );
+    assert!(
+        has(&v, "4:65: error", "interface H4: VLANID 5 is already used by interface H1 of this stack on port IUTIQDF1 (line 1)"),
+        "{v:?}"
+    );
     // A LINK IPAQENET on a device of the same name is on that port too.
     let legacy = "DEVICE P1 MPCIPA\nLINK L1 IPAQENET P1 VLANID 7\nHOME 192.0.2.9 L1\n\
                   INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VLANID 7\n";
