@@ -744,21 +744,22 @@ impl Engine {
         Ok(id)
     }
 
-    /// Whether interface `i` registers its stack's other home addresses
-    /// too: an active IPv4 layer-3 interface without `VMAC ROUTEALL` (IP
-    /// Configuration Reference, INTERFACE IPAQENET: such an interface
-    /// registers all the stack's non-loopback home IPv4 addresses; with
-    /// ROUTEALL the VMAC takes them anyway).
-    fn registers_stack_homes(i: &Interface) -> bool {
+    /// Whether interface `i` registers its stack's other home addresses of
+    /// `addr`'s IP version too: an active layer-3 interface of that version
+    /// without `VMAC ROUTEALL` (IP Configuration Reference, INTERFACE
+    /// IPAQENET and IPAQENET6: such an interface registers all the stack's
+    /// non-loopback home addresses of its version; with ROUTEALL the VMAC
+    /// takes them anyway).
+    fn registers_stack_homes(i: &Interface, addr: IpAddr) -> bool {
         i.active
             && i.cfg.layer == Layer::Layer3
-            && i.cfg.ip_version == IpVersion::V4
+            && (i.cfg.ip_version == IpVersion::V6) == addr.is_ipv6()
             && i.cfg.vmac.map(|v| v.route) != Some(VmacRoute::All)
     }
 
     /// The interface on `port` that registered `addr` for its stack on
     /// VLAN `vlan`: its own address, or (for an interface that registers
-    /// them) one of its stack's other home IPv4 addresses.
+    /// them) one of its stack's other home addresses of its IP version.
     fn registered_on(&self, port: usize, addr: IpAddr, vlan: Option<u16>) -> Option<IfaceId> {
         let p = self.ports.get(port)?;
         if let Some(id) = p.owner(&addr) {
@@ -766,13 +767,13 @@ impl Engine {
                 return Some(id);
             }
         }
-        if !addr.is_ipv4() || !self.all_homes.contains(&addr) {
+        if !self.all_homes.contains(&addr) {
             return None;
         }
         p.ifaces.iter().copied().find(|id| {
             let i = &self.ifaces[id.0];
             i.cfg.vlan == vlan
-                && Self::registers_stack_homes(i)
+                && Self::registers_stack_homes(i, addr)
                 && self.stacks[i.cfg.stack].homes.contains(&addr)
         })
     }
@@ -796,8 +797,8 @@ impl Engine {
     }
 
     /// The addresses interface `id` has registered with the adapter, sorted
-    /// (what OSAINFO lists): its own, and its stack's other home IPv4
-    /// addresses if it registers them.
+    /// (what OSAINFO lists): its own, and its stack's other home addresses
+    /// of its IP version if it registers them.
     pub fn registered_addresses(&self, id: IfaceId) -> Vec<(IpAddr, Registration)> {
         let Some(i) = self.ifaces.get(id.0) else {
             return Vec::new();
@@ -816,7 +817,13 @@ impl Engine {
                 .collect(),
             None => Vec::new(),
         };
-        if Self::registers_stack_homes(i) {
+        let v6 = i.cfg.ip_version == IpVersion::V6;
+        let version = if v6 {
+            IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)
+        } else {
+            IpAddr::V4(Ipv4Addr::UNSPECIFIED)
+        };
+        if Self::registers_stack_homes(i, version) {
             let stack = &self.stacks[i.cfg.stack];
             // The stack's active own addresses (answered by their owners).
             let active: FixedSet<IpAddr> = self
@@ -826,7 +833,7 @@ impl Engine {
                 .filter(|(_, o)| self.ifaces[o.0].cfg.stack == i.cfg.stack)
                 .map(|(a, _)| *a)
                 .collect();
-            for a in stack.homes.iter().filter(|a| a.is_ipv4()) {
+            for a in stack.homes.iter().filter(|a| a.is_ipv6() == v6) {
                 // Listed where the adapter finds it: an owner on this VLAN,
                 // or the first interface of the VLAN that registers homes.
                 if self.registered_on(i.cfg.port, *a, i.cfg.vlan) != Some(id)
@@ -834,7 +841,9 @@ impl Engine {
                 {
                     continue;
                 }
-                let arp = i.cfg.addresses.iter().any(|n| n.contains(*a)) && !active.contains(a);
+                // IPv6 has no ARP: the stack answers neighbor discovery.
+                let arp =
+                    !v6 && i.cfg.addresses.iter().any(|n| n.contains(*a)) && !active.contains(a);
                 v.push((
                     *a,
                     Registration {
@@ -1031,8 +1040,7 @@ impl Engine {
                         return self.drop_in(DropReason::UnsupportedProtocol);
                     };
                     let local = p.owner(&ip.dst) == Some(id)
-                        || (Self::registers_stack_homes(iface)
-                            && ip.dst.is_ipv4()
+                        || (Self::registers_stack_homes(iface, ip.dst)
                             && self.stacks[iface.cfg.stack].homes.contains(&ip.dst));
                     if !local {
                         if iface.cfg.vmac.map(|v| v.route) == Some(VmacRoute::Local) {

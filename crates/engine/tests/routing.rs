@@ -1049,3 +1049,54 @@ fn the_adapter_delivers_inside_only_on_the_senders_vlan() {
     let r = e.handle_host_send(us(1), IfaceId(1), Frame::full(&pkt), SendMeta::default());
     assert_eq!(r, Ok(SendOutcome::DeliveredInternally { to: IfaceId(0) }));
 }
+
+/// An IPv6 interface registers its stack's IPv6 home addresses as an IPv4
+/// one registers the IPv4 ones (INTERFACE IPAQENET6): a datagram for the
+/// stack's IPv6 VIPA, to the shared port MAC, reaches it; an IPv4 VIPA is
+/// no IPv6 interface's, and no ARP is answered for an IPv6 address.
+#[test]
+fn an_ipv6_interface_registers_the_stacks_ipv6_vipas() {
+    let mut cfg = two_stacks(false, false);
+    for (n, i) in cfg.interfaces.iter_mut().enumerate() {
+        i.ip_version = IpVersion::V6;
+        i.addresses = vec![IpNet {
+            addr: ip(&format!("2001:db8::{}", n + 1)),
+            prefix: 64,
+        }];
+    }
+    cfg.stacks[0].vipas = vec![ip("2001:db8:9::9"), ip("10.9.9.9")];
+    let mut e = Engine::new(cfg).unwrap();
+    assert_eq!(registration(&e, "2001:db8:9::9"), [(IfaceId(0), false)]);
+    assert!(registration(&e, "10.9.9.9").is_empty());
+    let frame = |dst: &str| {
+        let mut b = Vec::new();
+        build::eth_tcp(
+            &mut b,
+            &EthSpec {
+                dst: PORT_MAC,
+                src: PEER_MAC,
+                vlan: None,
+            },
+            &IpSpec::new(ip("2001:db8::99"), ip(dst)),
+            &TcpSpec {
+                src_port: 1,
+                dst_port: 2,
+                flags: 0x18,
+                ..TcpSpec::default()
+            },
+            Payload::Bytes(&[0u8; 10]),
+        );
+        b
+    };
+    assert!(matches!(
+        wire(&mut e, us(1), &frame("2001:db8:9::9")),
+        Disposition::Queued {
+            iface: IfaceId(0),
+            ..
+        }
+    ));
+    assert_eq!(
+        wire(&mut e, us(2), &frame("2001:db8:9::10")),
+        Disposition::Dropped(DropReason::NoRoute)
+    );
+}

@@ -1052,11 +1052,11 @@ fn subjects(engine: &Engine, selected: &[String]) -> Vec<Subject> {
         .collect()
 }
 
-/// Each stack's home IPv4 addresses that are no interface's own (its
-/// VIPAs): traffic to one is the host's whichever interface carries it,
+/// Each stack's home addresses that are no interface's own (its VIPAs,
+/// IPv4 and IPv6, both of which its interfaces register with the
+/// adapter): traffic to one is the host's whichever interface carries it,
 /// while another interface's address is that interface's traffic (foreign
-/// unless it is analysed). IPv4 only, as the adapter registers only those
-/// (an IPv6 VIPA's traffic stays foreign, with --address to claim it).
+/// unless it is analysed).
 fn vipas(engine: &Engine) -> Vec<BTreeSet<IpAddr>> {
     let interface_addrs: BTreeSet<IpAddr> = engine
         .interfaces()
@@ -1069,7 +1069,7 @@ fn vipas(engine: &Engine) -> Vec<BTreeSet<IpAddr>> {
         .map(|s| {
             s.home_addresses()
                 .into_iter()
-                .filter(|a| a.is_ipv4() && !interface_addrs.contains(a))
+                .filter(|a| !interface_addrs.contains(a))
                 .collect()
         })
         .collect()

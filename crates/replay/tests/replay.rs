@@ -1026,11 +1026,18 @@ mod built {
         for i in cfg.interfaces.iter_mut() {
             i.vmac = None;
         }
-        cfg.stacks[0].vipas = vec!["10.9.9.9".parse().unwrap()];
+        cfg.stacks[0].vipas = vec![
+            "10.9.9.9".parse().unwrap(),
+            "2001:db8:9::9".parse().unwrap(),
+        ];
+        // An IPv6 VIPA is the host's as well: the IPv6 interface registers
+        // it (INTERFACE IPAQENET6).
         let frames = whole(&[
             tcp_between("192.0.2.2", "10.9.9.9"),
             tcp_between("10.9.9.9", "192.0.2.2"),
             tcp_between("192.0.2.2", "10.9.9.10"),
+            tcp_between("2001:db8::2", "2001:db8:9::9"),
+            tcp_between("2001:db8:9::9", "2001:db8::2"),
         ]);
         let capture = pcap(65535, &frames);
         for mode in [Mode::Balanced, Mode::DynamicWorkloadq] {
@@ -1040,10 +1047,10 @@ mod built {
             let t = &r.totals;
             assert_eq!(
                 (t.inbound, t.outbound, t.foreign),
-                (1, 1, 1),
+                (2, 2, 1),
                 "{mode:?} {t:?}"
             );
-            assert_eq!(t.inbound_queued, 1, "{mode:?} {t:?}");
+            assert_eq!(t.inbound_queued, 2, "{mode:?} {t:?}");
             assert!(t.inbound_dropped.is_empty(), "{mode:?} {t:?}");
         }
     }
