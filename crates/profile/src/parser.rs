@@ -3175,6 +3175,9 @@ impl Parser<'_> {
                 } else if let Some(d) = parse_dec(&vu).filter(|_| vu.len() == 1) {
                     if d > 6 {
                         self.pos += 1;
+                        // A value was given, if not a valid one: no
+                        // "missing" besides.
+                        count += 1;
                         self.invalid(&v, S, "WLMPRIORITYQ", "control values are 0-6 or FWD");
                         continue;
                     }

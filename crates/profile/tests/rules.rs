@@ -545,6 +545,10 @@ fn wlmpriorityq_custom_and_duplicates() {
     );
     let (_, v, _) = check("GLOBALCONFIG WLMPRIORITYQ IOPRI1 7\n");
     assert!(has(&v, "1:34: error", "control values are 0-6"), "{v:?}");
+    // The value is wrong, not missing: one error.
+    assert_eq!(v.len(), 1, "{v:?}");
+    let (_, v, _) = check("GLOBALCONFIG WLMPRIORITYQ IOPRI1 IOPRI2 1\n");
+    assert!(has(&v, "1:27: error", "a value is missing"), "{v:?}");
 }
 
 #[test]
