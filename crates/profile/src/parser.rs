@@ -2444,7 +2444,10 @@ impl Parser<'_> {
             let had = i.ipaddr.iter().position(|a| a.value.addr == ip.addr);
             match (had, add) {
                 (None, true) => i.ipaddr.push(Spanned::new(ip, v.span)),
-                (Some(_), true) => {}
+                (Some(_), true) => {
+                    let why = format!("already an address of interface {}", i.name);
+                    self.invalid(&v, S, param, why);
+                }
                 (Some(k), false) => {
                     i.ipaddr.remove(k);
                 }

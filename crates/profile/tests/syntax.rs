@@ -1194,7 +1194,7 @@ fn interface_delete_is_a_warning() {
 fn interface_modify_forms_are_read() {
     let (p, v) = diags(
         "INTERFACE I6 DEFINE IPAQENET6 PORTNAME P1 IPADDR 2001:db8::1\n\
-         INTERFACE i6 ADDADDR 2001:db8::5\n  2001:db8::6 2001:db8::1\n\
+         INTERFACE i6 ADDADDR 2001:db8::5\n  2001:db8::6\n\
          INTERFACE I6 DELADDR 2001:db8::6\n\
          INTERFACE I6 DELTEMPPREFIX 2001:db8:1::/64\n\
          INTERFACE OTHER ADDADDR 2001:db8::7\nSTART I6\n",
@@ -1221,7 +1221,8 @@ fn interface_modify_forms_are_read() {
         "INTERFACE I6 DEFINE IPAQENET6 PORTNAME P1\n\
          INTERFACE I6 ADDADDR 10.1.1.1 ff02::1\n\
          INTERFACE I6 DELADDR 2001:db8::9\n\
-         INTERFACE I6 ADDADDR 2001:db8::5 NOW\n",
+         INTERFACE I6 ADDADDR 2001:db8::5 NOW\n\
+         INTERFACE I6 ADDADDR 2001:db8::5\n",
     );
     assert_eq!(
         v,
@@ -1230,6 +1231,7 @@ fn interface_modify_forms_are_read() {
             "s.prof:2:31: error: INTERFACE I6 ADDADDR: ff02::1 is not valid (a multicast address; an interface needs a unicast address)",
             "s.prof:3:22: error: INTERFACE I6 DELADDR: 2001:db8::9 is not valid (not an address of interface I6)",
             "s.prof:4:34: error: unknown parameter NOW on the INTERFACE I6 statement",
+            "s.prof:5:22: error: INTERFACE I6 ADDADDR: 2001:db8::5 is not valid (already an address of interface I6)",
         ]
     );
     // The change of an IPv4 interface is refused, as z/OS refuses it.
