@@ -376,7 +376,12 @@ pub fn build_config(
                 })
                 .unwrap_or_default(),
             default_write_queue: c.default_queue,
-            default_forward_queue: c.default_forward_queue,
+            // WLMPRIORITYQ's FWD places every forwarded packet a QoS
+            // policy does not (prio.rs); unforwarded packets it does not
+            // map still take the default queue.
+            default_forward_queue: c
+                .wlm_priorityq
+                .map_or(c.default_forward_queue, |m| m.forwarded_queue),
             tcp_default_rcv_buf: c.tcp.rcv_buf,
             tcp_default_snd_buf: c.tcp.send_buf,
             tcp_max_rcv_buf: c.tcp.max_rcv_buf(),
@@ -471,14 +476,10 @@ impl Report for ConfigReport {
                 }
                 None => l.line("QoS Policy: No"),
             }
-            // The queues used when neither WLMPRIORITYQ nor a QoS policy
-            // chooses one; beside either they would contradict it.
-            if !s.wlm_priority_q && s.tos_mask.is_none() {
-                l.line(format!(
-                    "Default Write Queue: {}  Forwarded Write Queue: {}",
-                    s.default_write_queue, s.default_forward_queue
-                ));
-            }
+            l.line(format!(
+                "Default Write Queue: {}  Forwarded Write Queue: {}",
+                s.default_write_queue, s.default_forward_queue
+            ));
         }
         l.finish()
     }

@@ -647,12 +647,21 @@ fn config_shows_accelerator_and_wlm_mapping() {
     );
     let d = text(DisplayKind::Devlinks, &e, None);
     assert!(d.contains("SEGMENTATIONOFFLOAD: YES"), "{d}");
-    // WLMPRIORITYQ chooses every queue: the default ones would contradict
-    // its FWD, so they are left out; without it they are shown.
-    assert!(!c.contains("Default Write Queue"), "{c}");
-    let plain = engine(system(vec![InterfaceConfig::new("QDIO4101L", 0, 0)]));
-    let c = text(DisplayKind::Config, &plain, None);
-    assert!(c.contains("Default Write Queue: "), "{c}");
+    // Forwarded packets go where WLMPRIORITYQ's FWD says; the others it
+    // does not map (a TOS other than 0, no WLM class) to the default.
+    assert!(
+        c.contains("Default Write Queue: 1  Forwarded Write Queue: 4\n"),
+        "{c}"
+    );
+    let mut cfg = system(vec![InterfaceConfig::new("QDIO4101L", 0, 0)]);
+    let mut map = softosa_engine::config::WlmPriorityMap::default();
+    map.forwarded_queue = 1;
+    cfg.stacks[0].wlm_priorityq = Some(map);
+    let c = text(DisplayKind::Config, &engine(cfg), None);
+    assert!(
+        c.contains("Default Write Queue: 1  Forwarded Write Queue: 1\n"),
+        "{c}"
+    );
 }
 
 #[test]
