@@ -654,9 +654,10 @@ fn config_shows_accelerator_and_wlm_mapping() {
         "{c}"
     );
     let mut cfg = system(vec![InterfaceConfig::new("QDIO4101L", 0, 0)]);
-    let mut map = softosa_engine::config::WlmPriorityMap::default();
-    map.forwarded_queue = 1;
-    cfg.stacks[0].wlm_priorityq = Some(map);
+    cfg.stacks[0].wlm_priorityq = Some(softosa_engine::config::WlmPriorityMap {
+        forwarded_queue: 1,
+        ..Default::default()
+    });
     let c = text(DisplayKind::Config, &engine(cfg), None);
     assert!(
         c.contains("Default Write Queue: 1  Forwarded Write Queue: 1\n"),

@@ -299,13 +299,7 @@ pub fn activate(
             let (port, iqd) = match l.kind {
                 InterfaceKind::IpaqIdio => {
                     // HiperSockets devices are named IUTIQDxx, xx = CHPID.
-                    let c = l
-                        .device
-                        .value
-                        .to_ascii_uppercase()
-                        .strip_prefix("IUTIQD")
-                        .and_then(|x| u8::from_str_radix(x, 16).ok());
-                    match c {
+                    match iqd_chpid_of_device(&l.device.value) {
                         Some(c) => (iqd_name(c), Some(c)),
                         None => {
                             d.error(
@@ -567,6 +561,17 @@ pub fn activate(
         config: cfg,
         warnings: d,
     })
+}
+
+/// The CHPID a HiperSockets device name IUTIQDxx names (two hexadecimal
+/// digits, any case), or `None`.
+pub fn iqd_chpid_of_device(device: &str) -> Option<u8> {
+    let up = device.to_ascii_uppercase();
+    let x = up.strip_prefix("IUTIQD")?;
+    if x.len() != 2 || !x.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u8::from_str_radix(x, 16).ok()
 }
 
 /// The profile and place of the interface an engine refusal names: its

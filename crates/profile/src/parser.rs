@@ -2189,7 +2189,21 @@ impl Parser<'_> {
                             intf.tempip = Some(t.span);
                         }
                     }
+                    let more_prefixes =
+                        matches!(&k, NotModelled::Other(o) if o.kw == TEMPPREFIX.kw);
                     self.other_param(&t, &INTERFACE_P, k);
+                    // TEMPPREFIX takes one prefix or several, each checked.
+                    while more_prefixes
+                        && self
+                            .peek()
+                            .is_some_and(|n| n.text.contains(':') && n.text.contains('/'))
+                    {
+                        if let Some(v) = self.bump() {
+                            if !Val::V6PrefixOrAll.accepts(&v.text) {
+                                self.invalid(&v, S, "TEMPPREFIX", Val::V6PrefixOrAll.expected());
+                            }
+                        }
+                    }
                     continue;
                 }
             };

@@ -432,7 +432,10 @@ fn trle(file: &str, st: &Stmt, d: &mut Diagnostics) -> Option<Trle> {
                     bad("the port number must be 0 or 1".into(), d);
                 }
             }
-            "CHPID" => match u8::from_str_radix(&v, 16).ok().filter(|_| v.len() <= 2) {
+            "CHPID" => match u8::from_str_radix(&v, 16)
+                .ok()
+                .filter(|_| (1..=2).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_hexdigit()))
+            {
                 Some(c) => chpid = Some(c),
                 None => bad("CHPID must be 1 or 2 hexadecimal digits".into(), d),
             },
@@ -541,8 +544,10 @@ mod tests {
         let (t, d) = parse_trl("t", &format!("{one}2"));
         assert!(!d.has_errors(), "{:?}", d.items());
         assert_eq!(t.trles[0].chpid, Some(2));
-        let (_, d) = parse_trl("t", &format!("{one}102"));
-        assert!(d.has_errors());
+        for bad in ["102", "+F", ""] {
+            let (_, d) = parse_trl("t", &format!("{one}{bad}"));
+            assert!(d.has_errors(), "CHPID={bad}");
+        }
     }
 
     #[test]

@@ -428,6 +428,24 @@ fn check_vlans_per_port(p: &Profile, d: &mut Diagnostics) {
         }
     }
     let mut devices: BTreeSet<String> = BTreeSet::new();
+    // A LINK IPAQIDIO is on the CHPID its device IUTIQDxx names.
+    for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqIdio) {
+        let Some(c) = crate::activate::iqd_chpid_of_device(&l.device.value) else {
+            continue;
+        };
+        if !devices.insert(l.device.value.to_ascii_uppercase()) {
+            continue;
+        }
+        ports
+            .entry((format!("IUTIQD{c:02X}"), false, true))
+            .or_default()
+            .push(Member {
+                what: format!("link {}", l.name),
+                name: &l.name,
+                vlan: l.vlanid.as_ref(),
+                span: l.span,
+            });
+    }
     for l in p.links.iter().filter(|l| l.kind == InterfaceKind::IpaqEnet) {
         let dev = l.device.value.to_ascii_uppercase();
         if !devices.insert(dev.clone()) {

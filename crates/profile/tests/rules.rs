@@ -765,6 +765,19 @@ fn interfaces_of_a_stack_on_one_port_need_distinct_vlanids() {
         has(&v, "4:65: error", "interface H4: VLANID 5 is already used by interface H1 of this stack on port IUTIQDF1 (line 1)"),
         "{v:?}"
     );
+    // A LINK IPAQIDIO is on the CHPID its IUTIQDxx device names.
+    let mixed = "DEVICE IUTIQDF1 MPCIPA\nLINK HL IPAQIDIO IUTIQDF1\nHOME 10.3.1.1 HL\n\
+                 INTERFACE HI DEFINE IPAQIDIO CHPID F1 IPADDR 10.4.1.1/24\n";
+    let (_, v, d) = check(mixed);
+    assert_eq!(d.error_count(), 2, "{v:?}");
+    assert!(
+        has(
+            &v,
+            "2:6: error",
+            "interface HL: VLANID is required: interface HI"
+        ),
+        "{v:?}"
+    );
     // A LINK IPAQENET on a device of the same name is on that port too.
     let legacy = "DEVICE P1 MPCIPA\nLINK L1 IPAQENET P1 VLANID 7\nHOME 192.0.2.9 L1\n\
                   INTERFACE A DEFINE IPAQENET IPADDR 192.0.2.1/24 PORTNAME P1 VLANID 7\n";

@@ -837,6 +837,14 @@ fn dupaddrdet_and_tempprefix_are_read_on_ipaqenet6_only() {
     );
     assert_eq!(v.len(), 2, "{v:?}");
     assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1500));
+    // Several prefixes, each checked; the statement goes on after them.
+    let (p, v) = diags(
+        "INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 TEMPPREFIX 2001:db8::/64 2001:db9::/48 \
+         2001:dbz::/64 MTU 1500\n",
+    );
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert!(v[1].contains("2001:dbz::/64 is not valid"), "{v:?}");
+    assert_eq!(p.interfaces[0].mtu.as_ref().map(|m| m.value), Some(1500));
     for ok in ["ALL", "none"] {
         let (_, v) = diags(&format!(
             "INTERFACE O6 DEFINE IPAQENET6 PORTNAME P1 TEMPPREFIX {ok}\n"
