@@ -270,6 +270,9 @@ pub struct Port {
     /// device stop/start; forgotten when the stack restarts.
     vmac_memory: FixedMap<(usize, String), Mac>,
     vmac_instance: u16,
+    /// VMACs the configuration codes for interfaces on the port: the
+    /// adapter generates none of them, whichever interface starts first.
+    coded_vmacs: FixedSet<Mac>,
     /// Frames the adapter generated (ARP), sent before any write queue.
     generated: VecDeque<Vec<u8>>,
     arp_pending: VecDeque<(Instant, IfaceId, u8, Vec<u8>, u32)>,
@@ -537,6 +540,7 @@ impl Engine {
                 macs: FixedMap::default(),
                 vmac_memory: FixedMap::default(),
                 vmac_instance: 0,
+                coded_vmacs: FixedSet::default(),
                 generated: VecDeque::new(),
                 arp_pending: VecDeque::new(),
                 rr: 0,
@@ -563,6 +567,11 @@ impl Engine {
             });
         }
         e.ifaces.reserve_exact(cfg.interfaces.len());
+        for i in &cfg.interfaces {
+            if let (Some(m), Some(p)) = (i.vmac.and_then(|v| v.mac), e.ports.get_mut(i.port)) {
+                p.coded_vmacs.insert(m);
+            }
+        }
         for i in cfg.interfaces {
             e.activate_interface(Instant::ZERO, i)?;
         }
@@ -629,7 +638,8 @@ impl Engine {
                             let c = port.vmac_instance.to_be_bytes();
                             m = Mac([0x02, c[0], c[1], p[3], p[4], p[5]]);
                             tries += 1;
-                            if !port.macs.contains_key(&m) || tries > u32::from(u16::MAX) {
+                            let taken = port.macs.contains_key(&m) || port.coded_vmacs.contains(&m);
+                            if !taken || tries > u32::from(u16::MAX) {
                                 break;
                             }
                         }

@@ -65,18 +65,30 @@ fn a_generated_vmac_is_none_the_port_already_holds() {
     let b = e.interface(IfaceId(1)).unwrap().mac;
     assert_ne!(b, Mac(next));
     assert_eq!(u16::from_be_bytes([b.0[1], b.0[2]]), 2);
-    // The other way round: the generated one is taken first.
+    // The other way round: the configuration's coded VMACs are known
+    // before any is generated, so the order does not matter.
     let mut cfg = two_stacks(true, false);
     cfg.interfaces[1].vmac = Some(VmacConfig {
         mac: Some(Mac(next)),
         route: VmacRoute::All,
     });
-    match Engine::new(cfg) {
-        Err(ConfigError::Activate(a @ ActivateError::VmacInUse(..))) => {
-            assert_eq!(a.interface(), "B");
+    let e = Engine::new(cfg).unwrap();
+    assert_eq!(e.interface(IfaceId(1)).unwrap().mac, Mac(next));
+    assert_ne!(e.interface(IfaceId(0)).unwrap().mac, Mac(next));
+    // An interface started later that codes a VMAC already handed out is
+    // refused, naming both.
+    let mut e = Engine::new(two_stacks(true, false)).unwrap();
+    let mut late = iface("C", 1, "192.0.2.3");
+    late.vmac = Some(VmacConfig {
+        mac: Some(Mac(next)),
+        route: VmacRoute::All,
+    });
+    match e.activate_interface(us(1), late) {
+        Err(a @ ActivateError::VmacInUse(..)) => {
+            assert_eq!(a.interface(), "C");
             assert!(a.to_string().contains("already used by interface A"), "{a}");
         }
-        other => panic!("expected VmacInUse, got {:?}", other.err()),
+        other => panic!("expected VmacInUse, got {other:?}"),
     }
 }
 
