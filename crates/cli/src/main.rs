@@ -169,6 +169,14 @@ fn main() -> ExitCode {
 fn display(d: DisplayCmd) -> Result<ExitCode, Failure> {
     let format: softosa_display::Format = d.format.parse().map_err(Failure::usage)?;
     let json = matches!(format, softosa_display::Format::Json);
+    // --max is OSAINFO's MAX=: refused for another display before a lab
+    // or a profile is read.
+    if d.max.is_some() && !d.kind.trim().eq_ignore_ascii_case("osainfo") {
+        return Err(Failure::usage(format!(
+            "--max is OSAINFO's MAX= and applies to osainfo only, not {}",
+            d.kind.trim().to_ascii_lowercase()
+        )));
+    }
     if d.instance.is_some() || d.socket.is_some() {
         // A running lab renders at its own clock and code level: refuse
         // what it would not honour rather than drop it.

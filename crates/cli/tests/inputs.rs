@@ -398,6 +398,18 @@ fn lab_per_cpu_with_two_profile_stacks_is_refused_before_the_first_run() {
 fn a_live_display_refuses_options_it_would_ignore() {
     // What a running lab's displays do not honour is refused, not dropped
     // (before the socket is asked, so no lab needs to run).
+    // --max belongs to osainfo, with a lab as with a profile.
+    refused_as_usage(
+        &[
+            "display",
+            "devlinks",
+            "--instance",
+            "softosa-test-none",
+            "--max",
+            "5",
+        ],
+        "applies to osainfo only",
+    );
     for (flag, value) in [("--clock", "0"), ("--code-level", "0001")] {
         let args = [
             "display",
