@@ -111,8 +111,10 @@ pub const DEFAULT_V6_PREFIX: u8 = 64;
 struct PortPlan {
     name: String,
     iqd_chpid: Option<u8>,
-    /// The statement that named the port first (`INTERFACE X`, `LINK Y`).
+    /// The statement that named the port first (`INTERFACE X`, `LINK Y`),
+    /// and its profile's file.
     first: String,
+    first_file: String,
 }
 
 /// Lower the stacks and TRLEs into one [`ec::SystemConfig`].
@@ -179,23 +181,28 @@ pub fn activate(
     let mut port_index = |name: &str,
                           iqd: Option<u8>,
                           user: String,
+                          file: &str,
                           plans: &mut Vec<PortPlan>|
      -> Result<usize, ErrorKind> {
         let key = name.to_ascii_uppercase();
         if let Some(&i) = plan_of.get(&key) {
             let other = &plans[i];
             if other.iqd_chpid.is_some() != iqd.is_some() {
+                // The first statement's file, when it is another profile's.
+                let first = if other.first_file == file {
+                    other.first.clone()
+                } else {
+                    format!("{} of {}", other.first, other.first_file)
+                };
                 let why = match (iqd, other.iqd_chpid) {
                     (Some(c), _) => format!(
-                        "the port of its HiperSockets CHPID {c:02X} is named {key}, which {} \
-                         gives an OSA port as its name",
-                        other.first
+                        "the port of its HiperSockets CHPID {c:02X} is named {key}, which \
+                         {first} gives an OSA port as its name"
                     ),
                     (None, c) => format!(
-                        "{key} names the port of HiperSockets CHPID {:02X}, which {} is on, \
-                         not an OSA port",
-                        c.unwrap_or_default(),
-                        other.first
+                        "{key} names the port of HiperSockets CHPID {:02X}, which {first} is \
+                         on, not an OSA port",
+                        c.unwrap_or_default()
                     ),
                 };
                 return Err(ErrorKind::Activation(format!(
@@ -209,6 +216,7 @@ pub fn activate(
             name: key.clone(),
             iqd_chpid: iqd,
             first: user,
+            first_file: file.to_string(),
         });
         plan_of.insert(key, plans.len() - 1);
         Ok(plans.len() - 1)
@@ -236,7 +244,8 @@ pub fn activate(
                     None,
                 ),
             };
-            let pi = match port_index(&port, iqd, format!("INTERFACE {}", i.name), &mut plans) {
+            let user = format!("INTERFACE {}", i.name);
+            let pi = match port_index(&port, iqd, user, &p.file, &mut plans) {
                 Ok(pi) => pi,
                 Err(e) => {
                     let at = match i.kind {
@@ -316,7 +325,8 @@ pub fn activate(
                 }
                 _ => (l.device.value.clone(), None),
             };
-            let pi = match port_index(&port, iqd, format!("LINK {}", l.name), &mut plans) {
+            let user = format!("LINK {}", l.name);
+            let pi = match port_index(&port, iqd, user, &p.file, &mut plans) {
                 Ok(pi) => pi,
                 Err(e) => {
                     d.error(&p.file, l.device.span, e);
