@@ -708,11 +708,10 @@ fn an_osa_port_named_as_a_hipersockets_port_is_refused() {
         &ActivateOptions::default(),
     )
     .expect_err("one port of two kinds");
-    assert!(
-        d.items()[0].to_string().starts_with("b.prof:1:"),
-        "{:?}",
-        d.items()
-    );
+    let e = d.items()[0].to_string();
+    assert!(e.starts_with("b.prof:1:"), "{e}");
+    // The first statement is named with its file, another profile's.
+    assert!(e.contains("which INTERFACE O1 of a.prof gives"), "{e}");
     // A HiperSockets CHPID whose port name no OSA port uses is fine.
     let ok = prof("c.prof", &format!("{osa}{}", iqd.replace("F1", "F2")));
     assert!(activate(&[stack("TCPIP", &ok)], &[], &ActivateOptions::default()).is_ok());
