@@ -251,59 +251,43 @@ fn pieces(args: &SimArgs) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     // What the hosts' profiles code that softosa reads but does not apply:
     // once each, however many runs share the profile, and a few per host
     // (a production profile has dozens; profile check lists them all).
-    const WARNINGS_SHOWN: usize = 3;
-    let mut warned = std::collections::BTreeSet::new();
-    let mut per_host: std::collections::BTreeMap<&str, usize> = Default::default();
-    for v in &variants {
-        for h in &v.setup.hosts {
-            for w in h.adapter.iter().flat_map(|a| &a.osa.warnings) {
-                // At the host's profile line, as a profile error is.
-                let w = format!("host {:?}: {w}", h.name);
-                let at = sc.line_of(&w).map_or_else(String::new, |l| format!(":{l}"));
-                let w = format!("{}{at}: {w}", args.scenario.display());
-                if warned.insert(w.clone()) {
-                    let n = per_host.entry(h.name.as_str()).or_default();
-                    *n += 1;
-                    if *n <= WARNINGS_SHOWN {
-                        softosa_display::note!("{w}");
-                    }
-                }
-            }
-        }
-    }
-    for (host, n) in per_host.iter().filter(|(_, n)| **n > WARNINGS_SHOWN) {
-        softosa_display::note!(
-            "{}: host {host:?}: ... and {} more profile warnings (softosa profile \
-             check on its profile lists them all)",
-            args.scenario.display(),
-            n - WARNINGS_SHOWN
-        );
-    }
-    // What the scenario does that the hosts' z/OS would not: each once,
-    // a few per host, then how many more.
-    let mut noted = std::collections::BTreeSet::new();
-    let mut notes_per_host: std::collections::BTreeMap<&str, usize> = Default::default();
-    for v in &variants {
-        for h in &v.setup.hosts {
-            for n in h.adapter.iter().flat_map(|a| &a.osa.notes) {
-                let n = format!("{}: host {:?}: {n}", args.scenario.display(), h.name);
-                if noted.insert(n.clone()) {
-                    let k = notes_per_host.entry(h.name.as_str()).or_default();
-                    *k += 1;
-                    if *k <= WARNINGS_SHOWN {
-                        softosa_display::note!("{n}");
-                    }
-                }
-            }
-        }
-    }
-    for (host, n) in notes_per_host.iter().filter(|(_, n)| **n > WARNINGS_SHOWN) {
-        softosa_display::note!(
-            "{}: host {host:?}: ... and {} more hosts in none of its interface's subnets",
-            args.scenario.display(),
-            n - WARNINGS_SHOWN
-        );
-    }
+    let scenario = &args.scenario.display().to_string();
+    let sc_ref = &sc;
+    note_a_few_per_host(
+        variants.iter().flat_map(|v| &v.setup.hosts).flat_map(|h| {
+            h.adapter
+                .iter()
+                .flat_map(|a| &a.osa.warnings)
+                .map(move |w| {
+                    // At the host's profile line, as a profile error is.
+                    let w = format!("host {:?}: {w}", h.name);
+                    let at = sc_ref
+                        .line_of(&w)
+                        .map_or_else(String::new, |l| format!(":{l}"));
+                    (h.name.as_str(), format!("{scenario}{at}: {w}"))
+                })
+        }),
+        |host, n| {
+            format!(
+                "{scenario}: host {host:?}: ... and {n} more profile warnings (softosa \
+                 profile check on its profile lists them all)"
+            )
+        },
+    );
+    // What the scenario does that the hosts' z/OS would not, likewise.
+    note_a_few_per_host(
+        variants.iter().flat_map(|v| &v.setup.hosts).flat_map(|h| {
+            h.adapter.iter().flat_map(|a| &a.osa.notes).map(move |n| {
+                (
+                    h.name.as_str(),
+                    format!("{scenario}: host {:?}: {n}", h.name),
+                )
+            })
+        }),
+        |host, n| {
+            format!("{scenario}: host {host:?}: ... and {n} more hosts in none of its interface's subnets")
+        },
+    );
     if args.models {
         if args.format != Format::Text {
             return Err(Box::new(Usage(
@@ -652,6 +636,32 @@ fn json_array(out: &mut Vec<String>, elements: Vec<String>) {
         });
     }
 }
+
+/// Each distinct line of `lines` (host, line) on standard error once, at
+/// most [`NOTES_PER_HOST`] per host, then for each host with more a line
+/// `more(host, how many more)`.
+fn note_a_few_per_host<'a>(
+    lines: impl Iterator<Item = (&'a str, String)>,
+    more: impl Fn(&str, usize) -> String,
+) {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut per_host: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (host, line) in lines {
+        if seen.insert(line.clone()) {
+            let n = per_host.entry(host).or_default();
+            *n += 1;
+            if *n <= NOTES_PER_HOST {
+                softosa_display::note!("{line}");
+            }
+        }
+    }
+    for (host, n) in per_host.iter().filter(|(_, n)| **n > NOTES_PER_HOST) {
+        softosa_display::note!("{}", more(host, n - NOTES_PER_HOST));
+    }
+}
+
+/// How many of a host's profile warnings (or notes) a run shows.
+const NOTES_PER_HOST: usize = 3;
 
 /// `--vary-on`'s names: each argument split at its commas, unless it is
 /// itself the name of one of the scenario's hosts or workloads (a name
