@@ -90,19 +90,7 @@ pub fn interface_line(i: &Interface) -> String {
     if let Some(s) = &i.source_vipa {
         w.push(format!("SOURCEVIPAINTERFACE {}", s.value));
     }
-    if let Some(c) = &i.secclass {
-        w.push(format!("SECCLASS {}", c.value));
-    }
-    if let Some(m) = &i.monsysplex {
-        w.push(
-            if m.value {
-                "MONSYSPLEX"
-            } else {
-                "NOMONSYSPLEX"
-            }
-            .into(),
-        );
-    }
+    security_words(&i.secclass, &i.monsysplex, &mut w);
     if i.ipbcast.is_some() {
         w.push("IPBCAST".into());
     }
@@ -120,6 +108,27 @@ pub fn interface_line(i: &Interface) -> String {
         w.push(r.value.keyword().into());
     }
     w.join(" ")
+}
+
+/// SECCLASS and MONSYSPLEX as coded, on an INTERFACE or a LINK.
+fn security_words(
+    secclass: &Option<Spanned<u8>>,
+    monsysplex: &Option<Spanned<bool>>,
+    w: &mut Vec<String>,
+) {
+    if let Some(c) = secclass {
+        w.push(format!("SECCLASS {}", c.value));
+    }
+    if let Some(m) = monsysplex {
+        w.push(
+            if m.value {
+                "MONSYSPLEX"
+            } else {
+                "NOMONSYSPLEX"
+            }
+            .into(),
+        );
+    }
 }
 
 fn link_line(l: &Link) -> String {
@@ -145,19 +154,7 @@ fn link_line(l: &Link) -> String {
     if let Some(x) = &l.isolate {
         w.push(if x.value { "ISOLATE" } else { "NOISOLATE" }.into());
     }
-    if let Some(c) = &l.secclass {
-        w.push(format!("SECCLASS {}", c.value));
-    }
-    if let Some(m) = &l.monsysplex {
-        w.push(
-            if m.value {
-                "MONSYSPLEX"
-            } else {
-                "NOMONSYSPLEX"
-            }
-            .into(),
-        );
-    }
+    security_words(&l.secclass, &l.monsysplex, &mut w);
     w.join(" ")
 }
 
